@@ -1,0 +1,55 @@
+# Tavoliere — plain Makefile.
+#   make            build/tavoliere and build/libtavoliere.a
+#   make test       build and run every test (summary line: "N passed, N failed")
+#   make bench      the deterministic benchmark
+#   make SAN=1 ...  the same under AddressSanitizer + UndefinedBehaviorSanitizer (in build-san/)
+
+CC      ?= cc
+CSTD    := -std=c11
+WARN    := -Wall -Wextra -Werror -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+           -Wpointer-arith -Wcast-qual -Wformat=2 -Wundef -Wvla -Wno-unused-parameter
+ifeq ($(SAN),1)
+BUILD   := build-san
+OPT     := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DTAV_DEBUG=1
+LDSAN   := -fsanitize=address,undefined
+else
+BUILD   ?= build
+OPT     ?= -O2 -g
+LDSAN   :=
+endif
+CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+CFLAGS  += $(CSTD) $(WARN) $(OPT)
+LDFLAGS += $(LDSAN)
+LDLIBS  += -lm -lpthread
+
+LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/engine/*.c)
+CLI_SRC := $(wildcard src/cli/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+
+.PHONY: all test bench clean
+all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a
+
+$(BUILD)/libtavoliere.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tavoliere: $(CLI_OBJ) $(BUILD)/libtavoliere.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtavoliere.a $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+test: all
+	BUILD=$(BUILD) sh tests/run.sh
+
+bench: all
+	$(BUILD)/tavoliere bench
+
+clean:
+	rm -rf build build-san
+
+-include $(DEPS)

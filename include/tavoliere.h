@@ -1,0 +1,153 @@
+/*
+ * tavoliere.h — the public face of the Tavoliere library.
+ *
+ * Every game is an operations table (tav_game) registered in one place
+ * (src/games/registry.c).  Search, the engine protocol, the CLI and the
+ * server see only this table, never a concrete board.
+ *
+ * State ownership: a game state is an opaque block of plain data of
+ * `state_size` bytes, owned by the caller.  It holds no pointers, so it is
+ * copied with one memcpy (copy-make is the undo mechanism of search) and
+ * compared with memcmp after canonical construction.  No function here
+ * allocates, and none touches global mutable state: any number of states may
+ * be used on any number of threads at once.
+ *
+ * Moves are compact 32-bit values whose encoding belongs to the game; the
+ * only stable external form is the canonical text of SPEC.md, produced by
+ * move_str.  A move value is meaningful only for the state it was generated
+ * in.
+ */
+#ifndef TAVOLIERE_H
+#define TAVOLIERE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TAV_MAX_MOVES 16384   /* bound on legal moves in any position of any game */
+#define TAV_MAX_SQUARES 289   /* the largest board: Toscana 17x17 */
+#define TAV_MOVE_TEXT 64      /* room for any move's canonical text, with NUL */
+#define TAV_POSITION_TEXT 4096 /* room for any position text (get_position) */
+
+typedef uint32_t tav_move;
+
+/* Sides.  TAV_NONE means "nobody" (game over, or no winner yet). */
+enum { TAV_WHITE = 0, TAV_BLACK = 1, TAV_DRAW = 2, TAV_NONE = -1 };
+
+/* The outcome and score of a position, as the `state` line shows it. */
+typedef struct tav_result {
+    int over;      /* 1 when the game has ended */
+    int winner;    /* TAV_WHITE, TAV_BLACK, TAV_DRAW, or TAV_NONE while not over */
+    int score[2];  /* white's and black's score, as SPEC.md defines per game */
+} tav_result;
+
+/* One square of the drawing view. */
+enum {
+    TAV_CELL_LAST = 1 << 0,     /* touched by the last move */
+    TAV_CELL_TERR_W = 1 << 1,   /* white's territory / area / lot of interest */
+    TAV_CELL_TERR_B = 1 << 2,   /* black's territory / area */
+    TAV_CELL_MARK = 1 << 3,     /* game-specific highlight (Urbino lot, home row...) */
+    TAV_CELL_HOME_W = 1 << 4,   /* white's home row (Epaminondas) */
+    TAV_CELL_HOME_B = 1 << 5,   /* black's home row */
+};
+typedef struct tav_cell {
+    char glyph;      /* one printable ASCII character; '.' for an empty square */
+    int8_t owner;    /* TAV_WHITE, TAV_BLACK, TAV_DRAW for neutral, TAV_NONE for empty */
+    uint8_t flags;   /* TAV_CELL_* */
+    uint8_t group;   /* game-specific grouping (piece id, tile id), 0 when none */
+} tav_cell;
+
+/* A view of the position for drawing: squares, hands, turn, phase, last move.
+ * cell[rank * width + file], rank 0 = rank "1" at the bottom, file 0 = 'a'. */
+typedef struct tav_view {
+    int width, height;
+    tav_cell cell[TAV_MAX_SQUARES];
+    int to_move;                 /* TAV_WHITE, TAV_BLACK or TAV_NONE */
+    char phase[32];              /* e.g. "setup", "play", "decision", "over" */
+    char hand[2][160];           /* what each player holds, as short text */
+    char info[256];              /* one more line of game-specific information */
+    char last_move[TAV_MOVE_TEXT];
+} tav_view;
+
+/* A small, fast random generator whose state is a value (xoshiro256**-like). */
+typedef struct tav_rng { uint64_t s[4]; } tav_rng;
+void tav_rng_seed(tav_rng *r, uint64_t seed);
+uint64_t tav_rng_next(tav_rng *r);
+uint32_t tav_rng_below(tav_rng *r, uint32_t n);   /* uniform in [0, n), n > 0 */
+
+/*
+ * The operations table.  Functions marked (optional) may be NULL.
+ * Return conventions: 0 success, -1 failure with a message in err.
+ */
+typedef struct tav_game {
+    const char *name;         /* "urbino", ... as in `newgame NAME` */
+    size_t state_size;        /* bytes of one state */
+    int max_moves;            /* bound on the length of the legal move list */
+
+    /* Set up a new game.  `options` is the rest of the newgame line:
+     * space-separated KEY=VALUE pairs (may be ""), validated strictly:
+     * unknown keys and bad values fail with a clear message. */
+    int (*init)(void *st, const char *options, char *err, size_t errlen);
+
+    /* Every legal move of the player to act, each once; returns the count.
+     * `out` has room for max_moves.  0 when the game is over. */
+    int (*legal)(const void *st, tav_move *out);
+
+    /* Play a move that legal() listed for this state. */
+    void (*play)(void *st, tav_move m);
+
+    /* Who acts now (TAV_WHITE or TAV_BLACK); TAV_NONE when over. */
+    int (*to_move)(const void *st);
+
+    /* Over, winner and scores now (see SPEC.md "state"). */
+    void (*result)(const void *st, tav_result *r);
+
+    /* Canonical text of a legal move of this state; returns its length. */
+    int (*move_str)(const void *st, tav_move m, char *buf, size_t n);
+
+    /* A hash of everything that defines the position (not its history
+     * beyond what the rules need): equal positions give equal hashes. */
+    uint64_t (*hash)(const void *st);
+
+    /* Fill the drawing view. */
+    void (*view)(const void *st, tav_view *v);
+
+    /* Position text: a game-specific, documented, line-based format holding
+     * the whole state (lines separated by '\n'; never contains '/').
+     * set_position(get_position(s)) gives back a state with the same legal
+     * moves, result and hash. */
+    int (*set_position)(void *st, const char *text, char *err, size_t errlen);
+    int (*get_position)(const void *st, char *buf, size_t n);
+
+    /* (optional) Game-specific queries for tests and tools, e.g. Urbino's
+     * "lots".  Writes a single-line answer; returns -1 for an unknown key. */
+    int (*probe)(const void *st, const char *key, char *out, size_t n);
+
+    /* (optional) Recompute all derived data from scratch and compare:
+     * 0 when consistent, else -1 with a message.  Tests call it every ply. */
+    int (*check)(const void *st, char *err, size_t errlen);
+
+    /* (optional, hidden information) Replace what `viewer` may not see
+     * with a canonical form, so that two states that differ only in hidden
+     * information become byte-identical (memcmp) with equal hashes.  The
+     * masked state is still playable up to the point where hidden
+     * information is revealed; determinize() fills it in again. */
+    void (*mask)(void *st, int viewer);
+    /* (optional) Fill hidden information at random, consistent with
+     * what `viewer` sees. */
+    void (*determinize)(void *st, int viewer, tav_rng *rng);
+} tav_game;
+
+/* The registry: every game known to Tavoliere. */
+int tav_game_count(void);
+const tav_game *tav_game_at(int i);
+const tav_game *tav_game_find(const char *name);   /* NULL if unknown */
+
+/* Helpers on top of the table (src/games/game.c). */
+/* Find the legal move whose canonical text is exactly `text`: returns 0 and
+ * sets *m, or -1.  `scratch` has room for g->max_moves moves. */
+int tav_find_move(const tav_game *g, const void *st, const char *text,
+                  tav_move *scratch, tav_move *m);
+/* "white" / "black" / "draw" / "none" */
+const char *tav_side_name(int side);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * core.c — square names, option parsing, random numbers.
+ */
+#include "core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int tav_square_str(int file, int rank, char *buf)
+{
+    return sprintf(buf, "%c%d", 'a' + file, rank + 1);
+}
+
+int tav_square_parse(const char **s, int width, int height, int *file, int *rank)
+{
+    const char *p = *s;
+    if (*p < 'a' || *p >= 'a' + width)
+        return -1;
+    int f = *p++ - 'a';
+    if (*p < '1' || *p > '9')
+        return -1;
+    int r = 0;
+    int digits = 0;
+    while (*p >= '0' && *p <= '9' && digits < 3) {
+        r = r * 10 + (*p++ - '0');
+        digits++;
+    }
+    if (r < 1 || r > height)
+        return -1;
+    *file = f;
+    *rank = r - 1;
+    *s = p;
+    return 0;
+}
+
+int tav_opt_next(tav_optiter *it, char *key, size_t keyn, char *val, size_t valn,
+                 char *err, size_t errlen)
+{
+    const char *p = it->p;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p == '\0') {
+        it->p = p;
+        return 0;
+    }
+    const char *start = p;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    size_t len = (size_t)(p - start);
+    it->p = p;
+    const char *eq = memchr(start, '=', len);
+    if (!eq || eq == start) {
+        tav_bprintf(err, errlen, "expected KEY=VALUE, got '%.*s'", (int)(len > 40 ? 40 : len), start);
+        return -1;
+    }
+    size_t kl = (size_t)(eq - start), vl = len - kl - 1;
+    if (kl >= keyn || vl >= valn) {
+        tav_bprintf(err, errlen, "option too long: '%.*s...'", 20, start);
+        return -1;
+    }
+    memcpy(key, start, kl);
+    key[kl] = '\0';
+    memcpy(val, eq + 1, vl);
+    val[vl] = '\0';
+    return 1;
+}
+
+int tav_parse_uint(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!*s)
+        return -1;
+    uint64_t v = 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (max - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+size_t tav_bprintf(char *buf, size_t n, const char *fmt, ...)
+{
+    if (n == 0)
+        return 0;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+        buf[0] = '\0';
+        return 0;
+    }
+    return (size_t)k < n ? (size_t)k : n - 1;
+}
+
+/* xoshiro256** seeded through splitmix64. */
+void tav_rng_seed(tav_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++) {
+        seed += 0x9e3779b97f4a7c15ULL;
+        r->s[i] = tav_mix64(seed);
+    }
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t tav_rng_next(tav_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+uint32_t tav_rng_below(tav_rng *r, uint32_t n)
+{
+    /* Lemire's multiply-shift with rejection: unbiased. */
+    uint64_t m = (uint64_t)(uint32_t)(tav_rng_next(r) >> 32) * n;
+    uint32_t low = (uint32_t)m;
+    if (low < n) {
+        uint32_t thresh = (uint32_t)(-n) % n;
+        while (low < thresh) {
+            m = (uint64_t)(uint32_t)(tav_rng_next(r) >> 32) * n;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
