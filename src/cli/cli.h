@@ -1,0 +1,24 @@
+/*
+ * cli.h — the subcommands of the tavoliere program (the only layer that
+ * prints to a terminal or exits).
+ */
+#ifndef TAV_CLI_H
+#define TAV_CLI_H
+
+#include <stdio.h>
+
+int cli_engine(int argc, char **argv);
+int cli_test(int argc, char **argv);
+int cli_refcheck(int argc, char **argv);
+int cli_selftest(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+
+/* Read one line of at most max-1 bytes into buf (without the newline).
+ * Returns 1 for a line, 0 at end of input, 2 for a line that was too long
+ * (its rest is consumed and discarded). */
+int cli_read_line(FILE *f, char *buf, size_t max);
+
+/* Monotonic wall-clock seconds. */
+double cli_now(void);
+
+#endif

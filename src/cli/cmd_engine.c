@@ -1,0 +1,44 @@
+/*
+ * cmd_engine.c — `tavoliere engine`: the protocol on standard input/output.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "engine/engine.h"
+
+/* Print an info line and flush, so a GUI sees thinking output at once. */
+static void print_info(void *ctx, const char *line)
+{
+    (void)ctx;
+    fputs(line, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+}
+
+int cli_engine(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    tav_engine *e = tav_engine_new((uint64_t)time(NULL));
+    char *line = malloc(TAV_ENGINE_MAX_LINE);
+    if (!e || !line) {
+        fprintf(stderr, "tavoliere: out of memory\n");
+        return 1;
+    }
+    int r, quit = 0;
+    while (!quit && (r = cli_read_line(stdin, line, TAV_ENGINE_MAX_LINE)) != 0) {
+        const char *answer;
+        if (r == 2)
+            answer = "error line too long";
+        else
+            answer = tav_engine_exec(e, line, print_info, NULL, &quit);
+        fputs(answer, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    free(line);
+    tav_engine_free(e);
+    return 0;
+}

@@ -1,0 +1,74 @@
+/*
+ * main.c — `tavoliere COMMAND ...`: dispatch to the subcommands.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+typedef struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} subcommand;
+
+static int cli_help(int argc, char **argv);
+
+static const subcommand subcommands[] = {
+    {"engine", cli_engine, "speak the engine protocol on standard input/output (SPEC.md)"},
+    {"bench", cli_bench, "deterministic benchmark: signature and speed per game"},
+    {"test", cli_test, "run rules fixtures: tavoliere test FILE.t ..."},
+    {"refcheck", cli_refcheck, "replay reference traces: tavoliere refcheck FILE ..."},
+    {"selftest", cli_selftest, "random-playout invariants for every game"},
+    {"help", cli_help, "this list"},
+};
+
+static int cli_help(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("usage: tavoliere COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        printf("  %-9s %s\n", subcommands[i].name, subcommands[i].help);
+    return 0;
+}
+
+int cli_read_line(FILE *f, char *buf, size_t max)
+{
+    if (!fgets(buf, (int)max, f))
+        return 0;
+    size_t n = strlen(buf);
+    if (n > 0 && buf[n - 1] == '\n') {
+        buf[--n] = '\0';
+        if (n > 0 && buf[n - 1] == '\r')
+            buf[--n] = '\0';
+        return 1;
+    }
+    if (n + 1 < max)   /* last line without newline */
+        return 1;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n')
+        ;
+    return 2;
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        cli_help(argc, argv);
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (strcmp(argv[1], subcommands[i].name) == 0)
+            return subcommands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "tavoliere: unknown command '%s' (try: tavoliere help)\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,360 @@
+/*
+ * selftest.c — `tavoliere selftest [GAMES] [--games N] [--seed S]`:
+ * random-playout invariants for every registered game.
+ *
+ * For each game and each option set below, seeded random games are played
+ * through the operations table.  At every ply:
+ *   1. the legal list is within max_moves, empty exactly when the game is
+ *      over, and its texts are non-empty, short, without blanks, distinct;
+ *   2. the game's own invariant checker (recount from scratch) agrees;
+ *   3. the position text round-trips: a fresh state set from it has the
+ *      same legal moves, result and hash, and prints the same text;
+ *   4. play is deterministic: two copies played with the same move are
+ *      byte-identical, and the parent is untouched (copy-make undo is exact);
+ *   5. for hidden information: masking is idempotent, determinizing then
+ *      masking gives the masked state back, and the masked state has the
+ *      same legal moves as the real one;
+ *   6. the game ends within a bound of plies.
+ * Then a protocol fuzz: mutated move strings are refused unless they are
+ * legal, and a refusal changes nothing.
+ * Each (game, option set) is one test; the summary is `N passed, N failed`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/core.h"
+#include "engine/engine.h"
+
+#define MAX_PLIES 20000
+
+typedef struct optset {
+    const char *game;
+    const char *options;
+} optset;
+
+static const optset optsets[] = {
+    {"urbino", ""},
+    {"urbino", "variant=monuments"},
+    {"epaminondas", ""},
+    {"epaminondas", "maxplies=30"},
+    {"cathedral", ""},
+    {"cathedral", "opening=late"},
+    {"toscana", "seed=1"},
+    {"toscana", "seed=12345"},
+};
+
+typedef struct ctx {
+    const tav_game *g;
+    const char *options;
+    tav_move *list, *list2;
+    unsigned char *a, *b, *c;
+    char *pos, *pos2;
+    int failed;
+    char where[128];
+} ctx;
+
+static void fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(ctx *c, const char *fmt, ...)
+{
+    if (c->failed++ > 5)
+        return;
+    va_list ap;
+    printf("FAIL selftest %s [%s] %s: ", c->g->name, c->options, c->where);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static uint64_t text_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Order-independent signature of the legal move texts of st; checks the
+ * texts on the way.  Returns the count. */
+static int legal_signature(ctx *c, const void *st, tav_move *list, uint64_t *sig, int strict)
+{
+    const tav_game *g = c->g;
+    int n = g->legal(st, list);
+    if (n < 0 || n > g->max_moves) {
+        fail(c, "legal returned %d (max_moves %d)", n, g->max_moves);
+        return 0;
+    }
+    uint64_t *h = malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
+    char buf[TAV_MOVE_TEXT];
+    *sig = 0;
+    for (int i = 0; i < n; i++) {
+        int k = g->move_str(st, list[i], buf, sizeof buf);
+        if (strict && (k <= 0 || k >= TAV_MOVE_TEXT - 1 || (int)strlen(buf) != k ||
+                       strpbrk(buf, " \t/") != NULL))
+            fail(c, "bad move text '%s'", buf);
+        h[i] = text_hash(buf);
+        *sig += tav_mix64(h[i]);
+    }
+    if (strict) {
+        qsort(h, (size_t)n, sizeof *h, cmp_u64);
+        for (int i = 1; i < n; i++)
+            if (h[i] == h[i - 1]) {
+                fail(c, "a move is listed twice");
+                break;
+            }
+    }
+    free(h);
+    return n;
+}
+
+/* Invariants 2, 3 and 5 on one state. */
+static void check_state(ctx *c, const void *st, int n, uint64_t sig)
+{
+    const tav_game *g = c->g;
+    char err[256];
+    if (g->check && g->check(st, err, sizeof err) != 0)
+        fail(c, "check: %s", err);
+    tav_result r1, r2;
+    g->result(st, &r1);
+    if ((n == 0) != (r1.over != 0))
+        fail(c, "%d legal moves but over=%d", n, r1.over);
+    if (r1.over && g->to_move(st) != TAV_NONE)
+        fail(c, "over but to_move is %d", g->to_move(st));
+    /* Position text round trip. */
+    g->get_position(st, c->pos, TAV_POSITION_TEXT);
+    if (strchr(c->pos, '/'))
+        fail(c, "position text contains '/'");
+    memset(c->c, 0, g->state_size);
+    if (g->init(c->c, c->options, err, sizeof err) != 0 ||
+        g->set_position(c->c, c->pos, err, sizeof err) != 0) {
+        fail(c, "set_position(get_position) failed: %s", err);
+        return;
+    }
+    uint64_t sig2;
+    int n2 = legal_signature(c, c->c, c->list2, &sig2, 0);
+    g->result(c->c, &r2);
+    if (n2 != n || sig2 != sig)
+        fail(c, "position round trip: %d moves vs %d", n2, n);
+    if (r1.over != r2.over || r1.winner != r2.winner || r1.score[0] != r2.score[0] ||
+        r1.score[1] != r2.score[1])
+        fail(c, "position round trip changes the result");
+    if (g->hash(c->c) != g->hash(st))
+        fail(c, "position round trip changes the hash");
+    g->get_position(c->c, c->pos2, TAV_POSITION_TEXT);
+    if (strcmp(c->pos, c->pos2) != 0)
+        fail(c, "position text not stable:\n%s\n--\n%s", c->pos, c->pos2);
+    /* Hidden information. */
+    if (g->mask && !r1.over) {
+        int viewer = g->to_move(st);
+        memcpy(c->c, st, g->state_size);
+        g->mask(c->c, viewer);
+        memcpy(c->b, c->c, g->state_size);
+        g->mask(c->b, viewer);
+        if (memcmp(c->b, c->c, g->state_size) != 0)
+            fail(c, "mask is not idempotent");
+        if (g->determinize) {
+            tav_rng rng;
+            tav_rng_seed(&rng, sig);
+            g->determinize(c->b, viewer, &rng);
+            if (g->check && g->check(c->b, err, sizeof err) != 0)
+                fail(c, "check after determinize: %s", err);
+            g->mask(c->b, viewer);
+            if (memcmp(c->b, c->c, g->state_size) != 0)
+                fail(c, "determinize then mask differs from mask");
+        }
+        n2 = legal_signature(c, c->c, c->list2, &sig2, 0);
+        if (n2 != n || sig2 != sig)
+            fail(c, "masked state has other legal moves");
+    }
+}
+
+/* One random game with all invariants; returns the number of plies. */
+static int play_game(ctx *c, uint64_t seed)
+{
+    const tav_game *g = c->g;
+    char err[256];
+    memset(c->a, 0, g->state_size);
+    if (g->init(c->a, c->options, err, sizeof err) != 0) {
+        fail(c, "init: %s", err);
+        return 0;
+    }
+    tav_rng rng;
+    tav_rng_seed(&rng, seed);
+    int ply = 0;
+    for (;; ply++) {
+        snprintf(c->where, sizeof c->where, "seed %llu ply %d", (unsigned long long)seed, ply);
+        uint64_t sig;
+        int n = legal_signature(c, c->a, c->list, &sig, 1);
+        check_state(c, c->a, n, sig);
+        if (n == 0 || c->failed)
+            break;
+        if (ply >= MAX_PLIES) {
+            fail(c, "game does not end");
+            break;
+        }
+        tav_move m = c->list[tav_rng_below(&rng, (uint32_t)n)];
+        memcpy(c->b, c->a, g->state_size);
+        memcpy(c->c, c->a, g->state_size);
+        g->play(c->b, m);
+        g->play(c->c, m);
+        if (memcmp(c->b, c->c, g->state_size) != 0)
+            fail(c, "play is not deterministic");
+        memcpy(c->a, c->b, g->state_size);
+    }
+    return ply;
+}
+
+/* Protocol fuzz: mutations of legal moves, through a real session. */
+static void fuzz_protocol(ctx *c, uint64_t seed)
+{
+    tav_engine *e = tav_engine_new(seed);
+    if (!e)
+        return;
+    char cmd[640];
+    int quit;
+    snprintf(cmd, sizeof cmd, "newgame %s %s", c->g->name, c->options);
+    if (strcmp(tav_engine_exec(e, cmd, NULL, NULL, &quit), "ok") != 0) {
+        fail(c, "fuzz: %s refused", cmd);
+        tav_engine_free(e);
+        return;
+    }
+    tav_rng rng;
+    tav_rng_seed(&rng, seed);
+    static const char junk[] = "abcdefghijklmnopqrstuvwxyzHPTAYIQSBMDXCW0123456789-,:x ";
+    for (int ply = 0; ply < 400; ply++) {
+        snprintf(c->where, sizeof c->where, "fuzz seed %llu ply %d", (unsigned long long)seed, ply);
+        const char *a = tav_engine_exec(e, "moves", NULL, NULL, &quit);
+        size_t alen = strlen(a);
+        if (alen <= 5)
+            break;
+        /* Pick a random legal move text. */
+        char *copy = malloc(alen + 1);
+        memcpy(copy, a, alen + 1);
+        int n = 0;
+        for (char *p = copy + 5; *p; p++)
+            n += *p == ' ';
+        int pick = (int)tav_rng_below(&rng, (uint32_t)n), k = -1;
+        char *mv = NULL;
+        for (char *p = copy + 5; *p; p++)
+            if (*p == ' ' && ++k == pick)
+                mv = p + 1;
+        char *end = strchr(mv, ' ');
+        if (end)
+            *end = '\0';
+        char legal_mv[TAV_MOVE_TEXT];
+        snprintf(legal_mv, sizeof legal_mv, "%s", mv);
+        /* Mutate it a few times: each mutation is legal only if listed. */
+        for (int t = 0; t < 4; t++) {
+            char m[TAV_MOVE_TEXT + 8];
+            snprintf(m, sizeof m, "%s", legal_mv);
+            size_t ml = strlen(m);
+            switch (tav_rng_below(&rng, 4)) {
+            case 0: m[tav_rng_below(&rng, (uint32_t)ml)] = junk[tav_rng_below(&rng, sizeof junk - 1)]; break;
+            case 1: m[tav_rng_below(&rng, (uint32_t)ml)] = '\0'; break;
+            case 2: m[ml] = junk[tav_rng_below(&rng, sizeof junk - 1)]; m[ml + 1] = '\0'; break;
+            default: if (ml > 1) { char x = m[0]; m[0] = m[ml - 1]; m[ml - 1] = x; } break;
+            }
+            /* Is the mutation listed?  Search the answer copy (restore it). */
+            const char *moves_again = tav_engine_exec(e, "moves", NULL, NULL, &quit);
+            int listed = 0;
+            size_t L = strlen(m);
+            if (L > 0 && !strchr(m, ' ')) {
+                for (const char *p = moves_again + 5; (p = strstr(p, m)) != NULL; p++)
+                    if (p[-1] == ' ' && (p[L] == ' ' || p[L] == '\0')) {
+                        listed = 1;
+                        break;
+                    }
+            }
+            char before[128];
+            snprintf(before, sizeof before, "%s", tav_engine_exec(e, "hash", NULL, NULL, &quit));
+            snprintf(cmd, sizeof cmd, "play %s", m);
+            a = tav_engine_exec(e, cmd, NULL, NULL, &quit);
+            if (listed) {
+                if (strcmp(a, "ok") != 0)
+                    fail(c, "fuzz: listed move '%s' answered '%s'", m, a);
+                else
+                    tav_engine_exec(e, "undo", NULL, NULL, &quit);
+            } else if (strncmp(a, "illegal", 7) != 0 && strncmp(a, "error", 5) != 0) {
+                fail(c, "fuzz: unlisted '%s' answered '%s'", m, a);
+            }
+            if (strcmp(tav_engine_exec(e, "hash", NULL, NULL, &quit), before) != 0)
+                fail(c, "fuzz: '%s' changed the position", m);
+        }
+        snprintf(cmd, sizeof cmd, "play %s", legal_mv);
+        a = tav_engine_exec(e, cmd, NULL, NULL, &quit);
+        if (strcmp(a, "ok") != 0)
+            fail(c, "fuzz: play %s answered '%s'", legal_mv, a);
+        free(copy);
+        if (c->failed)
+            break;
+    }
+    tav_engine_free(e);
+}
+
+int cli_selftest(int argc, char **argv)
+{
+    int games = 8;
+    uint64_t seed = 1;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--games") == 0 && i + 1 < argc)
+            games = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+            seed = strtoull(argv[++i], NULL, 10);
+        else
+            only = argv[i];
+    }
+    int passed = 0, failed = 0;
+    for (size_t k = 0; k < sizeof optsets / sizeof optsets[0]; k++) {
+        if (only && strcmp(only, optsets[k].game) != 0)
+            continue;
+        const tav_game *g = tav_game_find(optsets[k].game);
+        if (!g)
+            continue;
+        ctx c = {0};
+        c.g = g;
+        c.options = optsets[k].options;
+        c.list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+        c.list2 = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+        c.a = malloc(g->state_size);
+        c.b = malloc(g->state_size);
+        c.c = malloc(g->state_size);
+        c.pos = malloc(TAV_POSITION_TEXT);
+        c.pos2 = malloc(TAV_POSITION_TEXT);
+        if (!c.list || !c.list2 || !c.a || !c.b || !c.c || !c.pos || !c.pos2) {
+            fprintf(stderr, "tavoliere: out of memory\n");
+            return 1;
+        }
+        long plies = 0;
+        double t0 = cli_now();
+        for (int i = 0; i < games && !c.failed; i++)
+            plies += play_game(&c, seed * 1000003ULL + (uint64_t)i);
+        for (int i = 0; i < 2 && !c.failed; i++)
+            fuzz_protocol(&c, seed * 7919ULL + (uint64_t)i);
+        printf("  selftest %-12s %-20s %d games, %ld plies, %.2fs: %s\n", g->name,
+               c.options[0] ? c.options : "(defaults)", games, plies, cli_now() - t0,
+               c.failed ? "FAILED" : "ok");
+        if (c.failed)
+            failed++;
+        else
+            passed++;
+        free(c.list);
+        free(c.list2);
+        free(c.a);
+        free(c.b);
+        free(c.c);
+        free(c.pos);
+        free(c.pos2);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

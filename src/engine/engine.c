@@ -1,0 +1,674 @@
+/*
+ * engine.c — the engine protocol: one command line in, one answer line out.
+ *
+ * Layout.  A session keeps the current game's operations table, the option
+ * string it was started with, and a stack of states: states[0] is the start
+ * (newgame or position), states[ply] the current one.  `play` pushes a copy
+ * made by the game's play(), `undo` pops: undo is exact by construction.
+ *
+ * Commands come from a table with whole-token matching; the same table
+ * generates `help`.  Every handler validates its arguments before it changes
+ * anything, so a failing command leaves the game as it was.  Answers are
+ * built in a growable buffer owned by the session (a Urbino move list can be
+ * over 100 kB).
+ */
+#include "engine/engine.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+#define GO_DEFAULT_MS 2000
+
+struct tav_engine {
+    const tav_game *game;        /* NULL before the first newgame */
+    char options[512];           /* the options the game was created with */
+    unsigned char *states;       /* stack of states, cap entries */
+    int ply, cap;
+    tav_move *scratch;           /* TAV_MAX_MOVES moves */
+    char *out;                   /* answer buffer */
+    size_t outlen, outcap;
+    int out_failed;              /* allocation failed while answering */
+    tav_rng rng;
+    tav_info_fn info;
+    void *info_ctx;
+};
+
+typedef struct command {
+    const char *name;
+    void (*run)(tav_engine *e, char *args);
+    const char *help;
+} command;
+
+/* ---------------------------------------------------------------- output */
+
+/* Reset the answer buffer. */
+static void out_reset(tav_engine *e)
+{
+    e->outlen = 0;
+    e->out_failed = 0;
+    e->out[0] = '\0';
+}
+
+/* Append bytes to the answer, growing the buffer. */
+static void out_add(tav_engine *e, const char *s, size_t n)
+{
+    if (e->out_failed)
+        return;
+    if (e->outlen + n + 1 > e->outcap) {
+        size_t cap = e->outcap * 2;
+        while (cap < e->outlen + n + 1)
+            cap *= 2;
+        char *p = realloc(e->out, cap);
+        if (!p) {
+            e->out_failed = 1;
+            return;
+        }
+        e->out = p;
+        e->outcap = cap;
+    }
+    memcpy(e->out + e->outlen, s, n);
+    e->outlen += n;
+    e->out[e->outlen] = '\0';
+}
+
+/* Append formatted text to the answer. */
+static void out_printf(tav_engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(tav_engine *e, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        return;
+    out_add(e, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
+}
+
+/* Copy at most 40 printable characters of untrusted text, for echoing it. */
+static void quote(char *dst, size_t n, const char *src)
+{
+    size_t i = 0;
+    for (; *src && i + 4 < n && i < 40; src++)
+        dst[i++] = isprint((unsigned char)*src) ? *src : '?';
+    if (*src && i + 4 < n) {
+        memcpy(dst + i, "...", 3);
+        i += 3;
+    }
+    dst[i] = '\0';
+}
+
+/* ---------------------------------------------------------------- states */
+
+static void *state_at(const tav_engine *e, int i)
+{
+    return e->states + (size_t)i * e->game->state_size;
+}
+
+/* Make room for one more state on the stack; 0 or -1. */
+static int states_reserve(tav_engine *e, const tav_game *g, int need)
+{
+    if (need <= e->cap && g == e->game)
+        return 0;
+    int cap = e->cap > 0 && g == e->game ? e->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    unsigned char *p = realloc(e->states, (size_t)cap * g->state_size);
+    if (!p)
+        return -1;
+    e->states = p;
+    e->cap = cap;
+    return 0;
+}
+
+/* ------------------------------------------------------------- arguments */
+
+/* Split off the first whitespace-separated token of *s (NUL-terminated in
+ * place); returns NULL when there is none. */
+static char *next_token(char **s)
+{
+    char *p = *s;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p) {
+        *s = p;
+        return NULL;
+    }
+    char *tok = p;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    if (*p)
+        *p++ = '\0';
+    *s = p;
+    return tok;
+}
+
+/* Answer an error when a game must exist; returns 1 if there is none. */
+static int need_game(tav_engine *e)
+{
+    if (e->game)
+        return 0;
+    out_printf(e, "error no game: start one with newgame GAME");
+    return 1;
+}
+
+/* ------------------------------------------------------------- commands */
+
+static void cmd_newgame(tav_engine *e, char *args)
+{
+    char *name = next_token(&args);
+    if (!name) {
+        out_printf(e, "error newgame needs a game: urbino, cathedral, toscana or epaminondas");
+        return;
+    }
+    const tav_game *g = tav_game_find(name);
+    if (!g) {
+        char q[64];
+        quote(q, sizeof q, name);
+        out_printf(e, "error unknown game '%s' (expected urbino, cathedral, toscana or epaminondas)", q);
+        return;
+    }
+    while (*args == ' ' || *args == '\t')
+        args++;
+    if (strlen(args) >= sizeof e->options) {
+        out_printf(e, "error options too long");
+        return;
+    }
+    /* Initialise into a temporary so that a failure changes nothing. */
+    void *tmp = calloc(1, g->state_size);
+    if (!tmp) {
+        out_printf(e, "error out of memory");
+        return;
+    }
+    char err[256] = "";
+    if (g->init(tmp, args, err, sizeof err) != 0) {
+        out_printf(e, "error %s", err[0] ? err : "bad options");
+        free(tmp);
+        return;
+    }
+    const tav_game *old = e->game;
+    if (states_reserve(e, g, 1) != 0) {
+        e->game = old;
+        free(tmp);
+        out_printf(e, "error out of memory");
+        return;
+    }
+    e->game = g;
+    memcpy(state_at(e, 0), tmp, g->state_size);
+    free(tmp);
+    e->ply = 0;
+    snprintf(e->options, sizeof e->options, "%s", args);
+    out_printf(e, "ok");
+}
+
+static void cmd_moves(tav_engine *e, char *args)
+{
+    (void)args;
+    if (need_game(e))
+        return;
+    const void *st = state_at(e, e->ply);
+    int n = e->game->legal(st, e->scratch);
+    char buf[TAV_MOVE_TEXT];
+    out_add(e, "moves", 5);
+    for (int i = 0; i < n; i++) {
+        int k = e->game->move_str(st, e->scratch[i], buf, sizeof buf);
+        out_add(e, " ", 1);
+        out_add(e, buf, (size_t)k);
+    }
+}
+
+static void cmd_play(tav_engine *e, char *args)
+{
+    if (need_game(e))
+        return;
+    while (*args == ' ' || *args == '\t')
+        args++;
+    size_t len = strlen(args);
+    while (len > 0 && (args[len - 1] == ' ' || args[len - 1] == '\t'))
+        args[--len] = '\0';
+    if (len == 0) {
+        out_printf(e, "error play needs a move");
+        return;
+    }
+    char q[64];
+    quote(q, sizeof q, args);
+    const void *st = state_at(e, e->ply);
+    if (e->game->to_move(st) == TAV_NONE) {
+        out_printf(e, "illegal %s: the game is over", q);
+        return;
+    }
+    tav_move m;
+    if (tav_find_move(e->game, st, args, e->scratch, &m) != 0) {
+        out_printf(e, "illegal %s is not a legal move here", q);
+        return;
+    }
+    if (states_reserve(e, e->game, e->ply + 2) != 0) {
+        out_printf(e, "error out of memory");
+        return;
+    }
+    void *next = state_at(e, e->ply + 1);
+    memcpy(next, state_at(e, e->ply), e->game->state_size);
+    e->game->play(next, m);
+    e->ply++;
+    out_printf(e, "ok");
+}
+
+static void cmd_state(tav_engine *e, char *args)
+{
+    (void)args;
+    if (need_game(e))
+        return;
+    const void *st = state_at(e, e->ply);
+    tav_result r;
+    e->game->result(st, &r);
+    int tm = r.over ? TAV_NONE : e->game->to_move(st);
+    out_printf(e, "state tomove=%s over=%s winner=%s score=%d:%d", tav_side_name(tm),
+               r.over ? "yes" : "no", r.over ? tav_side_name(r.winner) : "none", r.score[0],
+               r.score[1]);
+}
+
+static void cmd_undo(tav_engine *e, char *args)
+{
+    (void)args;
+    if (need_game(e))
+        return;
+    if (e->ply == 0) {
+        out_printf(e, "error no move to undo");
+        return;
+    }
+    e->ply--;
+    out_printf(e, "ok");
+}
+
+/* Parse `go` options; returns 0 or answers an error and returns -1. */
+static int parse_go(tav_engine *e, char *args, long *movetime)
+{
+    tav_optiter it = {args};
+    char key[32], val[32], err[128];
+    int k;
+    *movetime = GO_DEFAULT_MS;
+    while ((k = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, sizeof err)) == 1) {
+        uint64_t v;
+        if (strcmp(key, "movetime") == 0 || strcmp(key, "nodes") == 0 ||
+            strcmp(key, "depth") == 0 || strcmp(key, "level") == 0) {
+            if (tav_parse_uint(val, 100000000, &v) != 0) {
+                out_printf(e, "error go: %s needs a whole number", key);
+                return -1;
+            }
+            if (strcmp(key, "level") == 0 && (v < 1 || v > 10)) {
+                out_printf(e, "error go: level goes from 1 to 10");
+                return -1;
+            }
+            if (strcmp(key, "movetime") == 0)
+                *movetime = (long)v;
+        } else {
+            char q[64];
+            quote(q, sizeof q, key);
+            out_printf(e, "error go: unknown option '%s' (expected movetime, nodes, depth, level)", q);
+            return -1;
+        }
+    }
+    if (k < 0) {
+        out_printf(e, "error go: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void cmd_go(tav_engine *e, char *args)
+{
+    if (need_game(e))
+        return;
+    long movetime;
+    if (parse_go(e, args, &movetime) != 0)
+        return;
+    const void *st = state_at(e, e->ply);
+    int n = e->game->legal(st, e->scratch);
+    if (n == 0 || e->game->to_move(st) == TAV_NONE) {
+        out_printf(e, "error the game is over");
+        return;
+    }
+    /* Until the search lands: a uniformly random legal move. */
+    tav_move m = e->scratch[tav_rng_below(&e->rng, (uint32_t)n)];
+    char buf[TAV_MOVE_TEXT];
+    e->game->move_str(st, m, buf, sizeof buf);
+    if (e->info)
+        e->info(e->info_ctx, "info string random mover");
+    out_printf(e, "bestmove %s", buf);
+}
+
+static void cmd_quit(tav_engine *e, char *args)
+{
+    (void)args;
+    out_printf(e, "ok");
+}
+
+static void cmd_position(tav_engine *e, char *args)
+{
+    if (need_game(e))
+        return;
+    while (*args == ' ' || *args == '\t')
+        args++;
+    if (!*args) {
+        out_printf(e, "error position needs the position text (lines separated by /)");
+        return;
+    }
+    for (char *p = args; *p; p++)
+        if (*p == '/')
+            *p = '\n';
+    void *tmp = calloc(1, e->game->state_size);
+    if (!tmp) {
+        out_printf(e, "error out of memory");
+        return;
+    }
+    /* Start from a fresh game with the same options, then set the position. */
+    char err[256] = "";
+    if (e->game->init(tmp, e->options, err, sizeof err) != 0 ||
+        e->game->set_position(tmp, args, err, sizeof err) != 0) {
+        out_printf(e, "error position: %s", err[0] ? err : "invalid");
+        free(tmp);
+        return;
+    }
+    memcpy(state_at(e, 0), tmp, e->game->state_size);
+    free(tmp);
+    e->ply = 0;
+    out_printf(e, "ok");
+}
+
+static void cmd_getposition(tav_engine *e, char *args)
+{
+    (void)args;
+    if (need_game(e))
+        return;
+    char buf[TAV_POSITION_TEXT];
+    e->game->get_position(state_at(e, e->ply), buf, sizeof buf);
+    for (char *p = buf; *p; p++)
+        if (*p == '\n')
+            *p = '/';
+    size_t n = strlen(buf);
+    while (n > 0 && buf[n - 1] == '/')
+        buf[--n] = '\0';
+    out_printf(e, "position ");
+    out_add(e, buf, n);
+}
+
+static void cmd_probe(tav_engine *e, char *args)
+{
+    if (need_game(e))
+        return;
+    while (*args == ' ' || *args == '\t')
+        args++;
+    if (!e->game->probe) {
+        out_printf(e, "error %s has no probes", e->game->name);
+        return;
+    }
+    char buf[8192];
+    if (e->game->probe(state_at(e, e->ply), args, buf, sizeof buf) != 0) {
+        char q[64];
+        quote(q, sizeof q, args);
+        out_printf(e, "error unknown probe '%s'", q);
+        return;
+    }
+    out_printf(e, "probe ");
+    out_add(e, buf, strlen(buf));
+}
+
+/* Count leaf sequences of length depth (bulk-counting the last level). */
+static uint64_t perft(const tav_game *g, const void *st, int depth, tav_move *lists,
+                      unsigned char *states)
+{
+    int n = g->legal(st, lists);
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t total = 0;
+    void *child = states;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->play(child, lists[i]);
+        total += perft(g, child, depth - 1, lists + g->max_moves, states + g->state_size);
+    }
+    return total;
+}
+
+static void cmd_perft(tav_engine *e, char *args)
+{
+    if (need_game(e))
+        return;
+    char *tok = next_token(&args);
+    uint64_t d;
+    if (!tok || tav_parse_uint(tok, 8, &d) != 0 || d < 1 || next_token(&args)) {
+        out_printf(e, "error perft needs a depth from 1 to 8");
+        return;
+    }
+    tav_move *lists = malloc(sizeof(tav_move) * (size_t)e->game->max_moves * d);
+    unsigned char *states = malloc(e->game->state_size * d);
+    if (!lists || !states) {
+        free(lists);
+        free(states);
+        out_printf(e, "error out of memory");
+        return;
+    }
+    uint64_t n = perft(e->game, state_at(e, e->ply), (int)d, lists, states);
+    free(lists);
+    free(states);
+    out_printf(e, "perft %" PRIu64, n);
+}
+
+/* Forward one rendered line to the info callback with the "info " prefix. */
+static void show_line(void *ctx, const char *line)
+{
+    tav_engine *e = ctx;
+    if (!e->info)
+        return;
+    char buf[512];
+    snprintf(buf, sizeof buf, "info %s", line);
+    e->info(e->info_ctx, buf);
+}
+
+static void cmd_show(tav_engine *e, char *args)
+{
+    (void)args;
+    if (need_game(e))
+        return;
+    tav_view *v = calloc(1, sizeof *v);
+    if (!v) {
+        out_printf(e, "error out of memory");
+        return;
+    }
+    e->game->view(state_at(e, e->ply), v);
+    tav_render_ascii(v, show_line, e);
+    free(v);
+    out_printf(e, "ok");
+}
+
+static void cmd_hash(tav_engine *e, char *args)
+{
+    (void)args;
+    if (need_game(e))
+        return;
+    out_printf(e, "hash %016" PRIx64, e->game->hash(state_at(e, e->ply)));
+}
+
+static void cmd_help(tav_engine *e, char *args);
+
+static const command commands[] = {
+    {"newgame", cmd_newgame, "newgame GAME [KEY=VALUE ...]  start a game"},
+    {"moves", cmd_moves, "moves  list the legal moves"},
+    {"play", cmd_play, "play MOVE  play a legal move"},
+    {"state", cmd_state, "state  who moves, whether over, winner, score"},
+    {"undo", cmd_undo, "undo  take back the last move"},
+    {"go", cmd_go, "go [movetime=MS]  the engine's move"},
+    {"quit", cmd_quit, "quit  end the program"},
+    {"position", cmd_position, "position TEXT  set the position (lines separated by /)"},
+    {"getposition", cmd_getposition, "getposition  the position text"},
+    {"probe", cmd_probe, "probe KEY  a game-specific query"},
+    {"perft", cmd_perft, "perft D  count move sequences of depth D"},
+    {"show", cmd_show, "show  draw the board as info lines"},
+    {"hash", cmd_hash, "hash  the position hash"},
+    {"help", cmd_help, "help  this list"},
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static void cmd_help(tav_engine *e, char *args)
+{
+    (void)args;
+    for (int i = 0; i < NCOMMANDS && e->info; i++) {
+        char buf[160];
+        snprintf(buf, sizeof buf, "info %s", commands[i].help);
+        e->info(e->info_ctx, buf);
+    }
+    out_printf(e, "ok");
+}
+
+const char *const *tav_engine_commands(void)
+{
+    static const char *const names[] = {"newgame", "moves", "play", "state", "undo",
+                                        "go", "quit", "position", "getposition", "probe",
+                                        "perft", "show", "hash", "help", NULL};
+    _Static_assert(sizeof names / sizeof names[0] == NCOMMANDS + 1, "command names");
+    return names;
+}
+
+/* ------------------------------------------------------------- sessions */
+
+tav_engine *tav_engine_new(uint64_t seed)
+{
+    tav_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return NULL;
+    e->scratch = malloc(sizeof(tav_move) * TAV_MAX_MOVES);
+    e->outcap = 4096;
+    e->out = malloc(e->outcap);
+    if (!e->scratch || !e->out) {
+        tav_engine_free(e);
+        return NULL;
+    }
+    e->out[0] = '\0';
+    tav_rng_seed(&e->rng, seed);
+    return e;
+}
+
+void tav_engine_free(tav_engine *e)
+{
+    if (!e)
+        return;
+    free(e->states);
+    free(e->scratch);
+    free(e->out);
+    free(e);
+}
+
+const char *tav_engine_exec(tav_engine *e, const char *line, tav_info_fn info, void *ctx,
+                            int *quit)
+{
+    out_reset(e);
+    e->info = info;
+    e->info_ctx = ctx;
+    *quit = 0;
+    size_t len = strlen(line);
+    if (len >= TAV_ENGINE_MAX_LINE) {
+        out_printf(e, "error line too long (at most %d bytes)", TAV_ENGINE_MAX_LINE - 1);
+        return e->out;
+    }
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        out_printf(e, "error out of memory");
+        return e->out;
+    }
+    memcpy(buf, line, len + 1);
+    /* Strip a trailing CR/LF and refuse control characters. */
+    while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+        buf[--len] = '\0';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)buf[i];
+        if ((c < 32 && c != '\t') || c == 127) {
+            out_printf(e, "error control character in command");
+            free(buf);
+            return e->out;
+        }
+    }
+    char *args = buf;
+    char *name = next_token(&args);
+    if (!name) {
+        out_printf(e, "error empty command");
+        free(buf);
+        return e->out;
+    }
+    const command *c = NULL;
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            c = &commands[i];
+    if (!c) {
+        char q[64];
+        quote(q, sizeof q, name);
+        out_printf(e, "error unknown command '%s' (try help)", q);
+    } else {
+        c->run(e, args);
+        if (c->run == cmd_quit)
+            *quit = 1;
+    }
+    free(buf);
+    if (e->out_failed) {
+        out_reset(e);
+        out_printf(e, "error out of memory");
+    }
+    return e->out;
+}
+
+const tav_game *tav_engine_game(const tav_engine *e) { return e->game; }
+
+const void *tav_engine_state(const tav_engine *e)
+{
+    return e->game ? state_at(e, e->ply) : NULL;
+}
+
+int tav_engine_ply(const tav_engine *e) { return e->ply; }
+
+/* --------------------------------------------------------------- render */
+
+void tav_render_ascii(const tav_view *v, tav_info_fn out, void *ctx)
+{
+    char line[512];
+    size_t k;
+    for (int r = v->height - 1; r >= 0; r--) {
+        k = (size_t)snprintf(line, sizeof line, "%2d ", r + 1);
+        for (int f = 0; f < v->width && k + 3 < sizeof line; f++) {
+            const tav_cell *c = &v->cell[r * v->width + f];
+            char g = c->glyph ? c->glyph : '.';
+            if (g == '.' && (c->flags & TAV_CELL_TERR_W))
+                g = '+';
+            else if (g == '.' && (c->flags & TAV_CELL_TERR_B))
+                g = '-';
+            else if (g == '.' && (c->flags & TAV_CELL_MARK))
+                g = '*';
+            line[k++] = g;
+            line[k++] = (c->flags & TAV_CELL_LAST) ? '<' : ' ';
+        }
+        line[k] = '\0';
+        out(ctx, line);
+    }
+    k = (size_t)snprintf(line, sizeof line, "   ");
+    for (int f = 0; f < v->width && k + 3 < sizeof line; f++) {
+        line[k++] = (char)('a' + f);
+        line[k++] = ' ';
+    }
+    line[k] = '\0';
+    out(ctx, line);
+    snprintf(line, sizeof line, "to move: %s  phase: %s  last: %s", tav_side_name(v->to_move),
+             v->phase[0] ? v->phase : "-", v->last_move[0] ? v->last_move : "-");
+    out(ctx, line);
+    snprintf(line, sizeof line, "white: %s", v->hand[0]);
+    out(ctx, line);
+    snprintf(line, sizeof line, "black: %s", v->hand[1]);
+    out(ctx, line);
+    if (v->info[0]) {
+        snprintf(line, sizeof line, "%s", v->info);
+        out(ctx, line);
+    }
+}
