@@ -1,31 +1,715 @@
 /*
- * epaminondas.c — placeholder until the game lands: newgame answers an error.
+ * epaminondas.c — Epaminondas (Robert Abbott, 1975) on a 14 x 12 board.
+ *
+ * Data layout.  The board is 14 files by 12 ranks.  A square is the index
+ * rank * 16 + file: every rank is padded to 16 bits, so the 12 ranks fill
+ * 192 bits = three uint64_t words (ranks 0-3, 4-7, 8-11).  The two padding
+ * files (14, 15) are always zero, so shifting a set of squares by a
+ * direction offset (+-1 along a rank, +-16 along a file, +-15 / +-17 along a
+ * diagonal) never wraps a piece onto the other side of the board: it lands on
+ * a padding bit or falls off the ends of the 192 bits, and every result is
+ * intersected with a set of real squares (own, enemy or empty) afterwards.
+ *
+ * State: one bitboard per side, the side to move, plies played, the ply
+ * limit (option maxplies), the last move (for the view only), and the
+ * result, computed at the end of every play (and by init / set_position):
+ * at the start of each turn the mover wins if he has more pieces on the
+ * opponent's home row than the opponent has on his, else loses if he has no
+ * legal move, else the game is drawn when maxplies plies have been played.
+ * A Zobrist key of pieces and side to move is kept incrementally; hash()
+ * adds the ply counter and the ply limit, which decide the result too.
+ *
+ * Move generation, fully bit-parallel, per direction d (8 of them):
+ *   F   = own pieces whose next square in d is not own (fronts);
+ *   P_k = own squares with k own pieces in a row ending there (toward d);
+ *   Q_k = enemy squares starting a run of k enemy pieces in direction d.
+ * A phalanx part of k pieces ending at front f exists iff f is in F & P_k.
+ * Pushing the set R = F & P_k forward one square at a time, s = 1..k, gives
+ * plain moves (the square reached is empty, R keeps only those) and, for
+ * k >= 2, captures (the square reached is enemy and not in Q_k, i.e. that
+ * enemy line is shorter than k).  Every (front, d, k, s) is a different
+ * move leaving a different state (the vacated rear squares differ with k,
+ * the squares reached differ with d and s), so nothing is listed twice.
+ * Cost: O(sum over d of longest line^2) word operations, plus one bit-scan
+ * per move listed.  A single piece is the case k = 1 in any direction.
+ *
+ * Move value: bits 0-7 front square, 8-10 direction, 11-14 k, 15-19 s,
+ * bit 20 capture.  Never 0 (k >= 1), so 0 means "no last move".
  */
+#include <string.h>
+
 #include "core/core.h"
 #include "games.h"
 
-typedef struct { int dummy; } epaminondas_state;
+#define EPA_W 14
+#define EPA_H 12
+#define EPA_PIECES 28          /* pieces per side at the start */
+#define EPA_MAXPLIES_DEFAULT 500
+#define EPA_MAXPLIES_MAX 100000
+/* Bound on legal moves: lines in one direction partition at most 28 pieces
+ * (each line at most 14 long), and a line of n offers at most n(n+1)/2
+ * (k, s) pairs: 2 * 105 per direction, 8 directions. */
+#define EPA_MAX_MOVES (8 * 210)
 
+typedef struct epa_bb { uint64_t w[3]; } epa_bb;
+
+typedef struct epaminondas_state {
+    uint64_t pc[2][3];    /* pieces of white, black: bitboards */
+    uint64_t key;         /* Zobrist key of pieces and side to move */
+    uint32_t plies;       /* plies played */
+    uint32_t maxplies;    /* the draw limit */
+    uint32_t last;        /* last move value, 0 if none */
+    uint8_t tomove;       /* TAV_WHITE or TAV_BLACK (the side whose turn it is) */
+    uint8_t over;         /* 1 when the game has ended */
+    int8_t winner;        /* TAV_WHITE, TAV_BLACK, TAV_DRAW, TAV_NONE */
+    uint8_t pad;          /* always 0 */
+} epaminondas_state;
+
+/* Direction offsets in square indices: E, NE, N, NW, W, SW, S, SE. */
+static const int epa_off[8] = { 1, 17, 16, 15, -1, -17, -16, -15 };
+static const int epa_df[8] = { 1, 1, 0, -1, -1, -1, 0, 1 };
+static const int epa_dr[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+
+/* The 168 real squares: 14 low bits of each 16-bit rank. */
+static const epa_bb epa_board = { { 0x3fff3fff3fff3fffULL, 0x3fff3fff3fff3fffULL,
+                                     0x3fff3fff3fff3fffULL } };
+/* Rank 1 (white's home row) and rank 12 (black's home row). */
+static const epa_bb epa_row1 = { { 0x3fffULL, 0, 0 } };
+static const epa_bb epa_row12 = { { 0, 0, 0x3fffULL << 48 } };
+
+/* Encode a move from its front square, direction, size and distance. */
+static inline tav_move epa_move_make(int front, int d, int k, int s, int cap)
+{
+    return (tav_move)front | (tav_move)d << 8 | (tav_move)k << 11 | (tav_move)s << 15 |
+           (tav_move)cap << 20;
+}
+static inline int epa_move_front(tav_move m) { return (int)(m & 0xff); }
+static inline int epa_move_dir(tav_move m) { return (int)(m >> 8 & 7); }
+static inline int epa_move_k(tav_move m) { return (int)(m >> 11 & 15); }
+static inline int epa_move_s(tav_move m) { return (int)(m >> 15 & 31); }
+static inline int epa_move_cap(tav_move m) { return (int)(m >> 20 & 1); }
+
+/* Bitwise and / or / and-not / emptiness of bitboards. */
+static inline epa_bb bb_and(epa_bb a, epa_bb b)
+{
+    epa_bb r = { { a.w[0] & b.w[0], a.w[1] & b.w[1], a.w[2] & b.w[2] } };
+    return r;
+}
+static inline epa_bb bb_or(epa_bb a, epa_bb b)
+{
+    epa_bb r = { { a.w[0] | b.w[0], a.w[1] | b.w[1], a.w[2] | b.w[2] } };
+    return r;
+}
+static inline epa_bb bb_andnot(epa_bb a, epa_bb b)
+{
+    epa_bb r = { { a.w[0] & ~b.w[0], a.w[1] & ~b.w[1], a.w[2] & ~b.w[2] } };
+    return r;
+}
+static inline int bb_any(epa_bb a) { return (a.w[0] | a.w[1] | a.w[2]) != 0; }
+static inline int bb_count(epa_bb a)
+{
+    return tav_popcount(a.w[0]) + tav_popcount(a.w[1]) + tav_popcount(a.w[2]);
+}
+static inline int bb_test(const uint64_t *w, int sq)
+{
+    return sq >= 0 && sq < 192 && (w[sq >> 6] >> (sq & 63) & 1);
+}
+
+/* Move every square of a bitboard n places up (0 < n < 64). */
+static inline epa_bb bb_up(epa_bb b, int n)
+{
+    epa_bb r = { { b.w[0] << n, b.w[1] << n | b.w[0] >> (64 - n),
+                   b.w[2] << n | b.w[1] >> (64 - n) } };
+    return r;
+}
+/* Move every square of a bitboard n places down (0 < n < 64). */
+static inline epa_bb bb_down(epa_bb b, int n)
+{
+    epa_bb r = { { b.w[0] >> n | b.w[1] << (64 - n), b.w[1] >> n | b.w[2] << (64 - n),
+                   b.w[2] >> n } };
+    return r;
+}
+/* Move every square one step in direction d. */
+static inline epa_bb bb_shift(epa_bb b, int d)
+{
+    int o = epa_off[d];
+    return o > 0 ? bb_up(b, o) : bb_down(b, -o);
+}
+
+/* The pieces of one side as a bitboard. */
+static inline epa_bb epa_side(const epaminondas_state *s, int side)
+{
+    epa_bb r = { { s->pc[side][0], s->pc[side][1], s->pc[side][2] } };
+    return r;
+}
+
+/* Zobrist feature of a piece of `side` on `sq`. */
+static inline uint64_t epa_zpiece(int side, int sq)
+{
+    return tav_mix64(0x4570610000ULL + (uint64_t)(side * 256 + sq));
+}
+static const uint64_t epa_zblack = 0x6b1f3c2d9e8a7765ULL;   /* black to move */
+
+/* Flip one square of one side, keeping the key. */
+static inline void epa_toggle(epaminondas_state *s, int side, int sq)
+{
+    s->pc[side][sq >> 6] ^= 1ULL << (sq & 63);
+    s->key ^= epa_zpiece(side, sq);
+}
+
+/* Emit a move for every bit of `t`: front = target - s*off. */
+static inline int epa_emit(epa_bb t, int d, int k, int s, int cap, tav_move *out, int n)
+{
+    int back = s * epa_off[d];
+    for (int i = 0; i < 3; i++) {
+        uint64_t w = t.w[i];
+        while (w) {
+            int sq = i * 64 + tav_ctz(w);
+            w &= w - 1;
+            if (out)
+                out[n] = epa_move_make(sq - back, d, k, s, cap);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Generate (or just count, when out is NULL) the moves of `side`. */
+static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
+{
+    epa_bb own = epa_side(st, side), opp = epa_side(st, side ^ 1);
+    epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
+    int n = 0;
+    for (int d = 0; d < 8; d++) {
+        int od = (d + 4) & 7;
+        /* 1. fronts: own pieces whose next square toward d is not own */
+        epa_bb front = bb_andnot(own, bb_shift(own, od));
+        epa_bb p = own, q = opp;
+        for (int k = 1;; k++) {
+            /* 2. fronts of lines at least k long: P_k & F */
+            epa_bb r = bb_and(front, p);
+            if (!bb_any(r))
+                break;
+            /* 3. push them s = 1..k squares; capture on enemy lines < k */
+            for (int s = 1; s <= k; s++) {
+                epa_bb nx = bb_shift(r, d);
+                if (k >= 2)
+                    n = epa_emit(bb_andnot(bb_and(nx, opp), q), d, k, s, 1, out, n);
+                r = bb_and(nx, empty);
+                if (!bb_any(r))
+                    break;
+                n = epa_emit(r, d, k, s, 0, out, n);
+            }
+            p = bb_and(own, bb_shift(p, d));
+            q = bb_and(opp, bb_shift(q, od));
+        }
+    }
+    return n;
+}
+
+/* Whether `side` has any legal move (fast: a free neighbour suffices). */
+static int epa_has_move(const epaminondas_state *st, int side)
+{
+    epa_bb own = epa_side(st, side), opp = epa_side(st, side ^ 1);
+    epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
+    epa_bb reach = { { 0, 0, 0 } };
+    for (int d = 0; d < 8; d++)
+        reach = bb_or(reach, bb_shift(own, d));
+    if (bb_any(bb_and(reach, empty)))
+        return 1;
+    return epa_generate(st, side, NULL) > 0;
+}
+
+/* Recompute over / winner for the start of the turn of s->tomove. */
+static void epa_status(epaminondas_state *s)
+{
+    int me = s->tomove, op = me ^ 1;
+    epa_bb w = epa_side(s, TAV_WHITE), b = epa_side(s, TAV_BLACK);
+    int far[2] = { bb_count(bb_and(w, epa_row12)), bb_count(bb_and(b, epa_row1)) };
+    s->over = 1;
+    if (far[me] > far[op])
+        s->winner = (int8_t)me;
+    else if (!epa_has_move(s, me))
+        s->winner = (int8_t)op;
+    else if (s->plies >= s->maxplies)
+        s->winner = TAV_DRAW;
+    else {
+        s->over = 0;
+        s->winner = TAV_NONE;
+    }
+}
+
+/* Compute the Zobrist key of pieces and side to move from scratch. */
+static uint64_t epa_key(const epaminondas_state *s)
+{
+    uint64_t key = s->tomove == TAV_BLACK ? epa_zblack : 0;
+    for (int side = 0; side < 2; side++)
+        for (int i = 0; i < 3; i++)
+            for (uint64_t w = s->pc[side][i]; w; w &= w - 1)
+                key ^= epa_zpiece(side, i * 64 + tav_ctz(w));
+    return key;
+}
+
+/* Parse the options (maxplies=N) into *maxplies. */
+static int epa_options(const char *options, uint32_t *maxplies, char *err, size_t errlen)
+{
+    tav_optiter it = { options ? options : "" };
+    char key[32], val[32];
+    int r;
+    *maxplies = EPA_MAXPLIES_DEFAULT;
+    while ((r = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+        uint64_t v;
+        if (strcmp(key, "maxplies") != 0) {
+            tav_bprintf(err, errlen, "unknown option '%s' (expected maxplies=N, 1..%d)", key,
+                        EPA_MAXPLIES_MAX);
+            return -1;
+        }
+        if (tav_parse_uint(val, EPA_MAXPLIES_MAX, &v) != 0 || v < 1) {
+            tav_bprintf(err, errlen, "bad value '%s' for maxplies (expected 1..%d)", val,
+                        EPA_MAXPLIES_MAX);
+            return -1;
+        }
+        *maxplies = (uint32_t)v;
+    }
+    return r;
+}
+
+/* Set up the initial position: white on ranks 1-2, black on ranks 11-12. */
 static int epaminondas_init(void *st, const char *options, char *err, size_t errlen)
 {
-    (void)st; (void)options;
-    tav_bprintf(err, errlen, "epaminondas is not implemented yet");
+    uint32_t maxplies;
+    if (epa_options(options, &maxplies, err, errlen) != 0)
+        return -1;
+    epaminondas_state *s = st;
+    memset(s, 0, sizeof *s);
+    s->pc[TAV_WHITE][0] = 0x3fff3fffULL;
+    s->pc[TAV_BLACK][2] = 0x3fff3fffULL << 32;
+    s->maxplies = maxplies;
+    s->tomove = TAV_WHITE;
+    s->key = epa_key(s);
+    epa_status(s);
+    return 0;
+}
+
+/* List every legal move of the player to move. */
+static int epaminondas_legal(const void *st, tav_move *out)
+{
+    const epaminondas_state *s = st;
+    if (s->over)
+        return 0;
+    return epa_generate(s, s->tomove, out);
+}
+
+/* Play a legal move: shift the moving part, remove a captured line. */
+static void epaminondas_play(void *st, tav_move m)
+{
+    epaminondas_state *s = st;
+    int me = s->tomove, op = me ^ 1;
+    int f = epa_move_front(m), d = epa_move_dir(m), k = epa_move_k(m), sd = epa_move_s(m);
+    int off = epa_off[d];
+    int rear = f - (k - 1) * off, dest = f + sd * off;
+    if (epa_move_cap(m))
+        for (int t = dest; bb_test(s->pc[op], t); t += off)
+            epa_toggle(s, op, t);
+    for (int i = 0; i < sd; i++) {
+        epa_toggle(s, me, rear + i * off);
+        epa_toggle(s, me, f + (i + 1) * off);
+    }
+    s->last = m;
+    s->plies++;
+    s->tomove = (uint8_t)op;
+    s->key ^= epa_zblack;
+    epa_status(s);
+}
+
+/* The side to move, or TAV_NONE when the game is over. */
+static int epaminondas_to_move(const void *st)
+{
+    const epaminondas_state *s = st;
+    return s->over ? TAV_NONE : s->tomove;
+}
+
+/* Over, winner and scores (pieces on the board). */
+static void epaminondas_result(const void *st, tav_result *r)
+{
+    const epaminondas_state *s = st;
+    r->over = s->over;
+    r->winner = s->winner;
+    r->score[0] = bb_count(epa_side(s, TAV_WHITE));
+    r->score[1] = bb_count(epa_side(s, TAV_BLACK));
+}
+
+/* Write a square index as its name; returns the length. */
+static int epa_sq_str(int sq, char *buf)
+{
+    return tav_square_str(sq & 15, sq >> 4, buf);
+}
+
+/* Canonical text: rear front - or x destination; one square for a single piece. */
+static int epa_move_text(tav_move m, char *buf, size_t n)
+{
+    int f = epa_move_front(m), d = epa_move_dir(m), k = epa_move_k(m), sd = epa_move_s(m);
+    char a[8], b[8], c[8];
+    epa_sq_str(f - (k - 1) * epa_off[d], a);
+    epa_sq_str(f, b);
+    epa_sq_str(f + sd * epa_off[d], c);
+    char sep = epa_move_cap(m) ? 'x' : '-';
+    if (k == 1)
+        return (int)tav_bprintf(buf, n, "%s%c%s", b, sep, c);
+    return (int)tav_bprintf(buf, n, "%s%s%c%s", a, b, sep, c);
+}
+
+/* Canonical text of a legal move. */
+static int epaminondas_move_str(const void *st, tav_move m, char *buf, size_t n)
+{
+    (void)st;
+    return epa_move_text(m, buf, n);
+}
+
+/* Hash: pieces, side to move, plies and ply limit. */
+static uint64_t epaminondas_hash(const void *st)
+{
+    const epaminondas_state *s = st;
+    return s->key ^ tav_mix64(0x706c696573000000ULL + s->plies) ^
+           tav_mix64(0x6d61787000000000ULL + s->maxplies);
+}
+
+/* Squares touched by the last move, as a bitboard (vacated and reached). */
+static epa_bb epa_last_squares(const epaminondas_state *s)
+{
+    epa_bb r = { { 0, 0, 0 } };
+    if (!s->last)
+        return r;
+    int f = epa_move_front(s->last), d = epa_move_dir(s->last);
+    int k = epa_move_k(s->last), sd = epa_move_s(s->last);
+    for (int i = -(k - 1); i <= sd; i++) {
+        int sq = f + i * epa_off[d];
+        r.w[sq >> 6] |= 1ULL << (sq & 63);
+    }
+    return r;
+}
+
+/* Fill the drawing view. */
+static void epaminondas_view(const void *st, tav_view *v)
+{
+    const epaminondas_state *s = st;
+    epa_bb last = epa_last_squares(s);
+    memset(v, 0, sizeof *v);
+    v->width = EPA_W;
+    v->height = EPA_H;
+    for (int r = 0; r < EPA_H; r++)
+        for (int f = 0; f < EPA_W; f++) {
+            int sq = r * 16 + f;
+            tav_cell *c = &v->cell[r * EPA_W + f];
+            c->glyph = '.';
+            c->owner = TAV_NONE;
+            if (bb_test(s->pc[TAV_WHITE], sq)) {
+                c->glyph = 'W';
+                c->owner = TAV_WHITE;
+            } else if (bb_test(s->pc[TAV_BLACK], sq)) {
+                c->glyph = 'B';
+                c->owner = TAV_BLACK;
+            }
+            if (bb_test(last.w, sq))
+                c->flags |= TAV_CELL_LAST;
+            if (r == 0)
+                c->flags |= TAV_CELL_HOME_W;
+            if (r == EPA_H - 1)
+                c->flags |= TAV_CELL_HOME_B;
+        }
+    v->to_move = epaminondas_to_move(s);
+    tav_bprintf(v->phase, sizeof v->phase, "%s", s->over ? "over" : "play");
+    int nw = bb_count(epa_side(s, TAV_WHITE)), nb = bb_count(epa_side(s, TAV_BLACK));
+    tav_bprintf(v->hand[0], sizeof v->hand[0], "%d on board, %d captured", nw,
+                EPA_PIECES - nw < 0 ? 0 : EPA_PIECES - nw);
+    tav_bprintf(v->hand[1], sizeof v->hand[1], "%d on board, %d captured", nb,
+                EPA_PIECES - nb < 0 ? 0 : EPA_PIECES - nb);
+    tav_bprintf(v->info, sizeof v->info, "ply %u of %u; far row white %d, black %d", s->plies,
+                s->maxplies, bb_count(bb_and(epa_side(s, TAV_WHITE), epa_row12)),
+                bb_count(bb_and(epa_side(s, TAV_BLACK), epa_row1)));
+    if (s->last)
+        epa_move_text(s->last, v->last_move, sizeof v->last_move);
+}
+
+/* Parse the value of `last=`: a move's text, checked against the board. */
+static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *err,
+                          size_t errlen)
+{
+    int f1, r1, f2, r2, f3, r3, cap;
+    const char *start = p;
+    if (tav_square_parse(&p, EPA_W, EPA_H, &f1, &r1) != 0)
+        goto bad;
+    f2 = f1;
+    r2 = r1;
+    int two = *p >= 'a' && *p <= 'z';
+    if (two && tav_square_parse(&p, EPA_W, EPA_H, &f2, &r2) != 0)
+        goto bad;
+    if (*p != '-' && *p != 'x')
+        goto bad;
+    cap = *p++ == 'x';
+    if (tav_square_parse(&p, EPA_W, EPA_H, &f3, &r3) != 0 || *p != '\0')
+        goto bad;
+    int df = f3 - f2, dr = r3 - r2;
+    int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
+    int sd = adf > adr ? adf : adr;
+    if (sd == 0 || (adf != 0 && adr != 0 && adf != adr))
+        goto bad;
+    int d = 0;
+    while (epa_df[d] * sd != df || epa_dr[d] * sd != dr)
+        d++;
+    /* rear to front: k - 1 steps in the same direction (none for a single piece) */
+    int bf = f2 - f1, br = r2 - r1;
+    int k = (bf < 0 ? -bf : bf) > (br < 0 ? -br : br) ? (bf < 0 ? -bf : bf) : (br < 0 ? -br : br);
+    k += 1;
+    if (bf != (k - 1) * epa_df[d] || br != (k - 1) * epa_dr[d] || (two && k == 1) ||
+        sd > k || (k == 1 && cap))
+        goto bad;
+    /* the k pieces must now stand at rear+s .. dest, the s vacated squares be empty */
+    int mover = s->tomove ^ 1, off = epa_off[d], front = r2 * 16 + f2, rear = r1 * 16 + f1;
+    for (int i = 0; i < k; i++)
+        if (!bb_test(s->pc[mover], rear + (sd + i) * off)) {
+            tav_bprintf(err, errlen, "line %d: last move %s does not match the board "
+                        "(the %s pieces that moved are not there)", line, start,
+                        tav_side_name(mover));
+            return -1;
+        }
+    for (int i = 0; i < sd; i++) {
+        int sq = rear + i * off;
+        if (bb_test(s->pc[0], sq) || bb_test(s->pc[1], sq)) {
+            tav_bprintf(err, errlen, "line %d: last move %s does not match the board "
+                        "(a square it left is occupied)", line, start);
+            return -1;
+        }
+    }
+    s->last = epa_move_make(front, d, k, sd, cap);
+    return 0;
+bad:
+    tav_bprintf(err, errlen, "line %d: bad last move '%s' (expected none, or e.g. c3-d4, "
+                "a1a3-a5, b2d4xf6)", line, start);
     return -1;
 }
-static int epaminondas_legal(const void *st, tav_move *out) { (void)st; (void)out; return 0; }
-static void epaminondas_play(void *st, tav_move m) { (void)st; (void)m; }
-static int epaminondas_to_move(const void *st) { (void)st; return TAV_NONE; }
-static void epaminondas_result(const void *st, tav_result *r) { (void)st; r->over = 1; r->winner = TAV_DRAW; r->score[0] = r->score[1] = 0; }
-static int epaminondas_move_str(const void *st, tav_move m, char *buf, size_t n) { (void)st; (void)m; return (int)tav_bprintf(buf, n, "?"); }
-static uint64_t epaminondas_hash(const void *st) { (void)st; return 0; }
-static void epaminondas_view(const void *st, tav_view *v) { (void)st; v->width = v->height = 0; }
-static int epaminondas_set_position(void *st, const char *text, char *err, size_t errlen) { (void)st; (void)text; tav_bprintf(err, errlen, "not implemented"); return -1; }
-static int epaminondas_get_position(const void *st, char *buf, size_t n) { (void)st; tav_bprintf(buf, n, "?"); return 0; }
+
+/* Read a decimal value of a key line into *out, within lo..hi. */
+static int epa_parse_num(const char *val, const char *key, uint32_t lo, uint32_t hi,
+                         uint32_t *out, int line, char *err, size_t errlen)
+{
+    uint64_t v;
+    if (tav_parse_uint(val, hi, &v) != 0 || v < lo) {
+        tav_bprintf(err, errlen, "line %d: bad %s '%s' (expected %u..%u)", line, key, val, lo,
+                    hi);
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* Set the whole state from position text (see docs/rules/epaminondas.md). */
+static int epaminondas_set_position(void *st, const char *text, char *err, size_t errlen)
+{
+    epaminondas_state t;
+    memset(&t, 0, sizeof t);
+    t.maxplies = EPA_MAXPLIES_DEFAULT;
+    int have_tomove = 0, have_plies = 0, have_max = 0, have_last = 0;
+    char lastbuf[TAV_MOVE_TEXT] = "";
+    int lastline = 0;
+    const char *p = text ? text : "";
+    int line = 0;
+    while (*p || line < EPA_H) {
+        char buf[128];
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        line++;
+        if (len >= sizeof buf) {
+            tav_bprintf(err, errlen, "line %d: too long", line);
+            return -1;
+        }
+        memcpy(buf, p, len);
+        buf[len] = '\0';
+        p = e ? e + 1 : p + len;
+        if (line <= EPA_H) {
+            /* board: rank 12 first, 14 squares per rank */
+            int rank = EPA_H - line;
+            if (len != EPA_W) {
+                tav_bprintf(err, errlen, "line %d (rank %d): expected %d squares, got %zu",
+                            line, rank + 1, EPA_W, len);
+                return -1;
+            }
+            for (int f = 0; f < EPA_W; f++) {
+                int sq = rank * 16 + f;
+                if (buf[f] == 'W')
+                    t.pc[TAV_WHITE][sq >> 6] |= 1ULL << (sq & 63);
+                else if (buf[f] == 'B')
+                    t.pc[TAV_BLACK][sq >> 6] |= 1ULL << (sq & 63);
+                else if (buf[f] != '.') {
+                    tav_bprintf(err, errlen, "line %d, column %d: expected '.', 'W' or 'B', "
+                                "got '%c'", line, f + 1,
+                                (buf[f] > ' ' && buf[f] < 127) ? buf[f] : '?');
+                    return -1;
+                }
+            }
+            continue;
+        }
+        if (len == 0 && !*p)
+            break;   /* a final newline */
+        char *eq = strchr(buf, '=');
+        if (!eq) {
+            tav_bprintf(err, errlen, "line %d: expected KEY=VALUE (tomove, plies, maxplies, "
+                        "last), got '%.40s'", line, buf);
+            return -1;
+        }
+        *eq = '\0';
+        const char *val = eq + 1;
+        if (strcmp(buf, "tomove") == 0 && !have_tomove) {
+            have_tomove = 1;
+            if (strcmp(val, "white") == 0)
+                t.tomove = TAV_WHITE;
+            else if (strcmp(val, "black") == 0)
+                t.tomove = TAV_BLACK;
+            else {
+                tav_bprintf(err, errlen, "line %d: bad tomove '%.20s' (expected white or black)",
+                            line, val);
+                return -1;
+            }
+        } else if (strcmp(buf, "plies") == 0 && !have_plies) {
+            have_plies = 1;
+            if (epa_parse_num(val, "plies", 0, EPA_MAXPLIES_MAX, &t.plies, line, err, errlen))
+                return -1;
+        } else if (strcmp(buf, "maxplies") == 0 && !have_max) {
+            have_max = 1;
+            if (epa_parse_num(val, "maxplies", 1, EPA_MAXPLIES_MAX, &t.maxplies, line, err,
+                              errlen))
+                return -1;
+        } else if (strcmp(buf, "last") == 0 && !have_last) {
+            have_last = 1;
+            lastline = line;
+            tav_bprintf(lastbuf, sizeof lastbuf, "%s", val);
+        } else {
+            tav_bprintf(err, errlen, "line %d: %s key '%.20s' (expected tomove, plies, "
+                        "maxplies, last, each once)",
+                        line, (strcmp(buf, "tomove") && strcmp(buf, "plies") &&
+                               strcmp(buf, "maxplies") && strcmp(buf, "last")) ? "unknown"
+                                                                               : "repeated",
+                        buf);
+            return -1;
+        }
+    }
+    if (!have_tomove) {
+        tav_bprintf(err, errlen, "line %d: missing tomove=white|black", line + 1);
+        return -1;
+    }
+    for (int side = 0; side < 2; side++) {
+        int n = bb_count(epa_side(&t, side));
+        if (n > EPA_PIECES) {
+            tav_bprintf(err, errlen, "%s has %d pieces (at most %d)", tav_side_name(side), n,
+                        EPA_PIECES);
+            return -1;
+        }
+    }
+    if (t.plies > t.maxplies) {
+        tav_bprintf(err, errlen, "plies=%u exceeds maxplies=%u", t.plies, t.maxplies);
+        return -1;
+    }
+    if (have_last && strcmp(lastbuf, "none") != 0) {
+        if (t.plies == 0) {
+            tav_bprintf(err, errlen, "line %d: a last move needs plies >= 1", lastline);
+            return -1;
+        }
+        if (epa_parse_last(&t, lastbuf, lastline, err, errlen) != 0)
+            return -1;
+    }
+    t.key = epa_key(&t);
+    epa_status(&t);
+    memcpy(st, &t, sizeof t);
+    return 0;
+}
+
+/* Write the position text: 12 ranks (rank 12 first), then the key lines. */
+static int epaminondas_get_position(const void *st, char *buf, size_t n)
+{
+    const epaminondas_state *s = st;
+    char text[TAV_POSITION_TEXT];
+    size_t k = 0;
+    for (int r = EPA_H - 1; r >= 0; r--) {
+        for (int f = 0; f < EPA_W; f++) {
+            int sq = r * 16 + f;
+            text[k++] = bb_test(s->pc[TAV_WHITE], sq)   ? 'W'
+                        : bb_test(s->pc[TAV_BLACK], sq) ? 'B'
+                                                        : '.';
+        }
+        text[k++] = '\n';
+    }
+    char last[TAV_MOVE_TEXT] = "none";
+    if (s->last)
+        epa_move_text(s->last, last, sizeof last);
+    tav_bprintf(text + k, sizeof text - k, "tomove=%s\nplies=%u\nmaxplies=%u\nlast=%s",
+                tav_side_name(s->tomove), s->plies, s->maxplies, last);
+    return (int)tav_bprintf(buf, n, "%s", text);
+}
+
+/* Game queries for tests: home, pieces, plies, maxplies, hasmove. */
+static int epaminondas_probe(const void *st, const char *key, char *out, size_t n)
+{
+    const epaminondas_state *s = st;
+    epa_bb w = epa_side(s, TAV_WHITE), b = epa_side(s, TAV_BLACK);
+    if (strcmp(key, "home") == 0)
+        tav_bprintf(out, n, "%d:%d", bb_count(bb_and(w, epa_row12)),
+                    bb_count(bb_and(b, epa_row1)));
+    else if (strcmp(key, "pieces") == 0)
+        tav_bprintf(out, n, "%d:%d", bb_count(w), bb_count(b));
+    else if (strcmp(key, "plies") == 0)
+        tav_bprintf(out, n, "%u", s->plies);
+    else if (strcmp(key, "maxplies") == 0)
+        tav_bprintf(out, n, "%u", s->maxplies);
+    else if (strcmp(key, "hasmove") == 0)
+        tav_bprintf(out, n, "%s:%s", epa_has_move(s, TAV_WHITE) ? "yes" : "no",
+                    epa_has_move(s, TAV_BLACK) ? "yes" : "no");
+    else
+        return -1;
+    return 0;
+}
+
+/* Invariant checker: recompute key, result and legality from scratch. */
+static int epaminondas_check(const void *st, char *err, size_t errlen)
+{
+    const epaminondas_state *s = st;
+    epa_bb w = epa_side(s, TAV_WHITE), b = epa_side(s, TAV_BLACK);
+    if (bb_any(bb_andnot(bb_or(w, b), epa_board)) || bb_any(bb_and(w, b))) {
+        tav_bprintf(err, errlen, "pieces off the board or on one square twice");
+        return -1;
+    }
+    if (bb_count(w) > EPA_PIECES || bb_count(b) > EPA_PIECES) {
+        tav_bprintf(err, errlen, "more than %d pieces for one side", EPA_PIECES);
+        return -1;
+    }
+    if (s->tomove > 1 || s->pad || s->maxplies < 1 || s->maxplies > EPA_MAXPLIES_MAX ||
+        s->plies > s->maxplies) {
+        tav_bprintf(err, errlen, "bad tomove/plies/maxplies (%d, %u, %u)", s->tomove,
+                    s->plies, s->maxplies);
+        return -1;
+    }
+    if (s->key != epa_key(s)) {
+        tav_bprintf(err, errlen, "incremental key differs from the recomputed one");
+        return -1;
+    }
+    epaminondas_state t = *s;
+    epa_status(&t);
+    if (t.over != s->over || t.winner != s->winner) {
+        tav_bprintf(err, errlen, "stored result differs from the recomputed one");
+        return -1;
+    }
+    /* has_move's shortcut agrees with the full generator */
+    for (int side = 0; side < 2; side++)
+        if (epa_has_move(s, side) != (epa_generate(s, side, NULL) > 0)) {
+            tav_bprintf(err, errlen, "has_move disagrees with the generator");
+            return -1;
+        }
+    return 0;
+}
 
 const tav_game epaminondas_game = {
     .name = "epaminondas",
     .state_size = sizeof(epaminondas_state),
-    .max_moves = 1,
+    .max_moves = EPA_MAX_MOVES,
     .init = epaminondas_init,
     .legal = epaminondas_legal,
     .play = epaminondas_play,
@@ -36,4 +720,6 @@ const tav_game epaminondas_game = {
     .view = epaminondas_view,
     .set_position = epaminondas_set_position,
     .get_position = epaminondas_get_position,
+    .probe = epaminondas_probe,
+    .check = epaminondas_check,
 };
