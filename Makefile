@@ -44,7 +44,7 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 test: all
-	BUILD=$(BUILD) sh tests/run.sh
+	BUILD=$(BUILD) SELFTEST_ARGS="$(SELFTEST_ARGS)" sh tests/run.sh
 
 bench: all
 	$(BUILD)/tavoliere bench

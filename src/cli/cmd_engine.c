@@ -3,6 +3,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -19,9 +20,20 @@ static void print_info(void *ctx, const char *line)
 
 int cli_engine(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    tav_engine *e = tav_engine_new((uint64_t)time(NULL));
+    uint64_t seed = (uint64_t)time(NULL);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
+            seed = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--commands") == 0) {
+            for (const char *const *c = tav_engine_commands(); *c; c++)
+                printf("%s\n", *c);
+            return 0;
+        } else {
+            fprintf(stderr, "usage: tavoliere engine [--seed N] [--commands]\n");
+            return 2;
+        }
+    }
+    tav_engine *e = tav_engine_new(seed);
     char *line = malloc(TAV_ENGINE_MAX_LINE);
     if (!e || !line) {
         fprintf(stderr, "tavoliere: out of memory\n");

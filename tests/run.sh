@@ -1,0 +1,111 @@
+#!/bin/sh
+# tests/run.sh — run every test suite of Tavoliere and print the total.
+#
+# Suites: rules fixtures (tests/<game>/*.t), reference traces (tests/ref/*.txt),
+# random-playout invariants (selftest), protocol scripts (tests/protocol/*.in
+# with expected *.out), protocol robustness (generated bad input).
+# Each suite prints its own "N passed, N failed"; the last line is the total.
+# Usage: BUILD=build sh tests/run.sh   (BUILD=build-san for the sanitizer build)
+
+BUILD=${BUILD:-build}
+T="$BUILD/tavoliere"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+PASS=0
+FAIL=0
+
+# Add a suite's closing "N passed, N failed" line to the totals.
+tally() {
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1)
+    if [ -z "$line" ]; then
+        echo "suite $2 printed no summary: counted as one failure"
+        FAIL=$((FAIL + 1))
+        return
+    fi
+    p=${line%% passed*}
+    f=${line#*passed, }
+    f=${f%% failed*}
+    PASS=$((PASS + p))
+    FAIL=$((FAIL + f))
+}
+
+# Run one suite: its output is shown, its summary tallied.
+suite() {
+    name=$1
+    shift
+    echo "== $name"
+    "$@" >"$TMP/out" 2>&1
+    sed 's/^\([0-9]* passed, [0-9]* failed\)$/suite: \1/' "$TMP/out"
+    tally "$TMP/out" "$name"
+}
+
+if [ ! -x "$T" ]; then
+    echo "no $T: run make first"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+fixtures=$(ls tests/*/*.t 2>/dev/null)
+if [ -n "$fixtures" ]; then
+    suite fixtures "$T" test $fixtures
+else
+    echo "== fixtures: none found"
+    FAIL=$((FAIL + 1))
+fi
+suite "reference traces" "$T" refcheck tests/ref/*.txt
+suite selftest "$T" selftest ${SELFTEST_ARGS:-}
+
+# Protocol scripts: the answers must match the expected output exactly.
+echo "== protocol scripts"
+pp=0
+pf=0
+for in in tests/protocol/*.in; do
+    [ -e "$in" ] || continue
+    exp=${in%.in}.out
+    "$T" engine --seed 1 <"$in" >"$TMP/actual" 2>"$TMP/stderr"
+    if [ -f "$exp" ] && cmp -s "$exp" "$TMP/actual"; then
+        pp=$((pp + 1))
+    else
+        pf=$((pf + 1))
+        echo "FAIL $in: output differs from $exp"
+        diff "$exp" "$TMP/actual" | head -20
+    fi
+done
+# Every protocol command appears in some script (coverage).
+for c in $("$T" engine --commands); do
+    if grep -qE "^$c( |\$)" tests/protocol/*.in; then
+        pp=$((pp + 1))
+    else
+        pf=$((pf + 1))
+        echo "FAIL protocol command '$c' has no script in tests/protocol"
+    fi
+done
+# Robustness: a 100 kB line, binary garbage, no trailing newline: one answer
+# line each, and the session keeps working.
+{
+    echo "newgame epaminondas"
+    head -c 100000 /dev/zero | tr '\0' 'x'
+    echo
+    head -c 3000 /dev/urandom | tr -d '\n\000'
+    echo
+    echo "state"
+    printf 'state'
+} >"$TMP/bad.in"
+"$T" engine --seed 1 <"$TMP/bad.in" >"$TMP/bad.out" 2>&1
+lines=$(wc -l <"$TMP/bad.out")
+last=$(tail -n 1 "$TMP/bad.out")
+if [ "$lines" -eq 5 ] && [ "$(sed -n 2p "$TMP/bad.out")" = "error line too long" ] &&
+    [ "$last" = "state tomove=white over=no winner=none score=28:28" ]; then
+    pp=$((pp + 1))
+else
+    pf=$((pf + 1))
+    echo "FAIL robustness: unexpected answers to bad input:"
+    head -c 2000 "$TMP/bad.out"
+fi
+echo "suite: $pp passed, $pf failed"
+PASS=$((PASS + pp))
+FAIL=$((FAIL + pf))
+
+echo "== total"
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
