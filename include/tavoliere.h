@@ -30,6 +30,9 @@
 
 typedef uint32_t tav_move;
 
+/* Receives one line of output (thinking info, drawings); ctx is the caller's. */
+typedef void (*tav_info_fn)(void *ctx, const char *line);
+
 /* Sides.  TAV_NONE means "nobody" (game over, or no winner yet). */
 enum { TAV_WHITE = 0, TAV_BLACK = 1, TAV_DRAW = 2, TAV_NONE = -1 };
 

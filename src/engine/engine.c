@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "search/search.h"
 
 #define GO_DEFAULT_MS 2000
 
@@ -35,6 +36,7 @@ struct tav_engine {
     size_t outlen, outcap;
     int out_failed;              /* allocation failed while answering */
     tav_rng rng;
+    int threads;                 /* threads for go (1 = deterministic) */
     tav_info_fn info;
     void *info_ctx;
 };
@@ -286,31 +288,57 @@ static void cmd_undo(tav_engine *e, char *args)
     out_printf(e, "ok");
 }
 
-/* Parse `go` options; returns 0 or answers an error and returns -1. */
-static int parse_go(tav_engine *e, char *args, long *movetime)
+/* Parse `go` options into search limits; returns 0 or answers an error. */
+static int parse_go(tav_engine *e, char *args, tav_limits *lim, char *player, size_t pn)
 {
     tav_optiter it = {args};
     char key[32], val[32], err[128];
-    int k;
-    *movetime = GO_DEFAULT_MS;
+    int k, timed = 0;
+    tav_limits_default(lim);
+    lim->seed = tav_rng_next(&e->rng);
+    lim->threads = e->threads;
+    snprintf(player, pn, "ai");
     while ((k = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, sizeof err)) == 1) {
         uint64_t v;
-        if (strcmp(key, "movetime") == 0 || strcmp(key, "nodes") == 0 ||
-            strcmp(key, "depth") == 0 || strcmp(key, "level") == 0) {
-            if (tav_parse_uint(val, 100000000, &v) != 0) {
-                out_printf(e, "error go: %s needs a whole number", key);
+        if (strcmp(key, "player") == 0) {
+            if (strcmp(val, "ai") != 0 && strcmp(val, "uct") != 0 && strcmp(val, "random") != 0) {
+                out_printf(e, "error go: player is ai, uct or random");
                 return -1;
             }
-            if (strcmp(key, "level") == 0 && (v < 1 || v > 10)) {
+            snprintf(player, pn, "%s", val);
+            continue;
+        }
+        if (tav_parse_uint(val, 1000000000, &v) != 0) {
+            char q[64];
+            quote(q, sizeof q, key);
+            out_printf(e, "error go: '%s' needs a whole number", q);
+            return -1;
+        }
+        if (strcmp(key, "movetime") == 0) {
+            lim->movetime_ms = (long)v;
+            timed = 1;
+        } else if (strcmp(key, "nodes") == 0) {
+            lim->nodes = v;
+        } else if (strcmp(key, "depth") == 0) {
+            lim->depth = (int)v;
+        } else if (strcmp(key, "level") == 0) {
+            if (v < 1 || v > 10) {
                 out_printf(e, "error go: level goes from 1 to 10");
                 return -1;
             }
-            if (strcmp(key, "movetime") == 0)
-                *movetime = (long)v;
+            lim->level = (int)v;
+        } else if (strcmp(key, "threads") == 0) {
+            if (v < 1 || v > 8) {
+                out_printf(e, "error go: threads goes from 1 to 8");
+                return -1;
+            }
+            lim->threads = (int)v;
+        } else if (strcmp(key, "seed") == 0) {
+            lim->seed = v;
         } else {
             char q[64];
             quote(q, sizeof q, key);
-            out_printf(e, "error go: unknown option '%s' (expected movetime, nodes, depth, level)", q);
+            out_printf(e, "error go: unknown option '%s' (expected movetime, nodes, depth, level, threads, seed, player)", q);
             return -1;
         }
     }
@@ -318,6 +346,9 @@ static int parse_go(tav_engine *e, char *args, long *movetime)
         out_printf(e, "error go: %s", err);
         return -1;
     }
+    /* A node, depth or level budget alone is not also limited by the default time. */
+    if (!timed && (lim->nodes || lim->depth || lim->level))
+        lim->movetime_ms = lim->level ? GO_DEFAULT_MS : 0;
     return 0;
 }
 
@@ -325,21 +356,29 @@ static void cmd_go(tav_engine *e, char *args)
 {
     if (need_game(e))
         return;
-    long movetime;
-    if (parse_go(e, args, &movetime) != 0)
+    tav_limits lim;
+    char player[32];
+    if (parse_go(e, args, &lim, player, sizeof player) != 0)
         return;
     const void *st = state_at(e, e->ply);
-    int n = e->game->legal(st, e->scratch);
-    if (n == 0 || e->game->to_move(st) == TAV_NONE) {
+    if (e->game->to_move(st) == TAV_NONE) {
         out_printf(e, "error the game is over");
         return;
     }
-    /* Until the search lands: a uniformly random legal move. */
-    tav_move m = e->scratch[tav_rng_below(&e->rng, (uint32_t)n)];
+    tav_report rep;
+    if (tav_search(e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
+        out_printf(e, "error the game is over");
+        return;
+    }
     char buf[TAV_MOVE_TEXT];
-    e->game->move_str(st, m, buf, sizeof buf);
-    if (e->info)
-        e->info(e->info_ctx, "info string random mover");
+    e->game->move_str(st, rep.best, buf, sizeof buf);
+    if (e->info) {
+        char line[256];
+        snprintf(line, sizeof line, "info playouts %llu nodes %llu time %.0f value %.3f",
+                 (unsigned long long)rep.playouts, (unsigned long long)rep.nodes,
+                 rep.seconds * 1000.0, rep.value);
+        e->info(e->info_ctx, line);
+    }
     out_printf(e, "bestmove %s", buf);
 }
 
@@ -503,7 +542,7 @@ static const command commands[] = {
     {"play", cmd_play, "play MOVE  play a legal move"},
     {"state", cmd_state, "state  who moves, whether over, winner, score"},
     {"undo", cmd_undo, "undo  take back the last move"},
-    {"go", cmd_go, "go [movetime=MS]  the engine's move"},
+    {"go", cmd_go, "go [movetime=MS] [nodes=N] [depth=N] [level=1..10] [threads=N] [player=ai|uct|random]  the engine's move"},
     {"quit", cmd_quit, "quit  end the program"},
     {"position", cmd_position, "position TEXT  set the position (lines separated by /)"},
     {"getposition", cmd_getposition, "getposition  the position text"},
@@ -551,6 +590,7 @@ tav_engine *tav_engine_new(uint64_t seed)
     }
     e->out[0] = '\0';
     tav_rng_seed(&e->rng, seed);
+    e->threads = 1;
     return e;
 }
 

@@ -20,7 +20,6 @@
 #define TAV_ENGINE_MAX_LINE 65536   /* longest command line accepted */
 
 typedef struct tav_engine tav_engine;
-typedef void (*tav_info_fn)(void *ctx, const char *line);
 
 /* Create a session (no game yet); NULL when out of memory. */
 tav_engine *tav_engine_new(uint64_t seed);

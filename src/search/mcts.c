@@ -1,0 +1,508 @@
+/*
+ * mcts.c — Monte Carlo tree search over the operations table.
+ *
+ * Tree layout.  Nodes live in one array allocated per search (the memory
+ * budget fixes its length; the tree never grows past it: when it is full,
+ * iterations go on without expanding, which only refines statistics).  A
+ * node stores the move that led to it, the player who made that move, its
+ * first child and next sibling (children form a linked list, created one at
+ * a time), visit count and summed reward for that player (1 win, 0.5 draw,
+ * 0 loss).  Positions are not stored: each iteration replays moves from a
+ * copy of the root (copy-make), so a node costs 32 bytes.
+ *
+ * Children are created lazily in a pseudo-random order of the legal list.
+ * Plain UCT creates every child before reusing any (classic "try each move
+ * once"); the `ai` player widens progressively: a node with v visits may
+ * have at most 1 + pw_k * v^pw_alpha children, so Urbino's thousands of moves
+ * do not drown the search.
+ *
+ * Playouts are uniformly random to the end of the game.  Time is checked
+ * after every iteration, so a search stops within one iteration of its
+ * budget.
+ *
+ * Hidden information: the root is masked for the player to act; each of
+ * `ndet` sampled determinizations gets its own tree and an equal share of the
+ * budget, and root statistics are summed by move (perfect-information Monte
+ * Carlo over the information set).  Root moves are the same in every
+ * determinization because the root's legal moves depend only on what the
+ * player sees.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/core.h"
+#include "search/search.h"
+
+#define MAX_PLAYOUT 100000
+#define INFO_EVERY 0.5   /* seconds between info lines */
+
+typedef struct mnode {
+    tav_move move;
+    int32_t child;
+    int32_t sibling;
+    int32_t nlegal;       /* -1 until first expanded */
+    uint32_t visits;
+    uint32_t ntried;      /* children created */
+    float reward;         /* summed reward for `mover` */
+    int8_t mover;
+    uint8_t pad[3];
+} mnode;
+
+typedef struct params {
+    double c;             /* UCB exploration constant */
+    double pw_k, pw_alpha; /* progressive widening; pw_k = 0: full expansion */
+} params;
+
+typedef struct tree {
+    const tav_game *g;
+    mnode *nodes;
+    int32_t count, cap;
+    params p;
+    tav_rng rng;
+    tav_move *list;       /* scratch move list (max_moves) */
+    unsigned char *st;    /* scratch state */
+    uint64_t playouts;
+} tree;
+
+typedef struct job {
+    const tav_game *g;
+    const unsigned char *root;    /* masked root (or the real one) */
+    int hidden;                   /* determinize per tree */
+    int viewer;
+    params p;
+    size_t memory;
+    uint64_t max_playouts;        /* 0 = none */
+    double deadline;              /* monotonic seconds; 0 = none */
+    uint64_t seed;
+    int ndet;                     /* determinizations this job runs */
+    /* results: root statistics summed over this job's trees */
+    tav_move *moves;
+    uint32_t *visits;
+    double *reward;
+    int nroot;
+    uint64_t playouts, nodes;
+    tav_info_fn info;
+    void *ctx;
+    int report;                   /* this job prints info lines */
+    double start;
+} job;
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Create a node; returns its index or -1 when the tree is full. */
+static int32_t node_new(tree *t, tav_move m, int mover)
+{
+    if (t->count >= t->cap)
+        return -1;
+    mnode *n = &t->nodes[t->count];
+    memset(n, 0, sizeof *n);
+    n->move = m;
+    n->child = -1;
+    n->sibling = -1;
+    n->nlegal = -1;
+    n->mover = (int8_t)mover;
+    return t->count++;
+}
+
+/* Reward of a finished game for `side`. */
+static float reward_for(const tav_result *r, int side)
+{
+    if (r->winner == TAV_DRAW || r->winner == TAV_NONE)
+        return 0.5f;
+    return r->winner == side ? 1.0f : 0.0f;
+}
+
+/* Play uniformly random moves to the end; returns the result. */
+static void playout(tree *t, tav_result *r)
+{
+    const tav_game *g = t->g;
+    for (int ply = 0; ply < MAX_PLAYOUT; ply++) {
+        int n = g->legal(t->st, t->list);
+        if (n == 0)
+            break;
+        g->play(t->st, t->list[tav_rng_below(&t->rng, (uint32_t)n)]);
+    }
+    g->result(t->st, r);
+}
+
+/* The i-th child in this node's creation order: a permutation of the legal
+ * list, a + i*b mod n with b coprime to n. */
+static int perm_index(uint32_t salt, int i, int n)
+{
+    static const uint32_t strides[] = {7919, 104729, 1299709, 15485863, 179424673};
+    uint32_t b = 1;
+    for (size_t k = 0; k < sizeof strides / sizeof strides[0]; k++) {
+        if ((uint32_t)n % strides[k] != 0) {
+            b = strides[k];
+            break;
+        }
+    }
+    return (int)(((uint64_t)salt + (uint64_t)i * b) % (uint64_t)n);
+}
+
+/* How many children a node with v visits may have. */
+static uint32_t widen_limit(const params *p, uint32_t v, int32_t nlegal)
+{
+    if (p->pw_k <= 0)
+        return (uint32_t)nlegal;
+    double k = 1.0 + p->pw_k * pow((double)v + 1.0, p->pw_alpha);
+    return k >= nlegal ? (uint32_t)nlegal : (uint32_t)k;
+}
+
+/* One iteration: select, expand one child, play out, back up. */
+static void iterate(tree *t, const unsigned char *root)
+{
+    const tav_game *g = t->g;
+    int32_t path[1024];
+    int depth = 0;
+    memcpy(t->st, root, g->state_size);
+    int32_t cur = 0;
+    path[depth++] = cur;
+    tav_result r;
+    for (;;) {
+        mnode *n = &t->nodes[cur];
+        if (n->nlegal < 0)
+            n->nlegal = g->legal(t->st, t->list);
+        if (n->nlegal == 0)
+            break;   /* terminal */
+        int mover = g->to_move(t->st);
+        if (n->ntried < widen_limit(&t->p, n->visits, n->nlegal)) {
+            int cnt = g->legal(t->st, t->list);
+            if (cnt != n->nlegal)   /* cannot happen for a consistent game */
+                n->nlegal = cnt;
+            int idx = perm_index((uint32_t)(cur * 2654435761u), (int)n->ntried, cnt);
+            tav_move m = t->list[idx];
+            int32_t c = node_new(t, m, mover);
+            if (c >= 0) {
+                n = &t->nodes[cur];   /* (array is not reallocated; kept for clarity) */
+                t->nodes[c].sibling = n->child;
+                n->child = c;
+                n->ntried++;
+                g->play(t->st, m);
+                if (depth < 1024)
+                    path[depth++] = c;
+                break;
+            }
+            /* Tree full: fall through to selection among existing children. */
+            if (n->child < 0) {
+                g->play(t->st, m);
+                break;
+            }
+        }
+        /* UCB1 selection among the created children. */
+        double logv = log((double)n->visits + 1.0);
+        int32_t best = -1;
+        double bestv = -1e300;
+        for (int32_t c = n->child; c >= 0; c = t->nodes[c].sibling) {
+            const mnode *ch = &t->nodes[c];
+            double v = ch->visits ? ch->reward / ch->visits + t->p.c * sqrt(logv / ch->visits) : 1e9;
+            if (v > bestv) {
+                bestv = v;
+                best = c;
+            }
+        }
+        g->play(t->st, t->nodes[best].move);
+        cur = best;
+        if (depth < 1024)
+            path[depth++] = cur;
+        else
+            break;
+    }
+    playout(t, &r);
+    t->playouts++;
+    for (int i = 0; i < depth; i++) {
+        mnode *n = &t->nodes[path[i]];
+        n->visits++;
+        if (i > 0)
+            n->reward += reward_for(&r, n->mover);
+    }
+}
+
+/* Principal variation text from a tree's root, most-visited children. */
+static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t n)
+{
+    const tav_game *g = t->g;
+    unsigned char *st = malloc(g->state_size);
+    size_t len = 0;
+    buf[0] = '\0';
+    if (!st)
+        return;
+    memcpy(st, root, g->state_size);
+    int32_t cur = 0;
+    for (int d = 0; d < 8; d++) {
+        int32_t best = -1;
+        for (int32_t c = t->nodes[cur].child; c >= 0; c = t->nodes[c].sibling)
+            if (best < 0 || t->nodes[c].visits > t->nodes[best].visits)
+                best = c;
+        if (best < 0 || t->nodes[best].visits < 2)
+            break;
+        char mv[TAV_MOVE_TEXT];
+        g->move_str(st, t->nodes[best].move, mv, sizeof mv);
+        len += tav_bprintf(buf + len, n - len, "%s%s", len ? " " : "", mv);
+        g->play(st, t->nodes[best].move);
+        cur = best;
+    }
+    free(st);
+}
+
+/* Add a tree's root statistics to the job's totals. */
+static void merge_root(job *jb, const tree *t)
+{
+    for (int32_t c = t->nodes[0].child; c >= 0; c = t->nodes[c].sibling) {
+        const mnode *ch = &t->nodes[c];
+        int k;
+        for (k = 0; k < jb->nroot; k++)
+            if (jb->moves[k] == ch->move)
+                break;
+        if (k == jb->nroot) {
+            if (jb->nroot >= jb->g->max_moves)
+                continue;
+            jb->moves[k] = ch->move;
+            jb->visits[k] = 0;
+            jb->reward[k] = 0;
+            jb->nroot++;
+        }
+        jb->visits[k] += ch->visits;
+        jb->reward[k] += ch->reward;
+    }
+}
+
+/* Run a job: its determinizations one after the other, each with an equal
+ * share of the remaining time and playouts. */
+static void *job_run(void *arg)
+{
+    job *jb = arg;
+    const tav_game *g = jb->g;
+    tree t = {0};
+    t.g = g;
+    t.p = jb->p;
+    t.cap = (int32_t)(jb->memory / sizeof(mnode));
+    if (t.cap < 16)
+        t.cap = 16;
+    t.nodes = malloc(sizeof(mnode) * (size_t)t.cap);
+    t.list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    t.st = malloc(g->state_size);
+    unsigned char *root = malloc(g->state_size);
+    if (!t.nodes || !t.list || !t.st || !root)
+        goto out;
+    tav_rng_seed(&t.rng, jb->seed);
+    double last_info = jb->start;
+    for (int d = 0; d < jb->ndet; d++) {
+        memcpy(root, jb->root, g->state_size);
+        if (jb->hidden)
+            g->determinize(root, jb->viewer, &t.rng);
+        t.count = 0;
+        node_new(&t, 0, TAV_NONE);
+        uint64_t share = jb->max_playouts ? (jb->max_playouts - jb->playouts) / (uint64_t)(jb->ndet - d) : 0;
+        double dl = 0;
+        if (jb->deadline > 0) {
+            double nowt = now_seconds();
+            dl = nowt + (jb->deadline - nowt) / (jb->ndet - d);
+        }
+        t.playouts = 0;
+        for (;;) {
+            if (share && t.playouts >= share)
+                break;
+            iterate(&t, root);
+            double nowt = (dl > 0 || jb->report) ? now_seconds() : 0;
+            if (dl > 0 && nowt >= dl)
+                break;
+            if (jb->report && jb->info && nowt - last_info >= INFO_EVERY) {
+                last_info = nowt;
+                char pv[512], line[768];
+                pv_text(&t, root, pv, sizeof pv);
+                const mnode *r0 = &t.nodes[0];
+                int32_t best = -1;
+                for (int32_t c = r0->child; c >= 0; c = t.nodes[c].sibling)
+                    if (best < 0 || t.nodes[c].visits > t.nodes[best].visits)
+                        best = c;
+                double wr = best >= 0 && t.nodes[best].visits ? t.nodes[best].reward / t.nodes[best].visits : 0.5;
+                snprintf(line, sizeof line, "info playouts %llu nodes %d time %.0f winrate %.3f pv %s",
+                         (unsigned long long)(jb->playouts + t.playouts), t.count,
+                         (nowt - jb->start) * 1000.0, wr, pv);
+                jb->info(jb->ctx, line);
+            }
+        }
+        jb->playouts += t.playouts;
+        jb->nodes += (uint64_t)t.count;
+        merge_root(jb, &t);
+    }
+out:
+    free(t.nodes);
+    free(t.list);
+    free(t.st);
+    free(root);
+    return NULL;
+}
+
+void tav_limits_default(tav_limits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    lim->movetime_ms = 2000;
+    lim->threads = 1;
+    lim->memory = 64u << 20;
+    lim->seed = 1;
+}
+
+/* Playout budget of a level (1..10) for people to play against. */
+static uint64_t level_playouts(int level)
+{
+    static const uint64_t budget[11] = {0, 20, 60, 150, 400, 1000, 2500, 6000, 15000, 40000, 0};
+    return budget[level < 0 ? 0 : level > 10 ? 10 : level];
+}
+
+int tav_search(const tav_game *g, const void *st, const char *player, const tav_limits *lim,
+               tav_info_fn info, void *ctx, tav_report *out)
+{
+    double start = now_seconds();
+    memset(out, 0, sizeof *out);
+    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    if (!list)
+        return -1;
+    int n = g->legal(st, list);
+    if (n == 0 || g->to_move(st) == TAV_NONE) {
+        free(list);
+        return -1;
+    }
+    tav_rng rng;
+    tav_rng_seed(&rng, lim->seed);
+    if (strcmp(player, "random") == 0 || n == 1) {
+        out->best = list[n == 1 ? 0 : tav_rng_below(&rng, (uint32_t)n)];
+        out->value = 0.5;
+        out->seconds = now_seconds() - start;
+        free(list);
+        return 0;
+    }
+    params p;
+    if (strcmp(player, "uct") == 0) {
+        p.c = 0.7;
+        p.pw_k = 0;
+        p.pw_alpha = 0;
+    } else if (strcmp(player, "ai") == 0) {
+        p.c = 0.5;
+        p.pw_k = 2.0;
+        p.pw_alpha = 0.5;
+    } else {
+        free(list);
+        return -1;
+    }
+    int threads = lim->threads < 1 ? 1 : lim->threads > 8 ? 8 : lim->threads;
+    uint64_t max_playouts = lim->nodes;
+    if (lim->level >= 1 && lim->level <= 9) {
+        uint64_t lp = level_playouts(lim->level);
+        if (!max_playouts || lp < max_playouts)
+            max_playouts = lp;
+    }
+    /* Stop a little early: the last iteration and the answer must fit too. */
+    double deadline = 0;
+    if (lim->movetime_ms > 0) {
+        double ms = (double)lim->movetime_ms;
+        double margin = ms * 0.02 + 3.0;
+        if (margin > ms * 0.5)
+            margin = ms * 0.5;
+        deadline = start + (ms - margin) / 1000.0;
+    }
+    if (deadline == 0 && max_playouts == 0)
+        max_playouts = 1000;   /* neither budget given: a small fixed search */
+    unsigned char *root = malloc(g->state_size);
+    job *jobs = calloc((size_t)threads, sizeof(job));
+    if (!root || !jobs) {
+        free(root);
+        free(jobs);
+        free(list);
+        return -1;
+    }
+    memcpy(root, st, g->state_size);
+    int hidden = g->mask && g->determinize;
+    int viewer = g->to_move(st);
+    if (hidden)
+        g->mask(root, viewer);
+    size_t memory = lim->memory ? lim->memory : (64u << 20);
+    int ndet_total = hidden ? 8 : threads;
+    for (int i = 0; i < threads; i++) {
+        job *jb = &jobs[i];
+        jb->g = g;
+        jb->root = root;
+        jb->hidden = hidden;
+        jb->viewer = viewer;
+        jb->p = p;
+        jb->memory = memory / (size_t)threads;
+        jb->max_playouts = max_playouts ? (max_playouts + (uint64_t)threads - 1) / (uint64_t)threads : 0;
+        jb->deadline = deadline;
+        jb->seed = tav_mix64(lim->seed + (uint64_t)i * 0x9e37ULL);
+        jb->ndet = ndet_total / threads + (i < ndet_total % threads);
+        if (jb->ndet < 1)
+            jb->ndet = 1;
+        jb->moves = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+        jb->visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
+        jb->reward = malloc(sizeof(double) * (size_t)g->max_moves);
+        jb->info = info;
+        jb->ctx = ctx;
+        jb->report = i == 0;
+        jb->start = start;
+    }
+    pthread_t tid[8];
+    int started[8] = {0};
+    for (int i = 1; i < threads; i++)
+        started[i] = pthread_create(&tid[i], NULL, job_run, &jobs[i]) == 0;
+    job_run(&jobs[0]);
+    for (int i = 1; i < threads; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            job_run(&jobs[i]);
+    }
+    /* Sum root statistics into job 0; the most visited move wins. */
+    for (int i = 1; i < threads; i++)
+        for (int j = 0; j < jobs[i].nroot; j++) {
+            int k;
+            for (k = 0; k < jobs[0].nroot; k++)
+                if (jobs[0].moves[k] == jobs[i].moves[j])
+                    break;
+            if (k == jobs[0].nroot) {
+                if (k >= g->max_moves)
+                    continue;
+                jobs[0].moves[k] = jobs[i].moves[j];
+                jobs[0].visits[k] = 0;
+                jobs[0].reward[k] = 0;
+                jobs[0].nroot++;
+            }
+            jobs[0].visits[k] += jobs[i].visits[j];
+            jobs[0].reward[k] += jobs[i].reward[j];
+        }
+    uint32_t bestv = 0;
+    double bestr = 0;
+    int found = 0;
+    for (int k = 0; k < jobs[0].nroot; k++) {
+        if (!found || jobs[0].visits[k] > bestv) {
+            found = 1;
+            bestv = jobs[0].visits[k];
+            bestr = jobs[0].reward[k];
+            out->best = jobs[0].moves[k];
+        }
+    }
+    if (!found)
+        out->best = list[0];
+    out->value = bestv ? bestr / bestv : 0.5;
+    for (int i = 0; i < threads; i++) {
+        out->playouts += jobs[i].playouts;
+        out->nodes += jobs[i].nodes;
+        free(jobs[i].moves);
+        free(jobs[i].visits);
+        free(jobs[i].reward);
+    }
+    out->seconds = now_seconds() - start;
+    free(jobs);
+    free(root);
+    free(list);
+    return 0;
+}

@@ -1,0 +1,54 @@
+/*
+ * search.h — computer players over the operations table.
+ *
+ * The search sees games only through tav_game: it never includes a concrete
+ * game.  All its memory (the tree) belongs to the call; nothing is global,
+ * so any number of searches may run at once on different threads.
+ *
+ * Players:
+ *   "random"  a uniformly random legal move;
+ *   "uct"     plain UCT: full expansion, UCB1, uniformly random playouts —
+ *             the baseline every stronger player is measured against;
+ *   "ai"      the strongest player for each game (see docs/ai/).
+ *
+ * Hidden information: when the game has mask/determinize, the search first
+ * masks the position for the player to act, then searches sampled
+ * determinizations of that view and sums their root statistics, so it never
+ * reads what the player may not see.
+ */
+#ifndef TAV_SEARCH_H
+#define TAV_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tavoliere.h"
+
+typedef struct tav_limits {
+    long movetime_ms;   /* wall-clock budget; 0 = none */
+    uint64_t nodes;     /* playout (or node) budget; 0 = none */
+    int depth;          /* depth budget for alpha-beta players; 0 = none */
+    int level;          /* 1 (weakest) .. 10 (strongest); 0 = unrestricted */
+    int threads;        /* 1 = deterministic single thread; 2 = both cores */
+    size_t memory;      /* bytes the tree may use; 0 = default */
+    uint64_t seed;      /* random seed */
+} tav_limits;
+
+typedef struct tav_report {
+    tav_move best;
+    uint64_t playouts;  /* iterations run */
+    uint64_t nodes;     /* tree nodes created */
+    double value;       /* expected score of the best move for the mover, 0..1 */
+    double seconds;
+} tav_report;
+
+/* Fill limits with defaults (2 s, 1 thread, 64 MiB, seed 1). */
+void tav_limits_default(tav_limits *lim);
+
+/* Choose a move for the player to act with the named player ("random",
+ * "uct", "ai").  Returns 0, or -1 if the game is over or the player is
+ * unknown.  `info` (may be NULL) receives "info ..." lines while thinking. */
+int tav_search(const tav_game *g, const void *st, const char *player, const tav_limits *lim,
+               tav_info_fn info, void *ctx, tav_report *out);
+
+#endif
