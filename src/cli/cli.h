@@ -12,6 +12,7 @@ int cli_test(int argc, char **argv);
 int cli_refcheck(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_match(int argc, char **argv);
 
 /* Read one line of at most max-1 bytes into buf (without the newline).
  * Returns 1 for a line, 0 at end of input, 2 for a line that was too long

@@ -18,6 +18,7 @@ static int cli_help(int argc, char **argv);
 static const subcommand subcommands[] = {
     {"engine", cli_engine, "speak the engine protocol on standard input/output (SPEC.md)"},
     {"bench", cli_bench, "deterministic benchmark: signature and speed per game"},
+    {"match", cli_match, "computer-vs-computer match: tavoliere match GAME --a P --b P ..."},
     {"test", cli_test, "run rules fixtures: tavoliere test FILE.t ..."},
     {"refcheck", cli_refcheck, "replay reference traces: tavoliere refcheck FILE ..."},
     {"selftest", cli_selftest, "random-playout invariants for every game"},

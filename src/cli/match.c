@@ -1,0 +1,365 @@
+/*
+ * match.c — `tavoliere match GAME --a P --b P [--games N] [--movetime MS]
+ *            [--jobs J] [--seed S] [--options "K=V ..."]`
+ *
+ * Plays computer-vs-computer matches with alternating colours: games 2k and
+ * 2k+1 share one seed (for Toscana, the same stacks) with the colours
+ * swapped, so neither side profits from a lucky deal.  J worker threads play
+ * games in parallel, each search single-threaded.  A progress bar with an ETA
+ * goes to stderr; the result table (wins, draws, losses, score, Elo
+ * difference with its 95% interval, from A's point of view) to stdout.
+ *
+ * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` (options after
+ * a colon, comma-separated), or `engine:COMMAND` — any program that speaks
+ * the engine protocol, started with /bin/sh -c COMMAND.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "core/core.h"
+#include "search/search.h"
+
+typedef struct player_spec {
+    char kind[16];        /* random, uct, ai, engine */
+    char command[512];    /* engine command */
+    int level;
+    uint64_t nodes;
+} player_spec;
+
+typedef struct extproc {
+    pid_t pid;
+    FILE *in, *out;       /* we write to in, read from out */
+} extproc;
+
+typedef struct match {
+    const tav_game *g;
+    char options[512];
+    player_spec a, b;
+    int games, jobs;
+    long movetime;
+    uint64_t seed;
+    int next, done;
+    int wins, draws, losses;   /* for A */
+    int errors;
+    double start;
+    pthread_mutex_t lock;
+} match;
+
+/* Parse PLAYER text into a spec; 0 or -1. */
+static int parse_player(const char *s, player_spec *p)
+{
+    memset(p, 0, sizeof *p);
+    if (strncmp(s, "engine:", 7) == 0) {
+        snprintf(p->kind, sizeof p->kind, "engine");
+        snprintf(p->command, sizeof p->command, "%s", s + 7);
+        return p->command[0] ? 0 : -1;
+    }
+    const char *colon = strchr(s, ':');
+    size_t kl = colon ? (size_t)(colon - s) : strlen(s);
+    if (kl >= sizeof p->kind)
+        return -1;
+    memcpy(p->kind, s, kl);
+    p->kind[kl] = '\0';
+    if (strcmp(p->kind, "random") != 0 && strcmp(p->kind, "uct") != 0 && strcmp(p->kind, "ai") != 0)
+        return -1;
+    if (colon) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", colon + 1);
+        for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            uint64_t v;
+            if (strncmp(tok, "level=", 6) == 0 && tav_parse_uint(tok + 6, 10, &v) == 0 && v >= 1)
+                p->level = (int)v;
+            else if (strncmp(tok, "nodes=", 6) == 0 && tav_parse_uint(tok + 6, 1000000000, &v) == 0)
+                p->nodes = v;
+            else
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Start an external engine; 0 or -1. */
+static int ext_start(extproc *x, const char *command)
+{
+    int to[2], from[2];
+    if (pipe(to) != 0)
+        return -1;
+    if (pipe(from) != 0) {
+        close(to[0]);
+        close(to[1]);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        close(to[0]);
+        close(to[1]);
+        close(from[0]);
+        close(from[1]);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    x->pid = pid;
+    x->in = fdopen(to[1], "w");
+    x->out = fdopen(from[0], "r");
+    return x->in && x->out ? 0 : -1;
+}
+
+/* Send a command and read its answer line (skipping info lines). */
+static int ext_call(extproc *x, const char *cmd, char *ans, size_t n)
+{
+    if (fprintf(x->in, "%s\n", cmd) < 0 || fflush(x->in) != 0)
+        return -1;
+    for (;;) {
+        int r = cli_read_line(x->out, ans, n);
+        if (r != 1)
+            return -1;
+        if (strncmp(ans, "info", 4) != 0 || (ans[4] != ' ' && ans[4] != '\0'))
+            return 0;
+    }
+}
+
+static void ext_stop(extproc *x)
+{
+    if (x->in) {
+        fprintf(x->in, "quit\n");
+        fclose(x->in);
+    }
+    if (x->out)
+        fclose(x->out);
+    if (x->pid > 0)
+        waitpid(x->pid, NULL, 0);
+    memset(x, 0, sizeof *x);
+}
+
+/* Ask a player for its move; 0 or -1 (external engine failure). */
+static int choose(match *mt, const player_spec *p, extproc *x, const void *st, uint64_t seed,
+                  tav_move *scratch, tav_move *m)
+{
+    if (strcmp(p->kind, "engine") == 0) {
+        char cmd[64], ans[512];
+        snprintf(cmd, sizeof cmd, "go movetime=%ld", mt->movetime);
+        if (ext_call(x, cmd, ans, sizeof ans) != 0 || strncmp(ans, "bestmove ", 9) != 0)
+            return -1;
+        return tav_find_move(mt->g, st, ans + 9, scratch, m);
+    }
+    tav_limits lim;
+    tav_limits_default(&lim);
+    lim.movetime_ms = mt->movetime;
+    lim.level = p->level;
+    lim.nodes = p->nodes;
+    if (p->nodes || p->level)
+        lim.movetime_ms = mt->movetime;
+    lim.seed = seed;
+    lim.threads = 1;
+    lim.memory = 32u << 20;
+    tav_report rep;
+    if (tav_search(mt->g, st, p->kind, &lim, NULL, NULL, &rep) != 0)
+        return -1;
+    *m = rep.best;
+    return 0;
+}
+
+/* Play game i; returns the result for A: 1 win, 0 draw, -1 loss, -2 error. */
+static int play_one(match *mt, int i)
+{
+    const tav_game *g = mt->g;
+    int a_white = (i % 2) == 0;
+    uint64_t gseed = tav_mix64(mt->seed + (uint64_t)(i / 2));
+    char opts[640], err[256];
+    if (strcmp(g->name, "toscana") == 0 && !strstr(mt->options, "seed=") && !strstr(mt->options, "white="))
+        snprintf(opts, sizeof opts, "%s seed=%llu", mt->options, (unsigned long long)(gseed % 1000000007ULL));
+    else
+        snprintf(opts, sizeof opts, "%s", mt->options);
+    unsigned char *st = malloc(g->state_size);
+    tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    extproc x[2] = {{0}, {0}};
+    int outcome = -2;
+    if (!st || !scratch || g->init(st, opts, err, sizeof err) != 0)
+        goto out;
+    const player_spec *side[2];
+    side[TAV_WHITE] = a_white ? &mt->a : &mt->b;
+    side[TAV_BLACK] = a_white ? &mt->b : &mt->a;
+    for (int s = 0; s < 2; s++)
+        if (strcmp(side[s]->kind, "engine") == 0) {
+            char cmd[700], ans[512];
+            snprintf(cmd, sizeof cmd, "newgame %s %s", g->name, opts);
+            if (ext_start(&x[s], side[s]->command) != 0 || ext_call(&x[s], cmd, ans, sizeof ans) != 0 ||
+                strcmp(ans, "ok") != 0)
+                goto out;
+        }
+    tav_rng rng;
+    tav_rng_seed(&rng, gseed ^ (uint64_t)i);
+    for (int ply = 0; ply < 100000; ply++) {
+        int tm = g->to_move(st);
+        if (tm == TAV_NONE)
+            break;
+        tav_move m;
+        if (choose(mt, side[tm], &x[tm], st, tav_rng_next(&rng), scratch, &m) != 0)
+            goto out;
+        char mv[TAV_MOVE_TEXT], cmd[TAV_MOVE_TEXT + 8], ans[512];
+        g->move_str(st, m, mv, sizeof mv);
+        snprintf(cmd, sizeof cmd, "play %s", mv);
+        for (int s = 0; s < 2; s++)
+            if (x[s].pid && (ext_call(&x[s], cmd, ans, sizeof ans) != 0 || strcmp(ans, "ok") != 0))
+                goto out;
+        g->play(st, m);
+    }
+    tav_result r;
+    g->result(st, &r);
+    if (!r.over)
+        goto out;
+    int a_side = a_white ? TAV_WHITE : TAV_BLACK;
+    outcome = r.winner == TAV_DRAW ? 0 : r.winner == a_side ? 1 : -1;
+out:
+    for (int s = 0; s < 2; s++)
+        if (x[s].pid)
+            ext_stop(&x[s]);
+    free(st);
+    free(scratch);
+    return outcome;
+}
+
+/* Draw the progress bar on stderr. */
+static void progress(match *mt)
+{
+    double el = cli_now() - mt->start;
+    double eta = mt->done ? el / mt->done * (mt->games - mt->done) : 0;
+    int width = 30, fill = mt->games ? mt->done * width / mt->games : width;
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = '\0';
+    fprintf(stderr, "\r[%s] %d/%d  +%d =%d -%d  %.0fs elapsed, ETA %.0fs   ", bar, mt->done, mt->games,
+            mt->wins, mt->draws, mt->losses, el, eta);
+    if (mt->done == mt->games)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+static void *worker(void *arg)
+{
+    match *mt = arg;
+    for (;;) {
+        pthread_mutex_lock(&mt->lock);
+        int i = mt->next < mt->games ? mt->next++ : -1;
+        pthread_mutex_unlock(&mt->lock);
+        if (i < 0)
+            return NULL;
+        int o = play_one(mt, i);
+        pthread_mutex_lock(&mt->lock);
+        if (o == 1)
+            mt->wins++;
+        else if (o == 0)
+            mt->draws++;
+        else if (o == -1)
+            mt->losses++;
+        else
+            mt->errors++;
+        mt->done++;
+        progress(mt);
+        pthread_mutex_unlock(&mt->lock);
+    }
+}
+
+/* Elo difference of a score fraction. */
+static double elo_of(double s)
+{
+    if (s <= 0.0005)
+        s = 0.0005;
+    if (s >= 0.9995)
+        s = 0.9995;
+    return -400.0 * log10(1.0 / s - 1.0);
+}
+
+int cli_match(int argc, char **argv)
+{
+    match mt;
+    memset(&mt, 0, sizeof mt);
+    mt.games = 100;
+    mt.jobs = 1;
+    mt.movetime = 200;
+    mt.seed = 1;
+    const char *a = "ai", *b = "uct";
+    if (argc < 2) {
+        fprintf(stderr, "usage: tavoliere match GAME --a PLAYER --b PLAYER [--games N] "
+                        "[--movetime MS] [--jobs J] [--seed S] [--options \"K=V ...\"]\n");
+        return 2;
+    }
+    mt.g = tav_game_find(argv[1]);
+    if (!mt.g) {
+        fprintf(stderr, "tavoliere match: unknown game '%s'\n", argv[1]);
+        return 2;
+    }
+    for (int i = 2; i < argc; i++) {
+        const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "tavoliere match: %s needs a value\n", k);
+            return 2;
+        }
+        i++;
+        if (strcmp(k, "--a") == 0)
+            a = v;
+        else if (strcmp(k, "--b") == 0)
+            b = v;
+        else if (strcmp(k, "--games") == 0)
+            mt.games = atoi(v);
+        else if (strcmp(k, "--movetime") == 0)
+            mt.movetime = atol(v);
+        else if (strcmp(k, "--jobs") == 0)
+            mt.jobs = atoi(v);
+        else if (strcmp(k, "--seed") == 0)
+            mt.seed = strtoull(v, NULL, 10);
+        else if (strcmp(k, "--options") == 0)
+            snprintf(mt.options, sizeof mt.options, "%s", v);
+        else {
+            fprintf(stderr, "tavoliere match: unknown option %s\n", k);
+            return 2;
+        }
+    }
+    if (parse_player(a, &mt.a) != 0 || parse_player(b, &mt.b) != 0) {
+        fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N or engine:COMMAND\n");
+        return 2;
+    }
+    if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 1) {
+        fprintf(stderr, "tavoliere match: --games, --jobs (1..64) and --movetime must be positive\n");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    pthread_mutex_init(&mt.lock, NULL);
+    mt.start = cli_now();
+    pthread_t tid[64];
+    for (int i = 0; i < mt.jobs; i++)
+        pthread_create(&tid[i], NULL, worker, &mt);
+    for (int i = 0; i < mt.jobs; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&mt.lock);
+    int n = mt.wins + mt.draws + mt.losses;
+    double s = n ? (mt.wins + 0.5 * mt.draws) / n : 0.5;
+    double var = n ? (mt.wins * pow(1 - s, 2) + mt.draws * pow(0.5 - s, 2) + mt.losses * pow(s, 2)) / n : 0;
+    double se = n ? sqrt(var / n) : 0;
+    printf("match %s %s: %s (A) vs %s (B), %d games, %ld ms/move, seed %llu\n", mt.g->name,
+           mt.options[0] ? mt.options : "", a, b, mt.games, mt.movetime, (unsigned long long)mt.seed);
+    printf("| player A | player B | games | A wins | draws | A losses | A score | Elo diff | 95%% interval |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
+    printf("| %s | %s | %d | %d | %d | %d | %.1f%% | %+.0f | [%+.0f, %+.0f] |\n", a, b, n, mt.wins,
+           mt.draws, mt.losses, 100 * s, elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se));
+    if (mt.errors)
+        printf("%d games could not be played (engine failure)\n", mt.errors);
+    printf("time %.1f s\n", cli_now() - mt.start);
+    return mt.errors ? 1 : 0;
+}
