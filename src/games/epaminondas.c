@@ -507,8 +507,10 @@ static int epa_parse_num(const char *val, const char *key, uint32_t lo, uint32_t
 static int epaminondas_set_position(void *st, const char *text, char *err, size_t errlen)
 {
     epaminondas_state t;
+    uint32_t keep = ((const epaminondas_state *)st)->maxplies;
     memset(&t, 0, sizeof t);
-    t.maxplies = EPA_MAXPLIES_DEFAULT;
+    /* without a maxplies line the game keeps its option (set by init) */
+    t.maxplies = keep >= 1 && keep <= EPA_MAXPLIES_MAX ? keep : EPA_MAXPLIES_DEFAULT;
     int have_tomove = 0, have_plies = 0, have_max = 0, have_last = 0;
     char lastbuf[TAV_MOVE_TEXT] = "";
     int lastline = 0;
