@@ -43,7 +43,7 @@ int cli_bench(int argc, char **argv)
         scale = 1.0;
     uint64_t total_sig = 0, total_gens = 0, total_moves = 0;
     double total_time = 0;
-    printf("%-12s %7s %9s %11s %18s %9s %12s %12s\n", "game", "games", "plies", "moves",
+    printf("%-12s %7s %9s %11s %16s %9s %12s %12s\n", "game", "games", "plies", "moves",
            "signature", "seconds", "games/s", "movegen/s");
     for (size_t k = 0; k < sizeof workloads / sizeof workloads[0]; k++) {
         const workload *w = &workloads[k];
@@ -94,7 +94,7 @@ int cli_bench(int argc, char **argv)
         double dt = cli_now() - t0;
         if (dt <= 0)
             dt = 1e-9;
-        printf("%-12s %7d %9" PRIu64 " %11" PRIu64 " %018" PRIx64 " %9.3f %12.0f %12.0f\n", w->game,
+        printf("%-12s %7d %9" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %12.0f\n", w->game,
                games, plies, moves, sig, dt, games / dt, gens / dt);
         total_sig = tav_mix64(total_sig ^ sig);
         total_gens += gens;
@@ -103,7 +103,7 @@ int cli_bench(int argc, char **argv)
         free(list);
         free(st);
     }
-    printf("%-12s %7s %9s %11" PRIu64 " %018" PRIx64 " %9.3f %12s %12.0f\n", "total", "", "",
+    printf("%-12s %7s %9s %11" PRIu64 " %016" PRIx64 " %9.3f %12s %12.0f\n", "total", "", "",
            total_moves, total_sig, total_time, "", total_gens / (total_time > 0 ? total_time : 1));
     return 0;
 }

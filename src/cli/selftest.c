@@ -229,7 +229,7 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
     }
     tav_rng rng;
     tav_rng_seed(&rng, seed);
-    static const char junk[] = "abcdefghijklmnopqrstuvwxyzHPTAYIQSBMDXCW0123456789-,:x ";
+    static const char junk[] = "abcdefghijklmnopqrstuvwxyzHPTAYIQSBMDXCW0123456789-,:x";
     for (int ply = 0; ply < 400; ply++) {
         snprintf(c->where, sizeof c->where, "fuzz seed %llu ply %d", (unsigned long long)seed, ply);
         const char *a = tav_engine_exec(e, "moves", NULL, NULL, &quit);
