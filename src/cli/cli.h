@@ -13,6 +13,14 @@ int cli_refcheck(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 int cli_match(int argc, char **argv);
+int cli_check(int argc, char **argv);
+int cli_replay(int argc, char **argv);
+int cli_analyze(int argc, char **argv);
+int cli_fuzzrecord(int argc, char **argv);
+
+/* Read a whole file of at most max bytes (NUL-terminated heap copy; caller
+ * frees); NULL with a message on failure. */
+char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 
 /* Read one line of at most max-1 bytes into buf (without the newline).
  * Returns 1 for a line, 0 at end of input, 2 for a line that was too long
