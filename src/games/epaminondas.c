@@ -160,16 +160,41 @@ static inline void epa_toggle(epaminondas_state *s, int side, int sq)
 /* Emit a move for every bit of `t`: front = target - s*off. */
 static inline int epa_emit(epa_bb t, int d, int k, int s, int cap, tav_move *out, int n)
 {
-    int back = s * epa_off[d];
-    for (int i = 0; i < 3; i++) {
-        uint64_t w = t.w[i];
-        while (w) {
-            int sq = i * 64 + tav_ctz(w);
-            w &= w - 1;
-            if (out)
-                out[n] = epa_move_make(sq - back, d, k, s, cap);
-            n++;
+    if (!out)
+        return n + bb_count(t);
+    /* move value of target square t: base + t (the front square is t - s*off) */
+    tav_move base = epa_move_make(0, d, k, s, cap) - (tav_move)(s * epa_off[d]);
+    for (int i = 0; i < 3; i++)
+        for (uint64_t w = t.w[i]; w; w &= w - 1)
+            out[n++] = base + (tav_move)(i * 64 + tav_ctz(w));
+    return n;
+}
+
+/* Generate (or count, when out is NULL) the moves in direction d; n so far. */
+static inline int epa_generate_dir(epa_bb own, epa_bb opp, epa_bb empty, int d, tav_move *out,
+                                   int n)
+{
+    int od = (d + 4) & 7;
+    /* 1. fronts: own pieces whose next square toward d is not own */
+    epa_bb front = bb_andnot(own, bb_shift(own, od));
+    epa_bb p = own, q = opp;
+    for (int k = 1;; k++) {
+        /* 2. fronts of lines at least k long: P_k & F */
+        epa_bb r = bb_and(front, p);
+        if (!bb_any(r))
+            break;
+        /* 3. push them s = 1..k squares; capture on enemy lines < k */
+        for (int s = 1; s <= k; s++) {
+            epa_bb nx = bb_shift(r, d);
+            if (k >= 2)
+                n = epa_emit(bb_andnot(bb_and(nx, opp), q), d, k, s, 1, out, n);
+            r = bb_and(nx, empty);
+            if (!bb_any(r))
+                break;
+            n = epa_emit(r, d, k, s, 0, out, n);
         }
+        p = bb_and(own, bb_shift(p, d));
+        q = bb_and(opp, bb_shift(q, od));
     }
     return n;
 }
@@ -180,30 +205,8 @@ static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
     epa_bb own = epa_side(st, side), opp = epa_side(st, side ^ 1);
     epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
     int n = 0;
-    for (int d = 0; d < 8; d++) {
-        int od = (d + 4) & 7;
-        /* 1. fronts: own pieces whose next square toward d is not own */
-        epa_bb front = bb_andnot(own, bb_shift(own, od));
-        epa_bb p = own, q = opp;
-        for (int k = 1;; k++) {
-            /* 2. fronts of lines at least k long: P_k & F */
-            epa_bb r = bb_and(front, p);
-            if (!bb_any(r))
-                break;
-            /* 3. push them s = 1..k squares; capture on enemy lines < k */
-            for (int s = 1; s <= k; s++) {
-                epa_bb nx = bb_shift(r, d);
-                if (k >= 2)
-                    n = epa_emit(bb_andnot(bb_and(nx, opp), q), d, k, s, 1, out, n);
-                r = bb_and(nx, empty);
-                if (!bb_any(r))
-                    break;
-                n = epa_emit(r, d, k, s, 0, out, n);
-            }
-            p = bb_and(own, bb_shift(p, d));
-            q = bb_and(opp, bb_shift(q, od));
-        }
-    }
+    for (int d = 0; d < 8; d++)
+        n = epa_generate_dir(own, opp, empty, d, out, n);
     return n;
 }
 
