@@ -35,6 +35,11 @@
  *
  * Move value: bits 0-7 front square, 8-10 direction, 11-14 k, 15-19 s,
  * bit 20 capture.  Never 0 (k >= 1), so 0 means "no last move".
+ *
+ * Position text (docs/rules/epaminondas.md): 12 board lines, rank 12
+ * first, '.', 'W', 'B'; then tomove=, plies=, maxplies=, last= lines.
+ * set_position parses into a local state and copies it out only when the
+ * whole text is valid, so a failure leaves the caller's state untouched.
  */
 #include <string.h>
 
@@ -67,6 +72,7 @@ typedef struct epaminondas_state {
 
 /* Direction offsets in square indices: E, NE, N, NW, W, SW, S, SE. */
 static const int epa_off[8] = { 1, 17, 16, 15, -1, -17, -16, -15 };
+/* The same directions as file and rank steps. */
 static const int epa_df[8] = { 1, 1, 0, -1, -1, -1, 0, 1 };
 static const int epa_dr[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
 
@@ -106,10 +112,12 @@ static inline epa_bb bb_andnot(epa_bb a, epa_bb b)
     return r;
 }
 static inline int bb_any(epa_bb a) { return (a.w[0] | a.w[1] | a.w[2]) != 0; }
+/* Number of squares in a bitboard. */
 static inline int bb_count(epa_bb a)
 {
     return tav_popcount(a.w[0]) + tav_popcount(a.w[1]) + tav_popcount(a.w[2]);
 }
+/* Whether square sq (any int; outside 0..191 is empty) is set in words w. */
 static inline int bb_test(const uint64_t *w, int sq)
 {
     return sq >= 0 && sq < 192 && (w[sq >> 6] >> (sq & 63) & 1);
