@@ -17,6 +17,7 @@ int cli_check(int argc, char **argv);
 int cli_replay(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 int cli_fuzzrecord(int argc, char **argv);
+int cli_play(int argc, char **argv);
 
 /* Read a whole file of at most max bytes (NUL-terminated heap copy; caller
  * frees); NULL with a message on failure. */

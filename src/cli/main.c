@@ -16,6 +16,7 @@ typedef struct subcommand {
 static int cli_help(int argc, char **argv);
 
 static const subcommand subcommands[] = {
+    {"play", cli_play, "play in the terminal: tavoliere play [GAME] [K=V ...] [--white P] [--black P] [--load FILE]"},
     {"engine", cli_engine, "speak the engine protocol on standard input/output (SPEC.md)"},
     {"bench", cli_bench, "deterministic benchmark: signature and speed per game"},
     {"match", cli_match, "computer-vs-computer match: tavoliere match GAME --a P --b P ..."},
