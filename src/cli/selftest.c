@@ -27,6 +27,7 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "engine/engine.h"
+#include "engine/record.h"
 
 #define MAX_PLIES 20000
 
@@ -300,6 +301,90 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
     tav_engine_free(e);
 }
 
+/* Records: a random game saved and parsed back replays to the same bytes;
+ * damaged copies are refused with a line/column message. */
+static void check_records(ctx *c, uint64_t seed)
+{
+    const tav_game *g = c->g;
+    char err[512];
+    snprintf(c->where, sizeof c->where, "records seed %llu", (unsigned long long)seed);
+    memset(c->a, 0, g->state_size);
+    if (g->init(c->a, c->options, err, sizeof err) != 0)
+        return;
+    tav_record r;
+    tav_record_init(&r);
+    r.game = g;
+    snprintf(r.options, sizeof r.options, "%s", c->options);
+    snprintf(r.white, sizeof r.white, "random");
+    snprintf(r.black, sizeof r.black, "random \"quoted\" \\ name");
+    tav_rng rng;
+    tav_rng_seed(&rng, seed);
+    for (int ply = 0; ply < MAX_PLIES; ply++) {
+        int n = g->legal(c->a, c->list);
+        if (n == 0)
+            break;
+        tav_move m = c->list[tav_rng_below(&rng, (uint32_t)n)];
+        char mv[TAV_MOVE_TEXT];
+        g->move_str(c->a, m, mv, sizeof mv);
+        tav_record_add(&r, mv, ply % 7 == 3 ? "a comment" : NULL);
+        g->play(c->a, m);
+    }
+    char *text = tav_record_write(&r);
+    tav_record back;
+    tav_record_init(&back);
+    if (!text || tav_record_parse(text, strlen(text), &back, c->b, err, sizeof err) != 0) {
+        fail(c, "record round trip: %s", text ? err : "no text");
+    } else {
+        if (memcmp(c->a, c->b, g->state_size) != 0)
+            fail(c, "record round trip: different final state");
+        if (back.nmoves != r.nmoves || strcmp(back.black, r.black) != 0)
+            fail(c, "record round trip: moves or tags differ");
+        for (int i = 0; i < r.nmoves && i < back.nmoves; i++)
+            if (strcmp(r.moves[i], back.moves[i]) != 0 ||
+                (r.comments[i] != NULL) != (back.comments[i] != NULL)) {
+                fail(c, "record round trip: move %d differs", i + 1);
+                break;
+            }
+    }
+    /* Damaged records: each must be refused with a located message. */
+    if (text && r.nmoves > 3) {
+        size_t len = strlen(text);
+        char *bad = malloc(len + 64);
+        const char *cases[4] = {"truncated", "unknown tag", "illegal move", "wrong game"};
+        for (int k = 0; k < 4; k++) {
+            memcpy(bad, text, len + 1);
+            if (k == 0) {
+                /* cut inside the last move line, leaving a partial token */
+                char *last = strrchr(bad, '.');
+                if (last)
+                    last[3] = '\0';
+            } else if (k == 1) {
+                snprintf(bad, len + 64, "[Colour \"x\"]\n%s", text);
+            } else if (k == 2) {
+                char *p = strstr(bad, "\n3. ");
+                if (p)
+                    memcpy(p + 4, "zz", 2);
+            } else {
+                const char *other = strcmp(g->name, "cathedral") == 0 ? "urbino" : "cathedral";
+                char *p = strstr(bad, g->name);
+                size_t gl = strlen(g->name);
+                memmove(p + strlen(other), p + gl, strlen(p + gl) + 1);
+                memcpy(p, other, strlen(other));
+            }
+            if (k == 0 && tav_record_parse(bad, strlen(bad), &back, NULL, err, sizeof err) == 0)
+                continue;   /* a cut that leaves a legal prefix is a valid record */
+            if (tav_record_parse(bad, strlen(bad), &back, NULL, err, sizeof err) == 0)
+                fail(c, "damaged record (%s) accepted", cases[k]);
+            else if (strncmp(err, "line ", 5) != 0)
+                fail(c, "damaged record (%s): message without a line: %s", cases[k], err);
+        }
+        free(bad);
+    }
+    free(text);
+    tav_record_free(&back);
+    tav_record_free(&r);
+}
+
 int cli_selftest(int argc, char **argv)
 {
     int games = 8;
@@ -340,6 +425,8 @@ int cli_selftest(int argc, char **argv)
             plies += play_game(&c, seed * 1000003ULL + (uint64_t)i);
         for (int i = 0; i < 2 && !c.failed; i++)
             fuzz_protocol(&c, seed * 7919ULL + (uint64_t)i);
+        for (int i = 0; i < 2 && !c.failed; i++)
+            check_records(&c, seed * 31ULL + (uint64_t)i);
         printf("  selftest %-12s %-20s %d games, %ld plies, %.2fs: %s\n", g->name,
                c.options[0] ? c.options : "(defaults)", games, plies, cli_now() - t0,
                c.failed ? "FAILED" : "ok");
