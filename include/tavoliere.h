@@ -138,6 +138,24 @@ typedef struct tav_game {
     /* (optional) Fill hidden information at random, consistent with
      * what `viewer` sees. */
     void (*determinize)(void *st, int viewer, tav_rng *rng);
+
+    /* ---- Hooks for the `ai` player (all optional; see docs/ai/). ---- */
+
+    /* Heuristic value of the position for `side`, in [0, 1] (1 = sure win).
+     * Cheap; the search uses it to end playouts early (after `cutoff`
+     * plies) and, when the game is over, it must agree with the result. */
+    double (*eval)(const void *st, int side);
+    /* A playout move by a cheap game-specific policy (smarter or faster than
+     * uniform over legal()).  `scratch` has room for max_moves.  Returns 0
+     * when the game is over, else 1 with *m set to a legal move. */
+    int (*playout_move)(const void *st, tav_rng *rng, tav_move *scratch, tav_move *m);
+    /* Search settings tuned for this game; zero fields take the defaults. */
+    struct {
+        double ucb_c;        /* UCB exploration constant (default 0.5) */
+        double widen_k;      /* progressive widening: children <= 1 + k * visits^alpha */
+        double widen_alpha;  /*   (k < 0: no widening) */
+        int cutoff;          /* playout plies before eval() decides (0: play to the end) */
+    } ai;
 } tav_game;
 
 /* The registry: every game known to Tavoliere. */

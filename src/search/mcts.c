@@ -55,6 +55,8 @@ typedef struct mnode {
 typedef struct params {
     double c;             /* UCB exploration constant */
     double pw_k, pw_alpha; /* progressive widening; pw_k = 0: full expansion */
+    int cutoff;           /* playout plies before eval (0: to the end) */
+    int smart;            /* use the game's playout policy and eval */
 } params;
 
 typedef struct tree {
@@ -121,17 +123,38 @@ static float reward_for(const tav_result *r, int side)
     return r->winner == side ? 1.0f : 0.0f;
 }
 
-/* Play uniformly random moves to the end; returns the result. */
-static void playout(tree *t, tav_result *r)
+/* Play out the game from t->st: uniformly random moves (plain UCT) or the
+ * game's policy; with a cutoff, eval() decides after that many plies.
+ * Sets rw[] to each side's reward in [0, 1]. */
+static void playout(tree *t, float rw[2])
 {
     const tav_game *g = t->g;
-    for (int ply = 0; ply < MAX_PLAYOUT; ply++) {
-        int n = g->legal(t->st, t->list);
-        if (n == 0)
-            break;
-        g->play(t->st, t->list[tav_rng_below(&t->rng, (uint32_t)n)]);
+    int smart = t->p.smart;
+    int limit = smart && t->p.cutoff > 0 && g->eval ? t->p.cutoff : MAX_PLAYOUT;
+    int ply;
+    for (ply = 0; ply < limit; ply++) {
+        tav_move m;
+        if (smart && g->playout_move) {
+            if (!g->playout_move(t->st, &t->rng, t->list, &m))
+                break;
+        } else {
+            int n = g->legal(t->st, t->list);
+            if (n == 0)
+                break;
+            m = t->list[tav_rng_below(&t->rng, (uint32_t)n)];
+        }
+        g->play(t->st, m);
     }
-    g->result(t->st, r);
+    tav_result r;
+    g->result(t->st, &r);
+    if (!r.over && ply >= limit) {
+        double v = g->eval(t->st, TAV_WHITE);
+        rw[TAV_WHITE] = (float)v;
+        rw[TAV_BLACK] = (float)(1.0 - v);
+        return;
+    }
+    rw[TAV_WHITE] = reward_for(&r, TAV_WHITE);
+    rw[TAV_BLACK] = reward_for(&r, TAV_BLACK);
 }
 
 /* The i-th child in this node's creation order: a permutation of the legal
@@ -167,7 +190,6 @@ static void iterate(tree *t, const unsigned char *root)
     memcpy(t->st, root, g->state_size);
     int32_t cur = 0;
     path[depth++] = cur;
-    tav_result r;
     for (;;) {
         mnode *n = &t->nodes[cur];
         if (n->nlegal < 0)
@@ -217,13 +239,14 @@ static void iterate(tree *t, const unsigned char *root)
         else
             break;
     }
-    playout(t, &r);
+    float rw[2];
+    playout(t, rw);
     t->playouts++;
     for (int i = 0; i < depth; i++) {
         mnode *n = &t->nodes[path[i]];
         n->visits++;
-        if (i > 0)
-            n->reward += reward_for(&r, n->mover);
+        if (i > 0 && n->mover >= 0 && n->mover <= 1)
+            n->reward += rw[n->mover];
     }
 }
 
@@ -383,14 +406,15 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
         return 0;
     }
     params p;
+    memset(&p, 0, sizeof p);
     if (strcmp(player, "uct") == 0) {
         p.c = 0.7;
-        p.pw_k = 0;
-        p.pw_alpha = 0;
     } else if (strcmp(player, "ai") == 0) {
-        p.c = 0.5;
-        p.pw_k = 2.0;
-        p.pw_alpha = 0.5;
+        p.c = g->ai.ucb_c > 0 ? g->ai.ucb_c : 0.5;
+        p.pw_k = g->ai.widen_k != 0 ? (g->ai.widen_k < 0 ? 0 : g->ai.widen_k) : 2.0;
+        p.pw_alpha = g->ai.widen_alpha > 0 ? g->ai.widen_alpha : 0.5;
+        p.cutoff = g->ai.cutoff;
+        p.smart = 1;
     } else {
         free(list);
         return -1;
