@@ -1,31 +1,1050 @@
 /*
- * urbino.c — placeholder until the game lands: newgame answers an error.
+ * urbino.c — Urbino (Dieter Stein, 2017) on a 9 x 9 board, with the
+ * Monuments variant.
+ *
+ * Data layout.  A square is rank * 9 + file (a1 = 0, i9 = 80).  A set of
+ * squares is an ubb: two uint64_t words, squares 0-63 in w[0] and 64-80 in
+ * the low 17 bits of w[1].  The state keeps the board twice: a byte per
+ * square (cell: 0 empty, 1 + type + 3 * colour for a building, type 0 house,
+ * 1 palace, 2 tower) for neighbourhood questions, and bitboards (buildings
+ * per colour, palaces and towers of both colours) for set questions.  The
+ * two architects are neutral and indistinguishable: arch[] holds their
+ * squares in increasing order (URB_NONE while not placed); they are not in
+ * cell[].  Placed counts per colour and type give the supply (18 / 6 / 3).
+ * phase walks place1 (black places an architect), place2 (white places the
+ * other), choose (black says first:black or first:white), first (the chosen
+ * player builds without repositioning), play, over.  passes counts the
+ * passes in a row (two end the game).  last[] remembers the squares of the
+ * last move for the view only: it is not part of the position (not hashed,
+ * not in the position text).
+ *
+ * Move generation.  Whether a building type may stand on an empty square
+ * depends only on the buildings and the colour, never on the architects, so
+ * legal() first computes allowed[type] (block rule: after placing, every
+ * district keeps at most one block per colour; palace/palace and
+ * tower/tower orthogonal adjacency forbidden; type still in supply).  Then
+ * for each architect configuration (none moved; or one architect moved to
+ * any empty square) the building lots are sight(A) & sight(B), sight going
+ * through empty squares in 8 directions and stopping before a building or
+ * the other architect; moves are lots & allowed[type].  For a moved
+ * architect the sight of the one staying put is computed once without the
+ * mover and cut behind the mover's new square when that square lies in it.
+ * Two configurations never leave the same architect pair, so nothing is
+ * listed twice.  Cost: about 160 sight walks (8 rays, at most 32 squares)
+ * plus one bit-scan per listed move.
+ *
+ * Bound on legal moves (max_moves): a configuration keeps at most 79 empty
+ * squares off the architects' own, so there are at most 1 + 2 * 79 = 159
+ * configurations; the lots are inside one architect's sight, at most 32
+ * squares (a queen on e5 of a 9 x 9 board), each with at most 3 types:
+ * 159 * 32 * 3 = 15264 <= TAV_MAX_MOVES.
+ *
+ * Move value: bits 0-6 building square, 7-8 type, 9-15 architect from,
+ * 16-22 architect to, bit 23 repositioning, bits 24-26 kind (build, place
+ * architect, first:black, first:white, pass).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "core/core.h"
 #include "games.h"
 
-typedef struct { int dummy; } urbino_state;
+#define URB_N 9
+#define URB_SQ 81
+#define URB_NONE 255
+#define URB_MAX_MOVES (159 * 32 * 3)
 
-static int urbino_init(void *st, const char *options, char *err, size_t errlen)
+enum { URB_HOUSE, URB_PALACE, URB_TOWER };
+enum { PH_PLACE1, PH_PLACE2, PH_CHOOSE, PH_FIRST, PH_PLAY, PH_OVER };
+enum { MK_BUILD, MK_ARCH, MK_FIRST_BLACK, MK_FIRST_WHITE, MK_PASS };
+enum { VAR_STANDARD, VAR_MONUMENTS };
+
+static const char *const urb_phase_name[] = { "place1", "place2", "choose", "first", "play",
+                                              "over" };
+static const char urb_type_letter[3] = { 'H', 'P', 'T' };
+static const int urb_supply[3] = { 18, 6, 3 };
+static const int urb_value[3] = { 1, 2, 3 };
+
+typedef struct ubb { uint64_t w[2]; } ubb;
+
+typedef struct urbino_state {
+    ubb bld[2];          /* buildings of white, black */
+    ubb pal, tow;        /* palaces, towers of both colours */
+    uint8_t cell[URB_SQ]; /* 0 empty, else 1 + type + 3 * colour */
+    uint8_t placed[2][3]; /* buildings placed per colour and type */
+    uint8_t arch[2];     /* architect squares, ascending; URB_NONE if not placed */
+    uint8_t phase;       /* PH_* */
+    int8_t tomove;       /* TAV_WHITE, TAV_BLACK, TAV_NONE when over */
+    uint8_t passes;      /* passes in a row */
+    uint8_t variant;     /* VAR_* */
+    uint8_t last[3];     /* view only: architect from, to, built square */
+    uint8_t pad;         /* always 0 */
+} urbino_state;
+
+/* One district (orthogonally connected buildings) and its scoring. */
+typedef struct urb_district {
+    int first;          /* its square that comes first by file, then rank */
+    int colours;        /* bit c set when colour c has buildings in it */
+    int blocks[2];      /* blocks per colour (at most 1 in a legal position) */
+    int value[2];       /* block value per colour (monument doubled) */
+    int n[2][3];        /* buildings per colour and type */
+    int monument[2];    /* base value of the counted monument, 0 if none */
+    int scorer;         /* TAV_WHITE, TAV_BLACK, or TAV_NONE */
+} urb_district;
+
+/* A set with one square. */
+static inline ubb ubb_one(int sq)
 {
-    (void)st; (void)options;
-    tav_bprintf(err, errlen, "urbino is not implemented yet");
+    ubb r = { { 0, 0 } };
+    r.w[sq >> 6] = 1ULL << (sq & 63);
+    return r;
+}
+/* Intersection, union, difference, emptiness, size of sets. */
+static inline ubb ubb_and(ubb a, ubb b)
+{
+    ubb r = { { a.w[0] & b.w[0], a.w[1] & b.w[1] } };
+    return r;
+}
+static inline ubb ubb_or(ubb a, ubb b)
+{
+    ubb r = { { a.w[0] | b.w[0], a.w[1] | b.w[1] } };
+    return r;
+}
+static inline ubb ubb_andnot(ubb a, ubb b)
+{
+    ubb r = { { a.w[0] & ~b.w[0], a.w[1] & ~b.w[1] } };
+    return r;
+}
+static inline int ubb_any(ubb a) { return (a.w[0] | a.w[1]) != 0; }
+static inline int ubb_count(ubb a) { return tav_popcount(a.w[0]) + tav_popcount(a.w[1]); }
+static inline int ubb_has(ubb a, int sq) { return (int)(a.w[sq >> 6] >> (sq & 63) & 1); }
+static inline void ubb_set(ubb *a, int sq) { a->w[sq >> 6] |= 1ULL << (sq & 63); }
+static inline void ubb_clear(ubb *a, int sq) { a->w[sq >> 6] &= ~(1ULL << (sq & 63)); }
+static inline int ubb_eq(ubb a, ubb b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
+
+/* Direction steps: E, NE, N, NW, W, SW, S, SE. */
+static const int urb_df[8] = { 1, 1, 0, -1, -1, -1, 0, 1 };
+static const int urb_dr[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+
+/* Squares seen from sq through squares not in occ (8 rays, stopping before occ). */
+static ubb urb_sight(int sq, ubb occ)
+{
+    ubb r = { { 0, 0 } };
+    int f0 = sq % URB_N, r0 = sq / URB_N;
+    for (int d = 0; d < 8; d++) {
+        int f = f0 + urb_df[d], k = r0 + urb_dr[d], step = urb_dr[d] * URB_N + urb_df[d];
+        int s = sq + step;
+        while ((unsigned)f < URB_N && (unsigned)k < URB_N && !ubb_has(occ, s)) {
+            ubb_set(&r, s);
+            f += urb_df[d];
+            k += urb_dr[d];
+            s += step;
+        }
+    }
+    return r;
+}
+
+/* The direction index from a to b when they share a line, else -1. */
+static int urb_direction(int a, int b)
+{
+    int df = b % URB_N - a % URB_N, dr = b / URB_N - a / URB_N;
+    if (df != 0 && dr != 0 && abs(df) != abs(dr))
+        return -1;
+    int sf = (df > 0) - (df < 0), sr = (dr > 0) - (dr < 0);
+    for (int d = 0; d < 8; d++)
+        if (urb_df[d] == sf && urb_dr[d] == sr)
+            return d;
     return -1;
 }
-static int urbino_legal(const void *st, tav_move *out) { (void)st; (void)out; return 0; }
-static void urbino_play(void *st, tav_move m) { (void)st; (void)m; }
-static int urbino_to_move(const void *st) { (void)st; return TAV_NONE; }
-static void urbino_result(const void *st, tav_result *r) { (void)st; r->over = 1; r->winner = TAV_DRAW; r->score[0] = r->score[1] = 0; }
-static int urbino_move_str(const void *st, tav_move m, char *buf, size_t n) { (void)st; (void)m; return (int)tav_bprintf(buf, n, "?"); }
-static uint64_t urbino_hash(const void *st) { (void)st; return 0; }
-static void urbino_view(const void *st, tav_view *v) { (void)st; v->width = v->height = 0; }
-static int urbino_set_position(void *st, const char *text, char *err, size_t errlen) { (void)st; (void)text; tav_bprintf(err, errlen, "not implemented"); return -1; }
-static int urbino_get_position(const void *st, char *buf, size_t n) { (void)st; tav_bprintf(buf, n, "?"); return 0; }
+
+/* Remove from set the squares from sq onward in direction d. */
+static ubb urb_cut_ray(ubb set, int sq, int d)
+{
+    int f = sq % URB_N, k = sq / URB_N;
+    while ((unsigned)f < URB_N && (unsigned)k < URB_N) {
+        ubb_clear(&set, k * URB_N + f);
+        f += urb_df[d];
+        k += urb_dr[d];
+    }
+    return set;
+}
+
+/* Encode a move. */
+static inline tav_move urb_move(int kind, int type, int sq, int from, int to, int rep)
+{
+    return (tav_move)sq | (tav_move)type << 7 | (tav_move)from << 9 | (tav_move)to << 16 |
+           (tav_move)rep << 23 | (tav_move)kind << 24;
+}
+static inline int mv_sq(tav_move m) { return (int)(m & 127); }
+static inline int mv_type(tav_move m) { return (int)(m >> 7 & 3); }
+static inline int mv_from(tav_move m) { return (int)(m >> 9 & 127); }
+static inline int mv_to(tav_move m) { return (int)(m >> 16 & 127); }
+static inline int mv_rep(tav_move m) { return (int)(m >> 23 & 1); }
+static inline int mv_kind(tav_move m) { return (int)(m >> 24 & 7); }
+
+/* All buildings. */
+static inline ubb urb_buildings(const urbino_state *s) { return ubb_or(s->bld[0], s->bld[1]); }
+
+/* Label districts (lab[sq] = district index or -1) and describe them; returns the count. */
+static int urb_districts(const urbino_state *s, int variant, int8_t *lab, urb_district *dist)
+{
+    int8_t blk[URB_SQ];
+    int stack[URB_SQ];
+    int nd = 0, nb = 0;
+    memset(lab, -1, URB_SQ);
+    memset(blk, -1, URB_SQ);
+    /* Files outer, ranks inner: the first square met is the district's first. */
+    for (int f = 0; f < URB_N; f++)
+        for (int r = 0; r < URB_N; r++) {
+            int sq0 = r * URB_N + f;
+            if (!s->cell[sq0] || lab[sq0] >= 0)
+                continue;
+            urb_district *d = &dist[nd];
+            memset(d, 0, sizeof *d);
+            d->first = sq0;
+            d->scorer = TAV_NONE;
+            int sp = 0;
+            stack[sp++] = sq0;
+            lab[sq0] = (int8_t)nd;
+            while (sp > 0) {
+                int q = stack[--sp];
+                int c = (s->cell[q] - 1) / 3, t = (s->cell[q] - 1) % 3;
+                d->colours |= 1 << c;
+                d->n[c][t]++;
+                d->value[c] += urb_value[t];
+                int qf = q % URB_N;
+                int nbr[4] = { qf > 0 ? q - 1 : -1, qf < URB_N - 1 ? q + 1 : -1,
+                               q >= URB_N ? q - URB_N : -1, q + URB_N < URB_SQ ? q + URB_N : -1 };
+                for (int i = 0; i < 4; i++)
+                    if (nbr[i] >= 0 && s->cell[nbr[i]] && lab[nbr[i]] < 0) {
+                        lab[nbr[i]] = (int8_t)nd;
+                        stack[sp++] = nbr[i];
+                    }
+                /* Blocks: flood the same colour from q if q starts a new block. */
+                if (blk[q] < 0) {
+                    int bs[URB_SQ], bp = 0;
+                    bs[bp++] = q;
+                    blk[q] = (int8_t)nb;
+                    while (bp > 0) {
+                        int x = bs[--bp], xf = x % URB_N;
+                        int nx[4] = { xf > 0 ? x - 1 : -1, xf < URB_N - 1 ? x + 1 : -1,
+                                      x >= URB_N ? x - URB_N : -1,
+                                      x + URB_N < URB_SQ ? x + URB_N : -1 };
+                        for (int i = 0; i < 4; i++)
+                            if (nx[i] >= 0 && s->cell[nx[i]] && blk[nx[i]] < 0 &&
+                                (s->cell[nx[i]] - 1) / 3 == c) {
+                                blk[nx[i]] = (int8_t)nb;
+                                bs[bp++] = nx[i];
+                            }
+                    }
+                    nb++;
+                    d->blocks[c]++;
+                }
+                /* Monuments: lines of three starting at q, rightward and upward. */
+                if (variant == VAR_MONUMENTS) {
+                    for (int dir = 0; dir < 2; dir++) {
+                        int st = dir == 0 ? 1 : URB_N;
+                        if (dir == 0 ? qf > URB_N - 3 : q + 2 * URB_N >= URB_SQ)
+                            continue;
+                        int a = s->cell[q], b = s->cell[q + st], e = s->cell[q + 2 * st];
+                        if (!b || !e || (b - 1) / 3 != c || (e - 1) / 3 != c)
+                            continue;
+                        int ta = (a - 1) % 3, tb = (b - 1) % 3, te = (e - 1) % 3, m = 0;
+                        if (ta == URB_HOUSE && tb == URB_HOUSE && te == URB_HOUSE)
+                            m = 3;
+                        else if (ta == URB_PALACE && tb == URB_HOUSE && te == URB_PALACE)
+                            m = 5;
+                        else if (ta == URB_TOWER && tb == URB_PALACE && te == URB_TOWER)
+                            m = 8;
+                        if (m > d->monument[c])
+                            d->monument[c] = m;
+                    }
+                }
+            }
+            for (int c = 0; c < 2; c++)
+                d->value[c] += d->monument[c];
+            /* Who scores a two-colour district: value, monument, towers, palaces, houses. */
+            if (d->colours == 3) {
+                int key[2][5];
+                for (int c = 0; c < 2; c++) {
+                    key[c][0] = d->value[c];
+                    key[c][1] = d->monument[c];
+                    key[c][2] = d->n[c][URB_TOWER];
+                    key[c][3] = d->n[c][URB_PALACE];
+                    key[c][4] = d->n[c][URB_HOUSE];
+                }
+                for (int i = 0; i < 5 && d->scorer == TAV_NONE; i++)
+                    if (key[0][i] != key[1][i])
+                        d->scorer = key[0][i] > key[1][i] ? TAV_WHITE : TAV_BLACK;
+            }
+            nd++;
+        }
+    return nd;
+}
+
+/* Score now: points per player, and the winner under the final tie-breaks. */
+static void urb_score(const urbino_state *s, int score[2], int *leader)
+{
+    int8_t lab[URB_SQ];
+    urb_district dist[URB_SQ];
+    int nd = urb_districts(s, s->variant, lab, dist);
+    int sc[2][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } }; /* points, towers, palaces, houses */
+    for (int i = 0; i < nd; i++) {
+        int c = dist[i].scorer;
+        if (c == TAV_NONE)
+            continue;
+        sc[c][0] += dist[i].value[c];
+        sc[c][1] += dist[i].n[c][URB_TOWER];
+        sc[c][2] += dist[i].n[c][URB_PALACE];
+        sc[c][3] += dist[i].n[c][URB_HOUSE];
+    }
+    score[0] = sc[0][0];
+    score[1] = sc[1][0];
+    *leader = TAV_DRAW;
+    for (int i = 0; i < 4 && *leader == TAV_DRAW; i++)
+        if (sc[0][i] != sc[1][i])
+            *leader = sc[0][i] > sc[1][i] ? TAV_WHITE : TAV_BLACK;
+}
+
+/* Squares where colour c may put a building of each type (ignoring architects and supply). */
+static void urb_allowed(const urbino_state *s, int c, ubb allowed[3])
+{
+    int8_t lab[URB_SQ];
+    urb_district dist[URB_SQ];
+    urb_districts(s, VAR_STANDARD, lab, dist);
+    ubb pal_nb = { { 0, 0 } }, tow_nb = { { 0, 0 } };
+    ubb ok = { { 0, 0 } };
+    int o = 1 - c;
+    for (int q = 0; q < URB_SQ; q++) {
+        if (s->cell[q])
+            continue;
+        int qf = q % URB_N;
+        int nbr[4] = { qf > 0 ? q - 1 : -1, qf < URB_N - 1 ? q + 1 : -1,
+                       q >= URB_N ? q - URB_N : -1, q + URB_N < URB_SQ ? q + URB_N : -1 };
+        int seen[4], ns = 0, n_other = 0, good = 1;
+        for (int i = 0; i < 4; i++) {
+            int x = nbr[i];
+            if (x < 0 || !s->cell[x])
+                continue;
+            if (ubb_has(s->tow, x))
+                ubb_set(&tow_nb, q);
+            if (ubb_has(s->pal, x))
+                ubb_set(&pal_nb, q);
+            int L = lab[x], dup = 0;
+            for (int j = 0; j < ns; j++)
+                dup |= seen[j] == L;
+            if (dup)
+                continue;
+            seen[ns++] = L;
+            if (dist[L].colours & (1 << o))
+                n_other++;
+            if (dist[L].colours & (1 << c)) {
+                /* The district's block of colour c must touch q. */
+                int touch = 0;
+                for (int j = 0; j < 4; j++)
+                    if (nbr[j] >= 0 && s->cell[nbr[j]] && lab[nbr[j]] == L &&
+                        (s->cell[nbr[j]] - 1) / 3 == c)
+                        touch = 1;
+                good &= touch;
+            }
+        }
+        if (good && n_other <= 1)
+            ubb_set(&ok, q);
+    }
+    allowed[URB_HOUSE] = ok;
+    allowed[URB_PALACE] = ubb_andnot(ok, pal_nb);
+    allowed[URB_TOWER] = ubb_andnot(ok, tow_nb);
+}
+
+/* Emit lots & allowed[type] for one architect configuration. */
+static int urb_emit(ubb lots, const ubb allowed[3], int from, int to, int rep, tav_move *out,
+                    int n)
+{
+    for (int t = 0; t < 3; t++) {
+        ubb b = ubb_and(lots, allowed[t]);
+        for (int w = 0; w < 2; w++) {
+            uint64_t x = b.w[w];
+            while (x) {
+                int sq = w * 64 + tav_ctz(x);
+                x &= x - 1;
+                out[n++] = urb_move(MK_BUILD, t, sq, from, to, rep);
+            }
+        }
+    }
+    return n;
+}
+
+/* The building lots of architects on a and b over the buildings. */
+static ubb urb_lots(ubb bld, int a, int b)
+{
+    return ubb_and(urb_sight(a, ubb_or(bld, ubb_one(b))), urb_sight(b, ubb_or(bld, ubb_one(a))));
+}
+
+/* List every legal move (see the essay at the top). */
+static int urbino_legal(const void *st, tav_move *out)
+{
+    const urbino_state *s = st;
+    int n = 0;
+    switch (s->phase) {
+    case PH_PLACE1:
+    case PH_PLACE2:
+        for (int q = 0; q < URB_SQ; q++)
+            if (q != s->arch[0])
+                out[n++] = urb_move(MK_ARCH, 0, q, 0, 0, 0);
+        return n;
+    case PH_CHOOSE:
+        out[n++] = urb_move(MK_FIRST_BLACK, 0, 0, 0, 0, 0);
+        out[n++] = urb_move(MK_FIRST_WHITE, 0, 0, 0, 0, 0);
+        return n;
+    case PH_OVER:
+        return 0;
+    default:
+        break;
+    }
+    int c = s->tomove;
+    ubb allowed[3], any = { { 0, 0 } };
+    urb_allowed(s, c, allowed);
+    for (int t = 0; t < 3; t++) {
+        if (s->placed[c][t] >= urb_supply[t])
+            allowed[t].w[0] = allowed[t].w[1] = 0;
+        any = ubb_or(any, allowed[t]);
+    }
+    ubb bld = urb_buildings(s);
+    int a0 = s->arch[0], a1 = s->arch[1];
+    if (ubb_any(any)) {
+        /* 1. Architects where they stand. */
+        n = urb_emit(urb_lots(bld, a0, a1), allowed, 0, 0, 0, out, n);
+        /* 2. One architect moved (not in the first building turn). */
+        if (s->phase == PH_PLAY) {
+            ubb empty = { { ~bld.w[0], ~bld.w[1] & ((1ULL << (URB_SQ - 64)) - 1) } };
+            ubb_clear(&empty, a0);
+            ubb_clear(&empty, a1);
+            for (int i = 0; i < 2; i++) {
+                int from = s->arch[i], stay = s->arch[1 - i];
+                ubb sight0 = urb_sight(stay, bld);
+                for (int w = 0; w < 2; w++) {
+                    uint64_t x = empty.w[w];
+                    while (x) {
+                        int to = w * 64 + tav_ctz(x);
+                        x &= x - 1;
+                        ubb ss = sight0;
+                        if (ubb_has(ss, to))
+                            ss = urb_cut_ray(ss, to, urb_direction(stay, to));
+                        ubb cand = ubb_and(ss, any);
+                        if (!ubb_any(cand))
+                            continue;
+                        ubb lots = ubb_and(cand, urb_sight(to, ubb_or(bld, ubb_one(stay))));
+                        n = urb_emit(lots, allowed, from, to, 1, out, n);
+                    }
+                }
+            }
+        }
+    }
+    if (n == 0)
+        out[n++] = urb_move(MK_PASS, 0, 0, 0, 0, 0);
+    return n;
+}
+
+/* Put a building on the board (no legality check). */
+static void urb_put(urbino_state *s, int c, int t, int sq)
+{
+    s->cell[sq] = (uint8_t)(1 + t + 3 * c);
+    ubb_set(&s->bld[c], sq);
+    if (t == URB_PALACE)
+        ubb_set(&s->pal, sq);
+    if (t == URB_TOWER)
+        ubb_set(&s->tow, sq);
+    s->placed[c][t]++;
+}
+
+/* Keep the architects in ascending order (URB_NONE last). */
+static void urb_sort_arch(urbino_state *s)
+{
+    if (s->arch[0] > s->arch[1]) {
+        uint8_t t = s->arch[0];
+        s->arch[0] = s->arch[1];
+        s->arch[1] = t;
+    }
+}
+
+/* Play a listed move. */
+static void urbino_play(void *st, tav_move m)
+{
+    urbino_state *s = st;
+    s->last[0] = s->last[1] = s->last[2] = URB_NONE;
+    switch (mv_kind(m)) {
+    case MK_ARCH:
+        s->arch[s->phase == PH_PLACE1 ? 0 : 1] = (uint8_t)mv_sq(m);
+        urb_sort_arch(s);
+        s->last[1] = (uint8_t)mv_sq(m);
+        s->phase = s->phase == PH_PLACE1 ? PH_PLACE2 : PH_CHOOSE;
+        s->tomove = s->phase == PH_PLACE2 ? TAV_WHITE : TAV_BLACK;
+        return;
+    case MK_FIRST_BLACK:
+    case MK_FIRST_WHITE:
+        s->phase = PH_FIRST;
+        s->tomove = mv_kind(m) == MK_FIRST_BLACK ? TAV_BLACK : TAV_WHITE;
+        return;
+    case MK_PASS:
+        s->phase = PH_PLAY;
+        if (++s->passes >= 2) {
+            s->phase = PH_OVER;
+            s->tomove = TAV_NONE;
+        } else {
+            s->tomove = (int8_t)(1 - s->tomove);
+        }
+        return;
+    default:
+        break;
+    }
+    if (mv_rep(m)) {
+        int i = s->arch[0] == mv_from(m) ? 0 : 1;
+        s->arch[i] = (uint8_t)mv_to(m);
+        urb_sort_arch(s);
+        s->last[0] = (uint8_t)mv_from(m);
+        s->last[1] = (uint8_t)mv_to(m);
+    }
+    urb_put(s, s->tomove, mv_type(m), mv_sq(m));
+    s->last[2] = (uint8_t)mv_sq(m);
+    s->passes = 0;
+    s->phase = PH_PLAY;
+    s->tomove = (int8_t)(1 - s->tomove);
+}
+
+/* Who acts now. */
+static int urbino_to_move(const void *st)
+{
+    const urbino_state *s = st;
+    return s->phase == PH_OVER ? TAV_NONE : s->tomove;
+}
+
+/* Over, winner, and the score if the game were scored now. */
+static void urbino_result(const void *st, tav_result *r)
+{
+    const urbino_state *s = st;
+    int leader;
+    urb_score(s, r->score, &leader);
+    r->over = s->phase == PH_OVER;
+    r->winner = r->over ? leader : TAV_NONE;
+}
+
+/* Canonical text: Ae5, first:black, pass, Hd4, e5-g7,Hd4. */
+static int urbino_move_str(const void *st, tav_move m, char *buf, size_t n)
+{
+    (void)st;
+    char a[4], b[4], c[4];
+    int sq = mv_sq(m);
+    switch (mv_kind(m)) {
+    case MK_ARCH:
+        tav_square_str(sq % URB_N, sq / URB_N, a);
+        return (int)tav_bprintf(buf, n, "A%s", a);
+    case MK_FIRST_BLACK:
+        return (int)tav_bprintf(buf, n, "first:black");
+    case MK_FIRST_WHITE:
+        return (int)tav_bprintf(buf, n, "first:white");
+    case MK_PASS:
+        return (int)tav_bprintf(buf, n, "pass");
+    default:
+        break;
+    }
+    tav_square_str(sq % URB_N, sq / URB_N, c);
+    if (!mv_rep(m))
+        return (int)tav_bprintf(buf, n, "%c%s", urb_type_letter[mv_type(m)], c);
+    tav_square_str(mv_from(m) % URB_N, mv_from(m) / URB_N, a);
+    tav_square_str(mv_to(m) % URB_N, mv_to(m) / URB_N, b);
+    return (int)tav_bprintf(buf, n, "%s-%s,%c%s", a, b, urb_type_letter[mv_type(m)], c);
+}
+
+/* Zobrist-style hash of buildings, architects, phase, side, passes, variant. */
+static uint64_t urbino_hash(const void *st)
+{
+    const urbino_state *s = st;
+    uint64_t h = tav_mix64(0x7572626900000000ULL + s->phase) ^
+                 tav_mix64(0x7572626910000000ULL + (uint64_t)(s->tomove + 1)) ^
+                 tav_mix64(0x7572626920000000ULL + s->passes) ^
+                 tav_mix64(0x7572626930000000ULL + s->variant);
+    for (int q = 0; q < URB_SQ; q++)
+        if (s->cell[q])
+            h ^= tav_mix64(0x7572626940000000ULL + (uint64_t)s->cell[q] * 128 + (uint64_t)q);
+    for (int i = 0; i < 2; i++)
+        if (s->arch[i] != URB_NONE)
+            h ^= tav_mix64(0x7572626950000000ULL + s->arch[i]);
+    return h;
+}
+
+/* The board letter of a square: . A H P T (white) h p t (black). */
+static char urb_letter(const urbino_state *s, int q)
+{
+    if (q == s->arch[0] || q == s->arch[1])
+        return 'A';
+    if (!s->cell[q])
+        return '.';
+    int c = (s->cell[q] - 1) / 3, t = (s->cell[q] - 1) % 3;
+    return (char)(c == TAV_WHITE ? urb_type_letter[t] : urb_type_letter[t] + ('a' - 'A'));
+}
+
+/* Current building lots (none until both architects stand). */
+static ubb urb_current_lots(const urbino_state *s)
+{
+    ubb none = { { 0, 0 } };
+    if (s->arch[1] == URB_NONE)
+        return none;
+    return urb_lots(urb_buildings(s), s->arch[0], s->arch[1]);
+}
+
+/* Fill the drawing view. */
+static void urbino_view(const void *st, tav_view *v)
+{
+    const urbino_state *s = st;
+    memset(v, 0, sizeof *v);
+    v->width = v->height = URB_N;
+    ubb lots = urb_current_lots(s);
+    for (int q = 0; q < URB_SQ; q++) {
+        tav_cell *cl = &v->cell[q];
+        cl->glyph = urb_letter(s, q);
+        cl->owner = (int8_t)(cl->glyph == '.' ? TAV_NONE
+                             : cl->glyph == 'A' ? TAV_DRAW
+                             : (s->cell[q] - 1) / 3);
+        if (q == s->last[0] || q == s->last[1] || q == s->last[2])
+            cl->flags |= TAV_CELL_LAST;
+        if (ubb_has(lots, q) && s->phase != PH_OVER)
+            cl->flags |= TAV_CELL_MARK;
+    }
+    v->to_move = urbino_to_move(s);
+    tav_bprintf(v->phase, sizeof v->phase, "%s", urb_phase_name[s->phase]);
+    for (int c = 0; c < 2; c++)
+        tav_bprintf(v->hand[c], sizeof v->hand[c], "H%d P%d T%d",
+                    urb_supply[0] - s->placed[c][0], urb_supply[1] - s->placed[c][1],
+                    urb_supply[2] - s->placed[c][2]);
+    int score[2], leader;
+    urb_score(s, score, &leader);
+    tav_bprintf(v->info, sizeof v->info, "%s, score %d:%d, %d lots, passes %d",
+                s->variant == VAR_MONUMENTS ? "monuments" : "standard", score[0], score[1],
+                ubb_count(lots), s->passes);
+    if (s->last[2] != URB_NONE) {
+        char a[4], b[4], c[4];
+        tav_square_str(s->last[2] % URB_N, s->last[2] / URB_N, c);
+        int t = (s->cell[s->last[2]] - 1) % 3;
+        if (s->last[0] != URB_NONE) {
+            tav_square_str(s->last[0] % URB_N, s->last[0] / URB_N, a);
+            tav_square_str(s->last[1] % URB_N, s->last[1] / URB_N, b);
+            tav_bprintf(v->last_move, sizeof v->last_move, "%s-%s,%c%s", a, b,
+                        urb_type_letter[t], c);
+        } else {
+            tav_bprintf(v->last_move, sizeof v->last_move, "%c%s", urb_type_letter[t], c);
+        }
+    } else if (s->last[1] != URB_NONE) {
+        char a[4];
+        tav_square_str(s->last[1] % URB_N, s->last[1] / URB_N, a);
+        tav_bprintf(v->last_move, sizeof v->last_move, "A%s", a);
+    }
+}
+
+/* Parse the options: variant=standard|monuments. */
+static int urb_options(const char *options, int *variant, char *err, size_t errlen)
+{
+    tav_optiter it = { options ? options : "" };
+    char key[32], val[32];
+    int r;
+    *variant = VAR_STANDARD;
+    while ((r = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+        if (strcmp(key, "variant") != 0) {
+            tav_bprintf(err, errlen, "unknown option '%s' (expected variant=standard|monuments)",
+                        key);
+            return -1;
+        }
+        if (strcmp(val, "standard") == 0)
+            *variant = VAR_STANDARD;
+        else if (strcmp(val, "monuments") == 0)
+            *variant = VAR_MONUMENTS;
+        else {
+            tav_bprintf(err, errlen, "bad value '%s' for variant (expected standard|monuments)",
+                        val);
+            return -1;
+        }
+    }
+    return r;
+}
+
+/* An empty board, black to place the first architect. */
+static void urb_clear(urbino_state *s, int variant)
+{
+    memset(s, 0, sizeof *s);
+    s->arch[0] = s->arch[1] = URB_NONE;
+    s->last[0] = s->last[1] = s->last[2] = URB_NONE;
+    s->phase = PH_PLACE1;
+    s->tomove = TAV_BLACK;
+    s->variant = (uint8_t)variant;
+}
+
+/* Set up a new game. */
+static int urbino_init(void *st, const char *options, char *err, size_t errlen)
+{
+    int variant;
+    if (urb_options(options, &variant, err, errlen) != 0)
+        return -1;
+    urb_clear(st, variant);
+    return 0;
+}
+
+/* Verify the building rules on the whole board: blocks per district, palace and tower contacts. */
+static int urb_board_ok(const urbino_state *s, char *err, size_t errlen)
+{
+    int8_t lab[URB_SQ];
+    urb_district dist[URB_SQ];
+    int nd = urb_districts(s, VAR_STANDARD, lab, dist);
+    char a[4];
+    for (int i = 0; i < nd; i++)
+        for (int c = 0; c < 2; c++)
+            if (dist[i].blocks[c] > 1) {
+                tav_square_str(dist[i].first % URB_N, dist[i].first / URB_N, a);
+                tav_bprintf(err, errlen, "the district at %s has %d %s blocks (at most 1)", a,
+                            dist[i].blocks[c], tav_side_name(c));
+                return -1;
+            }
+    for (int q = 0; q < URB_SQ; q++) {
+        int qf = q % URB_N;
+        int right = qf < URB_N - 1 ? q + 1 : -1, up = q + URB_N < URB_SQ ? q + URB_N : -1;
+        int nb[2] = { right, up };
+        for (int i = 0; i < 2; i++) {
+            int x = nb[i];
+            if (x < 0)
+                continue;
+            if ((ubb_has(s->pal, q) && ubb_has(s->pal, x)) ||
+                (ubb_has(s->tow, q) && ubb_has(s->tow, x))) {
+                tav_square_str(q % URB_N, q / URB_N, a);
+                tav_bprintf(err, errlen, "two %s side by side at %s",
+                            ubb_has(s->pal, q) ? "palaces" : "towers", a);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Parse the position text (see docs/rules/urbino.md). */
+static int urbino_set_position(void *st, const char *text, char *err, size_t errlen)
+{
+    urbino_state t;
+    urb_clear(&t, ((const urbino_state *)st)->variant);
+    int narch = 0, line = 0, have[4] = { 0, 0, 0, 0 };
+    int phase = -1, tomove = -2, passes = -1, variant = t.variant;
+    const char *p = text ? text : "";
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        /* Trim blanks and a carriage return. */
+        const char *b = p;
+        while (len > 0 && (*b == ' ' || *b == '\t')) {
+            b++;
+            len--;
+        }
+        while (len > 0 && (b[len - 1] == ' ' || b[len - 1] == '\t' || b[len - 1] == '\r'))
+            len--;
+        p = e ? e + 1 : p + strlen(p);
+        if (len == 0)
+            continue;
+        line++;
+        if (line <= URB_N) {
+            int r = URB_N - line;
+            if (len != URB_N) {
+                tav_bprintf(err, errlen, "line %d (rank %d): expected 9 squares, got %zu", line,
+                            r + 1, len);
+                return -1;
+            }
+            for (int f = 0; f < URB_N; f++) {
+                char ch = b[f];
+                int q = r * URB_N + f;
+                const char *lt = strchr("HPThpt", ch);
+                if (ch == '.')
+                    continue;
+                if (ch == 'A') {
+                    if (narch >= 2) {
+                        tav_bprintf(err, errlen, "line %d column %d: a third architect", line,
+                                    f + 1);
+                        return -1;
+                    }
+                    t.arch[narch++] = (uint8_t)q;
+                    continue;
+                }
+                if (!lt || !ch) {
+                    tav_bprintf(err, errlen,
+                                "line %d column %d: unexpected '%c' (expected . A H P T h p t)",
+                                line, f + 1, ch);
+                    return -1;
+                }
+                int k = (int)(lt - "HPThpt"), c = k / 3, ty = k % 3;
+                if (t.placed[c][ty] >= urb_supply[ty]) {
+                    tav_bprintf(err, errlen, "line %d column %d: more than %d %s %s", line, f + 1,
+                                urb_supply[ty], tav_side_name(c),
+                                ty == 0 ? "houses" : ty == 1 ? "palaces" : "towers");
+                    return -1;
+                }
+                urb_put(&t, c, ty, q);
+            }
+            continue;
+        }
+        const char *eq = memchr(b, '=', len);
+        char key[16], val[16];
+        size_t kl = eq ? (size_t)(eq - b) : 0, vl = eq ? len - kl - 1 : 0;
+        if (!eq || kl == 0 || kl >= sizeof key || vl >= sizeof val) {
+            tav_bprintf(err, errlen,
+                        "line %d: expected key=value (phase, tomove, passes, variant)", line);
+            return -1;
+        }
+        memcpy(key, b, kl);
+        key[kl] = '\0';
+        memcpy(val, eq + 1, vl);
+        val[vl] = '\0';
+        int which = strcmp(key, "phase") == 0     ? 0
+                    : strcmp(key, "tomove") == 0  ? 1
+                    : strcmp(key, "passes") == 0  ? 2
+                    : strcmp(key, "variant") == 0 ? 3
+                                                  : -1;
+        if (which < 0) {
+            tav_bprintf(err, errlen,
+                        "line %d: unknown key '%s' (expected phase, tomove, passes, variant)",
+                        line, key);
+            return -1;
+        }
+        if (have[which]++) {
+            tav_bprintf(err, errlen, "line %d: '%s' given twice", line, key);
+            return -1;
+        }
+        int bad = 0;
+        if (which == 0) {
+            for (int i = 0; i < 6; i++)
+                if (strcmp(val, urb_phase_name[i]) == 0)
+                    phase = i;
+            bad = phase < 0;
+        } else if (which == 1) {
+            tomove = strcmp(val, "white") == 0   ? TAV_WHITE
+                     : strcmp(val, "black") == 0 ? TAV_BLACK
+                     : strcmp(val, "none") == 0  ? TAV_NONE
+                                                 : -2;
+            bad = tomove == -2;
+        } else if (which == 2) {
+            passes = strcmp(val, "0") == 0 ? 0 : strcmp(val, "1") == 0 ? 1
+                     : strcmp(val, "2") == 0 ? 2 : -1;
+            bad = passes < 0;
+        } else {
+            variant = strcmp(val, "standard") == 0    ? VAR_STANDARD
+                      : strcmp(val, "monuments") == 0 ? VAR_MONUMENTS
+                                                      : -1;
+            bad = variant < 0;
+        }
+        if (bad) {
+            static const char *const expect[4] = {
+                "place1|place2|choose|first|play|over", "white|black|none", "0|1|2",
+                "standard|monuments" };
+            tav_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, val,
+                        key, expect[which]);
+            return -1;
+        }
+    }
+    if (line < URB_N) {
+        tav_bprintf(err, errlen, "the board needs 9 lines (rank 9 first), got %d", line);
+        return -1;
+    }
+    if (!have[0] || !have[1] || !have[2]) {
+        tav_bprintf(err, errlen, "missing %s= line", !have[0] ? "phase" : !have[1] ? "tomove"
+                                                                                   : "passes");
+        return -1;
+    }
+    /* Consistency of phase, side, architects, buildings and passes. */
+    int nbld = ubb_count(urb_buildings(&t));
+    static const int want_arch[6] = { 0, 1, 2, 2, 2, 2 };
+    if (narch != want_arch[phase]) {
+        tav_bprintf(err, errlen, "phase %s needs %d architect(s) on the board, found %d",
+                    urb_phase_name[phase], want_arch[phase], narch);
+        return -1;
+    }
+    if (phase <= PH_FIRST && nbld > 0) {
+        tav_bprintf(err, errlen, "phase %s needs an empty board, found %d building(s)",
+                    urb_phase_name[phase], nbld);
+        return -1;
+    }
+    int tm_ok = phase == PH_PLACE1 || phase == PH_CHOOSE ? tomove == TAV_BLACK
+                : phase == PH_PLACE2                     ? tomove == TAV_WHITE
+                : phase == PH_OVER                       ? tomove == TAV_NONE
+                                                         : tomove != TAV_NONE;
+    if (!tm_ok) {
+        tav_bprintf(err, errlen, "tomove=%s does not fit phase %s", tav_side_name(tomove),
+                    urb_phase_name[phase]);
+        return -1;
+    }
+    int ps_ok = phase == PH_OVER ? passes == 2 : phase == PH_PLAY ? passes <= 1 : passes == 0;
+    if (!ps_ok) {
+        tav_bprintf(err, errlen, "passes=%d does not fit phase %s", passes,
+                    urb_phase_name[phase]);
+        return -1;
+    }
+    if (urb_board_ok(&t, err, errlen) != 0)
+        return -1;
+    t.phase = (uint8_t)phase;
+    t.tomove = (int8_t)tomove;
+    t.passes = (uint8_t)passes;
+    t.variant = (uint8_t)variant;
+    urb_sort_arch(&t);
+    memcpy(st, &t, sizeof t);
+    return 0;
+}
+
+/* Write the position text: 9 board lines, rank 9 first, then key=value lines. */
+static int urbino_get_position(const void *st, char *buf, size_t n)
+{
+    const urbino_state *s = st;
+    char text[256];
+    size_t k = 0;
+    for (int r = URB_N - 1; r >= 0; r--) {
+        for (int f = 0; f < URB_N; f++)
+            text[k++] = urb_letter(s, r * URB_N + f);
+        text[k++] = '\n';
+    }
+    text[k] = '\0';
+    tav_bprintf(buf, n, "%sphase=%s\ntomove=%s\npasses=%d\nvariant=%s\n", text,
+                urb_phase_name[s->phase], tav_side_name(s->tomove), s->passes,
+                s->variant == VAR_MONUMENTS ? "monuments" : "standard");
+    return 0;
+}
+
+/* Append squares of a set, sorted by file then rank, to out ("-" when empty). */
+static void urb_squares(ubb set, char *out, size_t n)
+{
+    size_t k = 0;
+    out[0] = '\0';
+    for (int f = 0; f < URB_N; f++)
+        for (int r = 0; r < URB_N; r++)
+            if (ubb_has(set, r * URB_N + f)) {
+                char a[4];
+                tav_square_str(f, r, a);
+                k += tav_bprintf(out + k, n - k, "%s%s", k ? " " : "", a);
+                if (k + 1 >= n)
+                    return;
+            }
+    if (k == 0)
+        tav_bprintf(out, n, "-");
+}
+
+/* Game queries: lots, allowed H|P|T [white|black], districts, supply. */
+static int urbino_probe(const void *st, const char *key, char *out, size_t n)
+{
+    const urbino_state *s = st;
+    if (strcmp(key, "lots") == 0) {
+        urb_squares(urb_current_lots(s), out, n);
+        return 0;
+    }
+    if (strncmp(key, "allowed ", 8) == 0) {
+        const char *a = key + 8;
+        int t = a[0] == 'H' ? 0 : a[0] == 'P' ? 1 : a[0] == 'T' ? 2 : -1;
+        int c = s->tomove == TAV_NONE ? TAV_WHITE : s->tomove;
+        if (t < 0)
+            return -1;
+        if (a[1] == ' ' && strcmp(a + 2, "white") == 0)
+            c = TAV_WHITE;
+        else if (a[1] == ' ' && strcmp(a + 2, "black") == 0)
+            c = TAV_BLACK;
+        else if (a[1] != '\0')
+            return -1;
+        ubb allowed[3];
+        urb_allowed(s, c, allowed);
+        urb_squares(allowed[t], out, n);
+        return 0;
+    }
+    if (strcmp(key, "districts") == 0) {
+        int8_t lab[URB_SQ];
+        urb_district dist[URB_SQ];
+        int nd = urb_districts(s, s->variant, lab, dist);
+        size_t k = 0;
+        out[0] = '\0';
+        for (int i = 0; i < nd; i++) {
+            const urb_district *d = &dist[i];
+            if (d->colours != 3)
+                continue;
+            char a[4];
+            tav_square_str(d->first % URB_N, d->first / URB_N, a);
+            k += tav_bprintf(out + k, n - k, "%s%s", k ? "; " : "", a);
+            for (int c = 0; c < 2; c++) {
+                k += tav_bprintf(out + k, n - k, " %s=%d(T%dP%dH%d", tav_side_name(c),
+                                 d->value[c], d->n[c][2], d->n[c][1], d->n[c][0]);
+                if (d->monument[c])
+                    k += tav_bprintf(out + k, n - k, "M%d", d->monument[c]);
+                k += tav_bprintf(out + k, n - k, ")");
+            }
+            if (d->scorer == TAV_NONE)
+                k += tav_bprintf(out + k, n - k, " -> none");
+            else
+                k += tav_bprintf(out + k, n - k, " -> %s %d", tav_side_name(d->scorer),
+                                 d->value[d->scorer]);
+            if (k + 1 >= n)
+                return 0;
+        }
+        if (k == 0)
+            tav_bprintf(out, n, "-");
+        return 0;
+    }
+    if (strcmp(key, "supply") == 0) {
+        tav_bprintf(out, n, "white H%d P%d T%d black H%d P%d T%d",
+                    urb_supply[0] - s->placed[0][0], urb_supply[1] - s->placed[0][1],
+                    urb_supply[2] - s->placed[0][2], urb_supply[0] - s->placed[1][0],
+                    urb_supply[1] - s->placed[1][1], urb_supply[2] - s->placed[1][2]);
+        return 0;
+    }
+    if (strcmp(key, "phase") == 0) {
+        tav_bprintf(out, n, "%s", urb_phase_name[s->phase]);
+        return 0;
+    }
+    return -1;
+}
+
+/* Recompute bitboards and counts from the cells and verify every invariant. */
+static int urbino_check(const void *st, char *err, size_t errlen)
+{
+    const urbino_state *s = st;
+    urbino_state t;
+    urb_clear(&t, s->variant);
+    for (int q = 0; q < URB_SQ; q++) {
+        if (s->cell[q] > 6) {
+            tav_bprintf(err, errlen, "bad cell value %d at square %d", s->cell[q], q);
+            return -1;
+        }
+        if (s->cell[q])
+            urb_put(&t, (s->cell[q] - 1) / 3, (s->cell[q] - 1) % 3, q);
+    }
+    if (!ubb_eq(t.bld[0], s->bld[0]) || !ubb_eq(t.bld[1], s->bld[1]) ||
+        !ubb_eq(t.pal, s->pal) || !ubb_eq(t.tow, s->tow) ||
+        memcmp(t.placed, s->placed, sizeof t.placed) != 0) {
+        tav_bprintf(err, errlen, "bitboards or counts differ from the cells");
+        return -1;
+    }
+    for (int c = 0; c < 2; c++)
+        for (int ty = 0; ty < 3; ty++)
+            if (s->placed[c][ty] > urb_supply[ty]) {
+                tav_bprintf(err, errlen, "%s has placed too many of type %d", tav_side_name(c),
+                            ty);
+                return -1;
+            }
+    static const int want_arch[6] = { 0, 1, 2, 2, 2, 2 };
+    int narch = (s->arch[0] != URB_NONE) + (s->arch[1] != URB_NONE);
+    if (s->phase > PH_OVER || narch != want_arch[s->phase] ||
+        (narch >= 1 && (s->arch[0] >= URB_SQ || s->cell[s->arch[0]])) ||
+        (narch == 2 && (s->arch[1] >= URB_SQ || s->cell[s->arch[1]] ||
+                        s->arch[0] >= s->arch[1]))) {
+        tav_bprintf(err, errlen, "architects inconsistent with phase %d", s->phase);
+        return -1;
+    }
+    if ((s->phase == PH_OVER) != (s->tomove == TAV_NONE) || s->passes > 2 ||
+        (s->phase == PH_OVER) != (s->passes == 2) || s->pad != 0) {
+        tav_bprintf(err, errlen, "phase, side or passes inconsistent");
+        return -1;
+    }
+    return urb_board_ok(s, err, errlen);
+}
 
 const tav_game urbino_game = {
     .name = "urbino",
     .state_size = sizeof(urbino_state),
-    .max_moves = 1,
+    .max_moves = URB_MAX_MOVES,
     .init = urbino_init,
     .legal = urbino_legal,
     .play = urbino_play,
@@ -36,4 +1055,6 @@ const tav_game urbino_game = {
     .view = urbino_view,
     .set_position = urbino_set_position,
     .get_position = urbino_get_position,
+    .probe = urbino_probe,
+    .check = urbino_check,
 };
