@@ -30,6 +30,9 @@
 
 typedef uint32_t tav_move;
 
+#define TAV_NOISY 1000          /* move_score at or above this: a noisy move */
+enum { TAV_AI_MCTS = 0, TAV_AI_ALPHABETA = 1 };
+
 /* Receives one line of output (thinking info, drawings); ctx is the caller's. */
 typedef void (*tav_info_fn)(void *ctx, const char *line);
 
@@ -149,8 +152,12 @@ typedef struct tav_game {
      * uniform over legal()).  `scratch` has room for max_moves.  Returns 0
      * when the game is over, else 1 with *m set to a legal move. */
     int (*playout_move)(const void *st, tav_rng *rng, tav_move *scratch, tav_move *m);
+    /* Move-ordering score for alpha-beta (higher first).  Moves scoring at
+     * least TAV_NOISY (captures, immediate wins) are searched in quiescence. */
+    int (*move_score)(const void *st, tav_move m);
     /* Search settings tuned for this game; zero fields take the defaults. */
     struct {
+        int algorithm;       /* TAV_AI_MCTS (default) or TAV_AI_ALPHABETA */
         double ucb_c;        /* UCB exploration constant (default 0.5) */
         double widen_k;      /* progressive widening: children <= 1 + k * visits^alpha */
         double widen_alpha;  /*   (k < 0: no widening) */

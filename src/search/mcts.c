@@ -36,6 +36,7 @@
 
 #include "core/core.h"
 #include "search/search.h"
+#include "search/search_internal.h"
 
 #define MAX_PLAYOUT 100000
 #define INFO_EVERY 0.5   /* seconds between info lines */
@@ -434,6 +435,20 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
         if (margin > ms * 0.5)
             margin = ms * 0.5;
         deadline = start + (ms - margin) / 1000.0;
+    }
+    if (strcmp(player, "ai") == 0 && g->ai.algorithm == TAV_AI_ALPHABETA && g->eval) {
+        tav_limits l2 = *lim;
+        uint64_t nodes = lim->nodes;
+        if (lim->level >= 1 && lim->level <= 9 && (!l2.depth || l2.depth > lim->level))
+            l2.depth = lim->level;
+        if (deadline == 0 && nodes == 0 && l2.depth == 0)
+            l2.depth = 4;
+        int rc = tav_alphabeta(g, st, &l2, deadline, nodes, info, ctx, out);
+        if (rc != 0)
+            out->best = list[0];
+        out->seconds = now_seconds() - start;
+        free(list);
+        return 0;
     }
     if (deadline == 0 && max_playouts == 0)
         max_playouts = 1000;   /* neither budget given: a small fixed search */

@@ -1,0 +1,419 @@
+/*
+ * alphabeta.c — iterative-deepening alpha-beta (negamax, principal
+ * variation search) over the operations table, for games where a good
+ * evaluation beats sampling (Epaminondas is the natural case).
+ *
+ * Scores are integers from the mover's point of view: a finished game is
+ * +-AB_WIN adjusted by ply (faster wins score higher), a draw 0, otherwise
+ * the game's eval() in [0, 1] is stretched to [-1000, 1000].
+ *
+ * Move ordering: the transposition-table move, then the game's move_score()
+ * (captures and wins first), then killer moves and a history table.  Moves
+ * whose move_score is at least TAV_NOISY are "noisy" and are searched in a
+ * quiescence search with stand-pat on eval, so exchanges resolve before a
+ * position is judged.
+ *
+ * Parallel: Lazy SMP — every thread runs the same iterative deepening on a
+ * shared transposition table whose entries are two atomic words (key xor
+ * data, data), so a torn entry is detected and ignored.  With one thread the
+ * search is deterministic.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/core.h"
+#include "search/search.h"
+#include "search/search_internal.h"
+
+#define AB_WIN 30000
+#define AB_INF 32000
+#define AB_MAXPLY 64
+#define QS_MAXPLY 12
+
+typedef struct tt_entry {
+    _Atomic uint64_t key;    /* hash ^ data */
+    _Atomic uint64_t data;   /* move:32 | score:16 | depth:8 | flag:2 */
+} tt_entry;
+
+enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
+
+typedef struct shared {
+    const tav_game *g;
+    tt_entry *tt;
+    uint64_t tt_mask;
+    double deadline;           /* 0 = none */
+    uint64_t max_nodes;        /* 0 = none */
+    int max_depth;
+    _Atomic int stop;
+    _Atomic uint64_t nodes;
+    tav_info_fn info;
+    void *ctx;
+    double start;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    int id;
+    unsigned char *states;     /* AB_MAXPLY + QS_MAXPLY + 2 states */
+    tav_move *lists;           /* per ply move lists */
+    int *scores;               /* per ply ordering scores */
+    tav_move killers[AB_MAXPLY + QS_MAXPLY + 2][2];
+    uint32_t history[4096];
+    uint64_t nodes;
+    tav_move best;
+    int have_best, best_score, depth_done;
+} worker;
+
+static double ab_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void tt_store(shared *sh, uint64_t key, tav_move m, int score, int depth, int flag)
+{
+    tt_entry *e = &sh->tt[key & sh->tt_mask];
+    uint64_t data = (uint64_t)m << 32 | (uint64_t)(uint16_t)(int16_t)score << 16 |
+                    (uint64_t)(uint8_t)depth << 8 | (uint64_t)flag;
+    atomic_store_explicit(&e->key, key ^ data, memory_order_relaxed);
+    atomic_store_explicit(&e->data, data, memory_order_relaxed);
+}
+
+static int tt_probe(shared *sh, uint64_t key, tav_move *m, int *score, int *depth, int *flag)
+{
+    tt_entry *e = &sh->tt[key & sh->tt_mask];
+    uint64_t k = atomic_load_explicit(&e->key, memory_order_relaxed);
+    uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
+    if ((k ^ data) != key || data == 0)
+        return 0;
+    *m = (tav_move)(data >> 32);
+    *score = (int16_t)(uint16_t)(data >> 16);
+    *depth = (uint8_t)(data >> 8);
+    *flag = (int)(data & 3);
+    return 1;
+}
+
+/* Static score of a live position for the player to move. */
+static int evaluate(const tav_game *g, const void *st)
+{
+    double v = g->eval(st, g->to_move(st));
+    return (int)((v - 0.5) * 2000.0);
+}
+
+/* Score of a finished game for the side that would move, from `ply`. */
+static int terminal_score(const tav_game *g, const void *st, int side, int ply)
+{
+    tav_result r;
+    g->result(st, &r);
+    if (r.winner == TAV_DRAW || r.winner == TAV_NONE)
+        return 0;
+    return r.winner == side ? AB_WIN - ply : -AB_WIN + ply;
+}
+
+static int out_of_time(worker *w)
+{
+    shared *sh = w->sh;
+    if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+        return 1;
+    if ((w->nodes & 1023) == 0) {
+        uint64_t total = atomic_fetch_add_explicit(&sh->nodes, 1024, memory_order_relaxed) + 1024;
+        if ((sh->deadline > 0 && ab_now() >= sh->deadline) ||
+            (sh->max_nodes && total >= sh->max_nodes)) {
+            atomic_store(&sh->stop, 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Order moves[0..n) by score, best first (insertion sort: lists are short
+ * relative to the work per node). */
+static void order(tav_move *moves, int *scores, int n)
+{
+    for (int i = 1; i < n; i++) {
+        tav_move m = moves[i];
+        int s = scores[i], j = i - 1;
+        while (j >= 0 && scores[j] < s) {
+            moves[j + 1] = moves[j];
+            scores[j + 1] = scores[j];
+            j--;
+        }
+        moves[j + 1] = m;
+        scores[j + 1] = s;
+    }
+}
+
+static int quiesce(worker *w, const void *st, int alpha, int beta, int ply, int qply)
+{
+    const tav_game *g = w->sh->g;
+    w->nodes++;
+    int side = g->to_move(st);
+    if (side == TAV_NONE)
+        return terminal_score(g, st, side, ply);
+    int stand = evaluate(g, st);
+    if (stand >= beta || qply >= QS_MAXPLY || ply >= AB_MAXPLY + QS_MAXPLY)
+        return stand;
+    if (stand > alpha)
+        alpha = stand;
+    tav_move *moves = w->lists + (size_t)ply * (size_t)g->max_moves;
+    int *scores = w->scores + (size_t)ply * (size_t)g->max_moves;
+    int n = g->legal(st, moves), k = 0;
+    for (int i = 0; i < n; i++) {
+        int sc = g->move_score(st, moves[i]);
+        if (sc >= TAV_NOISY) {
+            moves[k] = moves[i];
+            scores[k++] = sc;
+        }
+    }
+    order(moves, scores, k);
+    void *child = w->states + (size_t)(ply + 1) * g->state_size;
+    for (int i = 0; i < k; i++) {
+        memcpy(child, st, g->state_size);
+        g->play(child, moves[i]);
+        int s;
+        if (g->to_move(child) == TAV_NONE)
+            s = terminal_score(g, child, side, ply + 1);
+        else if (g->to_move(child) == side)
+            s = quiesce(w, child, alpha, beta, ply + 1, qply + 1);
+        else
+            s = -quiesce(w, child, -beta, -alpha, ply + 1, qply + 1);
+        if (s >= beta)
+            return s;
+        if (s > alpha)
+            alpha = s;
+    }
+    return alpha;
+}
+
+static int search(worker *w, const void *st, int depth, int alpha, int beta, int ply)
+{
+    shared *sh = w->sh;
+    const tav_game *g = sh->g;
+    int side = g->to_move(st);
+    if (side == TAV_NONE)
+        return terminal_score(g, st, side, ply);
+    if (depth <= 0 || ply >= AB_MAXPLY)
+        return g->move_score ? quiesce(w, st, alpha, beta, ply, 0) : evaluate(g, st);
+    w->nodes++;
+    if (out_of_time(w))
+        return 0;
+    uint64_t key = g->hash(st);
+    tav_move ttm = 0;
+    int tts, ttd, ttf, alpha0 = alpha;
+    if (tt_probe(sh, key, &ttm, &tts, &ttd, &ttf) && ttd >= depth && ply > 0) {
+        if (ttf == TT_EXACT || (ttf == TT_LOWER && tts >= beta) || (ttf == TT_UPPER && tts <= alpha))
+            return tts;
+    }
+    tav_move *moves = w->lists + (size_t)ply * (size_t)g->max_moves;
+    int *scores = w->scores + (size_t)ply * (size_t)g->max_moves;
+    int n = g->legal(st, moves);
+    for (int i = 0; i < n; i++) {
+        tav_move m = moves[i];
+        int sc = g->move_score ? g->move_score(st, m) * 16 : 0;
+        if (m == ttm && ttm)
+            sc = 1 << 29;
+        else if (m == w->killers[ply][0])
+            sc += 1 << 20;
+        else if (m == w->killers[ply][1])
+            sc += 1 << 19;
+        sc += (int)(w->history[tav_mix64(m) & 4095] >> 4);
+        scores[i] = sc;
+    }
+    order(moves, scores, n);
+    void *child = w->states + (size_t)(ply + 1) * g->state_size;
+    int best = -AB_INF;
+    tav_move bestm = n ? moves[0] : 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(child, st, g->state_size);
+        g->play(child, moves[i]);
+        int s;
+        int same = g->to_move(child) == side;   /* the mover moves again */
+        if (g->to_move(child) == TAV_NONE) {
+            s = terminal_score(g, child, side, ply + 1);
+        } else if (same) {
+            s = search(w, child, depth - 1, alpha, beta, ply + 1);
+        } else if (i == 0) {
+            s = -search(w, child, depth - 1, -beta, -alpha, ply + 1);
+        } else {
+            /* Late move reduction for quiet moves far down the list. */
+            int r = (depth >= 3 && i >= 4 && scores[i] < (1 << 19)) ? 1 : 0;
+            s = -search(w, child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+            if (s > alpha && (r || s < beta))
+                s = -search(w, child, depth - 1, -beta, -alpha, ply + 1);
+        }
+        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+            return 0;
+        if (s > best) {
+            best = s;
+            bestm = moves[i];
+            if (ply == 0) {
+                w->best = bestm;
+                w->best_score = best;
+                w->have_best = 1;
+            }
+        }
+        if (s > alpha)
+            alpha = s;
+        if (alpha >= beta) {
+            if (scores[i] < (1 << 29) && (!g->move_score || g->move_score(st, moves[i]) < TAV_NOISY)) {
+                w->killers[ply][1] = w->killers[ply][0];
+                w->killers[ply][0] = moves[i];
+                uint32_t *h = &w->history[tav_mix64(moves[i]) & 4095];
+                *h += (uint32_t)(depth * depth);
+                if (*h > (1u << 20))
+                    for (int k = 0; k < 4096; k++)
+                        w->history[k] >>= 1;
+            }
+            break;
+        }
+    }
+    int flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+    tt_store(sh, key, bestm, best, depth, flag);
+    return best;
+}
+
+/* Principal variation from the transposition table. */
+static void ab_pv(shared *sh, const void *root, char *buf, size_t n)
+{
+    const tav_game *g = sh->g;
+    unsigned char *st = malloc(g->state_size);
+    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    size_t len = 0;
+    buf[0] = '\0';
+    if (st && list) {
+        memcpy(st, root, g->state_size);
+        for (int d = 0; d < 12 && g->to_move(st) != TAV_NONE; d++) {
+            tav_move m;
+            int s, dd, f;
+            if (!tt_probe(sh, g->hash(st), &m, &s, &dd, &f))
+                break;
+            int nl = g->legal(st, list), ok = 0;
+            for (int i = 0; i < nl; i++)
+                ok |= list[i] == m;
+            if (!ok)
+                break;
+            char mv[TAV_MOVE_TEXT];
+            g->move_str(st, m, mv, sizeof mv);
+            len += tav_bprintf(buf + len, n - len, "%s%s", len ? " " : "", mv);
+            g->play(st, m);
+        }
+    }
+    free(st);
+    free(list);
+}
+
+typedef struct thread_arg {
+    worker *w;
+    const void *root;
+} thread_arg;
+
+static void *ab_thread(void *arg)
+{
+    thread_arg *ta = arg;
+    worker *w = ta->w;
+    shared *sh = w->sh;
+    int maxd = sh->max_depth > 0 ? sh->max_depth : AB_MAXPLY - 1;
+    for (int d = 1 + (w->id & 1); d <= maxd; d++) {
+        tav_move prev = w->best;
+        int prev_score = w->best_score;
+        int s = search(w, ta->root, d, -AB_INF, AB_INF, 0);
+        if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+            /* An interrupted iteration is trusted only for its first, fully
+             * searched move order; keep the last complete answer. */
+            if (w->depth_done) {
+                w->best = prev;
+                w->best_score = prev_score;
+            }
+            break;
+        }
+        w->depth_done = d;
+        if (w->id == 0 && sh->info) {
+            char pv[512], line[700];
+            ab_pv(sh, ta->root, pv, sizeof pv);
+            snprintf(line, sizeof line, "info depth %d score %d nodes %llu time %.0f pv %s", d, s,
+                     (unsigned long long)atomic_load(&sh->nodes) + w->nodes % 1024,
+                     (ab_now() - sh->start) * 1000.0, pv);
+            sh->info(sh->ctx, line);
+        }
+        if (s > AB_WIN - AB_MAXPLY || s < -AB_WIN + AB_MAXPLY)
+            break;   /* a forced result is known */
+        if (sh->deadline > 0 && ab_now() > sh->start + (sh->deadline - sh->start) * 0.6)
+            break;   /* the next iteration would not finish */
+    }
+    if (w->id == 0)
+        atomic_store(&sh->stop, 1);
+    return NULL;
+}
+
+int tav_alphabeta(const tav_game *g, const void *st, const tav_limits *lim, double deadline,
+                  uint64_t max_nodes, tav_info_fn info, void *ctx, tav_report *out)
+{
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.g = g;
+    sh.deadline = deadline;
+    sh.max_nodes = max_nodes;
+    sh.max_depth = lim->depth;
+    sh.info = info;
+    sh.ctx = ctx;
+    sh.start = ab_now();
+    size_t mem = lim->memory ? lim->memory : (64u << 20);
+    uint64_t entries = 1;
+    while (entries * 2 * sizeof(tt_entry) <= mem)
+        entries *= 2;
+    sh.tt = calloc(entries, sizeof(tt_entry));
+    sh.tt_mask = entries - 1;
+    int threads = lim->threads < 1 ? 1 : lim->threads > 8 ? 8 : lim->threads;
+    worker *ws = calloc((size_t)threads, sizeof(worker));
+    thread_arg *ta = calloc((size_t)threads, sizeof(thread_arg));
+    int plies = AB_MAXPLY + QS_MAXPLY + 2;
+    int ok = sh.tt && ws && ta;
+    for (int i = 0; ok && i < threads; i++) {
+        ws[i].sh = &sh;
+        ws[i].id = i;
+        ws[i].states = malloc(g->state_size * (size_t)plies);
+        ws[i].lists = malloc(sizeof(tav_move) * (size_t)g->max_moves * (size_t)plies);
+        ws[i].scores = malloc(sizeof(int) * (size_t)g->max_moves * (size_t)plies);
+        ok = ws[i].states && ws[i].lists && ws[i].scores;
+        ta[i].w = &ws[i];
+        ta[i].root = st;
+    }
+    int rc = -1;
+    if (ok) {
+        pthread_t tid[8];
+        int started[8] = {0};
+        for (int i = 1; i < threads; i++)
+            started[i] = pthread_create(&tid[i], NULL, ab_thread, &ta[i]) == 0;
+        ab_thread(&ta[0]);
+        for (int i = 1; i < threads; i++)
+            if (started[i])
+                pthread_join(tid[i], NULL);
+        if (ws[0].have_best) {
+            out->best = ws[0].best;
+            double v = ws[0].best_score > AB_WIN - 1000 ? 1.0
+                     : ws[0].best_score < -AB_WIN + 1000 ? 0.0
+                     : 0.5 + ws[0].best_score / 2000.0;
+            out->value = v < 0 ? 0 : v > 1 ? 1 : v;
+            rc = 0;
+        }
+        uint64_t total = 0;
+        for (int i = 0; i < threads; i++)
+            total += ws[i].nodes;
+        out->nodes = total;
+        out->playouts = (uint64_t)ws[0].depth_done;
+    }
+    for (int i = 0; ws && i < threads; i++) {
+        free(ws[i].states);
+        free(ws[i].lists);
+        free(ws[i].scores);
+    }
+    free(ws);
+    free(ta);
+    free(sh.tt);
+    return rc;
+}
