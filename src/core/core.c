@@ -75,7 +75,7 @@ int tav_parse_uint(const char *s, uint64_t max, uint64_t *out)
         if (*s < '0' || *s > '9')
             return -1;
         uint64_t d = (uint64_t)(*s - '0');
-        if (v > (max - d) / 10)
+        if (v > max / 10 || v * 10 > max - (d > max ? max : d) || d > max)
             return -1;
         v = v * 10 + d;
     }
