@@ -122,9 +122,25 @@ static inline void ubb_set(ubb *a, int sq) { a->w[sq >> 6] |= 1ULL << (sq & 63);
 static inline void ubb_clear(ubb *a, int sq) { a->w[sq >> 6] &= ~(1ULL << (sq & 63)); }
 static inline int ubb_eq(ubb a, ubb b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
 
+/* The 81 squares; file a; file i. */
+static const ubb urb_board = { { ~0ULL, (1ULL << (URB_SQ - 64)) - 1 } };
+static const ubb urb_file_a = { { 0x8040201008040201ULL, 0x100ULL } };
+static const ubb urb_file_i = { { 0x4020100804020100ULL, 0x10080ULL } };
+
 /* Direction steps: E, NE, N, NW, W, SW, S, SE. */
 static const int urb_df[8] = { 1, 1, 0, -1, -1, -1, 0, 1 };
 static const int urb_dr[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+
+/* The squares orthogonally next to a square of b. */
+static ubb urb_orth(ubb b)
+{
+    ubb e = ubb_andnot(b, urb_file_i), w = ubb_andnot(b, urb_file_a);
+    ubb r = { { e.w[0] << 1 | w.w[0] >> 1 | b.w[0] << 9 | b.w[0] >> 9 | b.w[1] << 55,
+                e.w[1] << 1 | e.w[0] >> 63 | w.w[1] >> 1 | b.w[1] << 9 | b.w[0] >> 55 |
+                    b.w[1] >> 9 } };
+    r.w[0] |= w.w[1] << 63;
+    return ubb_and(r, urb_board);
+}
 
 /* Squares seen from sq through squares not in occ (8 rays, stopping before occ). */
 static ubb urb_sight(int sq, ubb occ)
@@ -155,18 +171,6 @@ static int urb_direction(int a, int b)
         if (urb_df[d] == sf && urb_dr[d] == sr)
             return d;
     return -1;
-}
-
-/* Remove from set the squares from sq onward in direction d. */
-static ubb urb_cut_ray(ubb set, int sq, int d)
-{
-    int f = sq % URB_N, k = sq / URB_N;
-    while ((unsigned)f < URB_N && (unsigned)k < URB_N) {
-        ubb_clear(&set, k * URB_N + f);
-        f += urb_df[d];
-        k += urb_dr[d];
-    }
-    return set;
 }
 
 /* Encode a move. */
@@ -312,45 +316,45 @@ static void urb_allowed(const urbino_state *s, int c, ubb allowed[3])
     int8_t lab[URB_SQ];
     urb_district dist[URB_SQ];
     urb_districts(s, VAR_STANDARD, lab, dist);
-    ubb pal_nb = { { 0, 0 } }, tow_nb = { { 0, 0 } };
-    ubb ok = { { 0, 0 } };
+    ubb pal_nb = urb_orth(s->pal), tow_nb = urb_orth(s->tow);
     int o = 1 - c;
-    for (int q = 0; q < URB_SQ; q++) {
-        if (s->cell[q])
-            continue;
-        int qf = q % URB_N;
-        int nbr[4] = { qf > 0 ? q - 1 : -1, qf < URB_N - 1 ? q + 1 : -1,
-                       q >= URB_N ? q - URB_N : -1, q + URB_N < URB_SQ ? q + URB_N : -1 };
-        int seen[4], ns = 0, n_other = 0, good = 1;
-        for (int i = 0; i < 4; i++) {
-            int x = nbr[i];
-            if (x < 0 || !s->cell[x])
-                continue;
-            if (ubb_has(s->tow, x))
-                ubb_set(&tow_nb, q);
-            if (ubb_has(s->pal, x))
-                ubb_set(&pal_nb, q);
-            int L = lab[x], dup = 0;
-            for (int j = 0; j < ns; j++)
-                dup |= seen[j] == L;
-            if (dup)
-                continue;
-            seen[ns++] = L;
-            if (dist[L].colours & (1 << o))
-                n_other++;
-            if (dist[L].colours & (1 << c)) {
-                /* The district's block of colour c must touch q. */
-                int touch = 0;
-                for (int j = 0; j < 4; j++)
-                    if (nbr[j] >= 0 && s->cell[nbr[j]] && lab[nbr[j]] == L &&
-                        (s->cell[nbr[j]] - 1) / 3 == c)
-                        touch = 1;
-                good &= touch;
+    ubb bld = urb_buildings(s);
+    ubb empty = ubb_andnot(urb_board, bld);
+    /* Squares with no building beside them are always fine; check the others. */
+    ubb front = ubb_and(urb_orth(bld), empty);
+    ubb ok = ubb_andnot(empty, front);
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = front.w[w]; bits; bits &= bits - 1) {
+            int q = w * 64 + tav_ctz(bits);
+            int qf = q % URB_N;
+            int nbr[4] = { qf > 0 ? q - 1 : -1, qf < URB_N - 1 ? q + 1 : -1,
+                           q >= URB_N ? q - URB_N : -1, q + URB_N < URB_SQ ? q + URB_N : -1 };
+            int seen[4], ns = 0, n_other = 0, good = 1;
+            for (int i = 0; i < 4; i++) {
+                int x = nbr[i];
+                if (x < 0 || !s->cell[x])
+                    continue;
+                int L = lab[x], dup = 0;
+                for (int j = 0; j < ns; j++)
+                    dup |= seen[j] == L;
+                if (dup)
+                    continue;
+                seen[ns++] = L;
+                if (dist[L].colours & (1 << o))
+                    n_other++;
+                if (dist[L].colours & (1 << c)) {
+                    /* The district's block of colour c must touch q. */
+                    int touch = 0;
+                    for (int j = 0; j < 4; j++)
+                        if (nbr[j] >= 0 && s->cell[nbr[j]] && lab[nbr[j]] == L &&
+                            (s->cell[nbr[j]] - 1) / 3 == c)
+                            touch = 1;
+                    good &= touch;
+                }
             }
+            if (good && n_other <= 1)
+                ubb_set(&ok, q);
         }
-        if (good && n_other <= 1)
-            ubb_set(&ok, q);
-    }
     allowed[URB_HOUSE] = ok;
     allowed[URB_PALACE] = ubb_andnot(ok, pal_nb);
     allowed[URB_TOWER] = ubb_andnot(ok, tow_nb);
@@ -372,6 +376,37 @@ static int urb_emit(ubb lots, const ubb allowed[3], int from, int to, int rep, t
         }
     }
     return n;
+}
+
+/* Emit, for one lot z, every type allowed there with the mover going to each of `to`. */
+static int urb_emit_to(ubb to, const ubb allowed[3], int z, int from, tav_move *out, int n)
+{
+    for (int t = 0; t < 3; t++) {
+        if (!ubb_has(allowed[t], z))
+            continue;
+        tav_move base = urb_move(MK_BUILD, t, z, from, 0, 1);
+        for (int w = 0; w < 2; w++) {
+            uint64_t x = to.w[w];
+            while (x) {
+                out[n++] = base | (tav_move)(w * 64 + tav_ctz(x)) << 16;
+                x &= x - 1;
+            }
+        }
+    }
+    return n;
+}
+
+/* The squares strictly between a and b when they share a line (else none). */
+static ubb urb_between(int a, int b)
+{
+    ubb r = { { 0, 0 } };
+    int d = urb_direction(a, b);
+    if (d < 0)
+        return r;
+    int step = urb_dr[d] * URB_N + urb_df[d];
+    for (int q = a + step; q != b; q += step)
+        ubb_set(&r, q);
+    return r;
 }
 
 /* The building lots of architects on a and b over the buildings. */
@@ -421,20 +456,18 @@ static int urbino_legal(const void *st, tav_move *out)
             ubb_clear(&empty, a1);
             for (int i = 0; i < 2; i++) {
                 int from = s->arch[i], stay = s->arch[1 - i];
-                ubb sight0 = urb_sight(stay, bld);
+                ubb stay_occ = ubb_or(bld, ubb_one(stay));
+                ubb targets = empty; /* neither architect's square */
+                ubb cand = ubb_and(urb_sight(stay, bld), any);
                 for (int w = 0; w < 2; w++) {
-                    uint64_t x = empty.w[w];
+                    uint64_t x = cand.w[w];
                     while (x) {
-                        int to = w * 64 + tav_ctz(x);
+                        int z = w * 64 + tav_ctz(x);
                         x &= x - 1;
-                        ubb ss = sight0;
-                        if (ubb_has(ss, to))
-                            ss = urb_cut_ray(ss, to, urb_direction(stay, to));
-                        ubb cand = ubb_and(ss, any);
-                        if (!ubb_any(cand))
-                            continue;
-                        ubb lots = ubb_and(cand, urb_sight(to, ubb_or(bld, ubb_one(stay))));
-                        n = urb_emit(lots, allowed, from, to, 1, out, n);
+                        /* Squares from which the mover sees z, off the stay-z segment. */
+                        ubb to = ubb_and(urb_sight(z, stay_occ), targets);
+                        to = ubb_andnot(to, urb_between(stay, z));
+                        n = urb_emit_to(to, allowed, z, from, out, n);
                     }
                 }
             }
