@@ -514,7 +514,7 @@ int cli_play(int argc, char **argv)
         return 2;
     }
     s.rec.game = s.g;
-    snprintf(s.rec.options, sizeof s.rec.options, "%s", s.options);
+    tav_bprintf(s.rec.options, sizeof s.rec.options, "%s", s.options);
     for (int i = 0; i < loaded.nmoves; i++)
         if (do_play(&s, loaded.moves[i]) != 0) {
             fprintf(stderr, "cannot replay move %d\n", i + 1);
