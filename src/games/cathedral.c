@@ -312,21 +312,32 @@ static inline int cat_y_due(const cathedral_state *s)
 /* Claims are enabled: each player has built since the Cathedral. */
 static inline int cat_claims(const cathedral_state *s) { return s->built == 3; }
 
-/* List the placements of shape sh on the squares free; returns the new count. */
-static int cat_gen_shape(int sh, cat_bb free, tav_move *out, int n)
+#define CAT_MAX_OFF 34   /* largest cell offset (33) + 1 */
+
+/* down[i] = the free squares moved down by i: bit a of down[i] says square
+ * a + i is free.  Computed once per generation, shared by all shapes. */
+static void cat_shifts(cat_bb free, cat_bb *down)
+{
+    for (int i = 0; i < CAT_MAX_OFF; i++)
+        down[i] = bb_down(free, i);
+}
+
+/* List the placements of shape sh given the shifted free sets; returns the new count. */
+static int cat_gen_shape(int sh, const cat_bb *down, tav_move *out, int n)
 {
     const cat_shape *shp = &cat_shapes[sh];
     for (int o = 0; o < shp->norient; o++) {
         const cat_orient *or = &shp->o[o];
         cat_bb fit = cat_anchor_files[or->w];
-        for (int c = 0; c < shp->size && bb_any(fit); c++)
-            fit = bb_and(fit, bb_down(free, or->off[c]));
+        for (int c = 0; c < shp->size; c++)
+            fit = bb_and(fit, down[or->off[c]]);
+        tav_move base = cat_move_make(sh, o, 0);
         while (fit.lo) {
-            out[n++] = cat_move_make(sh, o, tav_ctz(fit.lo));
+            out[n++] = base | (tav_move)tav_ctz(fit.lo) << 8;
             fit.lo &= fit.lo - 1;
         }
         while (fit.hi) {
-            out[n++] = cat_move_make(sh, o, 64 + tav_ctz(fit.hi));
+            out[n++] = base | (tav_move)(64 + tav_ctz(fit.hi)) << 8;
             fit.hi &= fit.hi - 1;
         }
     }
@@ -343,11 +354,12 @@ static inline cat_bb cat_free_for(const cathedral_state *s, int p)
 /* Every placement of player p's buildings (no pass, no Cathedral). */
 static int cat_gen_buildings(const cathedral_state *s, int p, tav_move *out)
 {
-    cat_bb free = cat_free_for(s, p);
+    cat_bb down[CAT_MAX_OFF];
+    cat_shifts(cat_free_for(s, p), down);
     int n = 0;
     for (int k = 0; k < CAT_KINDS; k++)
         if (cat_hand(s, p, k) > 0)
-            n = cat_gen_shape(cat_shape_of(p, k), free, out, n);
+            n = cat_gen_shape(cat_shape_of(p, k), down, out, n);
     return n;
 }
 
@@ -456,8 +468,11 @@ static int cathedral_legal(const void *st, tav_move *out)
     const cathedral_state *s = st;
     if (s->passes >= 2)
         return 0;
-    if (cat_y_due(s))
-        return cat_gen_shape(CAT_SHAPE_Y, cat_free_for(s, s->tomove), out, 0);
+    if (cat_y_due(s)) {
+        cat_bb down[CAT_MAX_OFF];
+        cat_shifts(cat_free_for(s, s->tomove), down);
+        return cat_gen_shape(CAT_SHAPE_Y, down, out, 0);
+    }
     int n = cat_gen_buildings(s, s->tomove, out);
     if (n == 0)
         out[n++] = CAT_PASS;
