@@ -57,6 +57,7 @@ probe stack white => 02,01,03,05,06,07,12,13,14,15,16,23,24,25,34,04
 probe masked white => white=02,01,03,05,06,07,12,13,14,15,16,23,24,25,34,04 black=01,02,03,04,05,06,07,12,13,14,15,16,23,24,25,34 hash=83b56ccf9f65ed63
 
 test no decision before the turn of a player holding one tile, though the opponent's veto is unused
+newgame toscana
 position
 .BbWWWwBbBbBB....
 .BBWWwWBBBBBBBBbB
@@ -95,6 +96,7 @@ state black no none 10:12
 moves pass
 
 test after a veto the next tile is played at once — or, with no room for it, passed
+newgame toscana
 position
 ..ww..BBWw.......
 WWWWwWbBwWWwWW.Ww
@@ -128,6 +130,7 @@ play pass
 state none yes black 7:8
 
 test the decision comes before a turn even when the tile can not be placed (SPEC.md: before each turn)
+newgame toscana
 position
 ......bBBB.......
 ..wwWWBbBBWwwW...
