@@ -37,5 +37,5 @@ legal l5-m2:m4,m5
 # l4-m1 would touch black's dark k4 only
 illegal l4-m1:l1,l2 l4-m1:m3,m4
 play l5-m2:l2,l3
-state black no none 4:2
+state white no none 4:2
 probe area white => 4 h9-k8 h7-k6 h5-k4 l5-m2
