@@ -16,7 +16,7 @@
  * of each covered square (for scoring: areas count tiles, not squares),
  * `place` lists the placements in order (owner, tile, rotation, origin),
  * the stacks are tile indices top first (unused slots 0).  The state is
- * plain data of about 500 bytes; it holds no derived score.
+ * plain data of 600 bytes; it holds no derived score.
  *
  * Turn structure.  `side` is the player whose turn it is; `phase` is
  * DECIDE (the opponent of `side` answers veto/accept), PLACE (side places
