@@ -37,6 +37,13 @@
  * Scoring floods each colour's squares rank by rank; a region's value is
  * the popcount of the 32-bit set of placement numbers it touches.
  *
+ * Hidden information: only the order of each stack below its top tile is
+ * unknown, to both players alike (the owner shuffled it face down), except
+ * the bottom tile once the opponent has vetoed (it was put under in view of
+ * both and stays at the bottom until it is the last).  mask() sorts the
+ * unknown range by tile index, determinize() shuffles it; nothing else is
+ * hidden, so the masked state lists the same moves.
+ *
  * Move value: placement = bit 15 | rot | r0 << 2 | c0 << 7 (origin =
  * bottom-left square of the rectangle); pass, veto and accept are
  * TOS_MOVE_PASS / _VETO / _ACCEPT.  A `place` record adds owner << 16 and
@@ -325,7 +332,7 @@ static int tos_parse_stack(const char *v, uint8_t *out, int need16, char *err, s
     for (;;) {
         int t = -1;
         for (int k = 0; k < TOS_TILES; k++)
-            if (p[0] == tos_ids[k][0] && p[1] == tos_ids[k][1] && p[0] && p[1] &&
+            if (p[0] == tos_ids[k][0] && p[1] == tos_ids[k][1] &&
                 (p[2] == ',' || p[2] == '\0'))
                 t = k;
         if (t < 0) {
