@@ -27,11 +27,13 @@
  * any empty square) the building lots are sight(A) & sight(B), sight going
  * through empty squares in 8 directions and stopping before a building or
  * the other architect; moves are lots & allowed[type].  For a moved
- * architect the sight of the one staying put is computed once without the
- * mover and cut behind the mover's new square when that square lies in it.
- * Two configurations never leave the same architect pair, so nothing is
- * listed twice.  Cost: about 160 sight walks (8 rays, at most 32 squares)
- * plus one bit-scan per listed move.
+ * architect the loop is turned around: for each square z that the architect
+ * staying put sees (without the mover) and where some type is allowed, the
+ * mover's destinations are the empty squares that see z (sight is
+ * symmetric), minus those strictly between the staying architect and z
+ * (they would block its view).  Two configurations never leave the same
+ * architect pair, so nothing is listed twice.  Cost: at most 2 + 64 sight
+ * walks (8 rays, at most 32 squares) plus one bit-scan per listed move.
  *
  * Bound on legal moves (max_moves): a configuration keeps at most 79 empty
  * squares off the architects' own, so there are at most 1 + 2 * 79 = 159
