@@ -719,6 +719,213 @@ static int epaminondas_check(const void *st, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- The ai player's hooks: evaluation, move ordering, playout policy ----
+ *
+ * See docs/ai/epaminondas.md.  Everything is computed from the mover's point
+ * of view (the side whose turn it is) and flipped for the other side.  All
+ * scratch is on the stack; nothing is global or allocated.
+ */
+
+#ifndef EPA_TUNE
+#define EPA_TUNE 0
+#endif
+
+/* Board facts one pass of bit-parallel generation gives about one side. */
+typedef struct epa_feat {
+    int moves;        /* legal moves (plain and captures) */
+    int big;          /* moves of phalanxes of 3 or more */
+    epa_bb attacked;  /* enemy squares a capture can land on */
+    epa_bb reach;     /* empty squares a plain move can land on */
+} epa_feat;
+
+/* Like epa_generate_dir, but counts and collects target sets. */
+static void epa_features(epa_bb own, epa_bb opp, epa_feat *f)
+{
+    epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
+    memset(f, 0, sizeof *f);
+    for (int d = 0; d < 8; d++) {
+        int od = (d + 4) & 7;
+        epa_bb front = bb_andnot(own, bb_shift(own, od));
+        epa_bb p = own, q = opp;
+        for (int k = 1;; k++) {
+            epa_bb r = bb_and(front, p);
+            if (!bb_any(r))
+                break;
+            for (int s = 1; s <= k; s++) {
+                epa_bb nx = bb_shift(r, d);
+                if (k >= 2) {
+                    epa_bb c = bb_andnot(bb_and(nx, opp), q);
+                    f->attacked = bb_or(f->attacked, c);
+                    int nc = bb_count(c);
+                    f->moves += nc;
+                    if (k >= 3)
+                        f->big += nc;
+                }
+                r = bb_and(nx, empty);
+                if (!bb_any(r))
+                    break;
+                f->reach = bb_or(f->reach, r);
+                int nr = bb_count(r);
+                f->moves += nr;
+                if (k >= 3)
+                    f->big += nr;
+            }
+            p = bb_and(own, bb_shift(p, d));
+            q = bb_and(opp, bb_shift(q, od));
+        }
+    }
+}
+
+/* Pieces of a side on each rank, as seen from that side (index 0 = home). */
+static void epa_rank_counts(const epaminondas_state *s, int side, int cnt[EPA_H])
+{
+    for (int r = 0; r < EPA_H; r++) {
+        int c = tav_popcount(s->pc[side][r >> 2] >> (16 * (r & 3)) & 0x3fffULL);
+        cnt[side == TAV_WHITE ? r : EPA_H - 1 - r] = c;
+    }
+}
+
+/* Pieces of `side` on the opponent's home row. */
+static int epa_far(const epaminondas_state *s, int side)
+{
+    return bb_count(bb_and(epa_side(s, side), side == TAV_WHITE ? epa_row12 : epa_row1));
+}
+
+/* The mover faces a crossing (the opponent leads on the far rows): whether
+ * some move of his levels the count (a capture on his home row, or a
+ * crossing of his own), so that the opponent does not win at once. */
+static int epa_answer_exists(const epaminondas_state *s)
+{
+    tav_move list[EPA_MAX_MOVES];
+    int me = s->tomove, n = epa_generate(s, me, list);
+    int farrank = me == TAV_WHITE ? EPA_H - 1 : 0;
+    for (int i = 0; i < n; i++) {
+        tav_move m = list[i];
+        int dest = epa_move_front(m) + epa_move_s(m) * epa_off[epa_move_dir(m)];
+        if (!epa_move_cap(m) && (dest >> 4) != farrank)
+            continue;
+        epaminondas_state t = *s;
+        epaminondas_play(&t, m);
+        if (!(t.over && t.winner == (me ^ 1)))
+            return 1;
+    }
+    return 0;
+}
+
+/* Weights of the evaluation (centipawn-like units, 100 = one piece). */
+static const int epa_adv[EPA_H] = { 0, 0, 2, 4, 6, 9, 12, 15, 19, 24, 30, 30 };
+#define EPA_W_MATERIAL 100
+#define EPA_W_MOBILITY 1
+#define EPA_W_BIG 1
+#define EPA_W_ATTACK 12       /* each enemy piece attacked, by the side not to move */
+#define EPA_W_ATTACK_MOVER 30 /* each enemy piece attacked by the mover */
+#define EPA_W_HOME 10         /* each of the first few pieces kept on the home row */
+#define EPA_HOME_KEEP 4
+#define EPA_W_REACH 60        /* a crossing square reachable next move */
+#define EPA_SCALE 350.0
+
+/* Static score (mover's view) in centipawn-like units. */
+static int epa_score(const epaminondas_state *s)
+{
+    int me = s->tomove, op = me ^ 1;
+    epa_bb own = epa_side(s, me), opp = epa_side(s, op);
+    epa_feat fm, fo;
+    epa_features(own, opp, &fm);
+    epa_features(opp, own, &fo);
+    int cm[EPA_H], co[EPA_H];
+    epa_rank_counts(s, me, cm);
+    epa_rank_counts(s, op, co);
+    int score = 0, nm = 0, no = 0;
+    for (int r = 0; r < EPA_H; r++) {
+        nm += cm[r];
+        no += co[r];
+        score += epa_adv[r] * (cm[r] - co[r]);
+    }
+    score += EPA_W_MATERIAL * (nm - no);
+    score += EPA_W_MOBILITY * (fm.moves - fo.moves) + EPA_W_BIG * (fm.big - fo.big);
+    score += EPA_W_ATTACK_MOVER * bb_count(fm.attacked) - EPA_W_ATTACK * bb_count(fo.attacked);
+    score += EPA_W_HOME * ((cm[0] < EPA_HOME_KEEP ? cm[0] : EPA_HOME_KEEP) -
+                           (co[0] < EPA_HOME_KEEP ? co[0] : EPA_HOME_KEEP));
+    epa_bb farm = me == TAV_WHITE ? epa_row12 : epa_row1;
+    epa_bb faro = me == TAV_WHITE ? epa_row1 : epa_row12;
+    score += EPA_W_REACH * ((bb_any(bb_and(fm.reach, farm)) || bb_any(bb_and(fm.attacked, farm))) -
+                            (bb_any(bb_and(fo.reach, faro)) || bb_any(bb_and(fo.attacked, faro))));
+    return score;
+}
+
+/* Heuristic value for `side` in [0, 1]. */
+static double epaminondas_eval(const void *st, int side)
+{
+    const epaminondas_state *s = st;
+    if (s->over)
+        return s->winner == TAV_DRAW ? 0.5 : s->winner == side ? 1.0 : 0.0;
+    int me = s->tomove;
+    double v;
+    if (epa_far(s, me ^ 1) > epa_far(s, me) && !epa_answer_exists(s)) {
+        v = 0.002;   /* the opponent's crossing cannot be answered: lost */
+    } else {
+        double x = epa_score(s) / EPA_SCALE;
+        v = 1.0 / (1.0 + __builtin_exp(-x));
+        v = 0.01 + 0.98 * v;
+    }
+    return side == me ? v : 1.0 - v;
+}
+
+/* Ordering score: captures (by size, answers to a crossing first) and
+ * crossings are noisy; quiet moves by advance and phalanx size. */
+static int epaminondas_move_score(const void *st, tav_move m)
+{
+    const epaminondas_state *s = st;
+    int me = s->tomove, op = me ^ 1;
+    int d = epa_move_dir(m), k = epa_move_k(m), sd = epa_move_s(m), off = epa_off[d];
+    int dest = epa_move_front(m) + sd * off;
+    int farrank = me == TAV_WHITE ? EPA_H - 1 : 0, homerank = EPA_H - 1 - farrank;
+    int fwd = me == TAV_WHITE ? epa_dr[d] : -epa_dr[d];
+    int score;
+    if (epa_move_cap(m)) {
+        int n = 0, home = 0;
+        for (int t = dest; bb_test(s->pc[op], t); t += off) {
+            n++;
+            home += (t >> 4) == homerank;
+        }
+        score = TAV_NOISY + 100 * n + 400 * home + ((dest >> 4) == farrank ? 300 : 0) - k;
+    } else if ((dest >> 4) == farrank) {
+        score = TAV_NOISY + 50;
+    } else {
+        score = 500 + fwd * sd * 20 + k * 4;
+        if (score < 0)
+            score = 0;
+        if (score >= TAV_NOISY)
+            score = TAV_NOISY - 1;
+    }
+    return score;
+}
+
+/* Playout policy: a capture or a crossing when one exists (most of the
+ * time), else a random move preferring forward ones. */
+static int epaminondas_playout_move(const void *st, tav_rng *rng, tav_move *scratch,
+                                    tav_move *m)
+{
+    const epaminondas_state *s = st;
+    if (s->over)
+        return 0;
+    int n = epa_generate(s, s->tomove, scratch);
+    if (n == 0)
+        return 0;
+    tav_move best = scratch[tav_rng_below(rng, (uint32_t)n)];
+    int bs = epaminondas_move_score(s, best) + (int)tav_rng_below(rng, 200);
+    for (int i = 0; i < 6; i++) {
+        tav_move c = scratch[tav_rng_below(rng, (uint32_t)n)];
+        int cs = epaminondas_move_score(s, c) + (int)tav_rng_below(rng, 200);
+        if (cs > bs) {
+            best = c;
+            bs = cs;
+        }
+    }
+    *m = best;
+    return 1;
+}
+
 const tav_game epaminondas_game = {
     .name = "epaminondas",
     .state_size = sizeof(epaminondas_state),
@@ -735,4 +942,9 @@ const tav_game epaminondas_game = {
     .get_position = epaminondas_get_position,
     .probe = epaminondas_probe,
     .check = epaminondas_check,
+    .eval = epaminondas_eval,
+    .playout_move = epaminondas_playout_move,
+    .move_score = epaminondas_move_score,
+    .ai = { .algorithm = TAV_AI_ALPHABETA, .ucb_c = 0.5, .widen_k = 2.0, .widen_alpha = 0.5,
+            .cutoff = 12 },
 };
