@@ -112,10 +112,19 @@ static inline epa_bb bb_andnot(epa_bb a, epa_bb b)
     return r;
 }
 static inline int bb_any(epa_bb a) { return (a.w[0] | a.w[1] | a.w[2]) != 0; }
+/* Population count inline (SWAR): the build has no -mpopcnt, and the
+ * library call __builtin_popcountll becomes is a hot spot in search. */
+static inline int epa_popcnt(uint64_t x)
+{
+    x = x - (x >> 1 & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
 /* Number of squares in a bitboard. */
 static inline int bb_count(epa_bb a)
 {
-    return tav_popcount(a.w[0]) + tav_popcount(a.w[1]) + tav_popcount(a.w[2]);
+    return epa_popcnt(a.w[0]) + epa_popcnt(a.w[1]) + epa_popcnt(a.w[2]);
 }
 /* Whether square sq (any int; outside 0..191 is empty) is set in words w. */
 static inline int bb_test(const uint64_t *w, int sq)
@@ -780,7 +789,7 @@ static void epa_features(epa_bb own, epa_bb opp, epa_feat *f)
 static void epa_rank_counts(const epaminondas_state *s, int side, int cnt[EPA_H])
 {
     for (int r = 0; r < EPA_H; r++) {
-        int c = tav_popcount(s->pc[side][r >> 2] >> (16 * (r & 3)) & 0x3fffULL);
+        int c = epa_popcnt(s->pc[side][r >> 2] >> (16 * (r & 3)) & 0x3fffULL);
         cnt[side == TAV_WHITE ? r : EPA_H - 1 - r] = c;
     }
 }
@@ -828,6 +837,16 @@ static const int epa_adv[EPA_H] = { 0, 0, 2, 4, 6, 9, 12, 15, 19, 24, 30, 30 };
 static int epa_score(const epaminondas_state *s)
 {
     int me = s->tomove, op = me ^ 1;
+#if EPA_TUNE == 1
+    {   /* tuning baseline: material and distance to goal only */
+        int cb[EPA_H], cw[EPA_H], sc = 0;
+        epa_rank_counts(s, me, cb);
+        epa_rank_counts(s, op, cw);
+        for (int r = 0; r < EPA_H; r++)
+            sc += (100 + 10 * r) * (cb[r] - cw[r]);
+        return sc;
+    }
+#endif
     epa_bb own = epa_side(s, me), opp = epa_side(s, op);
     epa_feat fm, fo;
     epa_features(own, opp, &fm);
@@ -945,6 +964,6 @@ const tav_game epaminondas_game = {
     .eval = epaminondas_eval,
     .playout_move = epaminondas_playout_move,
     .move_score = epaminondas_move_score,
-    .ai = { .algorithm = TAV_AI_ALPHABETA, .ucb_c = 0.5, .widen_k = 2.0, .widen_alpha = 0.5,
+    .ai = { .algorithm = EPA_TUNE == 2 ? TAV_AI_MCTS : TAV_AI_ALPHABETA, .ucb_c = 0.5, .widen_k = 2.0, .widen_alpha = 0.5,
             .cutoff = 12 },
 };
