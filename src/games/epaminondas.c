@@ -823,15 +823,36 @@ static int epa_answer_exists(const epaminondas_state *s)
 
 /* Weights of the evaluation (centipawn-like units, 100 = one piece). */
 static const int epa_adv[EPA_H] = { 0, 0, 2, 4, 6, 9, 12, 15, 19, 24, 30, 30 };
+#ifndef EPA_ADV_MUL
+#define EPA_ADV_MUL 100       /* percent applied to epa_adv */
+#endif
+#ifndef EPA_W_MATERIAL
 #define EPA_W_MATERIAL 100
+#endif
+#ifndef EPA_W_MOBILITY
 #define EPA_W_MOBILITY 1
+#endif
+#ifndef EPA_W_BIG
 #define EPA_W_BIG 1
+#endif
+#ifndef EPA_W_ATTACK
 #define EPA_W_ATTACK 12       /* each enemy piece attacked, by the side not to move */
+#endif
+#ifndef EPA_W_ATTACK_MOVER
 #define EPA_W_ATTACK_MOVER 30 /* each enemy piece attacked by the mover */
+#endif
+#ifndef EPA_W_HOME
 #define EPA_W_HOME 10         /* each of the first few pieces kept on the home row */
+#endif
+#ifndef EPA_HOME_KEEP
 #define EPA_HOME_KEEP 4
+#endif
+#ifndef EPA_W_REACH
 #define EPA_W_REACH 60        /* a crossing square reachable next move */
+#endif
+#ifndef EPA_SCALE
 #define EPA_SCALE 350.0
+#endif
 
 /* Static score (mover's view) in centipawn-like units. */
 static int epa_score(const epaminondas_state *s)
@@ -858,7 +879,7 @@ static int epa_score(const epaminondas_state *s)
     for (int r = 0; r < EPA_H; r++) {
         nm += cm[r];
         no += co[r];
-        score += epa_adv[r] * (cm[r] - co[r]);
+        score += epa_adv[r] * EPA_ADV_MUL / 100 * (cm[r] - co[r]);
     }
     score += EPA_W_MATERIAL * (nm - no);
     score += EPA_W_MOBILITY * (fm.moves - fo.moves) + EPA_W_BIG * (fm.big - fo.big);
