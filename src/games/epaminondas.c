@@ -848,7 +848,7 @@ static const int epa_adv[EPA_H] = { 0, 0, 2, 4, 6, 9, 12, 15, 19, 24, 30, 30 };
 #define EPA_HOME_KEEP 4
 #endif
 #ifndef EPA_W_REACH
-#define EPA_W_REACH 60        /* a crossing square reachable next move */
+#define EPA_W_REACH 150       /* a crossing square reachable next move */
 #endif
 #ifndef EPA_SCALE
 #define EPA_SCALE 350.0
