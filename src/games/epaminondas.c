@@ -824,7 +824,7 @@ static int epa_answer_exists(const epaminondas_state *s)
 /* Weights of the evaluation (centipawn-like units, 100 = one piece). */
 static const int epa_adv[EPA_H] = { 0, 0, 2, 4, 6, 9, 12, 15, 19, 24, 30, 30 };
 #ifndef EPA_ADV_MUL
-#define EPA_ADV_MUL 100       /* percent applied to epa_adv */
+#define EPA_ADV_MUL 60        /* percent applied to epa_adv */
 #endif
 #ifndef EPA_W_MATERIAL
 #define EPA_W_MATERIAL 100
@@ -849,6 +849,12 @@ static const int epa_adv[EPA_H] = { 0, 0, 2, 4, 6, 9, 12, 15, 19, 24, 30, 30 };
 #endif
 #ifndef EPA_W_REACH
 #define EPA_W_REACH 150       /* a crossing square reachable next move */
+#endif
+#ifndef EPA_W_REACH_MOVER
+#define EPA_W_REACH_MOVER EPA_W_REACH   /* the same, for the side to move */
+#endif
+#ifndef EPA_W_REACH2
+#define EPA_W_REACH2 0        /* a second crossing square */
 #endif
 #ifndef EPA_SCALE
 #define EPA_SCALE 350.0
@@ -888,8 +894,10 @@ static int epa_score(const epaminondas_state *s)
                            (co[0] < EPA_HOME_KEEP ? co[0] : EPA_HOME_KEEP));
     epa_bb farm = me == TAV_WHITE ? epa_row12 : epa_row1;
     epa_bb faro = me == TAV_WHITE ? epa_row1 : epa_row12;
-    score += EPA_W_REACH * ((bb_any(bb_and(fm.reach, farm)) || bb_any(bb_and(fm.attacked, farm))) -
-                            (bb_any(bb_and(fo.reach, faro)) || bb_any(bb_and(fo.attacked, faro))));
+    int xm = bb_count(bb_and(bb_or(fm.reach, fm.attacked), farm));
+    int xo = bb_count(bb_and(bb_or(fo.reach, fo.attacked), faro));
+    score += EPA_W_REACH_MOVER * (xm > 0) + EPA_W_REACH2 * (xm > 1);
+    score -= EPA_W_REACH * (xo > 0) + EPA_W_REACH2 * (xo > 1);
     return score;
 }
 
