@@ -48,6 +48,7 @@
  * Move value: bit 16 set, bits 0-3 shape, 4-5 orientation, 8-14 anchor
  * square.  CAT_PASS is bit 17; 0 means "no last move".
  */
+#include <math.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -1278,6 +1279,182 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- the ai player (docs/ai/cathedral.md) -------------------------------- */
+
+/* Evaluation weights, in squares of hand (the score's unit). */
+#ifndef CAT_W_HAND
+#define CAT_W_HAND 1.0     /* squares already placed */
+#endif
+#ifndef CAT_W_DEAD
+#define CAT_W_DEAD 1.0     /* squares of pieces that fit nowhere any more */
+#endif
+#ifndef CAT_W_RISK
+#define CAT_W_RISK 1.0     /* expected squares lost among pieces that still fit */
+#endif
+#ifndef CAT_W_TERR
+#define CAT_W_TERR 0.35    /* squares of territory (room only the owner can use) */
+#endif
+#ifndef CAT_RISK_K
+#define CAT_RISK_K 6.0     /* a piece with n placements is lost with odds K / (K + n) */
+#endif
+#ifndef CAT_SCALE
+#define CAT_SCALE 4.0      /* logistic scale of the eval, in squares */
+#endif
+#ifndef CAT_POLICY_K
+#define CAT_POLICY_K 8     /* playout policy: candidates sampled per move */
+#endif
+#ifndef CAT_AI_ALGO
+#define CAT_AI_ALGO TAV_AI_MCTS
+#endif
+#ifndef CAT_AI_C
+#define CAT_AI_C 0.5
+#endif
+#ifndef CAT_AI_WK
+#define CAT_AI_WK 2.0
+#endif
+#ifndef CAT_AI_WA
+#define CAT_AI_WA 0.5
+#endif
+#ifndef CAT_AI_CUTOFF
+#define CAT_AI_CUTOFF 8
+#endif
+
+/* Placements of shape sh given the shifted free squares `down`. */
+static int cat_count_fits(int sh, const cat_bb *down)
+{
+    const cat_shape *shp = &cat_shapes[sh];
+    int n = 0;
+    for (int o = 0; o < shp->norient; o++) {
+        const cat_orient *or = &shp->o[o];
+        cat_bb fit = cat_anchor_files[or->w];
+        for (int c = 0; c < shp->size; c++)
+            fit = bb_and(fit, down[or->off[c]]);
+        n += bb_count(fit);
+    }
+    return n;
+}
+
+/* What the eval knows of one player. */
+typedef struct cat_feat {
+    int hand;       /* squares in hand */
+    int terr;       /* squares of territory */
+    double dead;    /* squares of pieces in hand that fit nowhere */
+    double risk;    /* expected squares lost among pieces that fit only outside his territory */
+} cat_feat;
+
+static void cat_features(const cathedral_state *s, int p, cat_feat *f)
+{
+    cat_bb down[CAT_MAX_OFF], tdown[CAT_MAX_OFF];
+    f->hand = CAT_TOTAL - bb_count(s->own[p]);
+    f->terr = bb_count(s->terr[p]);
+    f->dead = 0;
+    f->risk = 0;
+    if (f->hand == 0)
+        return;
+    cat_shifts(cat_free_for(s, p), down);
+    if (f->terr)
+        cat_shifts(s->terr[p], tdown);
+    for (int k = 0; k < CAT_KINDS; k++) {
+        int h = cat_hand(s, p, k);
+        if (h == 0)
+            continue;
+        int sh = cat_shape_of(p, k), size = cat_shapes[sh].size;
+        if (f->terr >= size && cat_count_fits(sh, tdown) > 0)
+            continue;   /* room of his own: safe */
+        int n = cat_count_fits(sh, down);
+        if (n == 0)
+            f->dead += h * size;
+        else
+            f->risk += h * size * CAT_RISK_K / (CAT_RISK_K + n);
+    }
+}
+
+/* Expected final margin (squares) for `side`: positive is good. */
+static double cat_margin(const cathedral_state *s, int side)
+{
+    cat_feat f[2];
+    cat_features(s, TAV_WHITE, &f[0]);
+    cat_features(s, TAV_BLACK, &f[1]);
+    int me = side, op = !side;
+    return CAT_W_HAND * (f[op].hand - f[me].hand) + CAT_W_DEAD * (f[op].dead - f[me].dead) +
+           CAT_W_RISK * (f[op].risk - f[me].risk) + CAT_W_TERR * (f[me].terr - f[op].terr);
+}
+
+/* Heuristic value for `side` in [0, 1]; the result once the game is over. */
+static double cathedral_eval(const void *st, int side)
+{
+    const cathedral_state *s = st;
+    if (s->passes >= 2) {
+        tav_result r;
+        cathedral_result(s, &r);
+        return r.winner == TAV_DRAW ? 0.5 : r.winner == side ? 1.0 : 0.0;
+    }
+    return 1.0 / (1.0 + exp(-cat_margin(s, side) / CAT_SCALE));
+}
+
+/* The 8-neighbourhood of a set (the set included). */
+static inline cat_bb bb_dilate(cat_bb a)
+{
+    cat_bb v = bb_or(a, bb_or(bb_north(a), bb_south(a)));
+    return bb_or(v, bb_or(bb_east(v), bb_west(v)));
+}
+
+/* Cheap score of a placement: big pieces first, walls that touch the
+ * mover's own buildings or the edge, not inside his own territory. */
+static int cat_quick_score(const cathedral_state *s, tav_move m)
+{
+    if (m == CAT_PASS)
+        return 0;
+    int sh = cat_move_shape(m);
+    if (sh == CAT_SHAPE_Y)
+        return 0;
+    int p = s->tomove, size = cat_shapes[sh].size;
+    cat_bb mask = cat_move_mask(m);
+    int sc = size * 8;
+    cat_bb ring = bb_andnot(bb_dilate(mask), mask);
+    if (bb_any(bb_and(ring, s->own[p])))
+        sc += 3;
+    if (bb_count(ring) < 8 + 2 * size)   /* touches the edge */
+        sc += 2;
+    if (bb_any(bb_and(ring, s->own[!p])))
+        sc += 1;
+    if (bb_eq(bb_and(mask, s->terr[p]), mask))
+        sc -= 12;   /* own territory is kept for later */
+    return sc;
+}
+
+/* Playout move: the best of a few sampled placements by the cheap score. */
+static int cathedral_playout_move(const void *st, tav_rng *rng, tav_move *scratch, tav_move *m)
+{
+    const cathedral_state *s = st;
+    int n = cathedral_legal(s, scratch);
+    if (n == 0)
+        return 0;
+    if (n == 1) {
+        *m = scratch[0];
+        return 1;
+    }
+    int best = -1000;
+    for (int i = 0; i < CAT_POLICY_K; i++) {
+        tav_move c = scratch[tav_rng_below(rng, (uint32_t)n)];
+        int sc = cat_quick_score(s, c) * 4 + (int)tav_rng_below(rng, 4);
+        if (sc > best) {
+            best = sc;
+            *m = c;
+        }
+    }
+    return 1;
+}
+
+/* Move ordering for alpha-beta. */
+static int cathedral_move_score(const void *st, tav_move m)
+{
+#ifdef CAT_MS_FLAT
+    return 0;
+#endif
+    return cat_quick_score(st, m);
+}
+
 const tav_game cathedral_game = {
     .name = "cathedral",
     .state_size = sizeof(cathedral_state),
@@ -1294,4 +1471,9 @@ const tav_game cathedral_game = {
     .get_position = cathedral_get_position,
     .probe = cathedral_probe,
     .check = cathedral_check,
+    .eval = cathedral_eval,
+    .playout_move = cathedral_playout_move,
+    .move_score = cathedral_move_score,
+    .ai = {.algorithm = CAT_AI_ALGO, .ucb_c = CAT_AI_C, .widen_k = CAT_AI_WK, .widen_alpha = CAT_AI_WA,
+           .cutoff = CAT_AI_CUTOFF},
 };
