@@ -1292,7 +1292,7 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
 #define CAT_W_RISK 1.0     /* expected squares lost among pieces that still fit */
 #endif
 #ifndef CAT_W_TERR
-#define CAT_W_TERR 0.35    /* squares of territory (room only the owner can use) */
+#define CAT_W_TERR 0.7     /* squares of territory (room only the owner can use) */
 #endif
 #ifndef CAT_RISK_K
 #define CAT_RISK_K 6.0     /* a piece with n placements is lost with odds K / (K + n) */
@@ -1301,13 +1301,13 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
 #define CAT_SCALE 4.0      /* logistic scale of the eval, in squares */
 #endif
 #ifndef CAT_POLICY_K
-#define CAT_POLICY_K 8     /* playout policy: candidates sampled per move */
+#define CAT_POLICY_K 16    /* playout policy: candidates sampled per move */
 #endif
 #ifndef CAT_AI_ALGO
 #define CAT_AI_ALGO TAV_AI_MCTS
 #endif
 #ifndef CAT_AI_C
-#define CAT_AI_C 0.5
+#define CAT_AI_C 0.3
 #endif
 #ifndef CAT_AI_WK
 #define CAT_AI_WK 2.0
