@@ -283,6 +283,19 @@ static int save(session *s, const char *path)
     gmtime_r(&now, &tmv);
     strftime(r.date, sizeof r.date, "%Y-%m-%d", &tmv);
     snprintf(r.result, sizeof r.result, "%s", res.over ? tav_side_name(res.winner) : "*");
+    /* Hidden stacks: record them explicitly so the game replays exactly. */
+    if (s->g->probe) {
+        void *init = calloc(1, s->g->state_size);
+        char err[256];
+        if (init && s->g->init(init, s->options, err, sizeof err) == 0 &&
+            s->g->probe(init, "stack white", r.white_stack, sizeof r.white_stack) == 0 &&
+            s->g->probe(init, "stack black", r.black_stack, sizeof r.black_stack) == 0) {
+            /* kept */
+        } else {
+            r.white_stack[0] = r.black_stack[0] = '\0';
+        }
+        free(init);
+    }
     snprintf(r.score, sizeof r.score, "%d:%d", res.score[0], res.score[1]);
     char *text = tav_record_write(&r);
     if (!text)
@@ -548,10 +561,13 @@ int cli_play(int argc, char **argv)
         printf(" Game over: %s. Final score white %d, black %d.\n",
                res.winner == TAV_DRAW ? "a draw" : res.winner == TAV_WHITE ? "white wins" : "black wins",
                res.score[0], res.score[1]);
-        if (s.g->probe) {
+        /* The game's own breakdown, through its probes. */
+        static const char *const keys[] = {"districts", "hand white", "hand black", "area white",
+                                           "area black", "home", NULL};
+        for (int k = 0; s.g->probe && keys[k]; k++) {
             char buf[2048];
-            if (s.g->probe(st, "breakdown", buf, sizeof buf) == 0)
-                printf(" %s\n", buf);
+            if (s.g->probe(st, keys[k], buf, sizeof buf) == 0)
+                printf(" %s: %s\n", keys[k], buf);
         }
     } else {
         printf(" Game left unfinished.\n");

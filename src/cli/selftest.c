@@ -45,6 +45,8 @@ static const optset optsets[] = {
     {"cathedral", "opening=late"},
     {"toscana", "seed=1"},
     {"toscana", "seed=12345"},
+    {"toscana", "seed=777"},
+    {"toscana", "white=34,25,16,07,01,02,03,04,05,06,12,13,14,15,23,24 black=07,16,25,34,24,23,15,14,13,12,06,05,04,03,02,01"},
 };
 
 typedef struct ctx {
