@@ -45,6 +45,7 @@
  * 16-22 architect to, bit 23 repositioning, bits 24-26 kind (build, place
  * architect, first:black, first:white, pass).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1076,6 +1077,203 @@ static int urbino_check(const void *st, char *err, size_t errlen)
     return urb_board_ok(s, err, errlen);
 }
 
+/* ---- The ai player (docs/ai/urbino.md) ----------------------------------------------- */
+
+#ifndef URB_AI_C
+#define URB_AI_C 0.5
+#endif
+#ifndef URB_AI_WK
+#define URB_AI_WK 2.0
+#endif
+#ifndef URB_AI_WA
+#define URB_AI_WA 0.5
+#endif
+#ifndef URB_AI_CUTOFF
+#define URB_AI_CUTOFF 8
+#endif
+#ifndef URB_AI_CAND
+#define URB_AI_CAND 4        /* lots tried per playout move */
+#endif
+#ifndef URB_AI_SINGLE
+#define URB_AI_SINGLE 0.35   /* weight of a one-colour district's value (future points) */
+#endif
+#ifndef URB_AI_SCALE0
+#define URB_AI_SCALE0 3.0    /* squash scale at the end of the game */
+#endif
+#ifndef URB_AI_SCALE1
+#define URB_AI_SCALE1 0.12   /* extra scale per point of building value left in both supplies */
+#endif
+
+/* Material of the position for `side`, in points: score now, plus a share of each one-colour
+ * district (points it may score once the other colour joins it).  Sets *leader to the player
+ * ahead under the final tie-breaks. */
+static double urb_material(const urbino_state *s, int side, int *leader)
+{
+    int8_t lab[URB_SQ];
+    urb_district dist[URB_SQ];
+    int nd = urb_districts(s, s->variant, lab, dist);
+    int sc[2][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+    double single[2] = { 0, 0 };
+    for (int i = 0; i < nd; i++) {
+        const urb_district *d = &dist[i];
+        if (d->colours != 3) {
+            int c = d->colours == 1 ? 0 : 1;
+            single[c] += d->value[c];
+            continue;
+        }
+        int c = d->scorer;
+        if (c == TAV_NONE)
+            continue;
+        sc[c][0] += d->value[c];
+        sc[c][1] += d->n[c][URB_TOWER];
+        sc[c][2] += d->n[c][URB_PALACE];
+        sc[c][3] += d->n[c][URB_HOUSE];
+    }
+    *leader = TAV_DRAW;
+    for (int i = 0; i < 4 && *leader == TAV_DRAW; i++)
+        if (sc[0][i] != sc[1][i])
+            *leader = sc[0][i] > sc[1][i] ? TAV_WHITE : TAV_BLACK;
+    int o = 1 - side;
+    return (double)(sc[side][0] - sc[o][0]) + URB_AI_SINGLE * (single[side] - single[o]);
+}
+
+/* Building value left in a player's supply. */
+static int urb_left(const urbino_state *s, int c)
+{
+    int v = 0;
+    for (int t = 0; t < 3; t++)
+        v += (urb_supply[t] - s->placed[c][t]) * urb_value[t];
+    return v;
+}
+
+/* Heuristic value for `side` in [0, 1]: material squashed by a scale that shrinks as the
+ * supplies empty; exact on a finished game. */
+static double urbino_eval(const void *st, int side)
+{
+    const urbino_state *s = st;
+    if (side != TAV_WHITE && side != TAV_BLACK)
+        return 0.5;
+    if (s->phase == PH_OVER) {
+        tav_result r;
+        urbino_result(s, &r);
+        return r.winner == side ? 1.0 : r.winner == 1 - side ? 0.0 : 0.5;
+    }
+    if (s->phase < PH_PLAY)
+        return 0.5;
+    int leader;
+    double m = urb_material(s, side, &leader);
+    if (leader == side)
+        m += 0.25;
+    else if (leader == 1 - side)
+        m -= 0.25;
+    double scale = URB_AI_SCALE0 + URB_AI_SCALE1 * (urb_left(s, 0) + urb_left(s, 1));
+    return 1.0 / (1.0 + exp(-m / scale));
+}
+
+/* A random square of a non-empty set. */
+static int urb_pick(ubb b, tav_rng *rng)
+{
+    int n0 = tav_popcount(b.w[0]), n = n0 + tav_popcount(b.w[1]);
+    int k = (int)tav_rng_below(rng, (uint32_t)n), w = 0;
+    uint64_t x = b.w[0];
+    if (k >= n0) {
+        k -= n0;
+        w = 1;
+        x = b.w[1];
+    }
+    while (k-- > 0)
+        x &= x - 1;
+    return w * 64 + tav_ctz(x);
+}
+
+/* Playout policy: try a few lots (the architects where they stand, or one architect moved to a
+ * random empty square), every type allowed on each, and keep the move that raises the mover's
+ * material most (ties broken at random).  Falls back on the full list (and pass) when the
+ * sampling finds nothing. */
+static int urbino_playout_move(const void *st, tav_rng *rng, tav_move *scratch, tav_move *m)
+{
+    const urbino_state *s = st;
+    if (s->phase == PH_OVER)
+        return 0;
+    if (s->phase < PH_FIRST) {
+        int n = urbino_legal(s, scratch);
+        *m = scratch[tav_rng_below(rng, (uint32_t)n)];
+        return 1;
+    }
+    int c = s->tomove;
+    ubb allowed[3], any = { { 0, 0 } };
+    urb_allowed(s, c, allowed);
+    for (int t = 0; t < 3; t++) {
+        if (s->placed[c][t] >= urb_supply[t])
+            allowed[t].w[0] = allowed[t].w[1] = 0;
+        any = ubb_or(any, allowed[t]);
+    }
+    if (!ubb_any(any)) {
+        *m = urb_move(MK_PASS, 0, 0, 0, 0, 0);
+        return 1;
+    }
+    ubb bld = urb_buildings(s);
+    ubb empty = ubb_andnot(urb_board, bld);
+    ubb_clear(&empty, s->arch[0]);
+    ubb_clear(&empty, s->arch[1]);
+    int leader;
+    double base = urb_material(s, c, &leader);
+    (void)base;
+    tav_move best = 0;
+    double bestv = -1e9;
+    int found = 0, nties = 0;
+    int tries = s->phase == PH_PLAY ? URB_AI_CAND * 3 : 1;
+    for (int k = 0; k < tries && found < URB_AI_CAND; k++) {
+        int rep = s->phase == PH_PLAY && k > 0 && (k & 1 || found == 0);
+        int a = s->arch[0], b = s->arch[1], from = 0, to = 0;
+        if (rep) {
+            int i = (int)tav_rng_below(rng, 2);
+            from = s->arch[i];
+            to = urb_pick(empty, rng);
+            a = to;
+            b = s->arch[1 - i];
+        }
+        ubb cand = ubb_and(urb_lots(bld, a, b), any);
+        if (!ubb_any(cand))
+            continue;
+        int sq = urb_pick(cand, rng);
+        found++;
+        for (int t = 0; t < 3; t++) {
+            if (!ubb_has(allowed[t], sq))
+                continue;
+            urbino_state tmp = *s;
+            urb_put(&tmp, c, t, sq);
+            double v = urb_material(&tmp, c, &leader);
+            if (v > bestv + 1e-9) {
+                bestv = v;
+                nties = 1;
+                best = urb_move(MK_BUILD, t, sq, from, to, rep);
+            } else if (v > bestv - 1e-9 && tav_rng_below(rng, (uint32_t)++nties) == 0) {
+                best = urb_move(MK_BUILD, t, sq, from, to, rep);
+            }
+        }
+    }
+    if (!found) {
+        int n = urbino_legal(s, scratch);
+        *m = scratch[tav_rng_below(rng, (uint32_t)n)];
+        return 1;
+    }
+    *m = best;
+    return 1;
+}
+
+/* Move ordering for alpha-beta: material gained by the move (no move is noisy). */
+static int urbino_move_score(const void *st, tav_move m)
+{
+    const urbino_state *s = st;
+    if (mv_kind(m) != MK_BUILD)
+        return 0;
+    int leader, c = s->tomove;
+    urbino_state tmp = *s;
+    urb_put(&tmp, c, mv_type(m), mv_sq(m));
+    return (int)(10.0 * urb_material(&tmp, c, &leader)) - mv_rep(m);
+}
+
 const tav_game urbino_game = {
     .name = "urbino",
     .state_size = sizeof(urbino_state),
@@ -1092,4 +1290,9 @@ const tav_game urbino_game = {
     .get_position = urbino_get_position,
     .probe = urbino_probe,
     .check = urbino_check,
+    .eval = urbino_eval,
+    .playout_move = urbino_playout_move,
+    .move_score = urbino_move_score,
+    .ai = { .algorithm = TAV_AI_MCTS, .ucb_c = URB_AI_C, .widen_k = URB_AI_WK,
+            .widen_alpha = URB_AI_WA, .cutoff = URB_AI_CUTOFF },
 };
