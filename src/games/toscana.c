@@ -49,6 +49,7 @@
  * TOS_MOVE_PASS / _VETO / _ACCEPT.  A `place` record adds owner << 16 and
  * tile << 17 to the placement value.
  */
+#include <math.h>
 #include <string.h>
 
 #include "core/core.h"
@@ -1157,6 +1158,232 @@ static int toscana_check(const void *st, char *err, size_t errlen)
     return 0;
 }
 
+/* ---- The `ai` player (docs/ai/toscana.md) ----
+ *
+ * MCTS over determinizations (the search layer masks and re-deals the hidden
+ * stack order), with a greedy playout policy and, after `cutoff` playout
+ * plies, a logistic evaluation.  Everything below reads only the state it is
+ * given (a determinized copy during search) and allocates nothing.
+ *
+ * Tuning constants are macros so variants can be built with -D for matches.
+ */
+#ifndef TOS_W_FRONT
+#define TOS_W_FRONT 0.25   /* eval: tiles per square of open frontier (capped) */
+#endif
+#ifndef TOS_FRONT_CAP
+#define TOS_FRONT_CAP 8    /* eval: frontier squares that count */
+#endif
+#ifndef TOS_W_DEAD
+#define TOS_W_DEAD 1.5     /* eval: penalty (tiles) for a closed largest area */
+#endif
+#ifndef TOS_W_VETO
+#define TOS_W_VETO 0.3     /* eval: value (tiles) of an unused veto */
+#endif
+#ifndef TOS_SCALE0
+#define TOS_SCALE0 0.8     /* eval: logistic scale in tiles, at the end */
+#endif
+#ifndef TOS_SCALE1
+#define TOS_SCALE1 0.35    /* eval: scale growth per sqrt(tile left) */
+#endif
+#ifndef TOS_P_JOIN
+#define TOS_P_JOIN 100     /* policy: an own square touches the largest area */
+#endif
+#ifndef TOS_P_CONTACT
+#define TOS_P_CONTACT 10   /* policy: per own square next to own colour */
+#endif
+#ifndef TOS_P_BLOCK
+#define TOS_P_BLOCK 15     /* policy: per own square on the opponent's frontier */
+#endif
+#ifndef TOS_P_GIFT
+#define TOS_P_GIFT 80      /* policy: an off square extends the opponent's area */
+#endif
+#ifndef TOS_P_SELF
+#define TOS_P_SELF 5       /* policy: per off square on the mover's own frontier */
+#endif
+#ifndef TOS_P_NOISE
+#define TOS_P_NOISE 12     /* policy: random tie-break range */
+#endif
+#ifndef TOS_P_EPS
+#define TOS_P_EPS 1        /* policy: one move in EPS is uniform (0: never) */
+#endif
+#ifndef TOS_P_VETO
+#define TOS_P_VETO 12      /* policy: a decision is veto once in VETO */
+#endif
+#ifndef TOS_P_FLOOD
+#define TOS_P_FLOOD 0      /* policy: 1 = find the largest areas (slow), 0 = colour contacts */
+#endif
+#ifndef TOS_AI_C
+#define TOS_AI_C 0.5
+#endif
+#ifndef TOS_AI_WK
+#define TOS_AI_WK -1.0
+#endif
+#ifndef TOS_AI_WA
+#define TOS_AI_WA 0.5
+#endif
+#ifndef TOS_AI_CUTOFF
+#define TOS_AI_CUTOFF 30
+#endif
+
+/* Squares orthogonally next to `m` (not m itself unless adjacent to it). */
+static void tos_dilate(const uint32_t *m, uint32_t *out)
+{
+    for (int r = 0; r < TOS_N; r++) {
+        uint32_t v = m[r] << 1 | m[r] >> 1;
+        if (r > 0)
+            v |= m[r - 1];
+        if (r < TOS_N - 1)
+            v |= m[r + 1];
+        out[r] = v & TOS_FULL;
+    }
+}
+
+/* What the policy knows of the position, for the player `side`. */
+typedef struct tos_aifeat {
+    uint32_t myfront[TOS_N];   /* empty squares next to side's largest area */
+    uint32_t oppfront[TOS_N];  /* empty squares next to the opponent's largest area */
+    uint32_t ownnb[TOS_N];     /* empty squares next to any square of side's colour */
+} tos_aifeat;
+
+static void tos_aifeat_make(const toscana_state *s, int side, tos_aifeat *a)
+{
+    uint32_t best[TOS_N], col[TOS_N];
+    if (TOS_P_FLOOD) {
+        tos_area(s, side, best);
+        tos_dilate(best, a->myfront);
+        tos_area(s, side ^ 1, best);
+    } else {
+        /* cheap stand-ins: every square of each colour */
+        for (int r = 0; r < TOS_N; r++)
+            best[r] = tos_colour_rank(s, side, r);
+        tos_dilate(best, a->myfront);
+        for (int r = 0; r < TOS_N; r++)
+            best[r] = tos_colour_rank(s, side ^ 1, r);
+    }
+    tos_dilate(best, a->oppfront);
+    for (int r = 0; r < TOS_N; r++)
+        col[r] = tos_colour_rank(s, side, r);
+    tos_dilate(col, a->ownnb);
+    for (int r = 0; r < TOS_N; r++) {
+        uint32_t e = ~s->occ[r] & TOS_FULL;
+        a->myfront[r] &= e;
+        a->oppfront[r] &= e;
+        a->ownnb[r] &= e;
+    }
+}
+
+/* Policy score of placing shape sh with origin (r0, c0). */
+static int tos_cand_score(const tos_aifeat *a, const tos_shape *sh, int r0, int c0)
+{
+    uint32_t join = 0, gift = 0;
+    int contact = 0, block = 0, self = 0;
+    for (int i = 0; i < sh->h; i++) {
+        int r = r0 + i;
+        uint32_t own = sh->own[i] << c0, off = sh->off[i] << c0;
+        join |= own & a->myfront[r];
+        gift |= off & a->oppfront[r];
+        contact += tav_popcount(own & a->ownnb[r]);
+        block += tav_popcount(own & a->oppfront[r]);
+        self += tav_popcount(off & a->myfront[r]);
+    }
+    return (join ? TOS_P_JOIN : 0) + TOS_P_CONTACT * contact + TOS_P_BLOCK * block -
+           (gift ? TOS_P_GIFT : 0) - TOS_P_SELF * self;
+}
+
+/* Heuristic value for `side`: largest areas, their open frontier, vetoes. */
+static double toscana_eval(const void *st, int side)
+{
+    const toscana_state *s = st;
+    if (s->phase == TOS_OVER) {
+        tav_result r;
+        toscana_result(st, &r);
+        return r.winner == TAV_DRAW ? 0.5 : r.winner == side ? 1.0 : 0.0;
+    }
+    double v[2];
+    for (int c = 0; c < 2; c++) {
+        uint32_t best[TOS_N], nb[TOS_N];
+        int area = tos_area(s, c, best);
+        tos_dilate(best, nb);
+        int front = 0;
+        for (int r = 0; r < TOS_N; r++)
+            front += tav_popcount(nb[r] & ~s->occ[r] & TOS_FULL);
+        int fc = front < TOS_FRONT_CAP ? front : TOS_FRONT_CAP;
+        v[c] = area + TOS_W_FRONT * fc;
+        if (front == 0 && s->nstack[c] > 0)
+            v[c] -= TOS_W_DEAD;
+        if (s->veto[c] && s->nstack[c ^ 1] >= 2)
+            v[c] += TOS_W_VETO;
+    }
+    double left = (double)(s->nstack[0] + s->nstack[1]);
+    double scale = TOS_SCALE0 + TOS_SCALE1 * sqrt(left);
+    double d = v[side] - v[side ^ 1];
+    return 1.0 / (1.0 + exp(-d / scale));
+}
+
+/* Playout policy: decisions mostly accept; a placement is the best by
+ * tos_cand_score (with a little noise), now and then a uniform one. */
+static int toscana_playout_move(const void *st, tav_rng *rng, tav_move *scratch, tav_move *m)
+{
+    const toscana_state *s = st;
+    if (s->phase == TOS_OVER)
+        return 0;
+    if (s->phase == TOS_DECIDE) {
+        *m = tav_rng_below(rng, TOS_P_VETO) == 0 ? TOS_MOVE_VETO : TOS_MOVE_ACCEPT;
+        return 1;
+    }
+    int n = tos_placements(s, s->side, scratch);
+    if (n == 0) {
+        *m = TOS_MOVE_PASS;
+        return 1;
+    }
+    if (n == 1 || (TOS_P_EPS > 0 && tav_rng_below(rng, TOS_P_EPS) == 0)) {
+        *m = scratch[n == 1 ? 0 : tav_rng_below(rng, (uint32_t)n)];
+        return 1;
+    }
+    tos_aifeat a;
+    tos_aifeat_make(s, s->side, &a);
+    int tile = s->stack[s->side][0];
+    tos_shape sh[4];
+    for (int rot = 0; rot < tos_rotations(tile); rot++)
+        tos_shape_make(tile, rot, &sh[rot]);
+    int bestv = -1000000;
+    tav_move bm = scratch[0];
+    for (int i = 0; i < n; i++) {
+        tos_placed p = tos_unpack(scratch[i]);
+        int v = tos_cand_score(&a, &sh[p.rot], p.r0, p.c0) +
+                (TOS_P_NOISE > 0 ? (int)tav_rng_below(rng, TOS_P_NOISE) : 0);
+        if (v > bestv) {
+            bestv = v;
+            bm = scratch[i];
+        }
+    }
+    *m = bm;
+    return 1;
+}
+
+/* Move ordering (alpha-beta only): own squares touching own colour. */
+static int toscana_move_score(const void *st, tav_move m)
+{
+    const toscana_state *s = st;
+    if (!(m & TOS_MOVE_PLACE) || m > 0xffffu || s->phase != TOS_PLACE)
+        return 0;
+    tos_placed p = tos_unpack(m);
+    tos_shape sh;
+    tos_shape_make(s->stack[s->side][0], p.rot, &sh);
+    int contact = 0;
+    for (int i = 0; i < sh.h; i++) {
+        int r = p.r0 + i;
+        uint32_t own = sh.own[i] << p.c0, nb = tos_colour_rank(s, s->side, r);
+        nb = nb << 1 | nb >> 1;
+        if (r > 0)
+            nb |= tos_colour_rank(s, s->side, r - 1);
+        if (r < TOS_N - 1)
+            nb |= tos_colour_rank(s, s->side, r + 1);
+        contact += tav_popcount(own & nb);
+    }
+    return contact;
+}
+
 const tav_game toscana_game = {
     .name = "toscana",
     .state_size = sizeof(toscana_state),
@@ -1175,4 +1402,9 @@ const tav_game toscana_game = {
     .check = toscana_check,
     .mask = toscana_mask,
     .determinize = toscana_determinize,
+    .eval = toscana_eval,
+    .playout_move = toscana_playout_move,
+    .move_score = toscana_move_score,
+    .ai = { .algorithm = TAV_AI_MCTS, .ucb_c = TOS_AI_C, .widen_k = TOS_AI_WK,
+            .widen_alpha = TOS_AI_WA, .cutoff = TOS_AI_CUTOFF },
 };
