@@ -1281,7 +1281,8 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
 
 /* ---- the ai player (docs/ai/cathedral.md) -------------------------------- */
 
-/* Evaluation weights, in squares of hand (the score's unit). */
+/* Evaluation weights, in squares of hand (the score's unit).  Every setting
+ * here may be overridden at build time (-DNAME=value) for tuning matches. */
 #ifndef CAT_W_HAND
 #define CAT_W_HAND 1.0     /* squares already placed */
 #endif
