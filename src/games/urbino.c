@@ -314,11 +314,20 @@ static void urb_score(const urbino_state *s, int score[2], int *leader)
 }
 
 /* Squares where colour c may put a building of each type (ignoring architects and supply). */
+static void urb_allowed_lab(const urbino_state *s, int c, ubb allowed[3], const int8_t *lab,
+                            const urb_district *dist);
 static void urb_allowed(const urbino_state *s, int c, ubb allowed[3])
 {
     int8_t lab[URB_SQ];
     urb_district dist[URB_SQ];
     urb_districts(s, VAR_STANDARD, lab, dist);
+    urb_allowed_lab(s, c, allowed, lab, dist);
+}
+
+/* The same from districts already labelled (only labels and colours are read). */
+static void urb_allowed_lab(const urbino_state *s, int c, ubb allowed[3], const int8_t *lab,
+                            const urb_district *dist)
+{
     ubb pal_nb = urb_orth(s->pal), tow_nb = urb_orth(s->tow);
     int o = 1 - c;
     ubb bld = urb_buildings(s);
@@ -1080,7 +1089,7 @@ static int urbino_check(const void *st, char *err, size_t errlen)
 /* ---- The ai player (docs/ai/urbino.md) ----------------------------------------------- */
 
 #ifndef URB_AI_C
-#define URB_AI_C 0.5
+#define URB_AI_C 0.25
 #endif
 #ifndef URB_AI_WK
 #define URB_AI_WK 2.0
@@ -1092,7 +1101,7 @@ static int urbino_check(const void *st, char *err, size_t errlen)
 #define URB_AI_CUTOFF 8
 #endif
 #ifndef URB_AI_CAND
-#define URB_AI_CAND 4        /* lots tried per playout move */
+#define URB_AI_CAND 4        /* random repositionings tried per playout move */
 #endif
 #ifndef URB_AI_SINGLE
 #define URB_AI_SINGLE 0.35   /* weight of a one-colour district's value (future points) */
@@ -1186,10 +1195,76 @@ static int urb_pick(ubb b, tav_rng *rng)
     return w * 64 + tav_ctz(x);
 }
 
-/* Playout policy: try a few lots (the architects where they stand, or one architect moved to a
- * random empty square), every type allowed on each, and keep the move that raises the mover's
- * material most (ties broken at random).  Falls back on the full list (and pass) when the
- * sampling finds nothing. */
+/* Material contribution of one district for `side` (see urb_material). */
+static double urb_contrib(int colours, const int value[2], const int mon[2], const int n[2][3],
+                          int side)
+{
+    if (colours == 0)
+        return 0;
+    if (colours != 3) {
+        int c = colours == 1 ? 0 : 1;
+        return (c == side ? URB_AI_SINGLE : -URB_AI_SINGLE) * value[c];
+    }
+    int key[2][5];
+    for (int c = 0; c < 2; c++) {
+        key[c][0] = value[c];
+        key[c][1] = mon[c];
+        key[c][2] = n[c][URB_TOWER];
+        key[c][3] = n[c][URB_PALACE];
+        key[c][4] = n[c][URB_HOUSE];
+    }
+    for (int i = 0; i < 5; i++)
+        if (key[0][i] != key[1][i]) {
+            int w = key[0][i] > key[1][i] ? 0 : 1;
+            return w == side ? value[w] : -value[w];
+        }
+    return 0;
+}
+
+/* Change of urb_material for colour c when c builds type t on empty square sq, from the
+ * districts of the position (monuments: approximated, the new building forms none). */
+static double urb_gain(const urbino_state *s, const int8_t *lab, const urb_district *dist, int c,
+                       int t, int sq)
+{
+    int qf = sq % URB_N;
+    int nbr[4] = { qf > 0 ? sq - 1 : -1, qf < URB_N - 1 ? sq + 1 : -1,
+                   sq >= URB_N ? sq - URB_N : -1, sq + URB_N < URB_SQ ? sq + URB_N : -1 };
+    int seen[4], ns = 0;
+    int colours = 1 << c, value[2] = { 0, 0 }, mon[2] = { 0, 0 };
+    int n[2][3] = { { 0, 0, 0 }, { 0, 0, 0 } };
+    double before = 0;
+    value[c] = urb_value[t];
+    n[c][t] = 1;
+    for (int i = 0; i < 4; i++) {
+        int x = nbr[i];
+        if (x < 0 || !s->cell[x])
+            continue;
+        int L = lab[x], dup = 0;
+        for (int j = 0; j < ns; j++)
+            dup |= seen[j] == L;
+        if (dup)
+            continue;
+        seen[ns++] = L;
+        const urb_district *d = &dist[L];
+        before += urb_contrib(d->colours, d->value, d->monument, d->n, c);
+        colours |= d->colours;
+        for (int k = 0; k < 2; k++) {
+            value[k] += d->value[k];
+            if (d->monument[k] > mon[k])
+                mon[k] = d->monument[k];
+            for (int y = 0; y < 3; y++)
+                n[k][y] += d->n[k][y];
+        }
+    }
+    return urb_contrib(colours, value, mon, n, c) - before;
+}
+
+/* Playout policy: look at every building lot of the architects where they stand and of
+ * URB_AI_CAND random repositionings (one architect to a random empty square), every type
+ * allowed on each, and play the move that raises the mover's material most (urb_gain; ties
+ * broken at random).  Legal by construction: lots of a reachable configuration intersected
+ * with the squares where the type may stand.  Falls back on the full list when no sampled
+ * configuration has a lot (then pass may be the only move). */
 static int urbino_playout_move(const void *st, tav_rng *rng, tav_move *scratch, tav_move *m)
 {
     const urbino_state *s = st;
@@ -1201,8 +1276,11 @@ static int urbino_playout_move(const void *st, tav_rng *rng, tav_move *scratch, 
         return 1;
     }
     int c = s->tomove;
+    int8_t lab[URB_SQ];
+    urb_district dist[URB_SQ];
+    urb_districts(s, s->variant, lab, dist);
     ubb allowed[3], any = { { 0, 0 } };
-    urb_allowed(s, c, allowed);
+    urb_allowed_lab(s, c, allowed, lab, dist);
     for (int t = 0; t < 3; t++) {
         if (s->placed[c][t] >= urb_supply[t])
             allowed[t].w[0] = allowed[t].w[1] = 0;
@@ -1216,16 +1294,12 @@ static int urbino_playout_move(const void *st, tav_rng *rng, tav_move *scratch, 
     ubb empty = ubb_andnot(urb_board, bld);
     ubb_clear(&empty, s->arch[0]);
     ubb_clear(&empty, s->arch[1]);
-    int leader;
-    double base = urb_material(s, c, &leader);
-    (void)base;
     tav_move best = 0;
     double bestv = -1e9;
     int found = 0, nties = 0;
-    int tries = s->phase == PH_PLAY ? URB_AI_CAND * 3 : 1;
-    for (int k = 0; k < tries && found < URB_AI_CAND; k++) {
-        int rep = s->phase == PH_PLAY && k > 0 && (k & 1 || found == 0);
-        int a = s->arch[0], b = s->arch[1], from = 0, to = 0;
+    int configs = s->phase == PH_PLAY && ubb_any(empty) ? 1 + URB_AI_CAND : 1;
+    for (int k = 0; k < configs; k++) {
+        int a = s->arch[0], b = s->arch[1], from = 0, to = 0, rep = k > 0;
         if (rep) {
             int i = (int)tav_rng_below(rng, 2);
             from = s->arch[i];
@@ -1234,24 +1308,25 @@ static int urbino_playout_move(const void *st, tav_rng *rng, tav_move *scratch, 
             b = s->arch[1 - i];
         }
         ubb cand = ubb_and(urb_lots(bld, a, b), any);
-        if (!ubb_any(cand))
-            continue;
-        int sq = urb_pick(cand, rng);
-        found++;
-        for (int t = 0; t < 3; t++) {
-            if (!ubb_has(allowed[t], sq))
-                continue;
-            urbino_state tmp = *s;
-            urb_put(&tmp, c, t, sq);
-            double v = urb_material(&tmp, c, &leader);
-            if (v > bestv + 1e-9) {
-                bestv = v;
-                nties = 1;
-                best = urb_move(MK_BUILD, t, sq, from, to, rep);
-            } else if (v > bestv - 1e-9 && tav_rng_below(rng, (uint32_t)++nties) == 0) {
-                best = urb_move(MK_BUILD, t, sq, from, to, rep);
+        for (int w = 0; w < 2; w++)
+            for (uint64_t x = cand.w[w]; x; x &= x - 1) {
+                int sq = w * 64 + tav_ctz(x);
+                found = 1;
+                for (int t = 0; t < 3; t++) {
+                    if (!ubb_has(allowed[t], sq))
+                        continue;
+                    double v = urb_gain(s, lab, dist, c, t, sq);
+                    tav_move mv = urb_move(MK_BUILD, t, sq, from, to, rep);
+                    if (v > bestv + 1e-9) {
+                        bestv = v;
+                        nties = 1;
+                        best = mv;
+                    } else if (v > bestv - 1e-9 &&
+                               tav_rng_below(rng, (uint32_t)++nties) == 0) {
+                        best = mv;
+                    }
+                }
             }
-        }
     }
     if (!found) {
         int n = urbino_legal(s, scratch);
