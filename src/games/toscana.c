@@ -1213,7 +1213,7 @@ static int toscana_check(const void *st, char *err, size_t errlen)
 #define TOS_P_FLOOD 0      /* policy: 1 = find the largest areas (slow), 0 = colour contacts */
 #endif
 #ifndef TOS_AI_C
-#define TOS_AI_C 0.5
+#define TOS_AI_C 0.25
 #endif
 #ifndef TOS_AI_WK
 #define TOS_AI_WK -1.0
