@@ -68,3 +68,40 @@ expect go nodes=1000 seed=2 threads=1 => bestmove m10-p9:o9,p10
 play m10-p9:o9,p10
 state none yes black 12:13
 
+test the ai avoids the placements that let black win with the last tile
+# Cut from a self-play game (seed=314, a mobility-keeping policy): white places
+# his last tile, then black his last one.  After 19 of white's 20 placements
+# black has a winning reply (checked exhaustively); only f11-g8:f9,g8 leaves
+# black nothing better than a loss (all 4 replies: white wins).
+newgame toscana
+position
+...BBBB..BBbBbbBB
+.BBbBbbWWBBBbBBBB
+.BbBbBBwwwWwWbBBB
+.BbBBBBWWWWWWBBBB
+.BBwwWWWW....BBbB
+.WWWWWWWWBBbbBbBb
+.Ww....WwBBBBBBWW
+.WW....wWbBbBbBwW
+.Ww....WWBBBBBBWW
+Ww.....WWBbWWBbWw
+WW.....WwBBWW....
+WW.bBBBWWBBWwWWWW
+wW.bBBBwWBbwWWwwW
+wWwWWWBbWWWwBbWW.
+WWWWwWBBWWWwBBWW.
+WWWWWwBBBbBBbBWw.
+WwwWWWbBBBbBBBWw.
+tomove=white
+phase=place
+white=14
+black=13
+veto=white,black
+passes=0
+tiles=W:h12-i9:h10,i11 B:j12-m11:l12,m12 W:h8-i5:h5,i7 B:n11-o8:n10,o8 W:d13-g12:d13,e13 B:d6-g5:d5,d6 W:b12-c9:c9,c11 B:b16-c13:c14,c15 W:i4-l3:l3,l4 B:n15-o12:n15,o12 W:c4-d1:c1,c4 B:m4-n1:m2,n4 W:j15-m14:j15,l15 B:i2-l1:j2,k1 W:a4-b1:a4,b1 B:p15-q12:p13,q12 W:a8-b5:a5,b8 B:d17-e14:d16,e15 W:o4-p1:p1,p2 B:n17-q16:n17,o17 W:p11-q8:p10,q8 B:j17-m16:l17,m16 W:e4-f1:e3,f2 B:g4-h1:g1,h4 W:h16-i13:h15,i15 B:f17-g14:f16,g16 W:n6-q5:o5,p5 B:j10-m9:j10,l10 W:l8-m5:l5,m6 B:j8-k5:k5,k8
+end
+count 20
+expect go nodes=300 seed=1 threads=1 => bestmove f11-g8:f9,g8
+expect go nodes=1000 seed=2 threads=1 => bestmove f11-g8:f9,g8
+expect go nodes=3000 seed=1 threads=1 => bestmove f11-g8:f9,g8
+
