@@ -13,6 +13,10 @@
  * quiescence search with stand-pat on eval, so exchanges resolve before a
  * position is judged.
  *
+ * Levels 1..9 limit the depth and add a random bonus to each root move
+ * (larger at low levels), so weak levels make visible mistakes and games
+ * between fixed-depth players vary with the seed.
+ *
  * Parallel: Lazy SMP — every thread runs the same iterative deepening on a
  * shared transposition table whose entries are two atomic words (key xor
  * data, data), so a torn entry is detected and ignored.  With one thread the
@@ -53,6 +57,8 @@ typedef struct shared {
     tav_info_fn info;
     void *ctx;
     double start;
+    int noise;                 /* weak levels: random bonus in [0, noise) per root move */
+    uint64_t noise_seed;
 } shared;
 
 typedef struct worker {
@@ -131,20 +137,21 @@ static int out_of_time(worker *w)
     return 0;
 }
 
-/* Order moves[0..n) by score, best first (insertion sort: lists are short
- * relative to the work per node). */
-static void order(tav_move *moves, int *scores, int n)
+/* Bring the best-scored move of moves[i..n) to position i (lazy selection:
+ * a cut-off after a few moves never pays for sorting the whole list). */
+static void pick(tav_move *moves, int *scores, int i, int n)
 {
-    for (int i = 1; i < n; i++) {
+    int b = i;
+    for (int j = i + 1; j < n; j++)
+        if (scores[j] > scores[b])
+            b = j;
+    if (b != i) {
         tav_move m = moves[i];
-        int s = scores[i], j = i - 1;
-        while (j >= 0 && scores[j] < s) {
-            moves[j + 1] = moves[j];
-            scores[j + 1] = scores[j];
-            j--;
-        }
-        moves[j + 1] = m;
-        scores[j + 1] = s;
+        int sc = scores[i];
+        moves[i] = moves[b];
+        scores[i] = scores[b];
+        moves[b] = m;
+        scores[b] = sc;
     }
 }
 
@@ -170,9 +177,9 @@ static int quiesce(worker *w, const void *st, int alpha, int beta, int ply, int 
             scores[k++] = sc;
         }
     }
-    order(moves, scores, k);
     void *child = w->states + (size_t)(ply + 1) * g->state_size;
     for (int i = 0; i < k; i++) {
+        pick(moves, scores, i, k);
         memcpy(child, st, g->state_size);
         g->play(child, moves[i]);
         int s;
@@ -224,11 +231,13 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
         sc += (int)(w->history[tav_mix64(m) & 4095] >> 4);
         scores[i] = sc;
     }
-    order(moves, scores, n);
     void *child = w->states + (size_t)(ply + 1) * g->state_size;
     int best = -AB_INF;
     tav_move bestm = n ? moves[0] : 0;
     for (int i = 0; i < n; i++) {
+        pick(moves, scores, i, n);
+        if (i == 0)
+            bestm = moves[0];
         memcpy(child, st, g->state_size);
         g->play(child, moves[i]);
         int s;
@@ -237,7 +246,7 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             s = terminal_score(g, child, side, ply + 1);
         } else if (same) {
             s = search(w, child, depth - 1, alpha, beta, ply + 1);
-        } else if (i == 0) {
+        } else if (i == 0 || (ply == 0 && sh->noise > 0)) {
             s = -search(w, child, depth - 1, -beta, -alpha, ply + 1);
         } else {
             /* Late move reduction for quiet moves far down the list. */
@@ -248,6 +257,8 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
         }
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             return 0;
+        if (ply == 0 && sh->noise > 0 && s > -AB_WIN + AB_MAXPLY && s < AB_WIN - AB_MAXPLY)
+            s += (int)(tav_mix64(sh->noise_seed ^ moves[i]) % (uint64_t)sh->noise);
         if (s > best) {
             best = s;
             bestm = moves[i];
@@ -362,6 +373,12 @@ int tav_alphabeta(const tav_game *g, const void *st, const tav_limits *lim, doub
     sh.info = info;
     sh.ctx = ctx;
     sh.start = ab_now();
+    if (lim->level >= 1 && lim->level <= 9) {
+        /* Weaker levels: random root preferences worth up to a few pieces. */
+        static const int noise[10] = {0, 500, 300, 180, 110, 70, 40, 20, 10, 5};
+        sh.noise = noise[lim->level];
+        sh.noise_seed = tav_mix64(lim->seed);
+    }
     size_t mem = lim->memory ? lim->memory : (64u << 20);
     uint64_t entries = 1;
     while (entries * 2 * sizeof(tt_entry) <= mem)

@@ -439,8 +439,9 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
     if (strcmp(player, "ai") == 0 && g->ai.algorithm == TAV_AI_ALPHABETA && g->eval) {
         tav_limits l2 = *lim;
         uint64_t nodes = lim->nodes;
-        if (lim->level >= 1 && lim->level <= 9 && (!l2.depth || l2.depth > lim->level))
-            l2.depth = lim->level;
+        static const int level_depth[10] = {0, 1, 1, 1, 3, 3, 3, 5, 5, 7};
+        if (lim->level >= 1 && lim->level <= 9 && (!l2.depth || l2.depth > level_depth[lim->level]))
+            l2.depth = level_depth[lim->level];
         if (deadline == 0 && nodes == 0 && l2.depth == 0)
             l2.depth = 4;
         int rc = tav_alphabeta(g, st, &l2, deadline, nodes, info, ctx, out);
