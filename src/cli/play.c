@@ -103,7 +103,7 @@ static void draw(session *s)
                                        : fg_owner(c->owner);
                 printf("%s%s %s%s", bg, fg, g, C_RESET);
             } else {
-                printf(" %s%s", g, (c->flags & TAV_CELL_LAST) && !empty ? "" : "");
+                printf(" %s", g);
             }
         }
         printf("  %d\n", r + 1);

@@ -127,7 +127,7 @@ int cli_replay(int argc, char **argv)
         g->play(states + (size_t)(i + 1) * g->state_size, m);
     }
     int ply = step ? 0 : r.nmoves;
-    for (int shown = step ? 0 : 0; shown <= r.nmoves;) {
+    for (int shown = 0; shown <= r.nmoves;) {
         int i = step ? ply : shown;
         const void *st = states + (size_t)i * g->state_size;
         if (i > 0)

@@ -193,13 +193,16 @@ static void iterate(tree *t, const unsigned char *root)
     path[depth++] = cur;
     for (;;) {
         mnode *n = &t->nodes[cur];
-        if (n->nlegal < 0)
+        int listed = 0;   /* t->list holds this node's legal moves */
+        if (n->nlegal < 0) {
             n->nlegal = g->legal(t->st, t->list);
+            listed = 1;
+        }
         if (n->nlegal == 0)
             break;   /* terminal */
         int mover = g->to_move(t->st);
         if (n->ntried < widen_limit(&t->p, n->visits, n->nlegal)) {
-            int cnt = g->legal(t->st, t->list);
+            int cnt = listed ? n->nlegal : g->legal(t->st, t->list);
             if (cnt != n->nlegal)   /* cannot happen for a consistent game */
                 n->nlegal = cnt;
             int idx = perm_index((uint32_t)(cur * 2654435761u), (int)n->ntried, cnt);
