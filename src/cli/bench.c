@@ -7,6 +7,13 @@
  * folding every move chosen and every final position — then the speed:
  * random games per second and legal-move generations per second.  A change
  * that should not alter behaviour must not alter the signature.
+ *
+ * The search lines then run each player ("uct" and "ai") on one thread with a
+ * fixed budget (playouts for tree search, nodes for alpha-beta) from a fixed
+ * set of positions per game: the start and positions reached by seeded
+ * random plies.  Their signature folds the moves chosen and the iteration
+ * counts; their speed is playouts (tree search) or nodes (alpha-beta) per
+ * second.  `--no-search` skips them.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +22,7 @@
 
 #include "cli/cli.h"
 #include "core/core.h"
+#include "search/search.h"
 
 typedef struct workload {
     const char *game;
@@ -29,13 +37,106 @@ static const workload workloads[] = {
     {"toscana", "seed=1", 1000},
 };
 
+/* Search budgets per game: playouts for tree search, nodes for alpha-beta. */
+typedef struct search_load {
+    const char *game;
+    const char *options;
+    uint64_t uct_budget, ai_budget;
+} search_load;
+
+static const search_load search_loads[] = {
+    {"urbino", "", 1500, 1500},
+    {"epaminondas", "", 1500, 300000},
+    {"cathedral", "", 4000, 4000},
+    {"toscana", "seed=1", 4000, 4000},
+};
+
+#define BENCH_POSITIONS 4   /* start, then after 8, 16 and 24 random plies */
+
+/* Run the search lines; returns their folded signature. */
+static uint64_t bench_search(const char *only, double scale)
+{
+    uint64_t total = 0;
+    printf("\n%-12s %-4s %9s %11s %11s %16s %9s %12s\n", "search", "ai", "budget", "playouts",
+           "nodes", "signature", "seconds", "per second");
+    for (size_t k = 0; k < sizeof search_loads / sizeof search_loads[0]; k++) {
+        const search_load *w = &search_loads[k];
+        if (only && strcmp(only, w->game) != 0)
+            continue;
+        const tav_game *g = tav_game_find(w->game);
+        if (!g)
+            continue;
+        tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+        unsigned char *st = malloc(g->state_size);
+        unsigned char *pos = malloc(g->state_size * BENCH_POSITIONS);
+        char err[256];
+        if (!list || !st || !pos || g->init(st, w->options, err, sizeof err) != 0) {
+            free(list);
+            free(st);
+            free(pos);
+            continue;
+        }
+        /* The positions: one seeded random line, sampled every 8 plies. */
+        tav_rng rng;
+        tav_rng_seed(&rng, 20261122);
+        int npos = 0;
+        for (int ply = 0; npos < BENCH_POSITIONS; ply++) {
+            int n = g->legal(st, list);
+            if (n == 0)
+                break;
+            if (ply % 8 == 0)
+                memcpy(pos + g->state_size * (size_t)npos++, st, g->state_size);
+            g->play(st, list[tav_rng_below(&rng, (uint32_t)n)]);
+        }
+        for (int pl = 0; pl < 2; pl++) {
+            const char *player = pl ? "ai" : "uct";
+            uint64_t budget = (uint64_t)((double)(pl ? w->ai_budget : w->uct_budget) * scale);
+            if (budget < 10)
+                budget = 10;
+            uint64_t sig = 0, playouts = 0, nodes = 0;
+            double t0 = cli_now();
+            for (int i = 0; i < npos; i++) {
+                tav_limits lim;
+                tav_limits_default(&lim);
+                lim.movetime_ms = 0;
+                lim.nodes = budget;
+                lim.threads = 1;
+                lim.seed = 7;
+                tav_report rep;
+                if (tav_search(g, pos + g->state_size * (size_t)i, player, &lim, NULL, NULL, &rep) != 0)
+                    continue;
+                sig = tav_mix64(sig ^ rep.best ^ (rep.playouts << 20) ^ (rep.nodes << 40));
+                if (!(pl && g->ai.algorithm == TAV_AI_ALPHABETA))
+                    playouts += rep.playouts;   /* (alpha-beta reports its depth there) */
+                nodes += rep.nodes;
+            }
+            double dt = cli_now() - t0;
+            if (dt <= 0)
+                dt = 1e-9;
+            uint64_t work = playouts ? playouts : nodes;
+            printf("%-12s %-4s %9" PRIu64 " %11" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %s\n",
+                   w->game, player, budget, playouts, nodes, sig, dt, work / dt,
+                   playouts ? "playouts/s" : "nodes/s");
+            total = tav_mix64(total ^ sig);
+        }
+        free(list);
+        free(st);
+        free(pos);
+    }
+    printf("%-12s %-4s %9s %11s %11s %016" PRIx64 "\n", "search", "all", "", "", "", total);
+    return total;
+}
+
 int cli_bench(int argc, char **argv)
 {
     const char *only = NULL;
     double scale = 1.0;
+    int search = 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc)
             scale = atof(argv[++i]);
+        else if (strcmp(argv[i], "--no-search") == 0)
+            search = 0;
         else
             only = argv[i];
     }
@@ -105,5 +206,7 @@ int cli_bench(int argc, char **argv)
     }
     printf("%-12s %7s %9s %11" PRIu64 " %016" PRIx64 " %9.3f %12s %12.0f\n", "total", "", "",
            total_moves, total_sig, total_time, "", total_gens / (total_time > 0 ? total_time : 1));
+    if (search)
+        bench_search(only, scale);
     return 0;
 }

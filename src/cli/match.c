@@ -1,6 +1,6 @@
 /*
  * match.c — `tavoliere match GAME --a P --b P [--games N] [--movetime MS]
- *            [--jobs J] [--seed S] [--options "K=V ..."]`
+ *            [--jobs J] [--seed S] [--options "K=V ..."] [--save DIR]`
  *
  * Plays computer-vs-computer matches with alternating colours: games 2k and
  * 2k+1 share one seed (for Toscana, the same stacks) with the colours
@@ -12,6 +12,9 @@
  * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` (options after
  * a colon, comma-separated), or `engine:COMMAND` — any program that speaks
  * the engine protocol, started with /bin/sh -c COMMAND.
+ *
+ * With --save DIR every game is written as a record (docs/records.md),
+ * DIR/GAME-NNNN.rec, numbered from 1 in the order games were started.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,12 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/core.h"
+#include "engine/record.h"
 #include "search/search.h"
 
 typedef struct player_spec {
@@ -44,6 +49,9 @@ typedef struct match {
     const tav_game *g;
     char options[512];
     player_spec a, b;
+    const char *a_text, *b_text;
+    const char *save_dir;      /* NULL: do not save */
+    int save_errors;
     int games, jobs;
     long movetime;
     uint64_t seed;
@@ -147,8 +155,8 @@ static void ext_stop(extproc *x)
 }
 
 /* Ask a player for its move; 0 or -1 (external engine failure). */
-static int choose(match *mt, const player_spec *p, extproc *x, const void *st, uint64_t seed,
-                  tav_move *scratch, tav_move *m)
+static int choose(match *mt, const player_spec *p, extproc *x, tav_searcher *sr, const void *st,
+                  uint64_t seed, tav_move *scratch, tav_move *m)
 {
     if (strcmp(p->kind, "engine") == 0) {
         char cmd[64], ans[512];
@@ -168,10 +176,36 @@ static int choose(match *mt, const player_spec *p, extproc *x, const void *st, u
     lim.threads = 1;
     lim.memory = 32u << 20;
     tav_report rep;
-    if (tav_search(mt->g, st, p->kind, &lim, NULL, NULL, &rep) != 0)
+    if (tav_search_with(sr, mt->g, st, p->kind, &lim, NULL, NULL, &rep) != 0)
         return -1;
     *m = rep.best;
     return 0;
+}
+
+/* Write game i as a record in the save directory; 0 or -1. */
+static int save_game(match *mt, int i, int a_white, const char *opts, const void *final, tav_record *rec)
+{
+    const tav_game *g = mt->g;
+    rec->game = g;
+    tav_bprintf(rec->options, sizeof rec->options, "%s", opts);
+    while (rec->options[0] == ' ')
+        memmove(rec->options, rec->options + 1, strlen(rec->options));
+    tav_bprintf(rec->white, sizeof rec->white, "%s", a_white ? mt->a_text : mt->b_text);
+    tav_bprintf(rec->black, sizeof rec->black, "%s", a_white ? mt->b_text : mt->a_text);
+    tav_bprintf(rec->event, sizeof rec->event, "tavoliere match, seed %llu, game %d, %ld ms/move",
+                (unsigned long long)mt->seed, i + 1, mt->movetime);
+    tav_record_finish(rec, g, rec->options, final);
+    char path[1200];
+    snprintf(path, sizeof path, "%s/%s-%04d.rec", mt->save_dir, g->name, i + 1);
+    char *text = tav_record_write(rec);
+    if (!text)
+        return -1;
+    FILE *f = fopen(path, "w");
+    int bad = !f || fputs(text, f) < 0;
+    if (f && fclose(f) != 0)
+        bad = 1;
+    free(text);
+    return bad ? -1 : 0;
 }
 
 /* Play game i; returns the result for A: 1 win, 0 draw, -1 loss, -2 error. */
@@ -189,7 +223,11 @@ static int play_one(match *mt, int i)
     tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
     extproc x[2] = {{0}, {0}};
     int outcome = -2;
-    if (!st || !scratch || g->init(st, opts, err, sizeof err) != 0)
+    tav_record rec;
+    tav_record_init(&rec);
+    /* Each side keeps its search memory from move to move. */
+    tav_searcher *sr[2] = {tav_searcher_new(), tav_searcher_new()};
+    if (!st || !scratch || !sr[0] || !sr[1] || g->init(st, opts, err, sizeof err) != 0)
         goto out;
     const player_spec *side[2];
     side[TAV_WHITE] = a_white ? &mt->a : &mt->b;
@@ -209,10 +247,12 @@ static int play_one(match *mt, int i)
         if (tm == TAV_NONE)
             break;
         tav_move m;
-        if (choose(mt, side[tm], &x[tm], st, tav_rng_next(&rng), scratch, &m) != 0)
+        if (choose(mt, side[tm], &x[tm], sr[tm], st, tav_rng_next(&rng), scratch, &m) != 0)
             goto out;
         char mv[TAV_MOVE_TEXT], cmd[TAV_MOVE_TEXT + 8], ans[512];
         g->move_str(st, m, mv, sizeof mv);
+        if (mt->save_dir && tav_record_add(&rec, mv, NULL) != 0)
+            goto out;
         snprintf(cmd, sizeof cmd, "play %s", mv);
         for (int s = 0; s < 2; s++)
             if (x[s].pid && (ext_call(&x[s], cmd, ans, sizeof ans) != 0 || strcmp(ans, "ok") != 0))
@@ -225,7 +265,15 @@ static int play_one(match *mt, int i)
         goto out;
     int a_side = a_white ? TAV_WHITE : TAV_BLACK;
     outcome = r.winner == TAV_DRAW ? 0 : r.winner == a_side ? 1 : -1;
+    if (mt->save_dir && save_game(mt, i, a_white, opts, st, &rec) != 0) {
+        pthread_mutex_lock(&mt->lock);
+        mt->save_errors++;
+        pthread_mutex_unlock(&mt->lock);
+    }
 out:
+    tav_record_free(&rec);
+    tav_searcher_free(sr[0]);
+    tav_searcher_free(sr[1]);
     for (int s = 0; s < 2; s++)
         if (x[s].pid)
             ext_stop(&x[s]);
@@ -297,7 +345,7 @@ int cli_match(int argc, char **argv)
     const char *a = "ai", *b = "uct";
     if (argc < 2) {
         fprintf(stderr, "usage: tavoliere match GAME --a PLAYER --b PLAYER [--games N] "
-                        "[--movetime MS] [--jobs J] [--seed S] [--options \"K=V ...\"]\n");
+                        "[--movetime MS] [--jobs J] [--seed S] [--options \"K=V ...\"] [--save DIR]\n");
         return 2;
     }
     mt.g = tav_game_find(argv[1]);
@@ -326,6 +374,8 @@ int cli_match(int argc, char **argv)
             mt.seed = strtoull(v, NULL, 10);
         else if (strcmp(k, "--options") == 0)
             snprintf(mt.options, sizeof mt.options, "%s", v);
+        else if (strcmp(k, "--save") == 0)
+            mt.save_dir = v;
         else {
             fprintf(stderr, "tavoliere match: unknown option %s\n", k);
             return 2;
@@ -337,6 +387,12 @@ int cli_match(int argc, char **argv)
     }
     if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 1) {
         fprintf(stderr, "tavoliere match: --games, --jobs (1..64) and --movetime must be positive\n");
+        return 2;
+    }
+    mt.a_text = a;
+    mt.b_text = b;
+    if (mt.save_dir && mkdir(mt.save_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "tavoliere match: cannot create %s: %s\n", mt.save_dir, strerror(errno));
         return 2;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -360,6 +416,9 @@ int cli_match(int argc, char **argv)
            mt.draws, mt.losses, 100 * s, elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se));
     if (mt.errors)
         printf("%d games could not be played (engine failure)\n", mt.errors);
+    if (mt.save_dir)
+        printf("records saved in %s/%s-NNNN.rec%s\n", mt.save_dir, mt.g->name,
+               mt.save_errors ? " (some could not be written)" : "");
     printf("time %.1f s\n", cli_now() - mt.start);
-    return mt.errors ? 1 : 0;
+    return mt.errors || mt.save_errors ? 1 : 0;
 }

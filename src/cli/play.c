@@ -40,6 +40,7 @@ typedef struct session {
     char options[400];
     pspec side[2];
     tav_record rec;       /* the moves so far, for save */
+    tav_searcher *sr;     /* the AI's memory, kept between moves */
     int color, unicode;
     int resigned;         /* side that resigned, or TAV_NONE */
     char message[512];    /* shown under the board once */
@@ -159,6 +160,7 @@ static int do_undo(session *s)
 }
 
 typedef struct think {
+    tav_searcher *sr;
     const tav_game *g;
     const void *st;
     const char *player;
@@ -171,7 +173,7 @@ typedef struct think {
 static void *think_run(void *arg)
 {
     think *t = arg;
-    t->rc = tav_search(t->g, t->st, t->player, &t->lim, NULL, NULL, &t->rep);
+    t->rc = tav_search_with(t->sr, t->g, t->st, t->player, &t->lim, NULL, NULL, &t->rep);
     t->done = 1;
     return NULL;
 }
@@ -181,6 +183,7 @@ static int search_move(session *s, const char *player, int level, char *mv, size
 {
     think t;
     memset(&t, 0, sizeof t);
+    t.sr = s->sr;
     t.g = s->g;
     t.st = tav_engine_state(s->e);
     t.player = player;
@@ -274,29 +277,9 @@ static int save(session *s, const char *path)
 {
     tav_record r = s->rec;
     const void *st = tav_engine_state(s->e);
-    tav_result res;
-    s->g->result(st, &res);
     snprintf(r.white, sizeof r.white, "%s", s->side[0].text);
     snprintf(r.black, sizeof r.black, "%s", s->side[1].text);
-    time_t now = time(NULL);
-    struct tm tmv;
-    gmtime_r(&now, &tmv);
-    strftime(r.date, sizeof r.date, "%Y-%m-%d", &tmv);
-    snprintf(r.result, sizeof r.result, "%s", res.over ? tav_side_name(res.winner) : "*");
-    /* Hidden stacks: record them explicitly so the game replays exactly. */
-    if (s->g->probe) {
-        void *init = calloc(1, s->g->state_size);
-        char err[256];
-        if (init && s->g->init(init, s->options, err, sizeof err) == 0 &&
-            s->g->probe(init, "stack white", r.white_stack, sizeof r.white_stack) == 0 &&
-            s->g->probe(init, "stack black", r.black_stack, sizeof r.black_stack) == 0) {
-            /* kept */
-        } else {
-            r.white_stack[0] = r.black_stack[0] = '\0';
-        }
-        free(init);
-    }
-    snprintf(r.score, sizeof r.score, "%d:%d", res.score[0], res.score[1]);
+    tav_record_finish(&r, s->g, s->options, st);
     char *text = tav_record_write(&r);
     if (!text)
         return -1;
@@ -464,8 +447,12 @@ int cli_play(int argc, char **argv)
     s.color = isatty(1) && !getenv("NO_COLOR");
     tav_record_init(&s.rec);
     s.e = tav_engine_new((uint64_t)time(NULL));
-    if (!s.e)
+    s.sr = tav_searcher_new();
+    if (!s.e || !s.sr) {
+        tav_engine_free(s.e);
+        tav_searcher_free(s.sr);
         return 1;
+    }
     int quit;
     char ans[128], cmd[600];
     tav_record loaded;
@@ -574,5 +561,6 @@ int cli_play(int argc, char **argv)
     }
     tav_record_free(&s.rec);
     tav_engine_free(s.e);
+    tav_searcher_free(s.sr);
     return 0;
 }

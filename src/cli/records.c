@@ -192,6 +192,7 @@ int cli_analyze(int argc, char **argv)
     out.comments = NULL;
     out.nmoves = out.cap = 0;
     int mistakes[2] = {0, 0};
+    tav_searcher *sr = tav_searcher_new();   /* one table for the whole game */
     for (int i = 0; i < r.nmoves; i++) {
         int mover = g->to_move(st);
         tav_limits lim;
@@ -202,7 +203,7 @@ int cli_analyze(int argc, char **argv)
         char comment[256] = "";
         tav_move played;
         tav_find_move(g, st, r.moves[i], scratch, &played);
-        if (tav_search(g, st, "ai", &lim, NULL, NULL, &best) == 0) {
+        if (tav_search_with(sr, g, st, "ai", &lim, NULL, NULL, &best) == 0) {
             char bm[TAV_MOVE_TEXT];
             g->move_str(st, best.best, bm, sizeof bm);
             memcpy(after, st, g->state_size);
@@ -214,7 +215,7 @@ int cli_analyze(int argc, char **argv)
                     tav_result res;
                     g->result(after, &res);
                     played_value = res.winner == mover ? 1.0 : res.winner == TAV_DRAW ? 0.5 : 0.0;
-                } else if (tav_search(g, after, "ai", &lim, NULL, NULL, &rep) == 0) {
+                } else if (tav_search_with(sr, g, after, "ai", &lim, NULL, NULL, &rep) == 0) {
                     played_value = g->to_move(after) == mover ? rep.value : 1.0 - rep.value;
                 }
             }
@@ -230,6 +231,7 @@ int cli_analyze(int argc, char **argv)
         fprintf(stderr, "\ranalysed %d/%d", i + 1, r.nmoves);
     }
     fprintf(stderr, "\n");
+    tav_searcher_free(sr);
     char *text = tav_record_write(&out);
     if (text)
         fputs(text, stdout);

@@ -28,6 +28,7 @@
 #include "core/core.h"
 #include "engine/engine.h"
 #include "engine/record.h"
+#include "search/search.h"
 
 #define MAX_PLIES 20000
 
@@ -214,6 +215,88 @@ static int play_game(ctx *c, uint64_t seed)
         memcpy(c->a, c->b, g->state_size);
     }
     return ply;
+}
+
+/* Search memory: a searcher's tree never grows past its budget, a searcher
+ * kept between moves gives the same tree-search answers as fresh memory,
+ * and the alpha-beta table it keeps makes the same search cheaper until it
+ * is cleared. */
+static int is_legal(ctx *c, const void *st, tav_move m)
+{
+    int n = c->g->legal(st, c->list2);
+    for (int i = 0; i < n; i++)
+        if (c->list2[i] == m)
+            return 1;
+    return 0;
+}
+
+static void check_searcher(ctx *c, uint64_t seed)
+{
+    const tav_game *g = c->g;
+    char err[256];
+    if (g->init(c->a, c->options, err, sizeof err) != 0)
+        return;
+    tav_rng rng;
+    tav_rng_seed(&rng, seed);
+    for (int ply = 0; ply < 6; ply++) {
+        int n = g->legal(c->a, c->list);
+        if (n == 0)
+            return;
+        g->play(c->a, c->list[tav_rng_below(&rng, (uint32_t)n)]);
+    }
+    if (g->to_move(c->a) == TAV_NONE)
+        return;
+    snprintf(c->where, sizeof c->where, "searcher, seed %llu", (unsigned long long)seed);
+    tav_searcher *sr = tav_searcher_new();
+    if (!sr)
+        return;
+    static const char *const players[] = {"uct", "ai"};
+    size_t allowed = 0;   /* each player's blocks stay within its budget */
+    for (int p = 0; p < 2; p++) {
+        int ab = p == 1 && g->ai.algorithm == TAV_AI_ALPHABETA;
+        tav_limits lim;
+        tav_limits_default(&lim);
+        lim.movetime_ms = 0;
+        lim.seed = seed;
+        lim.memory = 16u << 10;   /* 512 tree nodes */
+        if (ab) {
+            lim.depth = 3;
+            lim.memory = 1u << 20;
+        } else {
+            lim.nodes = 1000;
+        }
+        tav_report fresh, kept1, kept2;
+        tav_searcher_clear(sr);
+        if (tav_search(g, c->a, players[p], &lim, NULL, NULL, &fresh) != 0 ||
+            tav_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept1) != 0 ||
+            tav_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept2) != 0) {
+            fail(c, "%s: search failed", players[p]);
+            break;
+        }
+        if (!is_legal(c, c->a, fresh.best) || !is_legal(c, c->a, kept2.best))
+            fail(c, "%s: illegal move", players[p]);
+        allowed += lim.memory;
+        if (tav_searcher_bytes(sr) > allowed)
+            fail(c, "%s: searcher holds %zu bytes, budget %zu", players[p], tav_searcher_bytes(sr),
+                 lim.memory);
+        if (ab) {
+            if (kept1.nodes != fresh.nodes || kept1.best != fresh.best)
+                fail(c, "alpha-beta with a cleared searcher differs from fresh memory");
+            if (!(kept2.nodes < kept1.nodes))
+                fail(c, "alpha-beta: the kept table did not save work (%llu then %llu nodes)",
+                     (unsigned long long)kept1.nodes, (unsigned long long)kept2.nodes);
+        } else {
+            uint64_t cap = g->mask && p == 0 ? 8 * 512 : 512;   /* uct: 8 deals, a tree each */
+            if (fresh.nodes > cap || kept2.nodes > cap)
+                fail(c, "%s: tree of %llu nodes past a %llu-node budget", players[p],
+                     (unsigned long long)fresh.nodes, (unsigned long long)cap);
+            if (fresh.playouts < 1000 && fresh.nodes >= 512)
+                fail(c, "%s: a full tree stopped the search", players[p]);
+            if (kept1.best != fresh.best || kept2.best != fresh.best || kept2.playouts != fresh.playouts)
+                fail(c, "%s: kept memory changes the answer", players[p]);
+        }
+    }
+    tav_searcher_free(sr);
 }
 
 /* Protocol fuzz: mutations of legal moves, through a real session. */
@@ -429,6 +512,8 @@ int cli_selftest(int argc, char **argv)
             fuzz_protocol(&c, seed * 7919ULL + (uint64_t)i);
         for (int i = 0; i < 2 && !c.failed; i++)
             check_records(&c, seed * 31ULL + (uint64_t)i);
+        if (!c.failed)
+            check_searcher(&c, seed);
         printf("  selftest %-12s %-20s %d games, %ld plies, %.2fs: %s\n", g->name,
                c.options[0] ? c.options : "(defaults)", games, plies, cli_now() - t0,
                c.failed ? "FAILED" : "ok");

@@ -37,6 +37,8 @@ struct tav_engine {
     int out_failed;              /* allocation failed while answering */
     tav_rng rng;
     int threads;                 /* threads for go (1 = deterministic) */
+    size_t memory;               /* search memory for go, bytes */
+    tav_searcher *searcher;      /* search memory kept between moves */
     tav_info_fn info;
     void *info_ctx;
 };
@@ -206,6 +208,7 @@ static void cmd_newgame(tav_engine *e, char *args)
     free(tmp);
     e->ply = 0;
     snprintf(e->options, sizeof e->options, "%s", args);
+    tav_searcher_clear(e->searcher);
     out_printf(e, "ok");
 }
 
@@ -297,6 +300,7 @@ static int parse_go(tav_engine *e, char *args, tav_limits *lim, char *player, si
     tav_limits_default(lim);
     lim->seed = tav_rng_next(&e->rng);
     lim->threads = e->threads;
+    lim->memory = e->memory;
     snprintf(player, pn, "ai");
     while ((k = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, sizeof err)) == 1) {
         uint64_t v;
@@ -333,12 +337,19 @@ static int parse_go(tav_engine *e, char *args, tav_limits *lim, char *player, si
                 return -1;
             }
             lim->threads = (int)v;
+        } else if (strcmp(key, "memory") == 0) {
+            if (v < 1 || v > 4096) {
+                out_printf(e, "error go: memory goes from 1 to 4096 (MiB)");
+                return -1;
+            }
+            lim->memory = (size_t)v << 20;
+            e->memory = lim->memory;   /* kept for the next moves */
         } else if (strcmp(key, "seed") == 0) {
             lim->seed = v;
         } else {
             char q[64];
             quote(q, sizeof q, key);
-            out_printf(e, "error go: unknown option '%s' (expected movetime, nodes, depth, level, threads, seed, player)", q);
+            out_printf(e, "error go: unknown option '%s' (expected movetime, nodes, depth, level, threads, memory, seed, player)", q);
             return -1;
         }
     }
@@ -366,7 +377,7 @@ static void cmd_go(tav_engine *e, char *args)
         return;
     }
     tav_report rep;
-    if (tav_search(e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
+    if (tav_search_with(e->searcher, e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
         out_printf(e, "error the game is over");
         return;
     }
@@ -417,6 +428,7 @@ static void cmd_position(tav_engine *e, char *args)
     memcpy(state_at(e, 0), tmp, e->game->state_size);
     free(tmp);
     e->ply = 0;
+    tav_searcher_clear(e->searcher);
     out_printf(e, "ok");
 }
 
@@ -542,7 +554,7 @@ static const command commands[] = {
     {"play", cmd_play, "play MOVE  play a legal move"},
     {"state", cmd_state, "state  who moves, whether over, winner, score"},
     {"undo", cmd_undo, "undo  take back the last move"},
-    {"go", cmd_go, "go [movetime=MS] [nodes=N] [depth=N] [level=1..10] [threads=N] [player=ai|uct|random]  the engine's move"},
+    {"go", cmd_go, "go [movetime=MS] [nodes=N] [depth=N] [level=1..10] [threads=N] [memory=MB] [player=ai|uct|random]  the engine's move"},
     {"quit", cmd_quit, "quit  end the program"},
     {"position", cmd_position, "position TEXT  set the position (lines separated by /)"},
     {"getposition", cmd_getposition, "getposition  the position text"},
@@ -584,7 +596,9 @@ tav_engine *tav_engine_new(uint64_t seed)
     e->scratch = malloc(sizeof(tav_move) * TAV_MAX_MOVES);
     e->outcap = 4096;
     e->out = malloc(e->outcap);
-    if (!e->scratch || !e->out) {
+    e->searcher = tav_searcher_new();
+    e->memory = 64u << 20;
+    if (!e->scratch || !e->out || !e->searcher) {
         tav_engine_free(e);
         return NULL;
     }
@@ -601,6 +615,7 @@ void tav_engine_free(tav_engine *e)
     free(e->states);
     free(e->scratch);
     free(e->out);
+    tav_searcher_free(e->searcher);
     free(e);
 }
 

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/core.h"
 
@@ -96,6 +97,28 @@ void tav_record_start_options(const tav_record *r, char *buf, size_t n)
     }
     if (stacks)
         tav_bprintf(buf + k, n - k, "%swhite=%s black=%s", k ? " " : "", r->white_stack, r->black_stack);
+}
+
+void tav_record_finish(tav_record *r, const tav_game *g, const char *options, const void *final)
+{
+    tav_result res;
+    g->result(final, &res);
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (gmtime_r(&now, &tmv))
+        strftime(r->date, sizeof r->date, "%Y-%m-%d", &tmv);
+    tav_bprintf(r->result, sizeof r->result, "%s", res.over ? tav_side_name(res.winner) : "*");
+    tav_bprintf(r->score, sizeof r->score, "%d:%d", res.score[0], res.score[1]);
+    r->white_stack[0] = r->black_stack[0] = '\0';
+    if (g->probe) {
+        void *init = calloc(1, g->state_size);
+        char err[256];
+        if (!init || g->init(init, options, err, sizeof err) != 0 ||
+            g->probe(init, "stack white", r->white_stack, sizeof r->white_stack) != 0 ||
+            g->probe(init, "stack black", r->black_stack, sizeof r->black_stack) != 0)
+            r->white_stack[0] = r->black_stack[0] = '\0';
+        free(init);
+    }
 }
 
 /* Skip blanks and comments; a comment's text goes to *comment (appended). */

@@ -52,6 +52,11 @@ int tav_record_add(tav_record *r, const char *move, const char *comment);
  * explicit stacks when the record has them. */
 void tav_record_start_options(const tav_record *r, char *buf, size_t n);
 
+/* Fill the closing tags from the game: Date (today, UTC), Result, Score
+ * and, for a game with hidden stacks, the stacks dealt by `options` (so the
+ * game replays exactly).  `final` is the last state (g->state_size bytes). */
+void tav_record_finish(tav_record *r, const tav_game *g, const char *options, const void *final);
+
 /* Parse a record and replay it.  On success returns 0 and, when `final` is
  * not NULL, leaves the final state there (g->state_size bytes, caller's).
  * On failure returns -1 with "line L, column C: ..." in err. */

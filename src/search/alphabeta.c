@@ -70,6 +70,7 @@ typedef struct worker {
     tav_move killers[AB_MAXPLY + QS_MAXPLY + 2][2];
     uint32_t history[4096];
     uint64_t nodes;
+    uint64_t reported;         /* nodes already added to the shared count */
     tav_move best;
     int have_best, best_score, depth_done;
 } worker;
@@ -121,13 +122,17 @@ static int terminal_score(const tav_game *g, const void *st, int side, int ply)
     return r.winner == side ? AB_WIN - ply : -AB_WIN + ply;
 }
 
+/* Every 1024 nodes (quiescence nodes included), add this worker's nodes to
+ * the shared count and check the clock and the node budget. */
 static int out_of_time(worker *w)
 {
     shared *sh = w->sh;
     if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
         return 1;
-    if ((w->nodes & 1023) == 0) {
-        uint64_t total = atomic_fetch_add_explicit(&sh->nodes, 1024, memory_order_relaxed) + 1024;
+    if (w->nodes - w->reported >= 1024) {
+        uint64_t delta = w->nodes - w->reported;
+        w->reported = w->nodes;
+        uint64_t total = atomic_fetch_add_explicit(&sh->nodes, delta, memory_order_relaxed) + delta;
         if ((sh->deadline > 0 && ab_now() >= sh->deadline) ||
             (sh->max_nodes && total >= sh->max_nodes)) {
             atomic_store(&sh->stop, 1);
@@ -347,7 +352,7 @@ static void *ab_thread(void *arg)
             char pv[512], line[700];
             ab_pv(sh, ta->root, pv, sizeof pv);
             snprintf(line, sizeof line, "info depth %d score %d nodes %llu time %.0f pv %s", d, s,
-                     (unsigned long long)atomic_load(&sh->nodes) + w->nodes % 1024,
+                     (unsigned long long)(atomic_load(&sh->nodes) + (w->nodes - w->reported)),
                      (ab_now() - sh->start) * 1000.0, pv);
             sh->info(sh->ctx, line);
         }
@@ -361,8 +366,8 @@ static void *ab_thread(void *arg)
     return NULL;
 }
 
-int tav_alphabeta(const tav_game *g, const void *st, const tav_limits *lim, double deadline,
-                  uint64_t max_nodes, tav_info_fn info, void *ctx, tav_report *out)
+int tav_alphabeta(tav_searcher *sr, const tav_game *g, const void *st, const tav_limits *lim,
+                  double deadline, uint64_t max_nodes, tav_info_fn info, void *ctx, tav_report *out)
 {
     shared sh;
     memset(&sh, 0, sizeof sh);
@@ -383,7 +388,14 @@ int tav_alphabeta(const tav_game *g, const void *st, const tav_limits *lim, doub
     uint64_t entries = 1;
     while (entries * 2 * sizeof(tt_entry) <= mem)
         entries *= 2;
-    sh.tt = calloc(entries, sizeof(tt_entry));
+    /* The searcher's table keeps its contents from the previous moves of
+     * the same game; a new game (or another game) starts from zero. */
+    int reused = 0;
+    sh.tt = tav_searcher_take(sr, TAV_SEARCHER_TT, entries * sizeof(tt_entry), &reused);
+    if (sh.tt && reused && sr->tt_game != g)
+        memset(sh.tt, 0, entries * sizeof(tt_entry));
+    if (sr)
+        sr->tt_game = g;
     sh.tt_mask = entries - 1;
     int threads = lim->threads < 1 ? 1 : lim->threads > 8 ? 8 : lim->threads;
     worker *ws = calloc((size_t)threads, sizeof(worker));
@@ -431,6 +443,6 @@ int tav_alphabeta(const tav_game *g, const void *st, const tav_limits *lim, doub
     }
     free(ws);
     free(ta);
-    free(sh.tt);
+    tav_searcher_release(sr, sh.tt);
     return rc;
 }

@@ -45,7 +45,8 @@ typedef struct mnode {
     tav_move move;
     int32_t child;
     int32_t sibling;
-    int32_t nlegal;       /* -1 until first expanded */
+    int32_t nlegal;       /* -1 until first expanded; information-set trees:
+                             how often this node was available (selectable) */
     uint32_t visits;
     uint32_t ntried;      /* children created */
     float reward;         /* summed reward for `mover` */
@@ -58,6 +59,7 @@ typedef struct params {
     double pw_k, pw_alpha; /* progressive widening; pw_k = 0: full expansion */
     int cutoff;           /* playout plies before eval (0: to the end) */
     int smart;            /* use the game's playout policy and eval */
+    int infoset;          /* one tree over the information set (hidden games) */
 } params;
 
 typedef struct tree {
@@ -69,6 +71,9 @@ typedef struct tree {
     tav_move *list;       /* scratch move list (max_moves) */
     unsigned char *st;    /* scratch state */
     uint64_t playouts;
+    int viewer;           /* information-set trees: the player at the root */
+    uint64_t *set;        /* information-set trees: hash set of legal moves */
+    uint32_t set_mask;
 } tree;
 
 typedef struct job {
@@ -82,6 +87,7 @@ typedef struct job {
     double deadline;              /* monotonic seconds; 0 = none */
     uint64_t seed;
     int ndet;                     /* determinizations this job runs */
+    mnode *tree_mem;              /* the tree's node array (memory bytes) */
     /* results: root statistics summed over this job's trees */
     tav_move *moves;
     uint32_t *visits;
@@ -254,6 +260,134 @@ static void iterate(tree *t, const unsigned char *root)
     }
 }
 
+/* Information-set trees (single-observer ISMCTS).  The tree is keyed by
+ * move sequences from the masked root; every iteration deals a fresh
+ * determinization of the hidden information and walks the tree with it.  A
+ * child is available when its move is legal in this deal; UCB then uses the
+ * number of times the child was available instead of the parent's visits.
+ * One tree gets the whole budget, so it sees many more playouts per root move
+ * than a set of small per-deal trees, and chance below the root is sampled
+ * afresh each time instead of being fixed per tree.
+ *
+ * The set holds each legal move once (key move+1, 0 = empty) with a "has a
+ * child" flag in bit 32. */
+static void set_build(tree *t, const tav_move *list, int n)
+{
+    memset(t->set, 0, sizeof(uint64_t) * ((size_t)t->set_mask + 1));
+    for (int i = 0; i < n; i++) {
+        uint64_t key = (uint64_t)list[i] + 1;
+        uint32_t h = (uint32_t)(list[i] * 2654435761u) & t->set_mask;
+        while (t->set[h] && (t->set[h] & 0xffffffffu) != key)
+            h = (h + 1) & t->set_mask;
+        t->set[h] = key;
+    }
+}
+
+/* Find a move in the set: its slot, or -1 when it is not legal. */
+static int64_t set_find(const tree *t, tav_move m)
+{
+    uint64_t key = (uint64_t)m + 1;
+    uint32_t h = (uint32_t)(m * 2654435761u) & t->set_mask;
+    while (t->set[h]) {
+        if ((t->set[h] & 0xffffffffu) == key)
+            return h;
+        h = (h + 1) & t->set_mask;
+    }
+    return -1;
+}
+
+static void iterate_is(tree *t, const unsigned char *root)
+{
+    const tav_game *g = t->g;
+    int32_t path[1024];
+    int depth = 0;
+    memcpy(t->st, root, g->state_size);
+    g->determinize(t->st, t->viewer, &t->rng);
+    int32_t cur = 0;
+    path[depth++] = cur;
+    for (;;) {
+        mnode *n = &t->nodes[cur];
+        int cnt = g->legal(t->st, t->list);
+        if (cnt == 0)
+            break;   /* terminal */
+        int mover = g->to_move(t->st);
+        set_build(t, t->list, cnt);
+        /* Mark the children legal in this deal and count them. */
+        int navail = 0;
+        for (int32_t c = n->child; c >= 0; c = t->nodes[c].sibling) {
+            int64_t h = set_find(t, t->nodes[c].move);
+            if (h >= 0) {
+                t->set[h] |= 1ull << 32;
+                t->nodes[c].nlegal++;
+                navail++;
+            }
+        }
+        if (navail < cnt && n->ntried < widen_limit(&t->p, n->visits, cnt)) {
+            /* Expand an untried legal move, scanning from a random offset. */
+            int start = (int)tav_rng_below(&t->rng, (uint32_t)cnt);
+            tav_move m = 0;
+            for (int i = 0; i < cnt; i++) {
+                tav_move x = t->list[(start + i) % cnt];
+                if (!(t->set[set_find(t, x)] >> 32)) {
+                    m = x;
+                    break;
+                }
+            }
+            int32_t c = node_new(t, m, mover);
+            if (c >= 0) {
+                n = &t->nodes[cur];
+                t->nodes[c].sibling = n->child;
+                t->nodes[c].nlegal = 1;
+                n->child = c;
+                n->ntried++;
+                g->play(t->st, m);
+                if (depth < 1024)
+                    path[depth++] = c;
+                break;
+            }
+            if (navail == 0) {   /* tree full, nothing to select */
+                g->play(t->st, m);
+                break;
+            }
+        } else if (navail == 0) {
+            /* Widening forbids a new child and none is legal in this deal. */
+            g->play(t->st, t->list[tav_rng_below(&t->rng, (uint32_t)cnt)]);
+            break;
+        }
+        /* UCB1 among the available children, by availability counts. */
+        int32_t best = -1;
+        double bestv = -1e300;
+        for (int32_t c = n->child; c >= 0; c = t->nodes[c].sibling) {
+            const mnode *ch = &t->nodes[c];
+            int64_t h = set_find(t, ch->move);
+            if (h < 0)
+                continue;
+            double v = ch->visits ? ch->reward / ch->visits +
+                                        t->p.c * sqrt(log((double)ch->nlegal) / ch->visits)
+                                  : 1e9;
+            if (v > bestv) {
+                bestv = v;
+                best = c;
+            }
+        }
+        g->play(t->st, t->nodes[best].move);
+        cur = best;
+        if (depth < 1024)
+            path[depth++] = cur;
+        else
+            break;
+    }
+    float rw[2];
+    playout(t, rw);
+    t->playouts++;
+    for (int i = 0; i < depth; i++) {
+        mnode *n = &t->nodes[path[i]];
+        n->visits++;
+        if (i > 0 && n->mover >= 0 && n->mover <= 1)
+            n->reward += rw[n->mover];
+    }
+}
+
 /* Principal variation text from a tree's root, most-visited children. */
 static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t n)
 {
@@ -264,6 +398,19 @@ static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t 
     if (!st)
         return;
     memcpy(st, root, g->state_size);
+    tav_move *list = NULL;
+    if (t->p.infoset) {
+        /* The root is masked: show the line in one fixed deal, and stop at
+         * the first move that deal does not allow. */
+        tav_rng rng;
+        tav_rng_seed(&rng, 1);
+        g->determinize(st, t->viewer, &rng);
+        list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+        if (!list) {
+            free(st);
+            return;
+        }
+    }
     int32_t cur = 0;
     for (int d = 0; d < 8; d++) {
         int32_t best = -1;
@@ -272,12 +419,20 @@ static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t 
                 best = c;
         if (best < 0 || t->nodes[best].visits < 2)
             break;
+        if (list) {
+            int cnt = g->legal(st, list), k;
+            for (k = 0; k < cnt && list[k] != t->nodes[best].move; k++)
+                ;
+            if (k == cnt)
+                break;
+        }
         char mv[TAV_MOVE_TEXT];
         g->move_str(st, t->nodes[best].move, mv, sizeof mv);
         len += tav_bprintf(buf + len, n - len, "%s%s", len ? " " : "", mv);
         g->play(st, t->nodes[best].move);
         cur = best;
     }
+    free(list);
     free(st);
 }
 
@@ -313,19 +468,25 @@ static void *job_run(void *arg)
     t.g = g;
     t.p = jb->p;
     t.cap = (int32_t)(jb->memory / sizeof(mnode));
-    if (t.cap < 16)
-        t.cap = 16;
-    t.nodes = malloc(sizeof(mnode) * (size_t)t.cap);
+    t.nodes = jb->tree_mem;
     t.list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
     t.st = malloc(g->state_size);
     unsigned char *root = malloc(g->state_size);
-    if (!t.nodes || !t.list || !t.st || !root)
+    t.viewer = jb->viewer;
+    if (t.p.infoset) {
+        uint32_t size = 16;
+        while (size < 2u * (uint32_t)g->max_moves)
+            size <<= 1;
+        t.set_mask = size - 1;
+        t.set = malloc(sizeof(uint64_t) * size);
+    }
+    if (!t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set))
         goto out;
     tav_rng_seed(&t.rng, jb->seed);
     double last_info = jb->start;
     for (int d = 0; d < jb->ndet; d++) {
         memcpy(root, jb->root, g->state_size);
-        if (jb->hidden)
+        if (jb->hidden && !t.p.infoset)
             g->determinize(root, jb->viewer, &t.rng);
         t.count = 0;
         node_new(&t, 0, TAV_NONE);
@@ -339,7 +500,10 @@ static void *job_run(void *arg)
         for (;;) {
             if (share && t.playouts >= share)
                 break;
-            iterate(&t, root);
+            if (t.p.infoset)
+                iterate_is(&t, root);
+            else
+                iterate(&t, root);
             double nowt = (dl > 0 || jb->report) ? now_seconds() : 0;
             if (dl > 0 && nowt >= dl)
                 break;
@@ -364,7 +528,7 @@ static void *job_run(void *arg)
         merge_root(jb, &t);
     }
 out:
-    free(t.nodes);
+    free(t.set);
     free(t.list);
     free(t.st);
     free(root);
@@ -389,6 +553,12 @@ static uint64_t level_playouts(int level)
 
 int tav_search(const tav_game *g, const void *st, const char *player, const tav_limits *lim,
                tav_info_fn info, void *ctx, tav_report *out)
+{
+    return tav_search_with(NULL, g, st, player, lim, info, ctx, out);
+}
+
+int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const char *player,
+                    const tav_limits *lim, tav_info_fn info, void *ctx, tav_report *out)
 {
     double start = now_seconds();
     memset(out, 0, sizeof *out);
@@ -447,7 +617,7 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
             l2.depth = level_depth[lim->level];
         if (deadline == 0 && nodes == 0 && l2.depth == 0)
             l2.depth = 4;
-        int rc = tav_alphabeta(g, st, &l2, deadline, nodes, info, ctx, out);
+        int rc = tav_alphabeta(sr, g, st, &l2, deadline, nodes, info, ctx, out);
         if (rc != 0)
             out->best = list[0];
         out->seconds = now_seconds() - start;
@@ -470,7 +640,9 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
     if (hidden)
         g->mask(root, viewer);
     size_t memory = lim->memory ? lim->memory : (64u << 20);
-    int ndet_total = hidden ? 8 : threads;
+    if (hidden && strcmp(player, "ai") == 0)
+        p.infoset = 1;   /* one information-set tree per thread */
+    int ndet_total = hidden && !p.infoset ? 8 : threads;
     for (int i = 0; i < threads; i++) {
         job *jb = &jobs[i];
         jb->g = g;
@@ -479,6 +651,10 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
         jb->viewer = viewer;
         jb->p = p;
         jb->memory = memory / (size_t)threads;
+        if (jb->memory < 16 * sizeof(mnode))
+            jb->memory = 16 * sizeof(mnode);
+        jb->memory -= jb->memory % sizeof(mnode);
+        jb->tree_mem = tav_searcher_take(sr, i, jb->memory, NULL);
         jb->max_playouts = max_playouts ? (max_playouts + (uint64_t)threads - 1) / (uint64_t)threads : 0;
         jb->deadline = deadline;
         jb->seed = tav_mix64(lim->seed + (uint64_t)i * 0x9e37ULL);
@@ -493,19 +669,26 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
         jb->report = i == 0;
         jb->start = start;
     }
+    int nrun = threads;
+    for (int i = 0; i < threads; i++)
+        if (!jobs[i].tree_mem || !jobs[i].moves || !jobs[i].visits || !jobs[i].reward) {
+            nrun = i;   /* out of memory: run the jobs that have it */
+            break;
+        }
     pthread_t tid[8];
     int started[8] = {0};
-    for (int i = 1; i < threads; i++)
+    for (int i = 1; i < nrun; i++)
         started[i] = pthread_create(&tid[i], NULL, job_run, &jobs[i]) == 0;
-    job_run(&jobs[0]);
-    for (int i = 1; i < threads; i++) {
+    if (nrun > 0)
+        job_run(&jobs[0]);
+    for (int i = 1; i < nrun; i++) {
         if (started[i])
             pthread_join(tid[i], NULL);
         else
             job_run(&jobs[i]);
     }
     /* Sum root statistics into job 0; the most visited move wins. */
-    for (int i = 1; i < threads; i++)
+    for (int i = 1; i < nrun; i++)
         for (int j = 0; j < jobs[i].nroot; j++) {
             int k;
             for (k = 0; k < jobs[0].nroot; k++)
@@ -542,6 +725,7 @@ int tav_search(const tav_game *g, const void *st, const char *player, const tav_
         free(jobs[i].moves);
         free(jobs[i].visits);
         free(jobs[i].reward);
+        tav_searcher_release(sr, jobs[i].tree_mem);
     }
     out->seconds = now_seconds() - start;
     free(jobs);

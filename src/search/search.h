@@ -42,6 +42,20 @@ typedef struct tav_report {
     double seconds;
 } tav_report;
 
+/* The memory a player keeps between moves: its trees' node arrays and the
+ * alpha-beta transposition table, allocated at the first search and reused
+ * by the next ones (the table keeps what it learnt, so the next move of the
+ * same game starts from it).  One searcher serves one search at a time;
+ * give each game (or each player of a match) its own. */
+typedef struct tav_searcher tav_searcher;
+
+tav_searcher *tav_searcher_new(void);
+void tav_searcher_free(tav_searcher *s);
+/* Forget what was learnt (a new game or position); the memory stays. */
+void tav_searcher_clear(tav_searcher *s);
+/* Bytes the searcher holds now. */
+size_t tav_searcher_bytes(const tav_searcher *s);
+
 /* Fill limits with defaults (2 s, 1 thread, 64 MiB, seed 1). */
 void tav_limits_default(tav_limits *lim);
 
@@ -50,5 +64,9 @@ void tav_limits_default(tav_limits *lim);
  * unknown.  `info` (may be NULL) receives "info ..." lines while thinking. */
 int tav_search(const tav_game *g, const void *st, const char *player, const tav_limits *lim,
                tav_info_fn info, void *ctx, tav_report *out);
+
+/* The same with a searcher's memory (NULL: temporary memory, as tav_search). */
+int tav_search_with(tav_searcher *s, const tav_game *g, const void *st, const char *player,
+                    const tav_limits *lim, tav_info_fn info, void *ctx, tav_report *out);
 
 #endif

@@ -1,0 +1,40 @@
+#!/bin/sh
+# tests/match_save.sh — `tavoliere match --save DIR` writes every game as a
+# record that `tavoliere check` accepts and that ends as the match counted it.
+BUILD=${BUILD:-build}
+T="$BUILD/tavoliere"
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+p=0
+f=0
+for g in urbino epaminondas cathedral toscana; do
+    if ! "$T" match "$g" --a random --b uct:nodes=20 --games 2 --seed 5 --save "$DIR" >"$DIR/$g.out" 2>/dev/null; then
+        echo "FAIL match $g --save: exit status"
+        f=$((f + 1))
+        continue
+    fi
+    for i in 0001 0002; do
+        rec="$DIR/$g-$i.rec"
+        if [ ! -f "$rec" ]; then
+            echo "FAIL match $g --save: no $rec"
+            f=$((f + 1))
+        elif ! "$T" check "$rec" | grep -q "ok, $g, .* finished"; then
+            echo "FAIL match $g --save: $rec does not check as a finished game"
+            "$T" check "$rec"
+            f=$((f + 1))
+        else
+            p=$((p + 1))
+        fi
+    done
+    # The records' results add up to the match table (player A is White in game 1).
+    a1=$(grep -c '^\[Result "white"\]' "$DIR/$g-0001.rec")
+    a2=$(grep -c '^\[Result "black"\]' "$DIR/$g-0002.rec")
+    wins=$(awk -F'|' '/^\| random/ {gsub(/ /, "", $5); print $5}' "$DIR/$g.out")
+    if [ "$((a1 + a2))" = "$wins" ]; then
+        p=$((p + 1))
+    else
+        echo "FAIL match $g --save: records show $((a1 + a2)) wins for A, the table $wins"
+        f=$((f + 1))
+    fi
+done
+echo "$p passed, $f failed"
