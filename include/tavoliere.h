@@ -162,6 +162,13 @@ typedef struct tav_game {
         double widen_k;      /* progressive widening: children <= 1 + k * visits^alpha */
         double widen_alpha;  /*   (k < 0: no widening) */
         int cutoff;          /* playout plies before eval() decides (0: play to the end) */
+        double mast;         /* > 0: playouts pick the move with the best average
+                                reward so far (move-average sampling), a uniform
+                                one with this probability; 0: off */
+        double margin;       /* > 0: a finished playout's reward mixes in the score
+                                margin, (1 - margin) * win + margin * (1 + tanh(
+                                (own - other) / margin_scale)) / 2; 0: win/draw/loss */
+        double margin_scale;
     } ai;
 } tav_game;
 

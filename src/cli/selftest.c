@@ -299,6 +299,52 @@ static void check_searcher(ctx *c, uint64_t seed)
     tav_searcher_free(sr);
 }
 
+/* Time: `go movetime=MS` answers within MS + 5% + 20 ms (issue 6), for every
+ * player, one thread and two.  Not in the sanitizer build, whose slowdown
+ * is not the engine's. */
+static void check_movetime(ctx *c, uint64_t seed)
+{
+#if !defined(TAV_DEBUG)
+    const tav_game *g = c->g;
+    char err[256];
+    if (g->init(c->a, c->options, err, sizeof err) != 0)
+        return;
+    tav_rng rng;
+    tav_rng_seed(&rng, seed);
+    for (int ply = 0; ply < 4; ply++) {
+        int n = g->legal(c->a, c->list);
+        if (n == 0)
+            return;
+        g->play(c->a, c->list[tav_rng_below(&rng, (uint32_t)n)]);
+    }
+    if (g->to_move(c->a) == TAV_NONE)
+        return;
+    static const char *const players[] = {"uct", "ai"};
+    tav_searcher *sr = tav_searcher_new();
+    for (int p = 0; p < 2 && sr; p++)
+        for (int threads = 1; threads <= 2; threads++) {
+            tav_limits lim;
+            tav_limits_default(&lim);
+            lim.movetime_ms = 100;
+            lim.threads = threads;
+            lim.seed = seed;
+            tav_report rep;
+            double t0 = cli_now();
+            int rc = tav_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &rep);
+            double ms = (cli_now() - t0) * 1000.0;
+            snprintf(c->where, sizeof c->where, "go movetime=100, %s, %d thread(s)", players[p], threads);
+            if (rc != 0 || !is_legal(c, c->a, rep.best))
+                fail(c, "no legal move");
+            if (ms > 100 * 1.05 + 20)
+                fail(c, "took %.1f ms", ms);
+        }
+    tav_searcher_free(sr);
+#else
+    (void)c;
+    (void)seed;
+#endif
+}
+
 /* Protocol fuzz: mutations of legal moves, through a real session. */
 static void fuzz_protocol(ctx *c, uint64_t seed)
 {
@@ -514,6 +560,8 @@ int cli_selftest(int argc, char **argv)
             check_records(&c, seed * 31ULL + (uint64_t)i);
         if (!c.failed)
             check_searcher(&c, seed);
+        if (!c.failed)
+            check_movetime(&c, seed);
         printf("  selftest %-12s %-20s %d games, %ld plies, %.2fs: %s\n", g->name,
                c.options[0] ? c.options : "(defaults)", games, plies, cli_now() - t0,
                c.failed ? "FAILED" : "ok");

@@ -1224,6 +1224,15 @@ static int toscana_check(const void *st, char *err, size_t errlen)
 #ifndef TOS_AI_CUTOFF
 #define TOS_AI_CUTOFF 30
 #endif
+#ifndef TOS_AI_MARGIN
+#define TOS_AI_MARGIN 0.0  /* weight of the tile margin in a finished playout's reward */
+#endif
+#ifndef TOS_AI_MARGIN_SCALE
+#define TOS_AI_MARGIN_SCALE 3.0
+#endif
+#ifndef TOS_AI_MAST
+#define TOS_AI_MAST 0.5    /* move-average sampling in playouts: uniform-move probability (0: off) */
+#endif
 
 /* Squares orthogonally next to `m` (not m itself unless adjacent to it). */
 static void tos_dilate(const uint32_t *m, uint32_t *out)
@@ -1406,5 +1415,6 @@ const tav_game toscana_game = {
     .playout_move = toscana_playout_move,
     .move_score = toscana_move_score,
     .ai = { .algorithm = TAV_AI_MCTS, .ucb_c = TOS_AI_C, .widen_k = TOS_AI_WK,
-            .widen_alpha = TOS_AI_WA, .cutoff = TOS_AI_CUTOFF },
+            .widen_alpha = TOS_AI_WA, .cutoff = TOS_AI_CUTOFF, .mast = TOS_AI_MAST,
+            .margin = TOS_AI_MARGIN, .margin_scale = TOS_AI_MARGIN_SCALE },
 };

@@ -60,6 +60,8 @@ typedef struct params {
     int cutoff;           /* playout plies before eval (0: to the end) */
     int smart;            /* use the game's playout policy and eval */
     int infoset;          /* one tree over the information set (hidden games) */
+    double mast;          /* move-average sampling: uniform-move probability (0: off) */
+    double margin, margin_scale;   /* score margin in finished playouts' rewards */
 } params;
 
 typedef struct tree {
@@ -74,7 +76,74 @@ typedef struct tree {
     int viewer;           /* information-set trees: the player at the root */
     uint64_t *set;        /* information-set trees: hash set of legal moves */
     uint32_t set_mask;
+    /* Move-average sampling: average reward of each (move, mover) over all
+     * iterations so far, in an open-addressing table that stops taking new
+     * keys when 3/4 full; the moves of the current iteration for its update. */
+    struct mast_entry { uint32_t key, count; float sum, pad; } *mast;
+    uint32_t mast_mask, mast_used;
+    uint32_t *trail;      /* key of each move played this iteration */
+    int ntrail;
 } tree;
+
+#define MAST_SIZE (1u << 16)
+#define TRAIL_MAX 1024
+
+static uint32_t mast_key(tav_move m, int mover) { return (uint32_t)(m * 2u + (uint32_t)(mover & 1) + 1u); }
+
+static struct mast_entry *mast_find(tree *t, uint32_t key, int insert)
+{
+    uint32_t h = (key * 2654435761u) & t->mast_mask;
+    while (t->mast[h].key) {
+        if (t->mast[h].key == key)
+            return &t->mast[h];
+        h = (h + 1) & t->mast_mask;
+    }
+    if (!insert || t->mast_used >= (t->mast_mask + 1) / 4 * 3)
+        return NULL;
+    t->mast_used++;
+    t->mast[h].key = key;
+    return &t->mast[h];
+}
+
+/* Remember a move of this iteration for the update. */
+static void trail_add(tree *t, tav_move m, int mover)
+{
+    if (t->mast && t->ntrail < TRAIL_MAX)
+        t->trail[t->ntrail++] = mast_key(m, mover);
+}
+
+/* After an iteration: add its rewards to the averages of its moves. */
+static void mast_update(tree *t, const float rw[2])
+{
+    for (int i = 0; i < t->ntrail; i++) {
+        struct mast_entry *e = mast_find(t, t->trail[i], 1);
+        if (e) {
+            e->count++;
+            e->sum += rw[(t->trail[i] - 1) & 1];
+        }
+    }
+    t->ntrail = 0;
+}
+
+/* The playout move under move-average sampling. */
+static tav_move mast_pick(tree *t, const tav_move *list, int n, int mover)
+{
+    uint32_t r = tav_rng_below(&t->rng, 1u << 20);
+    if (r < (uint32_t)(t->p.mast * (1 << 20)))
+        return list[tav_rng_below(&t->rng, (uint32_t)n)];
+    int best = (int)tav_rng_below(&t->rng, (uint32_t)n);
+    float bestq = -1;
+    for (int i = 0; i < n; i++) {
+        int k = (best + i) % n;
+        const struct mast_entry *e = mast_find(t, mast_key(list[k], mover), 0);
+        float q = e && e->count ? e->sum / (float)e->count : 0.5f;
+        if (q > bestq) {
+            bestq = q;
+            best = k;
+        }
+    }
+    return list[best];
+}
 
 typedef struct job {
     const tav_game *g;
@@ -141,7 +210,14 @@ static void playout(tree *t, float rw[2])
     int ply;
     for (ply = 0; ply < limit; ply++) {
         tav_move m;
-        if (smart && g->playout_move) {
+        if (t->mast) {
+            int n = g->legal(t->st, t->list);
+            if (n == 0)
+                break;
+            int mover = g->to_move(t->st);
+            m = mast_pick(t, t->list, n, mover);
+            trail_add(t, m, mover);
+        } else if (smart && g->playout_move) {
             if (!g->playout_move(t->st, &t->rng, t->list, &m))
                 break;
         } else {
@@ -162,6 +238,13 @@ static void playout(tree *t, float rw[2])
     }
     rw[TAV_WHITE] = reward_for(&r, TAV_WHITE);
     rw[TAV_BLACK] = reward_for(&r, TAV_BLACK);
+    if (t->p.margin > 0 && r.over) {
+        double d = tanh((double)(r.score[TAV_WHITE] - r.score[TAV_BLACK]) / t->p.margin_scale);
+        float mw = (float)(0.5 + 0.5 * d);
+        float m = (float)t->p.margin;
+        rw[TAV_WHITE] = (1 - m) * rw[TAV_WHITE] + m * mw;
+        rw[TAV_BLACK] = (1 - m) * rw[TAV_BLACK] + m * (1 - mw);
+    }
 }
 
 /* The i-th child in this node's creation order: a permutation of the legal
@@ -250,7 +333,12 @@ static void iterate(tree *t, const unsigned char *root)
             break;
     }
     float rw[2];
+    if (t->mast)
+        for (int i = 1; i < depth; i++)
+            trail_add(t, t->nodes[path[i]].move, t->nodes[path[i]].mover);
     playout(t, rw);
+    if (t->mast)
+        mast_update(t, rw);
     t->playouts++;
     for (int i = 0; i < depth; i++) {
         mnode *n = &t->nodes[path[i]];
@@ -378,7 +466,12 @@ static void iterate_is(tree *t, const unsigned char *root)
             break;
     }
     float rw[2];
+    if (t->mast)
+        for (int i = 1; i < depth; i++)
+            trail_add(t, t->nodes[path[i]].move, t->nodes[path[i]].mover);
     playout(t, rw);
+    if (t->mast)
+        mast_update(t, rw);
     t->playouts++;
     for (int i = 0; i < depth; i++) {
         mnode *n = &t->nodes[path[i]];
@@ -480,7 +573,13 @@ static void *job_run(void *arg)
         t.set_mask = size - 1;
         t.set = malloc(sizeof(uint64_t) * size);
     }
-    if (!t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set))
+    if (t.p.mast > 0) {
+        t.mast = calloc(MAST_SIZE, sizeof *t.mast);
+        t.mast_mask = MAST_SIZE - 1;
+        t.trail = malloc(sizeof(uint32_t) * TRAIL_MAX);
+    }
+    if (!t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set) ||
+        (t.p.mast > 0 && (!t.mast || !t.trail)))
         goto out;
     tav_rng_seed(&t.rng, jb->seed);
     double last_info = jb->start;
@@ -528,6 +627,8 @@ static void *job_run(void *arg)
         merge_root(jb, &t);
     }
 out:
+    free(t.mast);
+    free(t.trail);
     free(t.set);
     free(t.list);
     free(t.st);
@@ -589,6 +690,9 @@ int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const c
         p.pw_alpha = g->ai.widen_alpha > 0 ? g->ai.widen_alpha : 0.5;
         p.cutoff = g->ai.cutoff;
         p.smart = 1;
+        p.mast = g->ai.mast;
+        p.margin = g->ai.margin;
+        p.margin_scale = g->ai.margin_scale > 0 ? g->ai.margin_scale : 1.0;
     } else {
         free(list);
         return -1;
