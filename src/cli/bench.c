@@ -105,9 +105,8 @@ static uint64_t bench_search(const char *only, double scale)
                 tav_report rep;
                 if (tav_search(g, pos + g->state_size * (size_t)i, player, &lim, NULL, NULL, &rep) != 0)
                     continue;
-                sig = tav_mix64(sig ^ rep.best ^ (rep.playouts << 20) ^ (rep.nodes << 40));
-                if (!(pl && g->ai.algorithm == TAV_AI_ALPHABETA))
-                    playouts += rep.playouts;   /* (alpha-beta reports its depth there) */
+                sig = tav_mix64(sig ^ rep.best ^ ((rep.playouts + (uint64_t)rep.depth) << 20) ^ (rep.nodes << 40));
+                playouts += rep.playouts;
                 nodes += rep.nodes;
             }
             double dt = cli_now() - t0;

@@ -205,6 +205,27 @@ static int play_game(ctx *c, uint64_t seed)
             fail(c, "game does not end");
             break;
         }
+        if (ply % 5 == 2) {
+            /* Every player answers a legal move in a random position. */
+            static const char *const players[] = {"random", "uct", "ai"};
+            const char *player = players[(ply / 5) % 3];
+            tav_limits lim;
+            tav_limits_default(&lim);
+            lim.movetime_ms = 0;
+            lim.nodes = 40;
+            lim.memory = 1u << 20;
+            lim.seed = seed + (uint64_t)ply;
+            tav_report rep;
+            int k;
+            if (tav_search(g, c->a, player, &lim, NULL, NULL, &rep) != 0) {
+                fail(c, "%s: no answer in a live position", player);
+            } else {
+                for (k = 0; k < n && c->list[k] != rep.best; k++)
+                    ;
+                if (k == n)
+                    fail(c, "%s answered an illegal move", player);
+            }
+        }
         tav_move m = c->list[tav_rng_below(&rng, (uint32_t)n)];
         memcpy(c->b, c->a, g->state_size);
         memcpy(c->c, c->a, g->state_size);

@@ -385,9 +385,13 @@ static void cmd_go(tav_engine *e, char *args)
     e->game->move_str(st, rep.best, buf, sizeof buf);
     if (e->info) {
         char line[256];
-        snprintf(line, sizeof line, "info playouts %llu nodes %llu time %.0f value %.3f",
-                 (unsigned long long)rep.playouts, (unsigned long long)rep.nodes,
-                 rep.seconds * 1000.0, rep.value);
+        if (rep.depth > 0)
+            snprintf(line, sizeof line, "info depth %d nodes %llu time %.0f value %.3f", rep.depth,
+                     (unsigned long long)rep.nodes, rep.seconds * 1000.0, rep.value);
+        else
+            snprintf(line, sizeof line, "info playouts %llu nodes %llu time %.0f value %.3f",
+                     (unsigned long long)rep.playouts, (unsigned long long)rep.nodes,
+                     rep.seconds * 1000.0, rep.value);
         e->info(e->info_ctx, line);
     }
     out_printf(e, "bestmove %s", buf);

@@ -247,11 +247,39 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
         g->play(child, moves[i]);
         int s;
         int same = g->to_move(child) == side;   /* the mover moves again */
+        if (ply == 0 && sh->noise > 0) {
+            /* Weak levels: each root move gets a random bonus below
+             * `noise`.  A move can only be chosen if its exact score is
+             * above (best so far - noise), so that is its window's floor;
+             * below it the bound is enough.  alpha is never raised by a
+             * noisy score, and the noisy root is not stored. */
+            int lo = best > -AB_INF ? best - sh->noise : -AB_INF;
+            if (g->to_move(child) == TAV_NONE)
+                s = terminal_score(g, child, side, ply + 1);
+            else if (same)
+                s = search(w, child, depth - 1, lo, beta, ply + 1);
+            else
+                s = -search(w, child, depth - 1, -beta, -lo, ply + 1);
+            if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+                return 0;
+            if (s <= lo)
+                continue;
+            if (s > -AB_WIN + AB_MAXPLY && s < AB_WIN - AB_MAXPLY)
+                s += (int)(tav_mix64(sh->noise_seed ^ moves[i]) % (uint64_t)sh->noise);
+            if (s > best) {
+                best = s;
+                bestm = moves[i];
+                w->best = bestm;
+                w->best_score = best;
+                w->have_best = 1;
+            }
+            continue;
+        }
         if (g->to_move(child) == TAV_NONE) {
             s = terminal_score(g, child, side, ply + 1);
         } else if (same) {
             s = search(w, child, depth - 1, alpha, beta, ply + 1);
-        } else if (i == 0 || (ply == 0 && sh->noise > 0)) {
+        } else if (i == 0) {
             s = -search(w, child, depth - 1, -beta, -alpha, ply + 1);
         } else {
             /* Late move reduction for quiet moves far down the list. */
@@ -262,8 +290,6 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
         }
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             return 0;
-        if (ply == 0 && sh->noise > 0 && s > -AB_WIN + AB_MAXPLY && s < AB_WIN - AB_MAXPLY)
-            s += (int)(tav_mix64(sh->noise_seed ^ moves[i]) % (uint64_t)sh->noise);
         if (s > best) {
             best = s;
             bestm = moves[i];
@@ -288,6 +314,8 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             break;
         }
     }
+    if (ply == 0 && sh->noise > 0)
+        return best;
     int flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
     tt_store(sh, key, bestm, best, depth, flag);
     return best;
@@ -434,7 +462,7 @@ int tav_alphabeta(tav_searcher *sr, const tav_game *g, const void *st, const tav
         for (int i = 0; i < threads; i++)
             total += ws[i].nodes;
         out->nodes = total;
-        out->playouts = (uint64_t)ws[0].depth_done;
+        out->depth = ws[0].depth_done;
     }
     for (int i = 0; ws && i < threads; i++) {
         free(ws[i].states);

@@ -36,8 +36,9 @@ typedef struct tav_limits {
 
 typedef struct tav_report {
     tav_move best;
-    uint64_t playouts;  /* iterations run */
-    uint64_t nodes;     /* tree nodes created */
+    uint64_t playouts;  /* tree search: iterations run (alpha-beta: 0) */
+    uint64_t nodes;     /* tree nodes created, or alpha-beta nodes searched */
+    int depth;          /* alpha-beta: the last depth completed (tree search: 0) */
     double value;       /* expected score of the best move for the mover, 0..1 */
     double seconds;
 } tav_report;

@@ -93,3 +93,12 @@ expect go depth=1 => bestmove j2-j1
 expect go depth=2 => bestmove j2-j1
 play j2-j1 a1b1-c1
 state none yes black 5:3
+
+test go memory=MB: a 1 MiB table gives the same answer, kept from move to move
+# Alpha-beta at a fixed depth is deterministic; the table kept between the two
+# searches only saves work (1419 nodes, then 345, seen with `tavoliere engine`).
+newgame epaminondas
+expect go depth=3 memory=1 => bestmove a1b2-d4
+expect go depth=3 memory=1 => bestmove a1b2-d4
+expect go depth=3 => bestmove a1b2-d4
+expect go memory=0 => error go: memory goes from 1 to 4096 (MiB)
