@@ -1225,7 +1225,7 @@ static int toscana_check(const void *st, char *err, size_t errlen)
 #define TOS_AI_CUTOFF 30
 #endif
 #ifndef TOS_AI_MARGIN
-#define TOS_AI_MARGIN 0.3  /* weight of the tile margin in a finished playout's reward */
+#define TOS_AI_MARGIN 0.5  /* weight of the tile margin in a finished playout's reward */
 #endif
 #ifndef TOS_AI_MARGIN_SCALE
 #define TOS_AI_MARGIN_SCALE 3.0
