@@ -251,21 +251,29 @@ static int is_legal(ctx *c, const void *st, tav_move m)
     return 0;
 }
 
-static void check_searcher(ctx *c, uint64_t seed)
+/* Put a live position reached by `plies` seeded random moves in c->a;
+ * 0, or -1 when there is none. */
+static int random_position(ctx *c, uint64_t seed, int plies)
 {
     const tav_game *g = c->g;
     char err[256];
     if (g->init(c->a, c->options, err, sizeof err) != 0)
-        return;
+        return -1;
     tav_rng rng;
     tav_rng_seed(&rng, seed);
-    for (int ply = 0; ply < 6; ply++) {
+    for (int ply = 0; ply < plies; ply++) {
         int n = g->legal(c->a, c->list);
         if (n == 0)
-            return;
+            return -1;
         g->play(c->a, c->list[tav_rng_below(&rng, (uint32_t)n)]);
     }
-    if (g->to_move(c->a) == TAV_NONE)
+    return g->to_move(c->a) == TAV_NONE ? -1 : 0;
+}
+
+static void check_searcher(ctx *c, uint64_t seed)
+{
+    const tav_game *g = c->g;
+    if (random_position(c, seed, 6) != 0)
         return;
     snprintf(c->where, sizeof c->where, "searcher, seed %llu", (unsigned long long)seed);
     tav_searcher *sr = tav_searcher_new();
@@ -327,18 +335,7 @@ static void check_movetime(ctx *c, uint64_t seed)
 {
 #if !defined(TAV_DEBUG)
     const tav_game *g = c->g;
-    char err[256];
-    if (g->init(c->a, c->options, err, sizeof err) != 0)
-        return;
-    tav_rng rng;
-    tav_rng_seed(&rng, seed);
-    for (int ply = 0; ply < 4; ply++) {
-        int n = g->legal(c->a, c->list);
-        if (n == 0)
-            return;
-        g->play(c->a, c->list[tav_rng_below(&rng, (uint32_t)n)]);
-    }
-    if (g->to_move(c->a) == TAV_NONE)
+    if (random_position(c, seed, 4) != 0)
         return;
     static const char *const players[] = {"uct", "ai"};
     tav_searcher *sr = tav_searcher_new();

@@ -271,6 +271,26 @@ static uint32_t widen_limit(const params *p, uint32_t v, int32_t nlegal)
     return k >= nlegal ? (uint32_t)nlegal : (uint32_t)k;
 }
 
+/* The end of an iteration: play out from t->st, then add the rewards to
+ * every node on the path (and to the move averages). */
+static void simulate_and_backup(tree *t, const int32_t *path, int depth)
+{
+    float rw[2];
+    if (t->mast)
+        for (int i = 1; i < depth; i++)
+            trail_add(t, t->nodes[path[i]].move, t->nodes[path[i]].mover);
+    playout(t, rw);
+    if (t->mast)
+        mast_update(t, rw);
+    t->playouts++;
+    for (int i = 0; i < depth; i++) {
+        mnode *n = &t->nodes[path[i]];
+        n->visits++;
+        if (i > 0 && n->mover >= 0 && n->mover <= 1)
+            n->reward += rw[n->mover];
+    }
+}
+
 /* One iteration: select, expand one child, play out, back up. */
 static void iterate(tree *t, const unsigned char *root)
 {
@@ -332,20 +352,7 @@ static void iterate(tree *t, const unsigned char *root)
         else
             break;
     }
-    float rw[2];
-    if (t->mast)
-        for (int i = 1; i < depth; i++)
-            trail_add(t, t->nodes[path[i]].move, t->nodes[path[i]].mover);
-    playout(t, rw);
-    if (t->mast)
-        mast_update(t, rw);
-    t->playouts++;
-    for (int i = 0; i < depth; i++) {
-        mnode *n = &t->nodes[path[i]];
-        n->visits++;
-        if (i > 0 && n->mover >= 0 && n->mover <= 1)
-            n->reward += rw[n->mover];
-    }
+    simulate_and_backup(t, path, depth);
 }
 
 /* Information-set trees (single-observer ISMCTS).  The tree is keyed by
@@ -465,20 +472,7 @@ static void iterate_is(tree *t, const unsigned char *root)
         else
             break;
     }
-    float rw[2];
-    if (t->mast)
-        for (int i = 1; i < depth; i++)
-            trail_add(t, t->nodes[path[i]].move, t->nodes[path[i]].mover);
-    playout(t, rw);
-    if (t->mast)
-        mast_update(t, rw);
-    t->playouts++;
-    for (int i = 0; i < depth; i++) {
-        mnode *n = &t->nodes[path[i]];
-        n->visits++;
-        if (i > 0 && n->mover >= 0 && n->mover <= 1)
-            n->reward += rw[n->mover];
-    }
+    simulate_and_backup(t, path, depth);
 }
 
 /* Principal variation text from a tree's root, most-visited children. */
