@@ -169,6 +169,8 @@ typedef struct tav_game {
                                 margin, (1 - margin) * win + margin * (1 + tanh(
                                 (own - other) / margin_scale)) / 2; 0: win/draw/loss */
         double margin_scale;
+        int order_root;      /* 1: with widening, the root's children are created
+                                best-first by move_score (ties in random order) */
     } ai;
 } tav_game;
 

@@ -1319,6 +1319,9 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
 #ifndef CAT_AI_CUTOFF
 #define CAT_AI_CUTOFF 8
 #endif
+#ifndef CAT_AI_ORDER
+#define CAT_AI_ORDER 0     /* widen the root best-first by move_score */
+#endif
 
 /* Placements of shape sh given the shifted free squares `down`. */
 static int cat_count_fits(int sh, const cat_bb *down)
@@ -1476,5 +1479,5 @@ const tav_game cathedral_game = {
     .playout_move = cathedral_playout_move,
     .move_score = cathedral_move_score,
     .ai = {.algorithm = CAT_AI_ALGO, .ucb_c = CAT_AI_C, .widen_k = CAT_AI_WK, .widen_alpha = CAT_AI_WA,
-           .cutoff = CAT_AI_CUTOFF},
+           .cutoff = CAT_AI_CUTOFF, .order_root = CAT_AI_ORDER},
 };

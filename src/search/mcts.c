@@ -62,6 +62,8 @@ typedef struct params {
     int infoset;          /* one tree over the information set (hidden games) */
     double mast;          /* move-average sampling: uniform-move probability (0: off) */
     double margin, margin_scale;   /* score margin in finished playouts' rewards */
+    const tav_move *root_order;    /* root moves best first (NULL: pseudo-random) */
+    int nroot_order;
 } params;
 
 typedef struct tree {
@@ -314,8 +316,11 @@ static void iterate(tree *t, const unsigned char *root)
             int cnt = listed ? n->nlegal : g->legal(t->st, t->list);
             if (cnt != n->nlegal)   /* cannot happen for a consistent game */
                 n->nlegal = cnt;
-            int idx = perm_index((uint32_t)(cur * 2654435761u), (int)n->ntried, cnt);
-            tav_move m = t->list[idx];
+            tav_move m;
+            if (cur == 0 && t->p.root_order && (int)n->ntried < t->p.nroot_order)
+                m = t->p.root_order[n->ntried];
+            else
+                m = t->list[perm_index((uint32_t)(cur * 2654435761u), (int)n->ntried, cnt)];
             int32_t c = node_new(t, m, mover);
             if (c >= 0) {
                 n = &t->nodes[cur];   /* (array is not reallocated; kept for clarity) */
@@ -630,6 +635,12 @@ out:
     return NULL;
 }
 
+static int cmp_desc_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
 void tav_limits_default(tav_limits *lim)
 {
     memset(lim, 0, sizeof *lim);
@@ -740,6 +751,26 @@ int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const c
     size_t memory = lim->memory ? lim->memory : (64u << 20);
     if (hidden && strcmp(player, "ai") == 0)
         p.infoset = 1;   /* one information-set tree per thread */
+    tav_move *order = NULL;
+    if (strcmp(player, "ai") == 0 && g->ai.order_root && g->move_score && p.pw_k > 0 && !hidden) {
+        /* Widen the root best-first: sort by move_score, ties by a seeded
+         * random key so generation order does not decide. */
+        uint64_t *key = malloc(sizeof(uint64_t) * (size_t)n);
+        order = malloc(sizeof(tav_move) * (size_t)n);
+        if (key && order) {
+            for (int i = 0; i < n; i++) {
+                int sc = g->move_score(st, list[i]);
+                key[i] = (uint64_t)(uint32_t)(sc ^ INT32_MIN) << 32 |
+                         (tav_rng_next(&rng) & 0xffff0000u) | (uint64_t)i;
+            }
+            qsort(key, (size_t)n, sizeof *key, cmp_desc_u64);
+            for (int i = 0; i < n; i++)
+                order[i] = list[key[i] & 0xffff];
+            p.root_order = order;
+            p.nroot_order = n;
+        }
+        free(key);
+    }
     int ndet_total = hidden && !p.infoset ? 8 : threads;
     for (int i = 0; i < threads; i++) {
         job *jb = &jobs[i];
@@ -826,6 +857,7 @@ int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const c
         tav_searcher_release(sr, jobs[i].tree_mem);
     }
     out->seconds = now_seconds() - start;
+    free(order);
     free(jobs);
     free(root);
     free(list);
