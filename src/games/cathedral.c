@@ -1320,7 +1320,7 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
 #define CAT_AI_CUTOFF 8
 #endif
 #ifndef CAT_AI_ORDER
-#define CAT_AI_ORDER 0     /* widen the root best-first by move_score */
+#define CAT_AI_ORDER 1     /* widen the root best-first by move_score */
 #endif
 
 /* Placements of shape sh given the shifted free squares `down`. */

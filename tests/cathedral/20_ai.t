@@ -60,12 +60,13 @@ count 17
 # i6,i7,j7) stands alone in a black region: any black Tavern then captures it, and
 # white loses.  Only five Inn placements on the left (b7,c6,c7 / b6,c6,c7 /
 # a6,a7,b6 / a5,a6,b6 / a6,a7,b7) hold the draw; the other seven lose more slowly.
+# The ai must play one of the five.
 play I:i6,j5,j6
 legal T:a1
 play T:a1
 probe hand white => IIDX
 undo
 undo
-expect go nodes=1000 seed=1 threads=1 => bestmove I:b7,c6,c7
-expect go nodes=3000 seed=2 threads=1 => bestmove I:b7,c6,c7
-expect go nodes=10000 seed=4 threads=1 => bestmove I:b7,c6,c7
+expect go nodes=1000 seed=1 threads=1 => bestmove I:b7,c6,c7 | bestmove I:b6,c6,c7 | bestmove I:a6,a7,b6 | bestmove I:a5,a6,b6 | bestmove I:a6,a7,b7
+expect go nodes=3000 seed=2 threads=1 => bestmove I:b7,c6,c7 | bestmove I:b6,c6,c7 | bestmove I:a6,a7,b6 | bestmove I:a5,a6,b6 | bestmove I:a6,a7,b7
+expect go nodes=10000 seed=4 threads=1 => bestmove I:b7,c6,c7 | bestmove I:b6,c6,c7 | bestmove I:a6,a7,b6 | bestmove I:a5,a6,b6 | bestmove I:a6,a7,b7
