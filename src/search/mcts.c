@@ -752,7 +752,10 @@ int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const c
     if (hidden && strcmp(player, "ai") == 0)
         p.infoset = 1;   /* one information-set tree per thread */
     tav_move *order = NULL;
-    if (strcmp(player, "ai") == 0 && g->ai.order_root && g->move_score && p.pw_k > 0 && !hidden) {
+    /* Levels 1-3 keep the pseudo-random root order: they are meant to miss
+     * good moves now and then. */
+    int weak = lim->level >= 1 && lim->level <= 3;
+    if (strcmp(player, "ai") == 0 && g->ai.order_root && g->move_score && p.pw_k > 0 && !hidden && !weak) {
         /* Widen the root best-first: sort by move_score, ties by a seeded
          * random key so generation order does not decide. */
         uint64_t *key = malloc(sizeof(uint64_t) * (size_t)n);
