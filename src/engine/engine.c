@@ -343,7 +343,6 @@ static int parse_go(tav_engine *e, char *args, tav_limits *lim, char *player, si
                 return -1;
             }
             lim->memory = (size_t)v << 20;
-            e->memory = lim->memory;   /* kept for the next moves */
         } else if (strcmp(key, "seed") == 0) {
             lim->seed = v;
         } else {
@@ -371,6 +370,7 @@ static void cmd_go(tav_engine *e, char *args)
     char player[32];
     if (parse_go(e, args, &lim, player, sizeof player) != 0)
         return;
+    e->memory = lim.memory;   /* a valid go's memory= stays for the next moves */
     const void *st = state_at(e, e->ply);
     if (e->game->to_move(st) == TAV_NONE) {
         out_printf(e, "error the game is over");

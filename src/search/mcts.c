@@ -78,6 +78,7 @@ typedef struct tree {
     int viewer;           /* information-set trees: the player at the root */
     uint64_t *set;        /* information-set trees: hash set of legal moves */
     uint32_t set_mask;
+    uint64_t set_gen;     /* generation of the set's live slots (bits 33..63) */
     /* Move-average sampling: average reward of each (move, mover) over all
      * iterations so far, in an open-addressing table that stops taking new
      * keys when 3/4 full; the moves of the current iteration for its update. */
@@ -369,17 +370,26 @@ static void iterate(tree *t, const unsigned char *root)
  * than a set of small per-deal trees, and chance below the root is sampled
  * afresh each time instead of being fixed per tree.
  *
- * The set holds each legal move once (key move+1, 0 = empty) with a "has a
- * child" flag in bit 32. */
+ * The set holds each legal move once: key move+1 in bits 0..31, a "has a
+ * child" flag in bit 32, and the generation of the build in bits 33..63; a
+ * slot of an older generation is empty, so a build costs the moves it
+ * inserts, not a clear of the whole table. */
+#define SET_GEN_SHIFT 33
+
+static int set_live(const tree *t, uint32_t h) { return (t->set[h] >> SET_GEN_SHIFT) == t->set_gen; }
+
 static void set_build(tree *t, const tav_move *list, int n)
 {
-    memset(t->set, 0, sizeof(uint64_t) * ((size_t)t->set_mask + 1));
+    if (++t->set_gen >= (1ull << (64 - SET_GEN_SHIFT))) {
+        memset(t->set, 0, sizeof(uint64_t) * ((size_t)t->set_mask + 1));
+        t->set_gen = 1;
+    }
     for (int i = 0; i < n; i++) {
         uint64_t key = (uint64_t)list[i] + 1;
         uint32_t h = (uint32_t)(list[i] * 2654435761u) & t->set_mask;
-        while (t->set[h] && (t->set[h] & 0xffffffffu) != key)
+        while (set_live(t, h) && (t->set[h] & 0xffffffffu) != key)
             h = (h + 1) & t->set_mask;
-        t->set[h] = key;
+        t->set[h] = key | t->set_gen << SET_GEN_SHIFT;
     }
 }
 
@@ -388,7 +398,7 @@ static int64_t set_find(const tree *t, tav_move m)
 {
     uint64_t key = (uint64_t)m + 1;
     uint32_t h = (uint32_t)(m * 2654435761u) & t->set_mask;
-    while (t->set[h]) {
+    while (set_live(t, h)) {
         if ((t->set[h] & 0xffffffffu) == key)
             return h;
         h = (h + 1) & t->set_mask;
@@ -428,7 +438,7 @@ static void iterate_is(tree *t, const unsigned char *root)
             tav_move m = 0;
             for (int i = 0; i < cnt; i++) {
                 tav_move x = t->list[(start + i) % cnt];
-                if (!(t->set[set_find(t, x)] >> 32)) {
+                if (!(t->set[set_find(t, x)] & 1ull << 32)) {
                     m = x;
                     break;
                 }
@@ -570,7 +580,7 @@ static void *job_run(void *arg)
         while (size < 2u * (uint32_t)g->max_moves)
             size <<= 1;
         t.set_mask = size - 1;
-        t.set = malloc(sizeof(uint64_t) * size);
+        t.set = calloc(size, sizeof(uint64_t));
     }
     if (t.p.mast > 0) {
         t.mast = calloc(MAST_SIZE, sizeof *t.mast);
