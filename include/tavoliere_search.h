@@ -1,0 +1,96 @@
+/*
+ * tavoliere_search.h — the search service: one front door to every computer
+ * player.
+ *
+ * Players are entries of a table ("random", "uct", "ai"), each with its own
+ * init, search, stop and free.  Levels 1..10 map to budgets through one
+ * table.  Searches run on a shared pool of worker threads with a global
+ * thread budget (no thread is started per search); search memory is pooled
+ * per worker, not held per game.  A search has an absolute deadline and can
+ * be cancelled from any thread; it then ends within a few milliseconds.
+ *
+ * Two ways in:
+ *   tav_service_run     blocks the calling thread until the move is found
+ *                       (terminal play, match runner, record analysis);
+ *   tav_service_submit  returns at once; a callback on a worker thread gets
+ *                       the answer (the server's event loop).
+ */
+#ifndef TAVOLIERE_SEARCH_H
+#define TAVOLIERE_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tavoliere.h"
+#include "tavoliere_session.h"
+
+typedef struct tav_service tav_service;
+
+/* What one search may spend.  Zero fields mean "no limit of this kind";
+ * when no limit at all is given, a small fixed search runs. */
+typedef struct tav_budget {
+    long movetime_ms;   /* wall-clock budget from the start of the search */
+    double deadline;    /* absolute, tav_now() seconds; 0 = none (the earlier of the two wins) */
+    uint64_t nodes;     /* playouts (tree) or nodes (alpha-beta) */
+    int depth;          /* alpha-beta depth */
+    int level;          /* 1 (weakest) .. 10 (strongest), through the level table; 0 = none */
+    int threads;        /* workers this search may use (capped by the pool) */
+    uint64_t seed;      /* random seed: the same seed, budget and position give the same move
+                           with one thread and a node budget */
+} tav_budget;
+
+typedef struct tav_answer {
+    tav_status status;  /* TAV_OK, TAV_E_OVER, TAV_E_CANCELLED, TAV_E_NOMEM, TAV_E_NOTFOUND */
+    tav_move best;      /* valid with TAV_OK */
+    char best_text[TAV_MOVE_TEXT];
+    uint64_t playouts, nodes;
+    int depth;
+    double value;       /* expected score of the best move for the mover, 0..1 */
+    double seconds;
+} tav_answer;
+
+/* Monotonic clock in seconds. */
+double tav_now(void);
+
+/* A service with a pool of `threads` workers (the global thread budget,
+ * >= 1) and at most `memory` bytes of search memory per worker (0 = the
+ * default, 64 MiB).  NULL on failure. */
+tav_service *tav_service_new(int threads, size_t memory);
+/* Cancels every search, joins the workers, frees everything. */
+void tav_service_free(tav_service *svc);
+int tav_service_threads(const tav_service *svc);       /* workers alive now */
+size_t tav_service_bytes(const tav_service *svc);      /* search memory held now */
+
+/* The player table: names of the registered players, NULL-terminated. */
+const char *const *tav_players(void);
+/* Parse a player spec as seats and options name them: "random", "uct",
+ * "ai", "ai:level=N" (N 1..10).  0, or -1 for an unknown player. */
+int tav_player_parse(const char *spec, char *name, size_t n, int *level);
+/* The budget of a level for a game (one table for every game): fills
+ * movetime/nodes/depth. */
+void tav_level_budget(const tav_game *g, int level, tav_budget *b);
+
+/* Search the current position of a session for its side to act, as that
+ * side sees it (hidden information masked).  Blocks until done.  `info`
+ * (may be NULL) receives "info ..." lines from the calling thread. */
+tav_status tav_service_run(tav_service *svc, const tav_session *s, const char *player,
+                           const tav_budget *b, tav_info_fn info, void *ctx, tav_answer *out);
+
+/* The same for a bare state of a game (bench, selftest, fixtures). */
+tav_status tav_service_run_state(tav_service *svc, const tav_game *g, const void *st,
+                                 const char *player, const tav_budget *b, tav_info_fn info,
+                                 void *ctx, tav_answer *out);
+
+/* Asynchronous search: the session's current position is copied, so the
+ * session may change or be freed at once.  `done` is called exactly once,
+ * on a worker thread, with the answer (TAV_E_CANCELLED after a cancel).
+ * Returns a handle > 0, or 0 when the request was refused (bad player,
+ * game over, no memory). */
+typedef void (*tav_done_fn)(void *ctx, const tav_answer *a);
+uint64_t tav_service_submit(tav_service *svc, const tav_session *s, const char *player,
+                            const tav_budget *b, tav_done_fn done, void *ctx);
+/* Cancel a search (any thread, any time; a finished or unknown handle is
+ * ignored).  The search stops within a few milliseconds and reports. */
+void tav_service_cancel(tav_service *svc, uint64_t handle);
+
+#endif
