@@ -245,8 +245,7 @@ function drawPanel(root: Element, view: View, side: Side, x: number, y: number, 
   }
   el("circle", { cx: x + 0.22, cy: y + 0.3, r: 0.17, fill: COLOURS[side].fill, stroke: COLOURS[side].edge,
     "stroke-width": 0.04 }, g);
-  text(g, x + 0.5, y + 0.3, `${side === "white" ? "White" : "Black"} · ${sv?.score ?? 0} left` +
-    (mine ? " · to move" : ""), {
+  text(g, x + 0.5, y + 0.3, `${side === "white" ? "White" : "Black"} · ${sv?.score ?? 0} left`, {
     "font-size": 0.36, "font-family": FONT, "dominant-baseline": "central", fill: "currentColor",
     "font-weight": mine ? 700 : 400,
   });
@@ -409,7 +408,24 @@ function drawGhost(): void {
   const g = st.legal.length && !st.pending ? ghost() : null;
   root.setAttribute("data-ghost", g ? g.move : "");
   root.setAttribute("data-ghost-legal", g && g.ok ? "1" : "0");
+  root.setAttribute("data-anchor", st.anchor ? st.grid.square(st.anchor[0], st.anchor[1]) ?? "" : "");
+  root.setAttribute("data-rot", String(st.rot));
   const { bx, by } = st;
+  // where the handle may go in this turn: small dots
+  const rel = st.legal.length && !st.pending ? selCells() : null;
+  if (rel) {
+    for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
+      const names: string[] = [];
+      for (const [x, y] of rel) {
+        const n = st.grid.square(c + x, r + y);
+        if (!n) break;
+        names.push(n);
+      }
+      if (names.length !== rel.length || !st.legalSet.has(`${st.sel}:${sortSquares(names).join(",")}`)) continue;
+      el("circle", { cx: bx + c + 0.5, cy: by + r + 0.5, r: 0.1, fill: GOOD, opacity: 0.8, class: "tav-spot",
+        "data-spot": st.grid.square(c, r)! }, layer);
+    }
+  }
   if (g) {
     const inside = g.cells.filter(([c, r]) => c >= 0 && r >= 0 && c < N && r < N);
     const colour = g.ok ? GOOD : BAD;

@@ -145,12 +145,14 @@ function drawTile(parent: Element, x: number, y: number, s: number, side: Side, 
   return norm;
 }
 
-function panelHeight(): number { return 4.3; }
+const PANEL_H = 3.6;   // a panel's height at scale 1
 
-function drawPanel(root: Element, view: View, side: Side, x: number, y: number, _w: number): void {
+// A side's panel at (x0, y0), drawn at `scale` (larger on a tall screen).
+function drawPanel(root: Element, view: View, side: Side, x0: number, y0: number, scale: number): void {
   const sv = view.sides[side];
   const g = el("g", { class: `tav-hand tav-hand-${side}`, "data-side": side, role: "group",
-    "aria-label": `${side}'s tiles (${colourName(side)})` }, root);
+    "aria-label": `${side}'s tiles (${colourName(side)})`, transform: `translate(${x0} ${y0}) scale(${scale})` }, root);
+  const x = 0, y = 0;
   const area = view.regions?.find((r) => r.id === (side === "white" ? 1 : 2));
   const score = area ? (side === "white" ? area.white : area.black) : (sv?.score ?? 0);
   el("rect", { x: x + 0.05, y: y + 0.12, width: 0.5, height: 0.5, rx: 0.08, fill: side === "white" ? COL.L : COL.D,
@@ -312,10 +314,14 @@ function drawBoard(root: Element, view: View): void {
   }, { passive: false });
 }
 
-function drawControls(root: Element, x: number, y: number, _w: number): void {
-  const g = el("g", { class: "tav-controls" }, root);
-  const line = (s: string, lx: number) => text(g, lx, y + 0.65, s, { "font-size": FS, "font-family": FONT,
-    fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" });
+// The buttons and the one-line explanation; on a tall screen (twoLines) the
+// line goes under the buttons and everything is drawn larger.
+function drawControls(root: Element, x0: number, y0: number, twoLines: boolean): void {
+  const scale = twoLines ? 1.3 : 1;
+  const g = el("g", { class: "tav-controls", transform: `translate(${x0} ${y0}) scale(${scale})` }, root);
+  const x = 0, y = 0;
+  const line = (s: string, lx: number) => text(g, twoLines ? x : lx, twoLines ? y + 1.6 : y + 0.65, s, {
+    "font-size": FS, "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" });
   if (st.legal.length === 1 && st.legal[0] === "pass") {
     button(g, x, y + 0.2, 2.6, 0.95, "Pass", { key: "pass", primary: true, aria: "Pass (your tile fits nowhere)",
       onPress: () => submit("pass") });
@@ -325,14 +331,14 @@ function drawControls(root: Element, x: number, y: number, _w: number): void {
       onPress: () => submit("veto") });
     button(g, x + 2.8, y + 0.2, 2.6, 0.95, "Accept", { key: "accept", primary: true,
       aria: "Accept the opponent's tile (A)", onPress: () => submit("accept") });
-    line("Veto sends their tile to the bottom of their stack (once a game).", x + 5.7);
+    line("Veto: their tile goes under their stack (once a game).", x + 5.7);
   } else if (st.place) {
     button(g, x, y + 0.2, 1.3, 0.95, "⟲", { key: "rot-left", aria: "Turn the tile anticlockwise (Shift+R)",
       onPress: () => rotate(-1), font: 0.7 });
     button(g, x + 1.5, y + 0.2, 1.3, 0.95, "⟳", { key: "rot-right", aria: "Turn the tile clockwise (R)",
       onPress: () => rotate(1), font: 0.7 });
-    line(st.pointerType === "touch" ? "Tap a green dot, then tap the green tile to place it." :
-      "Place your tile on a green dot: R or the wheel turns it, click places it.", x + 3.1);
+    line(st.pointerType === "touch" ? "Tap near a green dot, then tap the green tile." :
+      "Put the tile on a green dot: R or wheel turns, click places.", x + 3.1);
   } else if (st.view?.phase === "over") {
     line("Game over.", x);
   }
@@ -359,6 +365,8 @@ function drawGhost(): void {
   const g = ghost();
   root.setAttribute("data-ghost", g ? g.move : "");
   root.setAttribute("data-ghost-legal", g && g.ok ? "1" : "0");
+  root.setAttribute("data-anchor", st.anchor ? st.grid.square(st.anchor[0], st.anchor[1]) ?? "" : "");
+  root.setAttribute("data-rot", String(st.rot));
   if (g) {
     const off = offOf();
     const own = st.mover === "white" ? COL.L : COL.D, other = st.mover === "white" ? COL.D : COL.L;
@@ -391,21 +399,22 @@ function render(): void {
   let vbW: number, vbH: number;
   if (st.wide) {
     st.bx = PANEL_W + 0.3 + MARGIN; st.by = 0.3;
-    drawPanel(root, view, other, 0.1, 0.3, PANEL_W);
+    drawPanel(root, view, other, 0.1, 0.3, 1);
     drawBoard(root, view);
-    drawControls(root, st.bx, st.by + N + MARGIN, N);
-    drawPanel(root, view, me, st.bx + N + 0.4, st.by + N - panelHeight() + 0.5, PANEL_W);
+    drawControls(root, st.bx, st.by + N + MARGIN, false);
+    drawPanel(root, view, me, st.bx + N + 0.4, st.by + N - PANEL_H, 1);
     vbW = st.bx + N + 0.5 + PANEL_W;
     vbH = st.by + N + MARGIN + CONTROLS_H;
   } else {
-    const w = N + MARGIN;
-    st.bx = MARGIN + 0.1; st.by = panelHeight() - 1.2;
-    drawPanel(root, view, other, 0.1, 0.1, w);
+    // both panels side by side above the board, the controls below it
+    const w = N + MARGIN, ps = 1.5;
+    st.bx = MARGIN + 0.1; st.by = PANEL_H * ps + 0.2;
+    drawPanel(root, view, other, 0.1, 0.1, ps);
+    drawPanel(root, view, me, 0.1 + w / 2 + 0.2, 0.1, ps);
     drawBoard(root, view);
-    drawControls(root, 0.1, st.by + N + MARGIN, w);
-    drawPanel(root, view, me, 0.1, st.by + N + MARGIN + CONTROLS_H, w);
+    drawControls(root, 0.1, st.by + N + MARGIN, true);
     vbW = w + 0.3;
-    vbH = st.by + N + MARGIN + CONTROLS_H + panelHeight() - 1.1;
+    vbH = st.by + N + MARGIN + 2.9;
   }
   svg.setAttribute("viewBox", `0 0 ${vbW.toFixed(2)} ${vbH.toFixed(2)}`);
   drawGhost();
