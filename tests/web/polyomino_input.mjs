@@ -85,6 +85,29 @@ async function placeByMouse(page, game, move, turnHow) {
   throw new Error(`no ghost position makes ${move}`);
 }
 
+// On a touch screen: tap the building, tap a square (the ghost goes there),
+// turn with the turn button, tap the same square again to place.
+async function placeByTouch(page, game, move) {
+  if (game === "cathedral") {
+    const code = move[0];
+    if (!(await page.$(`.tav-piece.selected[data-piece="${code}"]`))) {
+      await page.tap(`.tav-piece[data-piece="${code}"][tabindex="0"]`);
+    }
+  }
+  const squares = coveredSquares(game, move);
+  for (let r = 0; r < 4; r++) {
+    for (const s of squares) {
+      await page.tap(`${ROOT[game]} [data-square="${s}"]`);
+      if ((await ghost(page, game)) === move) {
+        await page.tap(`${ROOT[game]} [data-square="${s}"]`);
+        return;
+      }
+    }
+    await page.tap(`[data-key="rot-right"]`);
+  }
+  throw new Error(`no tapped position makes ${move}`);
+}
+
 // Move the keyboard cursor (the ghost's handle) to square `to`.
 async function walkTo(page, game, to, white) {
   const [tf, tk] = parse(to);
@@ -133,9 +156,14 @@ async function placeByKeys(page, game, move) {
 }
 
 // Make `move` (one of the legal moves) on the page: by keys when keys is
-// true, else by the mouse, turning with the ways listed in turnHow.
-export async function makeMove(page, game, move, { keys = false, turnHow = ["key", "button", "wheel"] } = {}) {
-  if (move === "pass" || move === "veto" || move === "accept") return pressButton(page, move, keys);
+// true, by taps when touch is true, else by the mouse, turning with the
+// ways listed in turnHow.
+export async function makeMove(page, game, move, { keys = false, touch = false, turnHow = ["key", "button", "wheel"] } = {}) {
+  if (move === "pass" || move === "veto" || move === "accept") {
+    if (touch) return page.tap(`[data-key="${move}"]`);
+    return pressButton(page, move, keys);
+  }
+  if (touch) return placeByTouch(page, game, move);
   if (keys) return placeByKeys(page, game, move);
   return placeByMouse(page, game, move, turnHow);
 }

@@ -18,7 +18,7 @@
 // picks it.  Mouse: click a building, move over the board, turn with R or the
 // wheel, click to place.  Touch: tap a building, tap (or drag) on the board to
 // put the ghost there, turn with the buttons or a two-finger twist, tap the
-// green ghost to place it.
+// same square again to place it.
 
 import type { BoardContext, BoardModule, HandItem, Side, Square, View } from "../types";
 import {
@@ -381,7 +381,7 @@ function drawControls(root: Element, x: number, y: number, w: number): void {
       const s = Math.min(0.26, 0.9 / Math.max(cw, ch));
       drawShape(g, cells, px, y + 0.1 + (0.9 - ch * s) / 2, s, colourOf(st.sel === "Y" ? "neutral" : st.mover), "");
       px += cw * s + 0.25;
-      msg = `${NAMES[st.sel]}: ${st.pointerType === "touch" ? "tap the board, tap green to place" :
+      msg = `${NAMES[st.sel]}: ${st.pointerType === "touch" ? "tap a square, tap again to place" :
         "R or wheel turns, click places"}`;
     } else {
       msg = st.codes.size === 1 && st.codes.has("Y") ? "Place the Cathedral: pick it from your hand." :
@@ -623,8 +623,9 @@ function onClick(ev: MouseEvent): void {
   }
   if (st.pointerType === "touch") {
     const g = ghost();
-    const onGhost = g && g.cells.some(([x, y]) => x === c[0] && y === c[1]);
-    if (g && g.ok && onGhost) { submit(g.move); return; }
+    // a second tap on the same square places the building
+    const again = st.anchor && st.anchor[0] === c[0] && st.anchor[1] === c[1];
+    if (g && g.ok && again) { submit(g.move); return; }
     st.anchor = c;
     st.cursor = false;
     drawGhost();

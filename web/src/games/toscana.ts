@@ -18,7 +18,7 @@
 // places it; V vetoes and A accepts when that decision is due; Tab reaches
 // the tile and the buttons.  Mouse: move, R or the wheel turns, click places.
 // Touch: tap (or drag) to put the ghost, turn with the buttons or a
-// two-finger twist, tap the green ghost to place it.
+// two-finger twist, tap the same square again to place it.
 
 import type { BoardContext, BoardModule, HandItem, Side, View } from "../types";
 import {
@@ -337,7 +337,7 @@ function drawControls(root: Element, x0: number, y0: number, twoLines: boolean):
       onPress: () => rotate(-1), font: 0.7 });
     button(g, x + 1.5, y + 0.2, 1.3, 0.95, "⟳", { key: "rot-right", aria: "Turn the tile clockwise (R)",
       onPress: () => rotate(1), font: 0.7 });
-    line(st.pointerType === "touch" ? "Tap near a green dot, then tap the green tile." :
+    line(st.pointerType === "touch" ? "Tap a green dot; tap it again to place the tile." :
       "Put the tile on a green dot: R or wheel turns, click places.", x + 3.1);
   } else if (st.view?.phase === "over") {
     line("Game over.", x);
@@ -508,7 +508,9 @@ function onClick(ev: MouseEvent): void {
   }
   if (st.pointerType === "touch") {
     const g = ghost();
-    if (g && g.ok && g.cells.some(([x, y]) => x === c[0] && y === c[1])) { submit(g.move); return; }
+    // a second tap on the same square places the tile
+    const again = st.anchor && st.anchor[0] === c[0] && st.anchor[1] === c[1];
+    if (g && g.ok && again) { submit(g.move); return; }
     st.anchor = c;
     st.cursor = false;
     drawGhost();
