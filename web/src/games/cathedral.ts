@@ -482,6 +482,10 @@ function animateCaptures(prev: View, view: View): void {
   }
 }
 
+function drawnSig(view: View, legal: string[]): string {
+  return `${view.last}|${legal.length}|${legal.slice().sort()[0] ?? ""}`;
+}
+
 function render(): void {
   const ctx = st.ctx, view = st.view;
   if (!ctx || !view) return;
@@ -493,7 +497,9 @@ function render(): void {
   HAND_CELL = st.wide ? 0.42 : 0.5;
   const me: Side = ctx.orientation;
   const other: Side = me === "white" ? "black" : "white";
-  const root = el("g", { class: "tav-cathedral", "data-game": "cathedral" }, svg);
+  // data-sig names what is drawn (the last move and the legal moves offered),
+  // so a test can wait for the drawing of the position it expects
+  const root = el("g", { class: "tav-cathedral", "data-game": "cathedral", "data-sig": drawnSig(view, st.legal) }, svg);
   root.addEventListener("keydown", (ev) => { if (handleKey(ev as KeyboardEvent)) { ev.preventDefault(); ev.stopPropagation(); } });
   let vbW: number, vbH: number;
   if (st.wide) {

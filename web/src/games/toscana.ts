@@ -238,8 +238,9 @@ function drawBoard(root: Element, view: View): void {
   }
   const deco = el("g", { "pointer-events": "none" }, board);
   // the centre
-  const ci = grid.cell("i9");
-  if (ci && !view.squares["i9"]?.kind) {
+  const centre = Object.keys(view.squares).find((n) => view.squares[n].marks?.includes("centre")) ?? "i9";
+  const ci = grid.cell(centre);
+  if (ci && !view.squares[centre]?.kind) {
     el("circle", { cx: bx + ci[0] + 0.5, cy: by + ci[1] + 0.5, r: 0.22, fill: "none", stroke: "#fff",
       "stroke-width": 0.08, class: "tav-centre" }, deco);
   }
@@ -385,6 +386,10 @@ function drawGhost(): void {
   }
 }
 
+function drawnSig(view: View, legal: string[]): string {
+  return `${view.last}|${legal.length}|${legal.slice().sort()[0] ?? ""}`;
+}
+
 function render(): void {
   const ctx = st.ctx, view = st.view;
   if (!ctx || !view) return;
@@ -394,7 +399,9 @@ function render(): void {
   st.wide = wideScreen();
   const me: Side = ctx.orientation;
   const other: Side = me === "white" ? "black" : "white";
-  const root = el("g", { class: "tav-toscana", "data-game": "toscana" }, svg);
+  // data-sig names what is drawn (the last move and the legal moves offered),
+  // so a test can wait for the drawing of the position it expects
+  const root = el("g", { class: "tav-toscana", "data-game": "toscana", "data-sig": drawnSig(view, st.legal) }, svg);
   root.addEventListener("keydown", (ev) => { if (handleKey(ev as KeyboardEvent)) { ev.preventDefault(); ev.stopPropagation(); } });
   let vbW: number, vbH: number;
   if (st.wide) {
