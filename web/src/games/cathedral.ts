@@ -23,7 +23,7 @@
 import type { BoardContext, BoardModule, HandItem, Side, Square, View } from "../types";
 import {
   button, Cells, clear, el, focusedKey, Grid, handle, markHandled, moverOf, normalise, outlinePath,
-  parseSquare, refocus, sortSquares, text, turn, wasHandled, wideScreen,
+  parseSquare, refocus, sortSquares, squareName, text, turn, wasHandled, wideScreen,
 } from "./boardkit";
 
 const NAMES: Record<string, string> = {
@@ -68,12 +68,14 @@ interface State {
   slots: Map<string, { x: number; y: number }>;  // hand slot of side:code, for the capture flight
   touches: Map<number, [number, number]>;
   twist: number | null;
+  hint: string | null;         // the engine's suggestion, shown until the next draw
 }
 
 const st: State = {
   ctx: null, view: null, legal: [], legalSet: new Set(), codes: new Set(), mover: null, sel: null,
   rot: 0, anchor: null, cursor: false, pointerType: "mouse", pending: false,
   grid: new Grid(N, N, "white"), bx: 0, by: 0, wide: true, slots: new Map(), touches: new Map(), twist: null,
+  hint: null,
 };
 
 // ---- Reading the view ------------------------------------------------------
@@ -441,6 +443,14 @@ function drawGhost(): void {
       }
     }
   }
+  if (st.hint && st.hint.includes(":")) {
+    const cells = moveCells(st.hint).map(([f, k]) => st.grid.cell(squareName(f, k)))
+      .filter((c): c is [number, number] => !!c);
+    const hg = el("g", { class: "tav-hint", "data-move": st.hint }, layer);
+    for (const [c, r] of cells) el("rect", { x: bx + c, y: by + r, width: 1, height: 1, fill: "#1c7ed6", opacity: 0.3 }, hg);
+    el("path", { d: outlinePath(cells, bx, by, 1), stroke: "#1c7ed6", "stroke-width": 0.12, fill: "none",
+      "stroke-dasharray": "0.3 0.15" }, hg);
+  }
   if (st.cursor && st.anchor) {
     el("rect", { x: bx + st.anchor[0] + 0.05, y: by + st.anchor[1] + 0.05, width: 0.9, height: 0.9, fill: "none",
       stroke: "#fab005", "stroke-width": 0.12, class: "tav-cursor" }, layer);
@@ -688,6 +698,7 @@ function draw(ctx: BoardContext, view: View, legal: string[]): void {
   st.codes = new Set(legal.filter((m) => m !== "pass").map((m) => m.split(":")[0]));
   st.grid = new Grid(view.width || N, view.height || N, ctx.orientation);
   st.pending = false;
+  st.hint = null;
   st.mover = st.codes.size ? moverOf((s) => handFits(view, s, legal), ctx.orientation) : null;
   if (st.sel && !st.codes.has(st.sel)) st.sel = null;
   if (!st.sel && st.codes.size === 1) st.sel = [...st.codes][0];
@@ -704,7 +715,23 @@ function key(_ctx: BoardContext, ev: KeyboardEvent): boolean {
   return handleKey(ev);
 }
 
+// Show the engine's suggestion (one of the legal moves) until the next draw:
+// the squares of a placement, or the Pass button.
+function hint(ctx: BoardContext, move: string): void {
+  if (ctx !== st.ctx || !st.legalSet.has(move)) return;
+  st.hint = move;
+  if (move.includes(":")) {
+    const code = move.split(":")[0];
+    if (st.codes.has(code) && st.sel !== code) { st.sel = code; render(); }
+    else drawGhost();
+  } else {
+    { const b = ctx.svg.querySelector(`[data-key="${move}"] rect`); b?.setAttribute("stroke", "#1c7ed6"); b?.setAttribute("stroke-width", "0.14"); }
+  }
+  ctx.say(move === "pass" ? "Hint: pass." : `Hint: the ${NAMES[move[0]] ?? move[0]} on the blue squares.`);
+}
+
 function reset(): void {
+  st.hint = null;
   st.sel = null;
   st.rot = 0;
   st.anchor = null;
@@ -712,5 +739,5 @@ function reset(): void {
   st.pending = false;
 }
 
-export const cathedral: BoardModule = { draw, key, reset };
+export const cathedral: BoardModule & { hint(ctx: BoardContext, move: string): void } = { draw, key, reset, hint };
 export default cathedral;

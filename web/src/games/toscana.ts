@@ -59,12 +59,13 @@ interface State {
   wide: boolean;
   touches: Map<number, [number, number]>;
   twist: number | null;
+  hint: string | null;         // the engine's suggestion, shown until the next draw
 }
 
 const st: State = {
   ctx: null, view: null, legal: [], legalSet: new Set(), place: false, decide: false, mover: null, rot: 0,
   anchor: null, cursor: false, pointerType: "mouse", pending: false, grid: new Grid(N, N, "white"),
-  bx: 0, by: 0, wide: true, touches: new Map(), twist: null,
+  bx: 0, by: 0, wide: true, touches: new Map(), twist: null, hint: null,
 };
 
 function topTile(view: View, side: Side): HandItem | undefined {
@@ -380,6 +381,26 @@ function drawGhost(): void {
     el("path", { d: outlinePath(inside, bx, by, 1), stroke: g.ok ? COL.good : COL.bad, "stroke-width": 0.16,
       fill: g.ok ? "#2e9d4633" : "#d9362b40" }, layer);
   }
+  if (st.hint && st.hint.includes(":")) {
+    const m = /^([a-q])(\d+)-([a-q])(\d+):(.*)$/.exec(st.hint);
+    if (m) {
+      const offs = m[5].split(",");
+      const cells: Cells = [];
+      const hg = el("g", { class: "tav-hint", "data-move": st.hint }, layer);
+      for (let f = m[1].charCodeAt(0) - 97; f <= m[3].charCodeAt(0) - 97; f++) {
+        for (let k = Number(m[4]) - 1; k <= Number(m[2]) - 1; k++) {
+          const c = st.grid.cell(squareName(f, k));
+          if (!c) continue;
+          cells.push(c);
+          const own = st.mover === "black" ? COL.D : COL.L, other = st.mover === "black" ? COL.L : COL.D;
+          el("rect", { x: bx + c[0], y: by + c[1], width: 1, height: 1, opacity: 0.7,
+            fill: offs.includes(squareName(f, k)) ? other : own }, hg);
+        }
+      }
+      el("path", { d: outlinePath(cells, bx, by, 1), stroke: "#1c7ed6", "stroke-width": 0.16, fill: "none",
+        "stroke-dasharray": "0.3 0.15" }, hg);
+    }
+  }
   if (st.cursor && st.anchor) {
     el("rect", { x: bx + st.anchor[0] + 0.06, y: by + st.anchor[1] + 0.06, width: 0.88, height: 0.88, fill: "none",
       stroke: "#fab005", "stroke-width": 0.14, class: "tav-cursor" }, layer);
@@ -568,6 +589,7 @@ function draw(ctx: BoardContext, view: View, legal: string[]): void {
   st.decide = legal.includes("veto") || legal.includes("accept");
   st.grid = new Grid(view.width || N, view.height || N, ctx.orientation);
   st.pending = false;
+  st.hint = null;
   st.mover = st.place ? moverOf((s) => tileFits(view, s, legal), ctx.orientation) : null;
   if (!legal.length) st.cursor = false;
   render();
@@ -581,12 +603,23 @@ function key(_ctx: BoardContext, ev: KeyboardEvent): boolean {
   return handleKey(ev);
 }
 
+// Show the engine's suggestion (one of the legal moves) until the next draw:
+// the tile on its squares, or the button to press.
+function hint(ctx: BoardContext, move: string): void {
+  if (ctx !== st.ctx || !st.legalSet.has(move)) return;
+  st.hint = move;
+  if (move.includes(":")) drawGhost();
+  else { const b = ctx.svg.querySelector(`[data-key="${move}"] rect`); b?.setAttribute("stroke", "#1c7ed6"); b?.setAttribute("stroke-width", "0.14"); }
+  ctx.say(move.includes(":") ? "Hint: the tile drawn with a blue dashed line." : `Hint: ${move}.`);
+}
+
 function reset(): void {
+  st.hint = null;
   st.rot = 0;
   st.anchor = null;
   st.cursor = false;
   st.pending = false;
 }
 
-export const toscana: BoardModule = { draw, key, reset };
+export const toscana: BoardModule & { hint(ctx: BoardContext, move: string): void } = { draw, key, reset, hint };
 export default toscana;
