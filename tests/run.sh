@@ -105,6 +105,44 @@ else
     echo "FAIL robustness: unexpected answers to bad input:"
     head -c 2000 "$TMP/bad.out"
 fi
+# A NUL byte is a control character: the line is refused whole and nothing
+# is played; a line of only NUL bytes is not an empty command.
+{
+    echo "newgame epaminondas"
+    printf 'play a2-a3\000junk\n'
+    echo "state"
+    printf '\000\000\000\n'
+} >"$TMP/nul.in"
+"$T" engine --seed 1 <"$TMP/nul.in" >"$TMP/nul.out" 2>&1
+printf '%s\n' ok "error control character in command" \
+    "state tomove=white over=no winner=none score=28:28" "error control character in command" >"$TMP/nul.exp"
+if cmp -s "$TMP/nul.exp" "$TMP/nul.out"; then
+    pp=$((pp + 1))
+else
+    pf=$((pf + 1))
+    echo "FAIL NUL bytes: unexpected answers:"
+    cat "$TMP/nul.out"
+fi
+# The line limit: 65,535 bytes are accepted (also with CR LF), 65,536 are too long.
+{
+    head -c 65535 /dev/zero | tr '\0' x
+    echo
+    head -c 65536 /dev/zero | tr '\0' x
+    echo
+    head -c 65535 /dev/zero | tr '\0' x
+    printf '\r\n'
+    printf 'state'
+} >"$TMP/long.in"
+"$T" engine --seed 1 <"$TMP/long.in" | cut -c1-31 >"$TMP/long.out" 2>&1
+printf '%s\n' "error unknown command 'xxxxxxxx" "error line too long" "error unknown command 'xxxxxxxx" \
+    "error no game: start one with n" >"$TMP/long.exp"
+if cmp -s "$TMP/long.exp" "$TMP/long.out"; then
+    pp=$((pp + 1))
+else
+    pf=$((pf + 1))
+    echo "FAIL 65,535-byte boundary: unexpected answers:"
+    cat "$TMP/long.out"
+fi
 echo "suite: $pp passed, $pf failed"
 PASS=$((PASS + pp))
 FAIL=$((FAIL + pf))

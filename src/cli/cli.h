@@ -24,8 +24,10 @@ int cli_play(int argc, char **argv);
 char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 
 /* Read one line of at most max-1 bytes into buf (without the newline).
+ * A line holds at most max-1 bytes, its LF or CR LF ending not counted.
  * Returns 1 for a line, 0 at end of input, 2 for a line that was too long
- * (its rest is consumed and discarded). */
+ * (its rest is consumed and discarded), 3 for a line with a NUL byte in it
+ * (buf then holds only the part before the first NUL as a string). */
 int cli_read_line(FILE *f, char *buf, size_t max);
 
 /* Monotonic wall-clock seconds. */

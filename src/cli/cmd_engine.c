@@ -44,6 +44,8 @@ int cli_engine(int argc, char **argv)
         const char *answer;
         if (r == 2)
             answer = "error line too long";
+        else if (r == 3)
+            answer = "error control character in command";
         else
             answer = tav_engine_exec(e, line, print_info, NULL, &quit);
         fputs(answer, stdout);

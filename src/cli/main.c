@@ -42,21 +42,28 @@ static int cli_help(int argc, char **argv)
 
 int cli_read_line(FILE *f, char *buf, size_t max)
 {
-    if (!fgets(buf, (int)max, f))
-        return 0;
-    size_t n = strlen(buf);
-    if (n > 0 && buf[n - 1] == '\n') {
-        buf[--n] = '\0';
-        if (n > 0 && buf[n - 1] == '\r')
-            buf[--n] = '\0';
-        return 1;
+    size_t n = 0;
+    int c, nul = 0;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (n + 1 >= max) {
+            /* Full: only the line's end (LF or CR LF) may follow. */
+            if (c == '\r' && (c = getc(f)) == '\n')
+                break;
+            while (c != EOF && c != '\n')
+                c = getc(f);
+            buf[n] = '\0';
+            return 2;
+        }
+        if (c == '\0')
+            nul = 1;
+        buf[n++] = (char)c;
     }
-    if (n + 1 < max)   /* last line without newline */
-        return 1;
-    int c;
-    while ((c = getc(f)) != EOF && c != '\n')
-        ;
-    return 2;
+    buf[n] = '\0';
+    if (c == EOF && n == 0)
+        return 0;
+    if (n > 0 && buf[n - 1] == '\r')
+        buf[--n] = '\0';
+    return nul ? 3 : 1;
 }
 
 double cli_now(void)
