@@ -17,7 +17,7 @@ static int cli_help(int argc, char **argv);
 
 static const subcommand subcommands[] = {
     {"play", cli_play, "play in the terminal: tavoliere play [GAME] [K=V ...] [--white P] [--black P] [--load FILE]"},
-    {"engine", cli_engine, "speak the engine protocol on standard input/output (SPEC.md)"},
+    {"engine", cli_engine, "speak the engine protocol on standard input/output (docs/protocol.md)"},
     {"bench", cli_bench, "deterministic benchmark: signature and speed per game"},
     {"match", cli_match, "computer-vs-computer match: tavoliere match GAME --a P --b P ..."},
     {"check", cli_check, "validate game records: tavoliere check FILE ..."},
