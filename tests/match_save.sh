@@ -37,4 +37,22 @@ for g in urbino epaminondas cathedral toscana; do
         f=$((f + 1))
     fi
 done
+# A clean sweep has no finite Elo estimate: it is shown as a bound with an
+# open interval, never as a capped exact value.
+if "$T" match cathedral --a uct:nodes=100 --b random --games 2 --seed 3 >"$DIR/sweep.out" 2>/dev/null &&
+    grep -q '^| uct:nodes=100 | random | 2 | 2 | 0 | 0 | 100.0% | > -113 | \[-113, +inf) |$' "$DIR/sweep.out"; then
+    p=$((p + 1))
+else
+    echo "FAIL match: a clean sweep is not shown as an open interval"
+    cat "$DIR/sweep.out"
+    f=$((f + 1))
+fi
+if "$T" match cathedral --a random --b uct:nodes=100 --games 2 --seed 3 >"$DIR/wash.out" 2>/dev/null &&
+    grep -q '^| random | uct:nodes=100 | 2 | 0 | 0 | 2 | 0.0% | < +113 | (-inf, +113\] |$' "$DIR/wash.out"; then
+    p=$((p + 1))
+else
+    echo "FAIL match: a whitewash is not shown as an open interval"
+    cat "$DIR/wash.out"
+    f=$((f + 1))
+fi
 echo "$p passed, $f failed"

@@ -324,14 +324,42 @@ static void *worker(void *arg)
     }
 }
 
-/* Elo difference of a score fraction. */
+/* Elo difference of a score fraction strictly between 0 and 1. */
 static double elo_of(double s)
 {
-    if (s <= 0.0005)
-        s = 0.0005;
-    if (s >= 0.9995)
-        s = 0.9995;
     return -400.0 * log10(1.0 / s - 1.0);
+}
+
+/* The Elo difference of a score fraction s over n games (standard error se)
+ * and its 95% interval, as text.  A clean sweep (or a whitewash) has no
+ * finite estimate: it is shown as a bound, "> +N", with an open interval
+ * whose finite end is the Wilson bound n / (n + z^2) of the score. */
+static void elo_text(double s, double se, int n, char *diff, size_t dn, char *iv, size_t ivn)
+{
+    const double z = 1.96;
+    double lo = s - z * se, hi = s + z * se;
+    if (n > 0 && s >= 1.0)
+        lo = n / (n + z * z);
+    if (n > 0 && s <= 0.0)
+        hi = z * z / (n + z * z);
+    char l[32], h[32];
+    if (lo <= 0.0)
+        snprintf(l, sizeof l, "-inf");
+    else
+        snprintf(l, sizeof l, "%+.0f", elo_of(lo < 1.0 ? lo : 1.0 - 1e-9));
+    if (hi >= 1.0)
+        snprintf(h, sizeof h, "+inf");
+    else
+        snprintf(h, sizeof h, "%+.0f", elo_of(hi > 0.0 ? hi : 1e-9));
+    if (n == 0)
+        snprintf(diff, dn, "-");
+    else if (s >= 1.0)
+        snprintf(diff, dn, "> %s", l);
+    else if (s <= 0.0)
+        snprintf(diff, dn, "< %s", h);
+    else
+        snprintf(diff, dn, "%+.0f", elo_of(s));
+    snprintf(iv, ivn, "%s%s, %s%s", lo <= 0.0 ? "(" : "[", l, h, hi >= 1.0 ? ")" : "]");
 }
 
 int cli_match(int argc, char **argv)
@@ -412,8 +440,10 @@ int cli_match(int argc, char **argv)
            mt.options[0] ? mt.options : "", a, b, mt.games, mt.movetime, (unsigned long long)mt.seed);
     printf("| player A | player B | games | A wins | draws | A losses | A score | Elo diff | 95%% interval |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
-    printf("| %s | %s | %d | %d | %d | %d | %.1f%% | %+.0f | [%+.0f, %+.0f] |\n", a, b, n, mt.wins,
-           mt.draws, mt.losses, 100 * s, elo_of(s), elo_of(s - 1.96 * se), elo_of(s + 1.96 * se));
+    char diff[48], iv[80];
+    elo_text(s, se, n, diff, sizeof diff, iv, sizeof iv);
+    printf("| %s | %s | %d | %d | %d | %d | %.1f%% | %s | %s |\n", a, b, n, mt.wins, mt.draws,
+           mt.losses, 100 * s, diff, iv);
     if (mt.errors)
         printf("%d games could not be played (engine failure)\n", mt.errors);
     if (mt.save_dir)
