@@ -58,6 +58,7 @@ suite "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
 suite "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
 suite "match records" env BUILD="$BUILD" sh tests/match_save.sh
 suite "documents" env BUILD="$BUILD" sh tests/docs_check.sh
+suite "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
 
 # Protocol scripts: the answers must match the expected output exactly.
 echo "== protocol scripts"

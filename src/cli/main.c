@@ -79,6 +79,8 @@ int main(int argc, char **argv)
         cli_help(argc, argv);
         return 2;
     }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+        return cli_help(argc - 1, argv + 1);
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);

@@ -396,7 +396,7 @@ static int parse_pspec(const char *t, pspec *p)
         return 0;
     }
     uint64_t v;
-    if (strncmp(t, "ai:level=", 9) == 0 && tav_parse_uint(t + 9, 10, &v) == 0 && v >= 1) {
+    if (strncmp(t, "ai:level=", 9) == 0 && tav_parse_uint(t + 9, 10, &v) == 0 && v >= 1 && v <= 10) {
         snprintf(p->kind, sizeof p->kind, "ai");
         p->level = (int)v;
         return 0;
@@ -434,7 +434,7 @@ int cli_play(int argc, char **argv)
             ol += (size_t)snprintf(s.options + ol, sizeof s.options - ol, "%s%s", ol ? " " : "", argv[i]);
         else {
             fprintf(stderr, "usage: tavoliere play [GAME] [KEY=VALUE ...] [--white P] [--black P] [--load FILE]\n"
-                            "  P is human, random, ai or ai:level=1..10\n");
+                            "  P is human, random, ai, ai:level=1..10 or uct\n");
             return 2;
         }
     }
@@ -461,7 +461,11 @@ int cli_play(int argc, char **argv)
         char err[512];
         size_t len;
         char *text = cli_read_file(load_path, TAV_RECORD_MAX, &len, err, sizeof err);
-        if (!text || tav_record_parse(text, len, &loaded, NULL, err, sizeof err) != 0) {
+        if (!text) {
+            fprintf(stderr, "%s\n", err);   /* names the file already */
+            return 1;
+        }
+        if (tav_record_parse(text, len, &loaded, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "%s: %s\n", load_path, err);
             free(text);
             return 1;
@@ -495,7 +499,8 @@ int cli_play(int argc, char **argv)
     }
     if (parse_pspec(white ? white : "human", &s.side[0]) != 0 ||
         parse_pspec(black ? black : "ai:level=5", &s.side[1]) != 0) {
-        fprintf(stderr, "a player is human, random, ai or ai:level=1..10\n");
+        fprintf(stderr, "tavoliere play: unknown player '%s' (a player is human, random, ai, ai:level=1..10 or uct)\n",
+                parse_pspec(white ? white : "human", &s.side[0]) != 0 ? white : black);
         return 2;
     }
     s.g = tav_game_find(game);

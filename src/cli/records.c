@@ -2,6 +2,7 @@
  * records.c — `tavoliere check FILE`, `replay FILE`, `analyze FILE`, and
  * `fuzzrecord`, the bounded fuzz test of the record parser.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,7 @@ char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        tav_bprintf(err, errlen, "%s: cannot open", path);
+        tav_bprintf(err, errlen, "%s: cannot open (%s)", path, strerror(errno));
         return NULL;
     }
     char *buf = malloc(max + 1);
