@@ -165,7 +165,10 @@ export function focusedKey(svg: SVGSVGElement): string | null {
 
 export function refocus(svg: SVGSVGElement, key: string | null): void {
   if (!key) return;
-  const e = svg.querySelector(`[data-key="${CSS.escape(key)}"]`) as SVGElement | null;
+  // a control that went away (a building placed, a decision made) leaves the
+  // focus on the board, so keyboard play goes on
+  const e = (svg.querySelector(`[data-key="${CSS.escape(key)}"]`) ??
+    svg.querySelector(`[data-key="board"]`)) as SVGElement | null;
   if (e && typeof e.focus === "function") e.focus({ preventScroll: true });
 }
 
