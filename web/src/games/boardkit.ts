@@ -27,6 +27,9 @@ export function el<K extends keyof SVGElementTagNameMap>(
 export function text(parent: Element, x: number, y: number, s: string,
   attrs: Record<string, string | number> = {}): SVGTextElement {
   const t = el("text", { x, y, ...attrs }, parent);
+  // the fill as a style too: a page stylesheet's "svg text { fill }" must not
+  // repaint the letters on pieces and buttons
+  if (attrs.fill !== undefined) t.style.fill = String(attrs.fill);
   t.textContent = s;
   return t;
 }
