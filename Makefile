@@ -22,14 +22,14 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT)
 LDFLAGS += $(LDSAN)
 LDLIBS  += -lm -lpthread
 
-LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/engine/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/engine/*.c src/session/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/tests/session/test_session.d
 
 .PHONY: all test bench clean
-all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a
+all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/test_session
 
 $(BUILD)/libtavoliere.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
@@ -38,6 +38,10 @@ $(BUILD)/libtavoliere.a: $(LIB_OBJ)
 
 $(BUILD)/tavoliere: $(CLI_OBJ) $(BUILD)/libtavoliere.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtavoliere.a $(LDLIBS)
+
+# Test programs over the public library API (tests/*/test_*.c).
+$(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

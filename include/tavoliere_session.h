@@ -39,105 +39,11 @@ typedef enum tav_status {
 /* A short English name of a status ("ok", "illegal move", ...). */
 const char *tav_status_str(tav_status st);
 
-/* Viewers.  TAV_WHITE and TAV_BLACK (tavoliere.h) see their own seat. */
-enum { TAV_SPECTATOR = 2 };
+/* Viewers: TAV_WHITE and TAV_BLACK see their own seat, TAV_SPECTATOR
+ * (tavoliere.h) sees what anyone may see. */
 
-/* ------------------------------------------------------------------------
- * The drawing view: everything a board renderer (terminal or browser) needs,
- * projected for one viewer.  Squares are indexed rank * width + file, rank 0
- * = rank "1" at the bottom, file 0 = 'a'.
- */
-
-/* Marks on a square. */
-enum {
-    TAV_MARK_LAST = 1 << 0,      /* touched by the last move */
-    TAV_MARK_LOT = 1 << 1,       /* Urbino: a building lot (seen by both architects) */
-    TAV_MARK_TERR_W = 1 << 2,    /* Cathedral: white's territory */
-    TAV_MARK_TERR_B = 1 << 3,    /* Cathedral: black's territory */
-    TAV_MARK_AREA_W = 1 << 4,    /* Toscana: in white's largest area */
-    TAV_MARK_AREA_B = 1 << 5,    /* Toscana: in black's largest area */
-    TAV_MARK_HOME_W = 1 << 6,    /* Epaminondas: white's home row (rank 1) */
-    TAV_MARK_HOME_B = 1 << 7,    /* Epaminondas: black's home row (rank 12) */
-    TAV_MARK_MONUMENT = 1 << 8,  /* Urbino Monuments: part of a counted monument */
-    TAV_MARK_CENTRE = 1 << 9     /* Toscana: the square the first tile must cover */
-};
-
-/* One square.  kind is a letter naming what stands there, 0 when empty:
- *   Urbino       'A' architect (owner TAV_DRAW), 'H' house, 'P' palace, 'T' tower
- *   Epaminondas  'M' a piece
- *   Cathedral    the building's code (T S I B Q M A D X C W), 'Y' the Cathedral
- *                (owner TAV_DRAW)
- *   Toscana      'L' a light square, 'D' a dark square of a placed tile
- *                (owner: the tile's owner)
- * piece: the identity of the piece or tile covering the square, the same on
- *   every square of one piece and different between pieces (Cathedral: one
- *   number per building on the board; Toscana: the tile's placement number,
- *   1 = first tile placed), 0 when none.
- * region: the district (Urbino) the square belongs to, 1.., matching
- *   tav_region.id; 0 when none. */
-typedef struct tav_square {
-    char kind;
-    int8_t owner;      /* TAV_WHITE, TAV_BLACK, TAV_DRAW (neutral), TAV_NONE (empty) */
-    uint16_t piece;
-    uint16_t marks;    /* TAV_MARK_* */
-    uint16_t region;
-} tav_square;
-
-#define TAV_HAND_ITEMS 16
-#define TAV_SHAPE_CELLS 8
-
-/* One kind of piece a player still holds, or a tile he will place.
- *   Urbino       kind 'H' / 'P' / 'T', count left in the supply
- *   Cathedral    kind = building code (and 'Y' for the Cathedral in white's
- *                hand, classic, or black's, late, until it is placed), count,
- *                and its shape in the orientation the notation starts from:
- *                ncells cells as (file, rank) offsets, rank up
- *   Toscana      kind 'S' (the visible top of the stack): id = the tile id
- *                ("07"), count 1, ncells 8: the 2x4 frame in cell order 0..7
- *                (row 0 on top), offcolour[] marking its two off-colour cells
- *   Epaminondas  nothing (see on_board/captured) */
-typedef struct tav_hand_item {
-    char kind;
-    char id[4];                         /* Toscana tile id, else "" */
-    uint8_t count;
-    uint8_t ncells;
-    int8_t cell[TAV_SHAPE_CELLS][2];    /* (file, rank) offsets */
-    uint8_t offcolour[TAV_SHAPE_CELLS]; /* Toscana: 1 where the cell shows the off colour */
-} tav_hand_item;
-
-typedef struct tav_side_view {
-    int nitems;
-    tav_hand_item item[TAV_HAND_ITEMS];
-    int stack;        /* Toscana: tiles left in the stack (their order is never shown) */
-    int veto;         /* Toscana: 1 while the veto is unused */
-    int on_board;     /* pieces on the board (Epaminondas, Urbino buildings, Cathedral buildings) */
-    int captured;     /* Epaminondas: pieces lost; Cathedral: buildings captured so far */
-    int score;        /* as SPEC.md's state line */
-} tav_side_view;
-
-#define TAV_MAX_REGIONS 64
-
-/* A scored region: an Urbino district (value[] = each colour's total,
- * scorer/points = who scores it now and how much), a Toscana largest area
- * (one per side: value[side] = tiles touched). */
-typedef struct tav_region {
-    uint16_t id;
-    int value[2];
-    int scorer;       /* TAV_WHITE, TAV_BLACK, TAV_NONE */
-    int points;
-} tav_region;
-
-typedef struct tav_board_view {
-    int width, height;
-    tav_square sq[TAV_MAX_SQUARES];
-    int to_move;                 /* TAV_WHITE, TAV_BLACK or TAV_NONE */
-    char phase[32];              /* "setup", "choose", "play", "decision", "cathedral", "opening", "over" */
-    tav_side_view side[2];
-    int nregions;
-    tav_region region[TAV_MAX_REGIONS];
-    char last_move[TAV_MOVE_TEXT];
-    char info[256];              /* one line of game-specific text for people */
-} tav_board_view;
+/* The drawing view (tav_board_view, tav_square, TAV_MARK_*) is declared in
+ * tavoliere.h: every game fills it with its board_view operation. */
 
 /* ------------------------------------------------------------------------
  * Sessions.

@@ -2,7 +2,8 @@
 # tests/run.sh — run every test suite of Tavoliere and print the total.
 #
 # Suites: rules fixtures (tests/<game>/*.t), reference traces (tests/ref/*.txt),
-# random-playout invariants (selftest), protocol scripts (tests/protocol/*.in
+# random-playout invariants (selftest), the session API (build/test_session),
+# protocol scripts (tests/protocol/*.in
 # with expected *.out), protocol robustness (generated bad input).
 # Each suite prints its own "N passed, N failed"; the last line is the total.
 # Usage: BUILD=build sh tests/run.sh   (BUILD=build-san for the sanitizer build)
@@ -54,6 +55,7 @@ else
 fi
 suite "reference traces" "$T" refcheck tests/ref/*.txt
 suite selftest "$T" selftest ${SELFTEST_ARGS:-}
+suite "session API" "$BUILD/test_session"
 suite "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
 suite "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
 suite "match records" env BUILD="$BUILD" sh tests/match_save.sh

@@ -1459,11 +1459,14 @@ static int cathedral_move_score(const void *st, tav_move m)
     return cat_quick_score(st, m);
 }
 
+static const char *const cathedral_samples[] = {"", "opening=late", NULL};
+
 const tav_game cathedral_game = {
     .name = "cathedral",
     .state_size = sizeof(cathedral_state),
     .max_moves = CAT_MAX_MOVES,
     .init = cathedral_init,
+    .samples = cathedral_samples,
     .legal = cathedral_legal,
     .play = cathedral_play,
     .to_move = cathedral_to_move,

@@ -974,11 +974,14 @@ static int epaminondas_playout_move(const void *st, tav_rng *rng, tav_move *scra
     return 1;
 }
 
+static const char *const epaminondas_samples[] = {"", "maxplies=30", NULL};
+
 const tav_game epaminondas_game = {
     .name = "epaminondas",
     .state_size = sizeof(epaminondas_state),
     .max_moves = EPA_MAX_MOVES,
     .init = epaminondas_init,
+    .samples = epaminondas_samples,
     .legal = epaminondas_legal,
     .play = epaminondas_play,
     .to_move = epaminondas_to_move,

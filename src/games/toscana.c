@@ -386,12 +386,12 @@ static void tos_shuffle(uint8_t *stack, tav_rng *rng)
     }
 }
 
-/* Set up a new game: options seed=N, white=IDS, black=IDS. */
-static int toscana_init(void *st, const char *options, char *err, size_t errlen)
+/* Set up a new game: options seed=N, white=IDS, black=IDS; without seed=
+ * the stacks are dealt from `seed`. */
+static int toscana_setup(void *st, const char *options, uint64_t seed, char *err, size_t errlen)
 {
     toscana_state t;
     memset(&t, 0, sizeof t);
-    uint64_t seed = 1;
     int have_seed = 0, have[2] = { 0, 0 };
     uint8_t given[2][TOS_TILES];
     tav_optiter it = { options ? options : "" };
@@ -442,6 +442,12 @@ static int toscana_init(void *st, const char *options, char *err, size_t errlen)
     tos_begin_turn(&t);
     memcpy(st, &t, sizeof t);
     return 0;
+}
+
+/* init: the deal of seed 1 unless the options give one. */
+static int toscana_init(void *st, const char *options, char *err, size_t errlen)
+{
+    return toscana_setup(st, options, 1, err, errlen);
 }
 
 /* Every legal action of the player to act. */
@@ -896,10 +902,39 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
     return 0;
 }
 
+static int tos_hidden_end(const toscana_state *s, int side);
+
+/* A stack as the players see it: the top, '?' for each tile whose place is
+ * unknown, and the bottom tile once it is known (put under after a veto). */
+static void tos_public_stack_text(const toscana_state *s, int side, char *buf, size_t n)
+{
+    size_t k = 0;
+    int end = tos_hidden_end(s, side);
+    buf[0] = '\0';
+    for (int i = 0; i < s->nstack[side]; i++)
+        k += tav_bprintf(buf + k, n - k, "%s%s", i ? "," : "",
+                         i >= 1 && i < end ? "?" : tos_ids[s->stack[side][i]]);
+}
+
+static int tos_position(const toscana_state *s, int public, char *buf, size_t n);
+
 /* Write the position text: 17 ranks (rank 17 first), then the key lines. */
 static int toscana_get_position(const void *st, char *buf, size_t n)
 {
-    const toscana_state *s = st;
+    return tos_position(st, 0, buf, n);
+}
+
+/* The position text anyone may see: the order below the stack tops is
+ * written as '?' (nobody knows it; see toscana_mask). */
+static int toscana_public_position(const void *st, int viewer, char *buf, size_t n)
+{
+    (void)viewer;
+    return tos_position(st, 1, buf, n);
+}
+
+static int tos_position(const toscana_state *s, int public, char *buf, size_t n)
+{
+    const void *st = s;
     char text[TAV_POSITION_TEXT], ws[64], bs[64];
     size_t k = 0;
     for (int r = TOS_N - 1; r >= 0; r--) {
@@ -907,8 +942,13 @@ static int toscana_get_position(const void *st, char *buf, size_t n)
             text[k++] = tos_glyph(s, r, f);
         text[k++] = '\n';
     }
-    tos_stack_text(s, TAV_WHITE, ws, sizeof ws);
-    tos_stack_text(s, TAV_BLACK, bs, sizeof bs);
+    if (public) {
+        tos_public_stack_text(s, TAV_WHITE, ws, sizeof ws);
+        tos_public_stack_text(s, TAV_BLACK, bs, sizeof bs);
+    } else {
+        tos_stack_text(s, TAV_WHITE, ws, sizeof ws);
+        tos_stack_text(s, TAV_BLACK, bs, sizeof bs);
+    }
     int tm = toscana_to_move(st);
     k += tav_bprintf(text + k, sizeof text - k,
                      "tomove=%s\nphase=%s\nwhite=%s\nblack=%s\nveto=%s\npasses=%d\ntiles=",
@@ -1393,11 +1433,22 @@ static int toscana_move_score(const void *st, tav_move m)
     return contact;
 }
 
+static const char *const tos_samples[] = {
+    "seed=1", "seed=12345", "seed=777",
+    "white=34,25,16,07,01,02,03,04,05,06,12,13,14,15,23,24 "
+    "black=07,16,25,34,24,23,15,14,13,12,06,05,04,03,02,01",
+    NULL};
+static const char *const tos_secret_options[] = {"seed", "white", "black", NULL};
+
 const tav_game toscana_game = {
     .name = "toscana",
     .state_size = sizeof(toscana_state),
     .max_moves = TOS_MAX_MOVES,
     .init = toscana_init,
+    .setup = toscana_setup,
+    .public_position = toscana_public_position,
+    .samples = tos_samples,
+    .secret_options = tos_secret_options,
     .legal = toscana_legal,
     .play = toscana_play,
     .to_move = toscana_to_move,

@@ -1352,11 +1352,14 @@ static int urbino_move_score(const void *st, tav_move m)
     return (int)(10.0 * urb_material(&tmp, c, &leader)) - mv_rep(m);
 }
 
+static const char *const urbino_samples[] = {"", "variant=monuments", NULL};
+
 const tav_game urbino_game = {
     .name = "urbino",
     .state_size = sizeof(urbino_state),
     .max_moves = URB_MAX_MOVES,
     .init = urbino_init,
+    .samples = urbino_samples,
     .legal = urbino_legal,
     .play = urbino_play,
     .to_move = urbino_to_move,

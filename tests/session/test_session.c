@@ -1,0 +1,478 @@
+/*
+ * test_session.c — the session API (include/tavoliere_session.h).
+ *
+ * Run as build/test_session [GAMES_PER_SET]; prints one line per failure and
+ * the summary "N passed, N failed".  Checks:
+ *   - for every game and sample option set (tav_game.samples), seeded random
+ *     games played through the session agree with the raw operations table
+ *     at every ply (state bytes, side to act, result, legal moves per
+ *     viewer), undo and replay give the same state, a clone is equal, the
+ *     board view is filled for every ply and viewer, and the record of the
+ *     finished game replays to the same final state;
+ *   - errors: unknown game, bad options, empty / malformed / illegal moves
+ *     (with a "did you mean"), moves after the end, undo at the start, a
+ *     failing call changes nothing;
+ *   - resignation: result, side to act, undo, record;
+ *   - Toscana's hidden information: two deals that differ only below the
+ *     stack tops give byte-identical projections (legal moves, position
+ *     text, board view, record, public options) for every viewer at every
+ *     ply while the game is unfinished.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tavoliere.h"
+#include "tavoliere_session.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void check(int ok, const char *fmt, ...)
+{
+    if (ok) {
+        passed++;
+        return;
+    }
+    if (failed++ < 30) {
+        va_list ap;
+        printf("FAIL ");
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+        printf("\n");
+    }
+}
+
+static const int viewers[3] = {TAV_WHITE, TAV_BLACK, TAV_SPECTATOR};
+
+/* One random game of g/options through a session and the raw table at once. */
+static void random_game(const tav_game *g, const char *options, uint64_t seed)
+{
+    char err[256];
+    tav_session *s;
+    tav_status st = tav_session_new(&s, g->name, options, seed, err, sizeof err);
+    check(st == TAV_OK, "%s [%s]: new: %s", g->name, options, err);
+    if (st != TAV_OK)
+        return;
+    unsigned char *raw = malloc(g->state_size);
+    tav_move *list = malloc(sizeof *list * (size_t)g->max_moves);
+    tav_move *list2 = malloc(sizeof *list2 * (size_t)g->max_moves);
+    tav_board_view *v = malloc(sizeof *v);
+    check(tav_game_setup(g, raw, options, seed, err, sizeof err) == 0, "%s: setup", g->name);
+    tav_rng rng;
+    tav_rng_seed(&rng, seed * 7 + 3);
+    int bad = 0, ply = 0;
+    for (; ply < 5000 && !bad; ply++) {
+        if (memcmp(raw, tav_session_state(s), g->state_size) != 0 ||
+            tav_session_ply(s) != ply || g->to_move(raw) != tav_session_to_move(s)) {
+            check(0, "%s [%s] seed %llu ply %d: session and table disagree", g->name, options,
+                  (unsigned long long)seed, ply);
+            bad = 1;
+            break;
+        }
+        tav_result r1, r2;
+        g->result(raw, &r1);
+        tav_session_result(s, &r2);
+        if (memcmp(&r1, &r2, sizeof r1) != 0) {
+            check(0, "%s ply %d: results disagree", g->name, ply);
+            bad = 1;
+        }
+        int tm = g->to_move(raw);
+        int n = g->legal(raw, list);
+        for (int k = 0; k < 3; k++) {
+            int nv = tav_session_legal(s, viewers[k], list2);
+            int want = viewers[k] == tm ? n : 0;
+            if (nv != want || (nv && memcmp(list, list2, sizeof *list * (size_t)n) != 0)) {
+                check(0, "%s ply %d: viewer %d sees %d moves, expected %d", g->name, ply,
+                      viewers[k], nv, want);
+                bad = 1;
+            }
+            if (tav_session_view(s, ply, viewers[k], v) != TAV_OK || v->width <= 0 ||
+                v->height <= 0 || v->to_move != tm) {
+                check(0, "%s ply %d: view for viewer %d", g->name, ply, viewers[k]);
+                bad = 1;
+            }
+        }
+        if (ply > 0 && strcmp(v->last_move, tav_session_move_text(s, ply - 1)) != 0) {
+            check(0, "%s ply %d: view's last move '%s'", g->name, ply, v->last_move);
+            bad = 1;
+        }
+        if (tm == TAV_NONE)
+            break;
+        tav_move m = list[tav_rng_below(&rng, (uint32_t)n)];
+        char text[TAV_MOVE_TEXT];
+        tav_session_move_str(s, m, text, sizeof text);
+        /* Now and then: undo and play again, or play by value. */
+        if (ply % 7 == 3) {
+            st = tav_session_play(s, m);
+        } else {
+            st = tav_session_play_text(s, text, err, sizeof err);
+        }
+        if (st != TAV_OK) {
+            check(0, "%s ply %d: play '%s': %s", g->name, ply, text, err);
+            bad = 1;
+            break;
+        }
+        if (strcmp(tav_session_move_text(s, ply), text) != 0) {
+            check(0, "%s ply %d: move text '%s' kept as '%s'", g->name, ply, text,
+                  tav_session_move_text(s, ply));
+            bad = 1;
+        }
+        if (ply % 11 == 5) {
+            if (tav_session_undo(s) != TAV_OK ||
+                memcmp(raw, tav_session_state(s), g->state_size) != 0 ||
+                tav_session_play_text(s, text, err, sizeof err) != TAV_OK) {
+                check(0, "%s ply %d: undo and replay", g->name, ply);
+                bad = 1;
+            }
+        }
+        g->play(raw, m);
+        tav_session_set_move_ms(s, ply, ply * 10 + 1);
+    }
+    check(!bad, "%s [%s] seed %llu: %d plies agree", g->name, options, (unsigned long long)seed,
+          ply);
+    /* History: every state_at and its move replay. */
+    int okh = tav_session_state_at(s, -1) == NULL && tav_session_state_at(s, ply + 1) == NULL &&
+              tav_session_move_text(s, ply) == NULL;
+    for (int i = 0; i < tav_session_ply(s) && okh; i++)
+        okh = tav_session_move_ms(s, i) == i * 10 + 1;
+    check(okh, "%s: history bounds and move times", g->name);
+    /* Clone. */
+    tav_session *c = tav_session_clone(s);
+    check(c && tav_session_ply(c) == tav_session_ply(s) &&
+              memcmp(tav_session_state(c), tav_session_state(s), g->state_size) == 0 &&
+              strcmp(tav_session_options(c), options) == 0 && tav_session_seed(c) == seed,
+          "%s: clone", g->name);
+    /* Finished: more moves are refused, the record replays exactly. */
+    if (tav_session_to_move(s) == TAV_NONE)
+        check(tav_session_play_text(c, "a1", err, sizeof err) == TAV_E_OVER,
+              "%s: play after end", g->name);
+    char *rec = tav_session_record(s, TAV_SPECTATOR, "w", "b");
+    check(rec != NULL, "%s: record", g->name);
+    if (rec) {
+        tav_session *r;
+        st = tav_session_from_record(&r, rec, strlen(rec), err, sizeof err);
+        check(st == TAV_OK, "%s [%s]: record does not replay: %s\n%s", g->name, options, err, rec);
+        if (st == TAV_OK) {
+            check(tav_session_ply(r) == tav_session_ply(s) &&
+                      memcmp(tav_session_state(r), tav_session_state(s), g->state_size) == 0,
+                  "%s: record replays to another state", g->name);
+            /* The replayed session writes a record that replays to itself. */
+            char *rec2 = tav_session_record(r, TAV_WHITE, "w", "b");
+            tav_session *r2 = NULL;
+            char *rec3 = NULL;
+            if (rec2 && tav_session_from_record(&r2, rec2, strlen(rec2), err, sizeof err) ==
+                            TAV_OK)
+                rec3 = tav_session_record(r2, TAV_BLACK, "w", "b");
+            check(rec3 && strcmp(rec2, rec3) == 0, "%s: record round trip\n%s\n---\n%s",
+                  g->name, rec2 ? rec2 : "", rec3 ? rec3 : "");
+            tav_session_free(r2);
+            free(rec2);
+            free(rec3);
+            /* Undo all the way back to the start. */
+            int k = 0;
+            while (tav_session_undo(r) == TAV_OK)
+                k++;
+            check(k == ply && memcmp(tav_session_state(r), tav_session_state_at(s, 0),
+                                     g->state_size) == 0,
+                  "%s: undo to the start", g->name);
+            tav_session_free(r);
+        }
+        free(rec);
+    }
+    tav_session_free(c);
+    tav_session_free(s);
+    free(raw);
+    free(list);
+    free(list2);
+    free(v);
+}
+
+/* Errors, refusals, resignation, options. */
+static void errors(void)
+{
+    char err[256] = "";
+    tav_session *s = NULL;
+    check(tav_session_new(&s, "chess", "", 1, err, sizeof err) == TAV_E_INVALID && !s &&
+              strstr(err, "unknown game"),
+          "unknown game: '%s'", err);
+    check(tav_session_new(&s, "urbino", "colour=red", 1, err, sizeof err) == TAV_E_INVALID && !s,
+          "bad option refused");
+    check(tav_session_new(&s, "toscana", "seed=x", 1, err, sizeof err) == TAV_E_INVALID,
+          "bad seed refused");
+    check(tav_session_from_position(&s, "epaminondas", "nonsense", err, sizeof err) ==
+              TAV_E_INVALID,
+          "bad position refused");
+    check(tav_session_from_record(&s, "[Game \"urbino\"]\n1. zz9\n", 22, err, sizeof err) ==
+              TAV_E_INVALID && strstr(err, "line 2"),
+          "bad record refused: '%s'", err);
+    if (tav_session_new(&s, "epaminondas", "", 1, err, sizeof err) != TAV_OK) {
+        check(0, "epaminondas: %s", err);
+        return;
+    }
+    const tav_game *g = tav_session_game(s);
+    unsigned char *before = malloc(g->state_size);
+    memcpy(before, tav_session_state(s), g->state_size);
+    check(tav_session_undo(s) == TAV_E_NOTFOUND, "undo at the start");
+    check(tav_session_play_text(s, "", err, sizeof err) == TAV_E_INVALID, "empty move");
+    check(tav_session_play_text(s, "a1 a2", err, sizeof err) == TAV_E_INVALID, "blank in a move");
+    check(tav_session_play_text(s, "zzzzzz", err, sizeof err) == TAV_E_ILLEGAL, "illegal move");
+    tav_move list[TAV_MAX_MOVES];
+    int n = tav_session_legal(s, TAV_WHITE, list);
+    char text[TAV_MOVE_TEXT], upper[TAV_MOVE_TEXT];
+    tav_session_move_str(s, list[0], text, sizeof text);
+    for (int i = 0; i < TAV_MOVE_TEXT; i++)
+        upper[i] = text[i] >= 'a' && text[i] <= 'z' ? (char)(text[i] - 32) : text[i];
+    check(tav_session_play_text(s, upper, err, sizeof err) == TAV_E_ILLEGAL &&
+              strstr(err, "did you mean") && strstr(err, text),
+          "case near miss: '%s'", err);
+    check(n > 0 && tav_session_play(s, 0xffffffffu) == TAV_E_ILLEGAL, "bad move value");
+    check(tav_session_ply(s) == 0 && memcmp(before, tav_session_state(s), g->state_size) == 0,
+          "refusals change nothing");
+    check(tav_session_resign(s, 5) == TAV_E_INVALID, "resign a bad side");
+    check(tav_session_play_text(s, text, err, sizeof err) == TAV_OK, "play %s", text);
+    check(tav_session_resign(s, TAV_BLACK) == TAV_OK && tav_session_resigned(s) == TAV_BLACK &&
+              tav_session_to_move(s) == TAV_NONE,
+          "resign");
+    tav_result r;
+    tav_session_result(s, &r);
+    check(r.over && r.winner == TAV_WHITE, "resigned game won by the other side");
+    check(tav_session_legal(s, TAV_BLACK, list) == 0, "no moves after resigning");
+    check(tav_session_play_text(s, text, err, sizeof err) == TAV_E_OVER &&
+              tav_session_resign(s, TAV_WHITE) == TAV_E_OVER,
+          "nothing after resigning");
+    tav_board_view *v = malloc(sizeof *v);
+    check(tav_session_view(s, 1, TAV_SPECTATOR, v) == TAV_OK && v->to_move == TAV_NONE &&
+              strcmp(v->phase, "over") == 0 && strcmp(v->last_move, text) == 0,
+          "resigned view");
+    check(tav_session_view(s, 2, TAV_SPECTATOR, v) == TAV_E_NOTFOUND &&
+              tav_session_view(s, 0, 7, v) == TAV_E_INVALID,
+          "view outside the history");
+    char *rec = tav_session_record(s, TAV_WHITE, "a", "b");
+    check(rec && strstr(rec, "[Event \"black resigned\"]") && strstr(rec, "1. "),
+          "resigned record:\n%s", rec ? rec : "");
+    free(rec);
+    check(tav_session_undo(s) == TAV_OK && tav_session_resigned(s) == TAV_NONE &&
+              tav_session_ply(s) == 1,
+          "undo takes back the resignation first");
+    check(tav_session_undo(s) == TAV_OK && tav_session_ply(s) == 0, "undo the move");
+    char pos[TAV_POSITION_TEXT];
+    check(tav_session_position(s, TAV_SPECTATOR, pos, sizeof pos) == TAV_OK, "position");
+    tav_session *p;
+    check(tav_session_from_position(&p, "epaminondas", pos, err, sizeof err) == TAV_OK &&
+              memcmp(tav_session_state(p), tav_session_state(s), g->state_size) == 0,
+          "from_position");
+    tav_session_free(p);
+    check(strcmp(tav_status_str(TAV_E_ILLEGAL), "illegal move") == 0, "status names");
+    free(v);
+    free(before);
+    tav_session_free(s);
+
+    /* Public options: Toscana's deal stays secret until the end. */
+    char buf[512];
+    if (tav_session_new(&s, "toscana", "seed=5", 9, err, sizeof err) == TAV_OK) {
+        tav_session_public_options(s, buf, sizeof buf);
+        check(buf[0] == '\0', "toscana public options '%s'", buf);
+        tav_session_resign(s, TAV_WHITE);
+        tav_session_public_options(s, buf, sizeof buf);
+        check(strcmp(buf, "seed=5") == 0, "toscana options once over '%s'", buf);
+        tav_session_free(s);
+    }
+    if (tav_session_new(&s, "urbino", "variant=monuments", 9, err, sizeof err) == TAV_OK) {
+        tav_session_public_options(s, buf, sizeof buf);
+        check(strcmp(buf, "variant=monuments") == 0, "urbino public options '%s'", buf);
+        tav_session_free(s);
+    }
+    /* The seed deals Toscana's stacks; seed= overrides it. */
+    tav_session *a, *b;
+    tav_session_new(&a, "toscana", "", 12345, err, sizeof err);
+    tav_session_new(&b, "toscana", "seed=12345", 1, err, sizeof err);
+    check(a && b && memcmp(tav_session_state(a), tav_session_state(b),
+                           tav_session_game(a)->state_size) == 0,
+          "toscana: the session seed deals like seed=");
+    tav_session_free(b);
+    tav_session_new(&b, "toscana", "", 12346, err, sizeof err);
+    check(b && memcmp(tav_session_state(a), tav_session_state(b),
+                      tav_session_game(a)->state_size) != 0,
+          "toscana: another seed, another deal");
+    tav_session_free(a);
+    tav_session_free(b);
+}
+
+/* The projections of s for viewer into one text (legal moves, position,
+ * view bytes, record, public options). */
+static char *projection(const tav_session *s, int ply_view, int viewer, size_t *len)
+{
+    const tav_game *g = tav_session_game(s);
+    size_t cap = TAV_POSITION_TEXT * 4 + sizeof(tav_board_view) + (size_t)g->max_moves * 40 +
+                 65536;
+    char *out = malloc(cap), *rec;
+    size_t k = 0;
+    tav_move *list = malloc(sizeof *list * (size_t)g->max_moves);
+    int n = tav_session_legal(s, viewer, list);
+    for (int i = 0; i < n; i++) {
+        char t[TAV_MOVE_TEXT];
+        tav_session_move_str(s, list[i], t, sizeof t);
+        k += (size_t)snprintf(out + k, cap - k, "%s ", t);
+    }
+    k += (size_t)snprintf(out + k, cap - k, "\n");
+    tav_session_position(s, viewer, out + k, TAV_POSITION_TEXT);
+    k += strlen(out + k);
+    tav_session_public_options(s, out + k, 512);
+    k += strlen(out + k);
+    rec = tav_session_record(s, viewer, "w", "b");
+    k += (size_t)snprintf(out + k, cap - k, "\n%s\n", rec ? rec : "(null)");
+    free(rec);
+    tav_board_view v;
+    tav_session_view(s, ply_view, viewer, &v);
+    memcpy(out + k, &v, sizeof v);
+    k += sizeof v;
+    *len = k;
+    free(list);
+    return out;
+}
+
+/* Toscana: deals that differ only below the tops look the same. */
+static void hidden(uint64_t seed)
+{
+    char err[256], ws[128], bs[128], opts[300];
+    tav_session *a;
+    if (tav_session_new(&a, "toscana", "", seed, err, sizeof err) != TAV_OK) {
+        check(0, "toscana: %s", err);
+        return;
+    }
+    const tav_game *g = tav_session_game(a);
+    /* A random game, stopped before its end at a random ply P. */
+    tav_rng rng;
+    tav_rng_seed(&rng, seed);
+    tav_move list[TAV_MAX_MOVES];
+    int target = 2 + (int)tav_rng_below(&rng, 22);
+    while (tav_session_ply(a) < target) {
+        int tm = tav_session_to_move(a);
+        int n = tav_session_legal(a, tm, list);
+        if (n == 0)
+            break;
+        tav_move m = list[tav_rng_below(&rng, (uint32_t)n)];
+        tav_session_play(a, m);
+        tav_result r;
+        tav_session_result(a, &r);
+        if (r.over) {
+            tav_session_undo(a);
+            break;
+        }
+    }
+    int P = tav_session_ply(a);
+    /* The two hidden tiles of a side at P (the '?' of the public text). */
+    char pos[TAV_POSITION_TEXT], real[TAV_POSITION_TEXT];
+    tav_session_position(a, TAV_SPECTATOR, pos, sizeof pos);
+    g->get_position(tav_session_state(a), real, sizeof real);
+    char start[2][128];
+    g->probe(tav_session_state_at(a, 0), "stack white", start[0], sizeof start[0]);
+    g->probe(tav_session_state_at(a, 0), "stack black", start[1], sizeof start[1]);
+    int swapped = 0;
+    for (int side = 0; side < 2 && !swapped; side++) {
+        const char *key = side ? "\nblack=" : "\nwhite=";
+        const char *pp = strstr(pos, key), *rp = strstr(real, key);
+        if (!pp || !rp)
+            break;
+        pp += strlen(key);
+        rp += strlen(key);
+        char hid[16][3];
+        int nh = 0;
+        while (*pp && *pp != '\n') {
+            if (*pp == '?' && nh < 16) {
+                memcpy(hid[nh], rp, 2);
+                hid[nh++][2] = '\0';
+            }
+            pp += *pp == '?' ? 1 : 2;
+            rp += 2;
+            if (*pp == ',') {
+                pp++;
+                rp++;
+            }
+        }
+        if (nh >= 2) {
+            int i = (int)tav_rng_below(&rng, (uint32_t)nh), j = (i + 1) % nh;
+            char *x = strstr(start[side], hid[i]), *y = strstr(start[side], hid[j]);
+            if (x && y) {
+                memcpy(x, hid[j], 2);
+                memcpy(y, hid[i], 2);
+                swapped = 1;
+            }
+        }
+    }
+    if (!swapped) {
+        tav_session_free(a);
+        check(0, "toscana seed %llu: no hidden tiles at ply %d", (unsigned long long)seed, P);
+        return;
+    }
+    snprintf(ws, sizeof ws, "%s", start[0]);
+    snprintf(bs, sizeof bs, "%s", start[1]);
+    snprintf(opts, sizeof opts, "white=%s black=%s", ws, bs);
+    tav_session *b;
+    if (tav_session_new(&b, "toscana", opts, 0, err, sizeof err) != TAV_OK) {
+        check(0, "toscana: %s (%s)", err, opts);
+        tav_session_free(a);
+        return;
+    }
+    check(memcmp(tav_session_state_at(a, 0), tav_session_state(b), g->state_size) != 0,
+          "toscana: the two deals differ");
+    int same = 1;
+    for (int ply = 0; ply <= P && same; ply++) {
+        tav_session *ca = tav_session_clone(a);
+        while (tav_session_ply(ca) > ply)
+            tav_session_undo(ca);
+        for (int k = 0; k < 3 && same; k++) {
+            size_t la, lb;
+            char *pa = projection(ca, ply, viewers[k], &la);
+            char *pb = projection(b, ply, viewers[k], &lb);
+            if (la != lb || memcmp(pa, pb, la) != 0) {
+                check(0, "toscana seed %llu ply %d viewer %d: projections differ",
+                      (unsigned long long)seed, ply, viewers[k]);
+                same = 0;
+            }
+            free(pa);
+            free(pb);
+        }
+        tav_session_free(ca);
+        if (ply < P && same &&
+            tav_session_play_text(b, tav_session_move_text(a, ply), err, sizeof err) != TAV_OK) {
+            check(0, "toscana: move %d of one deal is illegal in the other: %s", ply, err);
+            same = 0;
+        }
+    }
+    check(same && P > 0, "toscana seed %llu: %d plies look the same for every viewer",
+          (unsigned long long)seed, P);
+    /* Once the game is over, the records differ (the deals are written). */
+    tav_session_resign(a, TAV_WHITE);
+    tav_session_resign(b, TAV_WHITE);
+    char *ra = tav_session_record(a, TAV_SPECTATOR, "w", "b");
+    char *rb = tav_session_record(b, TAV_SPECTATOR, "w", "b");
+    check(ra && rb && strcmp(ra, rb) != 0 && strstr(ra, "WhiteStack"),
+          "toscana: finished records show the deals");
+    free(ra);
+    free(rb);
+    tav_session_free(a);
+    tav_session_free(b);
+}
+
+int main(int argc, char **argv)
+{
+    int per = argc > 1 ? atoi(argv[1]) : 2;
+    if (per < 1)
+        per = 1;
+    errors();
+    for (int i = 0; i < tav_game_count(); i++) {
+        const tav_game *g = tav_game_at(i);
+        check(g->samples && g->samples[0], "%s: sample option sets", g->name);
+        for (int k = 0; g->samples && g->samples[k]; k++)
+            for (int j = 0; j < per; j++)
+                random_game(g, g->samples[k], (uint64_t)(j * 1000 + k + 1));
+    }
+    for (uint64_t seed = 1; seed <= 12; seed++)
+        hidden(seed);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
