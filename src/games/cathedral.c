@@ -681,6 +681,124 @@ static void cathedral_view(const void *st, tav_view *v)
         cat_move_text(s->last, v->last_move, sizeof v->last_move);
 }
 
+/* Split the squares k of shape sh into at most max pieces, their masks into
+ * out[*n..]: 0, or -1 when they do not split (cat_split, keeping pieces). */
+static int cat_split_pieces(int sh, cat_bb k, int max, cat_bb *out, int *n)
+{
+    if (!bb_any(k))
+        return 0;
+    if (max == 0)
+        return -1;
+    const cat_shape *shp = &cat_shapes[sh];
+    int sq = bb_first(k);
+    for (int o = 0; o < shp->norient; o++) {
+        const cat_orient *or = &shp->o[o];
+        int lowest = 99;
+        for (int c = 0; c < shp->size; c++)
+            if (or->off[c] < lowest)
+                lowest = or->off[c];
+        int a = sq - lowest;
+        if (a < 0 || a % CAT_N + or->w > CAT_N || a / CAT_N + or->h > CAT_N)
+            continue;
+        cat_bb m = bb_place(or->mask, a);
+        if (!bb_eq(bb_and(m, k), m))
+            continue;
+        out[(*n)++] = m;
+        if (cat_split_pieces(sh, bb_andnot(k, m), max - 1, out, n) == 0)
+            return 0;
+        (*n)--;
+    }
+    return -1;
+}
+
+/* A hand item: kind code, count, and the shape's first orientation. */
+static void cat_hand_item(tav_hand_item *it, char code, int count, int sh)
+{
+    memset(it, 0, sizeof *it);
+    it->kind = code;
+    it->count = (uint8_t)count;
+    it->ncells = cat_shapes[sh].size;
+    for (int c = 0; c < it->ncells && c < TAV_SHAPE_CELLS; c++) {
+        it->cell[c][0] = (int8_t)(cat_shapes[sh].o[0].off[c] % CAT_N);
+        it->cell[c][1] = (int8_t)(cat_shapes[sh].o[0].off[c] / CAT_N);
+    }
+}
+
+/* The drawing view for any viewer (nothing is hidden): buildings with one
+ * number each, the Cathedral, territories, hands with their shapes. */
+static void cathedral_board_view(const void *st, int viewer, tav_board_view *v)
+{
+    const cathedral_state *s = st;
+    (void)viewer;
+    tav_view gv;
+    memset(&gv, 0, sizeof gv);
+    cathedral_view(st, &gv);
+    memset(v, 0, sizeof *v);
+    v->width = v->height = CAT_N;
+    for (int sq = 0; sq < CAT_SQUARES; sq++) {
+        const tav_cell *c = &gv.cell[sq];
+        tav_square *q = &v->sq[sq];
+        q->owner = TAV_NONE;
+        if (c->flags & TAV_CELL_LAST)
+            q->marks |= TAV_MARK_LAST;
+        if (c->flags & TAV_CELL_TERR_W)
+            q->marks |= TAV_MARK_TERR_W;
+        if (c->flags & TAV_CELL_TERR_B)
+            q->marks |= TAV_MARK_TERR_B;
+    }
+    uint16_t id = 0;
+    if (bb_any(s->cath)) {
+        id++;
+        for (int sq = 0; sq < CAT_SQUARES; sq++)
+            if (bb_has(s->cath, sq)) {
+                v->sq[sq].kind = 'Y';
+                v->sq[sq].owner = TAV_DRAW;
+                v->sq[sq].piece = id;
+            }
+    }
+    for (int p = 0; p < 2; p++) {
+        tav_side_view *sv = &v->side[p];
+        for (int k = 0; k < CAT_KINDS; k++) {
+            cat_bb pieces[4];
+            int n = 0, sh = cat_shape_of(p, k);
+            if (cat_split_pieces(sh, s->piece[p][k], cat_count[k], pieces, &n) != 0) {
+                n = 1;   /* not a sum of pieces (never in a checked state): one block */
+                pieces[0] = s->piece[p][k];
+            }
+            for (int i = 0; i < n; i++) {
+                id++;
+                sv->on_board++;
+                for (int sq = 0; sq < CAT_SQUARES; sq++)
+                    if (bb_has(pieces[i], sq)) {
+                        v->sq[sq].kind = cat_codes[k];
+                        v->sq[sq].owner = (int8_t)p;
+                        v->sq[sq].piece = id;
+                    }
+            }
+            int h = cat_hand(s, p, k);
+            if (h > 0 && sv->nitems < TAV_HAND_ITEMS)
+                cat_hand_item(&sv->item[sv->nitems++], cat_codes[k], h, sh);
+        }
+    }
+    if (s->ystate == CAT_Y_HAND) {
+        int holder = s->opening == CAT_OPEN_LATE ? TAV_BLACK : TAV_WHITE;
+        tav_side_view *sv = &v->side[holder];
+        if (sv->nitems < TAV_HAND_ITEMS) {
+            memmove(&sv->item[1], &sv->item[0], sizeof sv->item[0] * (size_t)sv->nitems);
+            sv->nitems++;
+            cat_hand_item(&sv->item[0], 'Y', 1, CAT_SHAPE_Y);
+        }
+    }
+    tav_result r;
+    cathedral_result(st, &r);
+    v->side[0].score = r.score[0];
+    v->side[1].score = r.score[1];
+    v->to_move = gv.to_move;
+    tav_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
+    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+}
+
 /* ---- position text ------------------------------------------------------- */
 
 static const char *const cat_opening_names[2] = {"classic", "late"};
@@ -1467,6 +1585,7 @@ const tav_game cathedral_game = {
     .max_moves = CAT_MAX_MOVES,
     .init = cathedral_init,
     .samples = cathedral_samples,
+    .board_view = cathedral_board_view,
     .legal = cathedral_legal,
     .play = cathedral_play,
     .to_move = cathedral_to_move,

@@ -451,6 +451,44 @@ static void epaminondas_view(const void *st, tav_view *v)
         epa_move_text(s->last, v->last_move, sizeof v->last_move);
 }
 
+/* The drawing view for any viewer (nothing is hidden): pieces 'M', home
+ * rows, the last move, pieces on the board and lost. */
+static void epaminondas_board_view(const void *st, int viewer, tav_board_view *v)
+{
+    const epaminondas_state *s = st;
+    (void)viewer;
+    tav_view gv;
+    memset(&gv, 0, sizeof gv);
+    epaminondas_view(st, &gv);
+    memset(v, 0, sizeof *v);
+    v->width = EPA_W;
+    v->height = EPA_H;
+    for (int i = 0; i < EPA_W * EPA_H; i++) {
+        const tav_cell *c = &gv.cell[i];
+        tav_square *q = &v->sq[i];
+        q->kind = c->owner == TAV_NONE ? 0 : 'M';
+        q->owner = c->owner;
+        if (c->flags & TAV_CELL_LAST)
+            q->marks |= TAV_MARK_LAST;
+        if (c->flags & TAV_CELL_HOME_W)
+            q->marks |= TAV_MARK_HOME_W;
+        if (c->flags & TAV_CELL_HOME_B)
+            q->marks |= TAV_MARK_HOME_B;
+    }
+    v->to_move = gv.to_move;
+    tav_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
+    tav_result r;
+    epaminondas_result(st, &r);
+    for (int c = 0; c < 2; c++) {
+        int n = bb_count(epa_side(s, c));
+        v->side[c].on_board = n;
+        v->side[c].captured = EPA_PIECES - n < 0 ? 0 : EPA_PIECES - n;
+        v->side[c].score = r.score[c];
+    }
+    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+}
+
 /* Parse the value of `last=`: a move's text, checked against the board. */
 static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *err,
                           size_t errlen)
@@ -982,6 +1020,7 @@ const tav_game epaminondas_game = {
     .max_moves = EPA_MAX_MOVES,
     .init = epaminondas_init,
     .samples = epaminondas_samples,
+    .board_view = epaminondas_board_view,
     .legal = epaminondas_legal,
     .play = epaminondas_play,
     .to_move = epaminondas_to_move,

@@ -634,6 +634,74 @@ static void toscana_view(const void *st, tav_view *v)
     }
 }
 
+/* The drawing view for any viewer: tiles as light / dark squares with their
+ * placement number, the largest areas, the centre before the first tile,
+ * and of each stack only its visible top (with its 2x4 frame), its size and
+ * the veto: never the order below the top. */
+static void toscana_board_view(const void *st, int viewer, tav_board_view *v)
+{
+    const toscana_state *s = st;
+    (void)viewer;
+    tav_view gv;
+    memset(&gv, 0, sizeof gv);
+    toscana_view(st, &gv);
+    memset(v, 0, sizeof *v);
+    v->width = v->height = TOS_N;
+    uint32_t area[2][TOS_N];
+    int sc[2];
+    sc[0] = tos_area(s, TAV_WHITE, area[0]);
+    sc[1] = tos_area(s, TAV_BLACK, area[1]);
+    for (int r = 0; r < TOS_N; r++)
+        for (int f = 0; f < TOS_N; f++) {
+            tav_square *q = &v->sq[r * TOS_N + f];
+            int id = s->tileat[r * TOS_N + f];
+            q->owner = TAV_NONE;
+            if (id) {
+                q->kind = (s->light[r] >> f & 1) ? 'L' : 'D';
+                q->owner = (int8_t)(s->place[id - 1] >> 16 & 1);
+                q->piece = (uint16_t)id;
+                if (id == s->nplaced)
+                    q->marks |= TAV_MARK_LAST;
+            }
+            if (area[0][r] >> f & 1)
+                q->marks |= TAV_MARK_AREA_W;
+            if (area[1][r] >> f & 1)
+                q->marks |= TAV_MARK_AREA_B;
+            if (s->nplaced == 0 && r == TOS_CENTRE && f == TOS_CENTRE)
+                q->marks |= TAV_MARK_CENTRE;
+        }
+    for (int side = 0; side < 2; side++) {
+        tav_side_view *sv = &v->side[side];
+        sv->stack = s->nstack[side];
+        sv->veto = s->veto[side] ? 1 : 0;
+        sv->score = sc[side];
+        for (int i = 0; i < s->nplaced; i++)
+            sv->on_board += (int)(s->place[i] >> 16 & 1) == side;
+        if (s->nstack[side]) {
+            tav_hand_item *it = &sv->item[sv->nitems++];
+            int tile = s->stack[side][0];
+            it->kind = 'S';
+            memcpy(it->id, tos_ids[tile], 3);
+            it->count = 1;
+            it->ncells = 8;
+            for (int c = 0; c < 8; c++) {
+                it->cell[c][0] = (int8_t)(c % 4);
+                it->cell[c][1] = (int8_t)(c < 4 ? 1 : 0);
+                it->offcolour[c] = c == tos_offcells[tile][0] || c == tos_offcells[tile][1];
+            }
+        }
+        tav_region *rg = &v->region[v->nregions++];
+        rg->id = (uint16_t)(side + 1);
+        rg->value[side] = sc[side];
+        rg->scorer = side;
+        rg->points = sc[side];
+    }
+    v->to_move = gv.to_move;
+    tav_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
+    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+}
+
 /* Parse one placement "W:i10-j7:i8,j10" and put it on t; -1 with err. */
 static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err, size_t errlen)
 {
@@ -1448,6 +1516,7 @@ const tav_game toscana_game = {
     .setup = toscana_setup,
     .public_position = toscana_public_position,
     .samples = tos_samples,
+    .board_view = toscana_board_view,
     .secret_options = tos_secret_options,
     .legal = toscana_legal,
     .play = toscana_play,

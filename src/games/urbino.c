@@ -685,6 +685,94 @@ static void urbino_view(const void *st, tav_view *v)
     }
 }
 
+/* The drawing view for any viewer (Urbino hides nothing): buildings with
+ * their district, architects, lots, counted monuments, supplies, districts
+ * with who scores them now. */
+static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
+{
+    const urbino_state *s = st;
+    (void)viewer;
+    tav_view gv;
+    memset(&gv, 0, sizeof gv);
+    urbino_view(st, &gv);
+    memset(v, 0, sizeof *v);
+    v->width = v->height = URB_N;
+    int8_t lab[URB_SQ];
+    urb_district dist[URB_SQ];
+    int nd = urb_districts(s, s->variant, lab, dist);
+    ubb lots = urb_current_lots(s);
+    ubb monument = { { 0, 0 } };
+    if (s->variant == VAR_MONUMENTS)
+        for (int q = 0; q < URB_SQ; q++) {
+            if (!s->cell[q])
+                continue;
+            int c = (s->cell[q] - 1) / 3, qf = q % URB_N;
+            const urb_district *d = &dist[lab[q]];
+            for (int dir = 0; dir < 2 && d->monument[c]; dir++) {
+                int step = dir == 0 ? 1 : URB_N;
+                if (dir == 0 ? qf > URB_N - 3 : q + 2 * URB_N >= URB_SQ)
+                    continue;
+                int a = s->cell[q], b = s->cell[q + step], e = s->cell[q + 2 * step];
+                if (!b || !e || (b - 1) / 3 != c || (e - 1) / 3 != c)
+                    continue;
+                int ta = (a - 1) % 3, tb = (b - 1) % 3, te = (e - 1) % 3, m = 0;
+                if (ta == URB_HOUSE && tb == URB_HOUSE && te == URB_HOUSE)
+                    m = 3;
+                else if (ta == URB_PALACE && tb == URB_HOUSE && te == URB_PALACE)
+                    m = 5;
+                else if (ta == URB_TOWER && tb == URB_PALACE && te == URB_TOWER)
+                    m = 8;
+                if (m && m == d->monument[c])
+                    for (int k = 0; k < 3; k++)
+                        ubb_set(&monument, q + k * step);
+            }
+        }
+    for (int q = 0; q < URB_SQ; q++) {
+        tav_square *sq = &v->sq[q];
+        if (q == s->arch[0] || q == s->arch[1]) {
+            sq->kind = 'A';
+            sq->owner = TAV_DRAW;
+        } else if (s->cell[q]) {
+            sq->kind = urb_type_letter[(s->cell[q] - 1) % 3];
+            sq->owner = (int8_t)((s->cell[q] - 1) / 3);
+            sq->region = (uint16_t)(lab[q] + 1);
+        } else {
+            sq->owner = TAV_NONE;
+        }
+        if (q == s->last[0] || q == s->last[1] || q == s->last[2])
+            sq->marks |= TAV_MARK_LAST;
+        if (ubb_has(lots, q) && s->phase != PH_OVER)
+            sq->marks |= TAV_MARK_LOT;
+        if (ubb_has(monument, q))
+            sq->marks |= TAV_MARK_MONUMENT;
+    }
+    v->to_move = urbino_to_move(s);
+    static const char *const phase[] = { "setup", "setup", "choose", "play", "play", "over" };
+    tav_bprintf(v->phase, sizeof v->phase, "%s", phase[s->phase]);
+    int score[2], leader;
+    urb_score(s, score, &leader);
+    for (int c = 0; c < 2; c++) {
+        tav_side_view *sv = &v->side[c];
+        sv->nitems = 3;
+        for (int t = 0; t < 3; t++) {
+            sv->item[t].kind = urb_type_letter[t];
+            sv->item[t].count = (uint8_t)(urb_supply[t] - s->placed[c][t]);
+            sv->on_board += s->placed[c][t];
+        }
+        sv->score = score[c];
+    }
+    for (int i = 0; i < nd && i < TAV_MAX_REGIONS; i++) {
+        tav_region *r = &v->region[v->nregions++];
+        r->id = (uint16_t)(i + 1);
+        r->value[0] = dist[i].value[0];
+        r->value[1] = dist[i].value[1];
+        r->scorer = dist[i].scorer;
+        r->points = dist[i].scorer == TAV_NONE ? 0 : dist[i].value[dist[i].scorer];
+    }
+    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+}
+
 /* Parse the options: variant=standard|monuments. */
 static int urb_options(const char *options, int *variant, char *err, size_t errlen)
 {
@@ -1360,6 +1448,7 @@ const tav_game urbino_game = {
     .max_moves = URB_MAX_MOVES,
     .init = urbino_init,
     .samples = urbino_samples,
+    .board_view = urbino_board_view,
     .legal = urbino_legal,
     .play = urbino_play,
     .to_move = urbino_to_move,

@@ -301,6 +301,104 @@ static void errors(void)
     tav_session_free(b);
 }
 
+/* The board view's content per game, at the start and after a few moves. */
+static void views(void)
+{
+    char err[256];
+    tav_board_view *v = malloc(sizeof *v);
+    tav_session *s;
+    /* Epaminondas: 28 pieces a side on the two home-most rows, home rows marked. */
+    tav_session_new(&s, "epaminondas", "", 1, err, sizeof err);
+    tav_session_view(s, 0, TAV_SPECTATOR, v);
+    int n[2] = {0, 0};
+    for (int i = 0; i < v->width * v->height; i++)
+        if (v->sq[i].kind == 'M')
+            n[v->sq[i].owner]++;
+    check(v->width == 14 && v->height == 12 && n[0] == 28 && n[1] == 28 &&
+              v->side[0].on_board == 28 && v->side[1].captured == 0 &&
+              (v->sq[0].marks & TAV_MARK_HOME_W) && (v->sq[11 * 14].marks & TAV_MARK_HOME_B) &&
+              strcmp(v->phase, "play") == 0 && v->to_move == TAV_WHITE,
+          "epaminondas view");
+    tav_session_free(s);
+    /* Urbino: architects neutral, supplies, lots, districts. */
+    tav_session_new(&s, "urbino", "", 1, err, sizeof err);
+    tav_session_view(s, 0, TAV_SPECTATOR, v);
+    check(strcmp(v->phase, "setup") == 0 && v->side[0].nitems == 3 &&
+              v->side[0].item[0].kind == 'H' && v->side[0].item[0].count == 18 &&
+              v->side[1].item[2].kind == 'T' && v->side[1].item[2].count == 3,
+          "urbino start view");
+    const char *moves[] = {"Ae5", "Ae7", "first:white", "Hd6", "Hf6"};
+    for (int i = 0; i < 5; i++)
+        check(tav_session_play_text(s, moves[i], err, sizeof err) == TAV_OK, "urbino %s: %s",
+              moves[i], err);
+    tav_session_view(s, 5, TAV_BLACK, v);
+    int lots = 0;
+    for (int i = 0; i < 81; i++)
+        lots += (v->sq[i].marks & TAV_MARK_LOT) != 0;
+    check(v->sq[4 * 9 + 4].kind == 'A' && v->sq[4 * 9 + 4].owner == TAV_DRAW &&
+              v->sq[5 * 9 + 3].kind == 'H' && v->sq[5 * 9 + 3].owner == TAV_WHITE &&
+              v->sq[5 * 9 + 3].region >= 1 && v->sq[5 * 9 + 5].owner == TAV_BLACK &&
+              (v->sq[5 * 9 + 5].marks & TAV_MARK_LAST) && v->nregions == 2 &&
+              v->side[0].item[0].count == 17 && v->side[0].on_board == 1 && lots > 0 &&
+              strcmp(v->phase, "play") == 0 && strcmp(v->last_move, "Hf6") == 0,
+          "urbino view after 5 moves (%d regions, %d lots)", v->nregions, lots);
+    tav_session_free(s);
+    /* Cathedral: the Cathedral waits in white's hand (classic), black's (late). */
+    tav_session_new(&s, "cathedral", "", 1, err, sizeof err);
+    tav_session_view(s, 0, TAV_WHITE, v);
+    check(v->side[0].nitems == 12 && v->side[0].item[0].kind == 'Y' &&
+              v->side[0].item[0].ncells == 6 && v->side[1].nitems == 11 &&
+              v->side[1].item[0].kind == 'T' && v->side[1].item[0].count == 2 &&
+              v->side[1].item[0].ncells == 1 && strcmp(v->phase, "cathedral") == 0,
+          "cathedral start view");
+    tav_move list[TAV_MAX_MOVES];
+    int nm = tav_session_legal(s, TAV_WHITE, list);
+    tav_session_play(s, list[nm / 2]);
+    nm = tav_session_legal(s, tav_session_to_move(s), list);
+    tav_session_play(s, list[nm / 2]);
+    tav_session_view(s, 2, TAV_SPECTATOR, v);
+    int y = 0, pieces[64] = {0};
+    for (int i = 0; i < 100; i++) {
+        y += v->sq[i].kind == 'Y' && v->sq[i].owner == TAV_DRAW;
+        if (v->sq[i].piece < 64)
+            pieces[v->sq[i].piece]++;
+    }
+    check(y == 6 && pieces[1] == 6 && v->side[0].nitems == 11 && v->side[0].on_board +
+              v->side[1].on_board == 1,
+          "cathedral view after the Cathedral and a building");
+    tav_session_free(s);
+    tav_session_new(&s, "cathedral", "opening=late", 1, err, sizeof err);
+    tav_session_view(s, 0, TAV_WHITE, v);
+    check(v->side[1].item[0].kind == 'Y' && v->side[0].item[0].kind == 'T', "cathedral late view");
+    tav_session_free(s);
+    /* Toscana: the visible top with its frame, the stack size, the centre. */
+    tav_session_new(&s, "toscana", "white=07,01,02,03,04,05,06,12,13,14,15,16,23,24,25,34", 1,
+                    err, sizeof err);
+    tav_session_view(s, 0, TAV_BLACK, v);
+    const tav_hand_item *it = &v->side[0].item[0];
+    check(v->side[0].nitems == 1 && it->kind == 'S' && strcmp(it->id, "07") == 0 &&
+              it->ncells == 8 && it->offcolour[0] && it->offcolour[7] && !it->offcolour[3] &&
+              it->cell[0][1] == 1 && it->cell[7][0] == 3 && it->cell[7][1] == 0 &&
+              v->side[0].stack == 16 && v->side[0].veto == 1 &&
+              (v->sq[8 * 17 + 8].marks & TAV_MARK_CENTRE),
+          "toscana start view");
+    while (tav_session_ply(s) < 3) {
+        nm = tav_session_legal(s, tav_session_to_move(s), list);
+        tav_session_play(s, list[0]);
+    }
+    tav_session_view(s, 3, TAV_SPECTATOR, v);
+    int cov = 0, last = 0;
+    for (int i = 0; i < 289; i++) {
+        cov += v->sq[i].kind == 'L' || v->sq[i].kind == 'D';
+        last += (v->sq[i].marks & TAV_MARK_LAST) != 0;
+    }
+    check(cov % 8 == 0 && cov > 0 && last == 8 && v->nregions == 2 &&
+              v->side[0].on_board + v->side[1].on_board == cov / 8,
+          "toscana view after 3 moves (%d squares covered)", cov);
+    tav_session_free(s);
+    free(v);
+}
+
 /* The projections of s for viewer into one text (legal moves, position,
  * view bytes, record, public options). */
 static char *projection(const tav_session *s, int ply_view, int viewer, size_t *len)
@@ -429,8 +527,12 @@ static void hidden(uint64_t seed)
             char *pa = projection(ca, ply, viewers[k], &la);
             char *pb = projection(b, ply, viewers[k], &lb);
             if (la != lb || memcmp(pa, pb, la) != 0) {
-                check(0, "toscana seed %llu ply %d viewer %d: projections differ",
-                      (unsigned long long)seed, ply, viewers[k]);
+                size_t at = 0;
+                while (at < la && at < lb && pa[at] == pb[at])
+                    at++;
+                check(0, "toscana seed %llu ply %d viewer %d: projections differ at byte %zu "
+                      "of %zu (%zu bytes of view)", (unsigned long long)seed, ply, viewers[k],
+                      at, la, sizeof(tav_board_view));
                 same = 0;
             }
             free(pa);
@@ -464,6 +566,7 @@ int main(int argc, char **argv)
     if (per < 1)
         per = 1;
     errors();
+    views();
     for (int i = 0; i < tav_game_count(); i++) {
         const tav_game *g = tav_game_at(i);
         check(g->samples && g->samples[0], "%s: sample option sets", g->name);
