@@ -3,7 +3,7 @@
 // Drawn from the server's view only: light and dark squares of the placed
 // tiles (kind L / D) with each tile outlined in its owner's colour, the centre
 // i9 marked, each player's largest area (marks areaWhite / areaBlack) outlined
-// with its count (view.regions), and beside the board both top tiles (the 2x4
+// with its count (its score), and beside the board both top tiles (the 2x4
 // frame with its off-colour cells: view.sides.X.hand, kind 'S'), the stacks'
 // sizes (never their order) and whether each veto is still unused.
 //
@@ -154,8 +154,7 @@ function drawPanel(root: Element, view: View, side: Side, x0: number, y0: number
   const g = el("g", { class: `tav-hand tav-hand-${side}`, "data-side": side, role: "group",
     "aria-label": `${side}'s tiles (${colourName(side)})`, transform: `translate(${x0} ${y0}) scale(${scale})` }, root);
   const x = 0, y = 0;
-  const area = view.regions?.find((r) => r.id === (side === "white" ? 1 : 2));
-  const score = area ? (side === "white" ? area.white : area.black) : (sv?.score ?? 0);
+  const score = sv?.score ?? 0;   // the tiles his largest area touches
   el("rect", { x: x + 0.05, y: y + 0.12, width: 0.5, height: 0.5, rx: 0.08, fill: side === "white" ? COL.L : COL.D,
     stroke: side === "white" ? COL.areaWhite : COL.areaBlack, "stroke-width": 0.08 }, g);
   const mine = st.mover === side && st.place;
@@ -283,8 +282,7 @@ function drawBoard(root: Element, view: View): void {
     const ag = el("g", { class: `tav-area tav-area-${side}` }, deco);
     el("path", { d: outlinePath(cells, bx, by, 1), stroke: colour, "stroke-width": 0.14, fill: "none",
       "stroke-linecap": "round" }, ag);
-    const area = view.regions?.find((r) => r.id === (side === "white" ? 1 : 2));
-    const count = area ? (side === "white" ? area.white : area.black) : (view.sides[side]?.score ?? 0);
+    const count = view.sides[side]?.score ?? 0;
     // the badge on the area's top-left square (white) or bottom-right (black)
     const pick = cells.slice().sort((a, b) => side === "white" ? (a[1] - b[1] || a[0] - b[0]) : (b[1] - a[1] || b[0] - a[0]))[0];
     const px = bx + pick[0] + 0.5, py = by + pick[1] + 0.5;
