@@ -63,6 +63,10 @@ tav_status tav_session_from_position(tav_session **out, const char *game, const 
  * checked; errors are "line L, column C: ...". */
 tav_status tav_session_from_record(tav_session **out, const char *text, size_t len,
                                    char *err, size_t errlen);
+/* Restart s from a position text of its game, set up from a fresh game with
+ * s's options and seed (the history restarts at ply 0 there).  A failure
+ * (TAV_E_INVALID with the game's message) changes nothing. */
+tav_status tav_session_set_position(tav_session *s, const char *text, char *err, size_t errlen);
 tav_session *tav_session_clone(const tav_session *s);   /* NULL: out of memory */
 void tav_session_free(tav_session *s);
 

@@ -1,10 +1,10 @@
 /*
  * engine.c — the engine protocol: one command line in, one answer line out.
  *
- * Layout.  A session keeps the current game's operations table, the option
- * string it was started with, and a stack of states: states[0] is the start
- * (newgame or position), states[ply] the current one.  `play` pushes a copy
- * made by the game's play(), `undo` pops: undo is exact by construction.
+ * Layout.  The engine is a thin adapter over a tav_session (the game, its
+ * options, its history: `play`, `undo`, `position` go through it), plus what
+ * only the protocol has: the answer buffer, the go defaults and the search
+ * memory kept between moves.
  *
  * Commands come from a table with whole-token matching; the same table
  * generates `help`.  Every handler validates its arguments before it changes
@@ -23,14 +23,13 @@
 
 #include "core/core.h"
 #include "search/search.h"
+#include "tavoliere_session.h"
 
 #define GO_DEFAULT_MS 2000
 
 struct tav_engine {
-    const tav_game *game;        /* NULL before the first newgame */
-    char options[512];           /* the options the game was created with */
-    unsigned char *states;       /* stack of states, cap entries */
-    int ply, cap;
+    tav_session *s;              /* NULL before the first newgame */
+    const tav_game *game;        /* the session's game, NULL before newgame */
     tav_move *scratch;           /* TAV_MAX_MOVES moves */
     char *out;                   /* answer buffer */
     size_t outlen, outcap;
@@ -110,26 +109,7 @@ static void quote(char *dst, size_t n, const char *src)
 
 /* ---------------------------------------------------------------- states */
 
-static void *state_at(const tav_engine *e, int i)
-{
-    return e->states + (size_t)i * e->game->state_size;
-}
-
-/* Make room for one more state on the stack; 0 or -1. */
-static int states_reserve(tav_engine *e, const tav_game *g, int need)
-{
-    if (need <= e->cap && g == e->game)
-        return 0;
-    int cap = e->cap > 0 && g == e->game ? e->cap : 64;
-    while (cap < need)
-        cap *= 2;
-    unsigned char *p = realloc(e->states, (size_t)cap * g->state_size);
-    if (!p)
-        return -1;
-    e->states = p;
-    e->cap = cap;
-    return 0;
-}
+static const void *cur_state(const tav_engine *e) { return tav_session_state(e->s); }
 
 /* ------------------------------------------------------------- arguments */
 
@@ -180,34 +160,22 @@ static void cmd_newgame(tav_engine *e, char *args)
     }
     while (*args == ' ' || *args == '\t')
         args++;
-    if (strlen(args) >= sizeof e->options) {
+    if (strlen(args) >= 512) {
         out_printf(e, "error options too long");
         return;
     }
-    /* Initialise into a temporary so that a failure changes nothing. */
-    void *tmp = calloc(1, g->state_size);
-    if (!tmp) {
-        out_printf(e, "error out of memory");
-        return;
-    }
+    /* A new session replaces the old one only when it could be made. The
+     * deal's seed is 1, as SPEC.md's default for seed=. */
     char err[256] = "";
-    if (g->init(tmp, args, err, sizeof err) != 0) {
-        out_printf(e, "error %s", err[0] ? err : "bad options");
-        free(tmp);
+    tav_session *s;
+    tav_status st = tav_session_new(&s, g->name, args, 1, err, sizeof err);
+    if (st != TAV_OK) {
+        out_printf(e, "error %s", st == TAV_E_NOMEM ? "out of memory" : err[0] ? err : "bad options");
         return;
     }
-    const tav_game *old = e->game;
-    if (states_reserve(e, g, 1) != 0) {
-        e->game = old;
-        free(tmp);
-        out_printf(e, "error out of memory");
-        return;
-    }
+    tav_session_free(e->s);
+    e->s = s;
     e->game = g;
-    memcpy(state_at(e, 0), tmp, g->state_size);
-    free(tmp);
-    e->ply = 0;
-    snprintf(e->options, sizeof e->options, "%s", args);
     tav_searcher_clear(e->searcher);
     out_printf(e, "ok");
 }
@@ -217,7 +185,7 @@ static void cmd_moves(tav_engine *e, char *args)
     (void)args;
     if (need_game(e))
         return;
-    const void *st = state_at(e, e->ply);
+    const void *st = cur_state(e);
     int n = e->game->legal(st, e->scratch);
     char buf[TAV_MOVE_TEXT];
     out_add(e, "moves", 5);
@@ -243,25 +211,16 @@ static void cmd_play(tav_engine *e, char *args)
     }
     char q[64];
     quote(q, sizeof q, args);
-    const void *st = state_at(e, e->ply);
-    if (e->game->to_move(st) == TAV_NONE) {
+    char err[256];
+    tav_status st = tav_session_play_text(e->s, args, err, sizeof err);
+    if (st == TAV_OK)
+        out_printf(e, "ok");
+    else if (st == TAV_E_OVER)
         out_printf(e, "illegal %s: the game is over", q);
-        return;
-    }
-    tav_move m;
-    if (tav_find_move(e->game, st, args, e->scratch, &m) != 0) {
-        out_printf(e, "illegal %s is not a legal move here", q);
-        return;
-    }
-    if (states_reserve(e, e->game, e->ply + 2) != 0) {
+    else if (st == TAV_E_NOMEM)
         out_printf(e, "error out of memory");
-        return;
-    }
-    void *next = state_at(e, e->ply + 1);
-    memcpy(next, state_at(e, e->ply), e->game->state_size);
-    e->game->play(next, m);
-    e->ply++;
-    out_printf(e, "ok");
+    else
+        out_printf(e, "illegal %s is not a legal move here", q);
 }
 
 static void cmd_state(tav_engine *e, char *args)
@@ -269,10 +228,9 @@ static void cmd_state(tav_engine *e, char *args)
     (void)args;
     if (need_game(e))
         return;
-    const void *st = state_at(e, e->ply);
     tav_result r;
-    e->game->result(st, &r);
-    int tm = r.over ? TAV_NONE : e->game->to_move(st);
+    tav_session_result(e->s, &r);
+    int tm = r.over ? TAV_NONE : tav_session_to_move(e->s);
     out_printf(e, "state tomove=%s over=%s winner=%s score=%d:%d", tav_side_name(tm),
                r.over ? "yes" : "no", r.over ? tav_side_name(r.winner) : "none", r.score[0],
                r.score[1]);
@@ -283,11 +241,10 @@ static void cmd_undo(tav_engine *e, char *args)
     (void)args;
     if (need_game(e))
         return;
-    if (e->ply == 0) {
+    if (tav_session_undo(e->s) != TAV_OK) {
         out_printf(e, "error no move to undo");
         return;
     }
-    e->ply--;
     out_printf(e, "ok");
 }
 
@@ -371,8 +328,8 @@ static void cmd_go(tav_engine *e, char *args)
     if (parse_go(e, args, &lim, player, sizeof player) != 0)
         return;
     e->memory = lim.memory;   /* a valid go's memory= stays for the next moves */
-    const void *st = state_at(e, e->ply);
-    if (e->game->to_move(st) == TAV_NONE) {
+    const void *st = cur_state(e);
+    if (tav_session_to_move(e->s) == TAV_NONE) {
         out_printf(e, "error the game is over");
         return;
     }
@@ -416,22 +373,13 @@ static void cmd_position(tav_engine *e, char *args)
     for (char *p = args; *p; p++)
         if (*p == '/')
             *p = '\n';
-    void *tmp = calloc(1, e->game->state_size);
-    if (!tmp) {
-        out_printf(e, "error out of memory");
-        return;
-    }
     /* Start from a fresh game with the same options, then set the position. */
     char err[256] = "";
-    if (e->game->init(tmp, e->options, err, sizeof err) != 0 ||
-        e->game->set_position(tmp, args, err, sizeof err) != 0) {
-        out_printf(e, "error position: %s", err[0] ? err : "invalid");
-        free(tmp);
+    tav_status st = tav_session_set_position(e->s, args, err, sizeof err);
+    if (st != TAV_OK) {
+        out_printf(e, "error position: %s", st == TAV_E_NOMEM ? "out of memory" : err[0] ? err : "invalid");
         return;
     }
-    memcpy(state_at(e, 0), tmp, e->game->state_size);
-    free(tmp);
-    e->ply = 0;
     tav_searcher_clear(e->searcher);
     out_printf(e, "ok");
 }
@@ -442,7 +390,7 @@ static void cmd_getposition(tav_engine *e, char *args)
     if (need_game(e))
         return;
     char buf[TAV_POSITION_TEXT];
-    e->game->get_position(state_at(e, e->ply), buf, sizeof buf);
+    e->game->get_position(cur_state(e), buf, sizeof buf);
     for (char *p = buf; *p; p++)
         if (*p == '\n')
             *p = '/';
@@ -464,7 +412,7 @@ static void cmd_probe(tav_engine *e, char *args)
         return;
     }
     char buf[8192];
-    if (e->game->probe(state_at(e, e->ply), args, buf, sizeof buf) != 0) {
+    if (e->game->probe(cur_state(e), args, buf, sizeof buf) != 0) {
         char q[64];
         quote(q, sizeof q, args);
         out_printf(e, "error unknown probe '%s'", q);
@@ -509,7 +457,7 @@ static void cmd_perft(tav_engine *e, char *args)
         out_printf(e, "error out of memory");
         return;
     }
-    uint64_t n = perft(e->game, state_at(e, e->ply), (int)d, lists, states);
+    uint64_t n = perft(e->game, cur_state(e), (int)d, lists, states);
     free(lists);
     free(states);
     out_printf(e, "perft %" PRIu64, n);
@@ -536,7 +484,7 @@ static void cmd_show(tav_engine *e, char *args)
         out_printf(e, "error out of memory");
         return;
     }
-    e->game->view(state_at(e, e->ply), v);
+    e->game->view(cur_state(e), v);
     tav_render_ascii(v, show_line, e);
     free(v);
     out_printf(e, "ok");
@@ -547,7 +495,7 @@ static void cmd_hash(tav_engine *e, char *args)
     (void)args;
     if (need_game(e))
         return;
-    out_printf(e, "hash %016" PRIx64, e->game->hash(state_at(e, e->ply)));
+    out_printf(e, "hash %016" PRIx64, e->game->hash(cur_state(e)));
 }
 
 static void cmd_help(tav_engine *e, char *args);
@@ -616,7 +564,7 @@ void tav_engine_free(tav_engine *e)
 {
     if (!e)
         return;
-    free(e->states);
+    tav_session_free(e->s);
     free(e->scratch);
     free(e->out);
     tav_searcher_free(e->searcher);
@@ -684,10 +632,12 @@ const tav_game *tav_engine_game(const tav_engine *e) { return e->game; }
 
 const void *tav_engine_state(const tav_engine *e)
 {
-    return e->game ? state_at(e, e->ply) : NULL;
+    return e->s ? cur_state(e) : NULL;
 }
 
-int tav_engine_ply(const tav_engine *e) { return e->ply; }
+int tav_engine_ply(const tav_engine *e) { return e->s ? tav_session_ply(e->s) : 0; }
+
+tav_session *tav_engine_session(tav_engine *e) { return e->s; }
 
 /* --------------------------------------------------------------- render */
 

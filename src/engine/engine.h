@@ -35,6 +35,9 @@ const char *tav_engine_exec(tav_engine *e, const char *line, tav_info_fn info, v
 const tav_game *tav_engine_game(const tav_engine *e);        /* NULL before newgame */
 const void *tav_engine_state(const tav_engine *e);           /* current state or NULL */
 int tav_engine_ply(const tav_engine *e);                     /* moves played since newgame/position */
+/* The session the engine plays in (NULL before newgame); owned by the engine. */
+struct tav_session;
+struct tav_session *tav_engine_session(tav_engine *e);
 
 /* Draw a view as ASCII lines, one callback per line (used by `show`). */
 void tav_render_ascii(const tav_view *v, tav_info_fn out, void *ctx);

@@ -170,6 +170,27 @@ tav_status tav_session_from_position(tav_session **out, const char *game, const 
     return TAV_OK;
 }
 
+tav_status tav_session_set_position(tav_session *s, const char *text, char *err, size_t errlen)
+{
+    unsigned char *tmp = malloc(s->g->state_size);
+    if (!tmp) {
+        set_err(err, errlen, "out of memory");
+        return TAV_E_NOMEM;
+    }
+    char e2[256] = "";
+    if (!text || tav_game_setup(s->g, tmp, s->options, s->seed, e2, sizeof e2) != 0 ||
+        s->g->set_position(tmp, text, e2, sizeof e2) != 0) {
+        set_err(err, errlen, e2[0] ? e2 : "bad position");
+        free(tmp);
+        return TAV_E_INVALID;
+    }
+    memcpy(s->states, tmp, s->g->state_size);
+    free(tmp);
+    s->ply = 0;
+    s->resigned = TAV_NONE;
+    return TAV_OK;
+}
+
 tav_status tav_session_from_record(tav_session **out, const char *text, size_t len, char *err,
                                    size_t errlen)
 {

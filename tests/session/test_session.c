@@ -264,6 +264,13 @@ static void errors(void)
     check(tav_session_from_position(&p, "epaminondas", pos, err, sizeof err) == TAV_OK &&
               memcmp(tav_session_state(p), tav_session_state(s), g->state_size) == 0,
           "from_position");
+    check(tav_session_play_text(p, text, err, sizeof err) == TAV_OK &&
+              tav_session_set_position(p, "nonsense", err, sizeof err) == TAV_E_INVALID &&
+              tav_session_ply(p) == 1,
+          "set_position refuses bad text, changing nothing");
+    check(tav_session_set_position(p, pos, err, sizeof err) == TAV_OK && tav_session_ply(p) == 0 &&
+              memcmp(tav_session_state(p), tav_session_state(s), g->state_size) == 0,
+          "set_position restarts the history");
     tav_session_free(p);
     check(strcmp(tav_status_str(TAV_E_ILLEGAL), "illegal move") == 0, "status names");
     free(v);
