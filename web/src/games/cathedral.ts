@@ -22,7 +22,7 @@
 
 import type { BoardContext, BoardModule, HandItem, Side, Square, View } from "../types";
 import {
-  button, Cells, clear, el, focusedKey, Grid, handle, markHandled, moverOf, normalise, outlinePath,
+  button, Cells, clear, el, focusedKey, Grid, handle, markHandled, normalise, outlinePath,
   parseSquare, refocus, sortSquares, squareName, text, turn, wasHandled, wideScreen,
 } from "./boardkit";
 
@@ -123,32 +123,52 @@ function moveCells(move: string): Cells {
   return out;
 }
 
-// Whether `side`'s hand could have made every legal placement (its codes, and
-// the shapes of the mirrored Abbey and Academy).
-function handFits(view: View, side: Side, legal: string[]): boolean {
+// How well `side`'s hand explains the legal placements: -1 when a legal
+// code is missing from it, else the number of codes whose hand shape is the
+// shape of their legal placements (the mirrored Abbey and Academy tell the
+// two hands apart).
+function handFit(view: View, side: Side, legal: string[]): number {
+  let score = 0;
   const seen = new Set<string>();
   for (const m of legal) {
     if (m === "pass") continue;
-    const code = m[0];
-    if (!seen.has(code)) {
-      seen.add(code);
-      if (handCount(view, side, code) === 0) return false;
-    }
-    if (code === "A" || code === "D") {
-      const it = handItem(view, side, code);
-      if (!it || signature(it.cells as Cells) !== signature(moveCells(m))) return false;
-    }
+    const code = m.split(":")[0];
+    if (seen.has(code)) continue;
+    seen.add(code);
+    if (handCount(view, side, code) === 0) return -1;
+    const it = handItem(view, side, code);
+    if (it && signature(it.cells as Cells) === signature(moveCells(m))) score++;
   }
-  return true;
+  return score;
+}
+
+function chooseMover(view: View, legal: string[], prefer: Side): Side {
+  const other: Side = prefer === "white" ? "black" : "white";
+  const a = handFit(view, prefer, legal), b = handFit(view, other, legal);
+  return b > a ? other : prefer;
+}
+
+// The shape the selected code is carried in (board cells, file and rank):
+// its hand shape when that is the shape of its legal placements, else the
+// squares of one of those placements (so the ghost can always reach every
+// legal move, whatever the hand shows).
+function carriedShape(): Cells | null {
+  if (!st.view || !st.sel || !st.mover) return null;
+  const first = st.legal.find((m) => m.startsWith(st.sel + ":"));
+  if (!first) return null;
+  const it = handItem(st.view, st.mover, st.sel);
+  const placed = moveCells(first);
+  if (it && it.cells && signature(it.cells as Cells) === signature(placed)) return it.cells as Cells;
+  const mf = Math.min(...placed.map((c) => c[0])), mk = Math.min(...placed.map((c) => c[1]));
+  return placed.map(([f, k]) => [f - mf, k - mk] as [number, number]);
 }
 
 // The selected building's cells on the screen in the current orientation,
 // relative to its handle.
 function selCells(): Cells | null {
-  if (!st.view || !st.sel || !st.mover) return null;
-  const it = handItem(st.view, st.mover, st.sel);
-  if (!it || !it.cells) return null;
-  const screen = it.cells.map(([f, k]) => st.grid.toScreen(f, k));
+  const cells = carriedShape();
+  if (!cells || !cells.length) return null;
+  const screen = cells.map(([f, k]) => st.grid.toScreen(f, k));
   const h = handle(screen);
   return turn(screen.map(([x, y]) => [x - h[0], y - h[1]] as [number, number]), st.rot);
 }
@@ -699,7 +719,7 @@ function draw(ctx: BoardContext, view: View, legal: string[]): void {
   st.grid = new Grid(view.width || N, view.height || N, ctx.orientation);
   st.pending = false;
   st.hint = null;
-  st.mover = st.codes.size ? moverOf((s) => handFits(view, s, legal), ctx.orientation) : null;
+  st.mover = st.codes.size ? chooseMover(view, legal, ctx.orientation) : null;
   if (st.sel && !st.codes.has(st.sel)) st.sel = null;
   if (!st.sel && st.codes.size === 1) st.sel = [...st.codes][0];
   if (!legal.length) st.cursor = false;

@@ -60,12 +60,14 @@ interface State {
   touches: Map<number, [number, number]>;
   twist: number | null;
   hint: string | null;         // the engine's suggestion, shown until the next draw
+  carry: { frame: Cells; off: number[] };   // the tile carried over the board (screen cells, unturned)
 }
 
 const st: State = {
   ctx: null, view: null, legal: [], legalSet: new Set(), place: false, decide: false, mover: null, rot: 0,
   anchor: null, cursor: false, pointerType: "mouse", pending: false, grid: new Grid(N, N, "white"),
   bx: 0, by: 0, wide: true, touches: new Map(), twist: null, hint: null,
+  carry: { frame: [], off: [] },
 };
 
 function topTile(view: View, side: Side): HandItem | undefined {
@@ -75,17 +77,18 @@ function topTile(view: View, side: Side): HandItem | undefined {
 // The frame cells of a tile on the screen, cell i at (i % 4, i >> 2): row 0
 // on top, as docs/server-api.md numbers them.
 const FRAME: Cells = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [i % 4, i >> 2] as [number, number]);
-const HANDLE = handle(FRAME);
 
-// The mover's tile, turned rot quarter turns, relative to its handle.
-function tileCells(rot: number): Cells {
-  return turn(FRAME.map(([x, y]) => [x - HANDLE[0], y - HANDLE[1]] as [number, number]), rot);
+// A tile's cells, turned rot quarter turns, relative to its handle.
+function tileCells(rot: number, frame: Cells = st.carry.frame): Cells {
+  const h = handle(frame);
+  return turn(frame.map(([x, y]) => [x - h[0], y - h[1]] as [number, number]), rot);
 }
 
 // The move text of the tile with its handle on screen cell a, or "" when a
 // part is off the board.
-function moveAt(a: [number, number], rot: number, off: number[]): string {
-  const cells = tileCells(rot);
+function moveAt(a: [number, number], rot: number, off: number[], frame: Cells = st.carry.frame): string {
+  const cells = tileCells(rot, frame);
+  if (cells.length !== 8) return "";
   let f0 = Infinity, f1 = -Infinity, k0 = Infinity, k1 = -Infinity;
   const offs: string[] = [];
   for (let i = 0; i < 8; i++) {
@@ -96,6 +99,20 @@ function moveAt(a: [number, number], rot: number, off: number[]): string {
     if (off.includes(i)) offs.push(name);
   }
   return `${squareName(f0, k1)}-${squareName(f1, k0)}:${sortSquares(offs).join(",")}`;
+}
+
+// The tile as one legal placement shows it (when the hand's frame explains
+// none of them): its rectangle's cells on the screen and which are off.
+function carryFromMove(m: string): { frame: Cells; off: number[] } {
+  const x = /^([a-q])(\d+)-([a-q])(\d+):(.*)$/.exec(m);
+  if (!x) return { frame: [], off: [] };
+  const offs = x[5].split(","), frame: Cells = [], off: number[] = [];
+  const f0 = x[1].charCodeAt(0) - 97, f1 = x[3].charCodeAt(0) - 97, k0 = Number(x[4]) - 1, k1 = Number(x[2]) - 1;
+  for (let f = f0; f <= f1; f++) for (let k = k0; k <= k1; k++) {
+    if (offs.includes(squareName(f, k))) off.push(frame.length);
+    frame.push(st.grid.toScreen(f - f0, k - k0));
+  }
+  return { frame, off };
 }
 
 // Whether side's top tile could have made the legal placements: the first
@@ -109,15 +126,14 @@ function tileFits(view: View, side: Side, legal: string[]): boolean {
   st.grid = new Grid(view.width || N, view.height || N, "white");
   try {
     for (let r = 0; r < 4; r++) {
-      for (let a = 0; a < N; a++) for (let b = 0; b < N; b++) if (moveAt([a, b], r, t.off) === m) return true;
+      for (let a = 0; a < N; a++) for (let b = 0; b < N; b++) if (moveAt([a, b], r, t.off, FRAME) === m) return true;
     }
     return false;
   } finally { st.grid = saved; }
 }
 
 function offOf(): number[] {
-  const t = st.view && st.mover ? topTile(st.view, st.mover) : undefined;
-  return t?.off ?? [];
+  return st.carry.off;
 }
 
 function ghost(): { cells: Cells; move: string; ok: boolean } | null {
@@ -133,7 +149,7 @@ function ghost(): { cells: Cells; move: string; ok: boolean } | null {
 function colourName(side: Side): string { return side === "white" ? "light" : "dark"; }
 
 function drawTile(parent: Element, x: number, y: number, s: number, side: Side, off: number[], rot: number): Cells {
-  const cells = tileCells(rot);
+  const cells = tileCells(rot, FRAME);
   const mx = Math.min(...cells.map((c) => c[0])), my = Math.min(...cells.map((c) => c[1]));
   const own = side === "white" ? COL.L : COL.D, other = side === "white" ? COL.D : COL.L;
   cells.forEach(([cx, cy], i) => {
@@ -589,6 +605,14 @@ function draw(ctx: BoardContext, view: View, legal: string[]): void {
   st.pending = false;
   st.hint = null;
   st.mover = st.place ? moverOf((s) => tileFits(view, s, legal), ctx.orientation) : null;
+  const top = st.mover ? topTile(view, st.mover) : undefined;
+  st.carry = { frame: FRAME, off: top?.off ?? [] };
+  if (st.place && !st.mover) {
+    // the hand's frame explains no legal placement: carry the tile as the
+    // first placement shows it (its colours those of the side shown below)
+    st.mover = ctx.orientation;
+    st.carry = carryFromMove(legal.find((m) => m.includes(":"))!);
+  }
   if (!legal.length) st.cursor = false;
   render();
   if (!resizeHooked && typeof window !== "undefined") {
