@@ -123,5 +123,10 @@ tav_status tav_session_view(const tav_session *s, int ply, int viewer, tav_board
  * stacks are written so the game replays exactly. */
 char *tav_session_record(const tav_session *s, int viewer, const char *white_name,
                          const char *black_name);
+/* The whole record for the game's owner (a local tool saving its own game):
+ * the options as given and, for a game with hidden stacks, the stacks even
+ * while it is unfinished, so it always replays exactly. */
+char *tav_session_record_all(const tav_session *s, const char *white_name,
+                             const char *black_name);
 
 #endif

@@ -2,8 +2,8 @@
  * play.c — `tavoliere play [GAME] [KEY=VALUE ...] [--white P] [--black P]
  *          [--load FILE]`: play in the terminal.
  *
- * A session drives an engine object (the same protocol code outside tools
- * use) and draws the game's view after every move: a coloured board with
+ * The game is a tav_session (its history, undo, resignation and record);
+ * this file draws the game's view after every move: a coloured board with
  * coordinates (Unicode when the locale is UTF-8), the last move highlighted,
  * territory, lots and home rows from the view's flags, hands and stacks.
  * Colours are off when NO_COLOR is set or stdout is not a terminal.
@@ -26,6 +26,7 @@
 #include "engine/engine.h"
 #include "engine/record.h"
 #include "search/search.h"
+#include "tavoliere_session.h"
 
 typedef struct pspec {
     int human;
@@ -35,14 +36,12 @@ typedef struct pspec {
 } pspec;
 
 typedef struct session {
-    tav_engine *e;
+    tav_session *gs;      /* the game: history, result, record */
     const tav_game *g;
     char options[400];
     pspec side[2];
-    tav_record rec;       /* the moves so far, for save */
     tav_searcher *sr;     /* the AI's memory, kept between moves */
     int color, unicode;
-    int resigned;         /* side that resigned, or TAV_NONE */
     char message[512];    /* shown under the board once */
 } session;
 
@@ -63,7 +62,7 @@ static const char *fg_owner(int owner)
 /* Draw the board and the status lines. */
 static void draw(session *s)
 {
-    const void *st = tav_engine_state(s->e);
+    const void *st = tav_session_state(s->gs);
     tav_view *v = calloc(1, sizeof *v);
     if (!v)
         return;
@@ -132,31 +131,36 @@ static void draw(session *s)
 
 /* --------------------------------------------------------------- moves */
 
-/* Play a move text through the engine and record it; 0 or -1. */
+/* Play a move text; 0 or -1. */
 static int do_play(session *s, const char *mv)
 {
-    char cmd[TAV_MOVE_TEXT + 8];
-    int quit;
-    snprintf(cmd, sizeof cmd, "play %s", mv);
-    const char *a = tav_engine_exec(s->e, cmd, NULL, NULL, &quit);
-    if (strcmp(a, "ok") != 0)
-        return -1;
-    tav_record_add(&s->rec, mv, NULL);
-    return 0;
+    char err[256];
+    return tav_session_play_text(s->gs, mv, err, sizeof err) == TAV_OK ? 0 : -1;
 }
 
 /* Take back one ply; 0 or -1. */
 static int do_undo(session *s)
 {
-    int quit;
-    if (strcmp(tav_engine_exec(s->e, "undo", NULL, NULL, &quit), "ok") != 0)
-        return -1;
-    if (s->rec.nmoves > 0) {
-        s->rec.nmoves--;
-        free(s->rec.comments[s->rec.nmoves]);
-        s->rec.comments[s->rec.nmoves] = NULL;
+    return tav_session_undo(s->gs) == TAV_OK ? 0 : -1;
+}
+
+/* The legal moves as "moves M1 M2 ..." (heap, caller frees; NULL: no memory). */
+static char *moves_text(session *s)
+{
+    tav_move *list = malloc(sizeof *list * (size_t)s->g->max_moves);
+    int n = list ? tav_session_legal(s->gs, tav_session_to_move(s->gs), list) : 0;
+    size_t cap = 8 + (size_t)n * TAV_MOVE_TEXT, k = 5;
+    char *out = list ? malloc(cap) : NULL;
+    if (out) {
+        memcpy(out, "moves", 6);
+        for (int i = 0; i < n; i++) {
+            out[k++] = ' ';
+            k += (size_t)tav_session_move_str(s->gs, list[i], out + k, cap - k);
+        }
+        out[k] = '\0';
     }
-    return 0;
+    free(list);
+    return out;
 }
 
 typedef struct think {
@@ -185,12 +189,12 @@ static int search_move(session *s, const char *player, int level, char *mv, size
     memset(&t, 0, sizeof t);
     t.sr = s->sr;
     t.g = s->g;
-    t.st = tav_engine_state(s->e);
+    t.st = tav_session_state(s->gs);
     t.player = player;
     tav_limits_default(&t.lim);
     t.lim.level = level;
     t.lim.movetime_ms = level >= 1 ? 200 + 250L * level : 1500;
-    t.lim.seed = (uint64_t)time(NULL) ^ (uint64_t)s->rec.nmoves;
+    t.lim.seed = (uint64_t)time(NULL) ^ (uint64_t)tav_session_ply(s->gs);
     t.lim.threads = 2;
     pthread_t tid;
     int tty = isatty(2);
@@ -234,8 +238,9 @@ static int contains(const char *p, size_t len, const char *needle, size_t nl)
 /* List the legal moves that fit a partial or wrong entry. */
 static void suggest(session *s, const char *entry)
 {
-    int quit;
-    const char *a = tav_engine_exec(s->e, "moves", NULL, NULL, &quit);
+    char *a = moves_text(s);
+    if (!a)
+        return;
     size_t el = strlen(entry);
     char out[400];
     size_t k = 0;
@@ -263,6 +268,7 @@ static void suggest(session *s, const char *entry)
         }
     }
     out[k] = '\0';
+    free(a);
     if (total == 0)
         snprintf(s->message, sizeof s->message,
                  "'%.40s' is not a legal move and no legal move fits it. Type 'moves' for the list, 'help' for help.",
@@ -275,12 +281,7 @@ static void suggest(session *s, const char *entry)
 /* Save the game as a record; 0 or -1 with a message. */
 static int save(session *s, const char *path)
 {
-    tav_record r = s->rec;
-    const void *st = tav_engine_state(s->e);
-    snprintf(r.white, sizeof r.white, "%s", s->side[0].text);
-    snprintf(r.black, sizeof r.black, "%s", s->side[1].text);
-    tav_record_finish(&r, s->g, s->options, st);
-    char *text = tav_record_write(&r);
+    char *text = tav_session_record_all(s->gs, s->side[0].text, s->side[1].text);
     if (!text)
         return -1;
     FILE *f = fopen(path, "w");
@@ -332,9 +333,10 @@ static int human_turn(session *s, int side)
             return 1;
         }
         if (strcmp(p, "moves") == 0) {
-            int quit;
-            const char *a = tav_engine_exec(s->e, "moves", NULL, NULL, &quit);
-            printf("%s\n", a[5] ? a + 6 : "(none)");
+            char *a = moves_text(s);
+            if (a)
+                printf("%s\n", a[5] ? a + 6 : "(none)");
+            free(a);
             continue;
         }
         if (strcmp(p, "undo") == 0) {
@@ -342,7 +344,7 @@ static int human_turn(session *s, int side)
             int undone = 0;
             while (do_undo(s) == 0) {
                 undone++;
-                int tm = s->g->to_move(tav_engine_state(s->e));
+                int tm = tav_session_to_move(s->gs);
                 if (tm >= 0 && s->side[tm].human)
                     break;
             }
@@ -367,7 +369,7 @@ static int human_turn(session *s, int side)
             return 1;
         }
         if (strcmp(p, "resign") == 0) {
-            s->resigned = side;
+            tav_session_resign(s->gs, side);
             return 1;
         }
         if (do_play(s, p) == 0)
@@ -417,7 +419,6 @@ int cli_play(int argc, char **argv)
 {
     session s;
     memset(&s, 0, sizeof s);
-    s.resigned = TAV_NONE;
     const char *load_path = NULL, *game = NULL;
     const char *white = NULL, *black = NULL;
     size_t ol = 0;
@@ -445,16 +446,10 @@ int cli_play(int argc, char **argv)
         lang = getenv("LANG");
     s.unicode = lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8") || strstr(lang, "UTF8"));
     s.color = isatty(1) && !getenv("NO_COLOR");
-    tav_record_init(&s.rec);
-    s.e = tav_engine_new((uint64_t)time(NULL));
     s.sr = tav_searcher_new();
-    if (!s.e || !s.sr) {
-        tav_engine_free(s.e);
-        tav_searcher_free(s.sr);
+    if (!s.sr)
         return 1;
-    }
-    int quit;
-    char ans[128], cmd[600];
+    char ans[128];
     tav_record loaded;
     tav_record_init(&loaded);
     if (load_path) {
@@ -508,18 +503,14 @@ int cli_play(int argc, char **argv)
         fprintf(stderr, "unknown game '%s' (urbino, epaminondas, cathedral, toscana)\n", game);
         return 2;
     }
-    /* Toscana: a fresh deal each game unless the stacks are given. */
-    if (strcmp(game, "toscana") == 0 && !strstr(s.options, "seed=") && !strstr(s.options, "white="))
-        snprintf(s.options + strlen(s.options), sizeof s.options - strlen(s.options), "%sseed=%u",
-                 s.options[0] ? " " : "", (unsigned)time(NULL) % 1000000u);
-    snprintf(cmd, sizeof cmd, "newgame %s %s", game, s.options);
-    const char *a = tav_engine_exec(s.e, cmd, NULL, NULL, &quit);
-    if (strcmp(a, "ok") != 0) {
-        fprintf(stderr, "%s\n", a);
+    /* A fresh deal each game (Toscana's stacks) unless the options give one. */
+    char err[256];
+    if (tav_session_new(&s.gs, s.g->name, s.options, (uint64_t)time(NULL), err, sizeof err) !=
+        TAV_OK) {
+        fprintf(stderr, "error %s\n", err);
+        tav_searcher_free(s.sr);
         return 2;
     }
-    s.rec.game = s.g;
-    tav_bprintf(s.rec.options, sizeof s.rec.options, "%s", s.options);
     for (int i = 0; i < loaded.nmoves; i++)
         if (do_play(&s, loaded.moves[i]) != 0) {
             fprintf(stderr, "cannot replay move %d\n", i + 1);
@@ -529,9 +520,8 @@ int cli_play(int argc, char **argv)
     printf("%s: white is %s, black is %s. Type 'help' for help.\n", game, s.side[0].text, s.side[1].text);
     int running = 1;
     while (running) {
-        const void *st = tav_engine_state(s.e);
-        int tm = s.g->to_move(st);
-        if (tm == TAV_NONE || s.resigned != TAV_NONE)
+        int tm = tav_session_to_move(s.gs);
+        if (tm == TAV_NONE)
             break;
         draw(&s);
         if (s.side[tm].human) {
@@ -544,11 +534,12 @@ int cli_play(int argc, char **argv)
         }
     }
     draw(&s);
-    const void *st = tav_engine_state(s.e);
+    const void *st = tav_session_state(s.gs);
     tav_result res;
-    s.g->result(st, &res);
-    if (s.resigned != TAV_NONE)
-        printf(" %s resigns: %s wins.\n", tav_side_name(s.resigned), tav_side_name(1 - s.resigned));
+    tav_session_result(s.gs, &res);
+    int resigned = tav_session_resigned(s.gs);
+    if (resigned != TAV_NONE)
+        printf(" %s resigns: %s wins.\n", tav_side_name(resigned), tav_side_name(1 - resigned));
     else if (res.over) {
         printf(" Game over: %s. Final score white %d, black %d.\n",
                res.winner == TAV_DRAW ? "a draw" : res.winner == TAV_WHITE ? "white wins" : "black wins",
@@ -564,8 +555,7 @@ int cli_play(int argc, char **argv)
     } else {
         printf(" Game left unfinished.\n");
     }
-    tav_record_free(&s.rec);
-    tav_engine_free(s.e);
+    tav_session_free(s.gs);
     tav_searcher_free(s.sr);
     return 0;
 }

@@ -514,14 +514,18 @@ tav_status tav_session_view(const tav_session *s, int ply, int viewer, tav_board
     return TAV_OK;
 }
 
-char *tav_session_record(const tav_session *s, int viewer, const char *white_name,
-                         const char *black_name)
+/* The record: public (what anyone may see now) or all (options as given,
+ * stacks always). */
+static char *write_record(const tav_session *s, int all, const char *white_name,
+                          const char *black_name)
 {
-    (void)viewer;   /* every viewer sees the same record */
     tav_record r;
     tav_record_init(&r);
     r.game = s->g;
-    tav_session_public_options(s, r.options, sizeof r.options);
+    if (all)
+        tav_bprintf(r.options, sizeof r.options, "%s", s->options);
+    else
+        tav_session_public_options(s, r.options, sizeof r.options);
     tav_bprintf(r.white, sizeof r.white, "%s", white_name ? white_name : "");
     tav_bprintf(r.black, sizeof r.black, "%s", black_name ? black_name : "");
     for (int i = 0; i < s->ply; i++)
@@ -541,7 +545,7 @@ char *tav_session_record(const tav_session *s, int viewer, const char *white_nam
     tav_bprintf(r.score, sizeof r.score, "%d:%d", res.score[0], res.score[1]);
     if (s->resigned != TAV_NONE)
         tav_bprintf(r.event, sizeof r.event, "%s resigned", tav_side_name(s->resigned));
-    if (session_over(s) && s->g->probe) {
+    if ((all || session_over(s)) && s->g->probe) {
         const void *start = state_ptr(s, 0);
         if (s->g->probe(start, "stack white", r.white_stack, sizeof r.white_stack) != 0 ||
             s->g->probe(start, "stack black", r.black_stack, sizeof r.black_stack) != 0)
@@ -550,4 +554,16 @@ char *tav_session_record(const tav_session *s, int viewer, const char *white_nam
     char *text = tav_record_write(&r);
     tav_record_free(&r);
     return text;
+}
+
+char *tav_session_record(const tav_session *s, int viewer, const char *white_name,
+                         const char *black_name)
+{
+    (void)viewer;   /* every viewer sees the same record */
+    return write_record(s, 0, white_name, black_name);
+}
+
+char *tav_session_record_all(const tav_session *s, const char *white_name, const char *black_name)
+{
+    return write_record(s, 1, white_name, black_name);
 }
