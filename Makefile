@@ -1,5 +1,5 @@
 # Tavoliere — plain Makefile.
-#   make            build/tavoliere and build/libtavoliere.a
+#   make            build/tavoliere, build/libtavoliere.a and the web UI in build/web
 #   make test       build and run every test (summary line: "N passed, N failed")
 #   make bench      the deterministic benchmark
 #   make SAN=1 ...  the same under AddressSanitizer + UndefinedBehaviorSanitizer (in build-san/)
@@ -28,8 +28,23 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/tests/session/test_session.d
 
-.PHONY: all test bench clean
-all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/test_session
+.PHONY: all test bench clean web
+all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/test_session web
+
+# The web UI: type-checked with tsc, bundled with esbuild (node_modules from
+# `npm ci`, see scripts/setup.sh) into $(BUILD)/web, which `tavoliere serve`
+# serves.  Rebuilt only when a file under web/ changed.
+WEB_SRC := $(shell find web -type f -not -name '*~' 2>/dev/null)
+NODE_BIN := node_modules/.bin
+web: $(BUILD)/web/app.js
+
+$(BUILD)/web/app.js: $(WEB_SRC)
+	@test -x $(NODE_BIN)/esbuild || { echo "no $(NODE_BIN)/esbuild: run sh scripts/setup.sh (npm ci)"; exit 1; }
+	$(NODE_BIN)/tsc --noEmit -p web
+	@mkdir -p $(BUILD)/web
+	cp web/index.html web/app.css web/static/* $(BUILD)/web/
+	$(NODE_BIN)/esbuild web/src/main.ts --bundle --format=esm --target=es2020 --minify --sourcemap \
+		--log-level=warning --outfile=$(BUILD)/web/app.js
 
 $(BUILD)/libtavoliere.a: $(LIB_OBJ)
 	@mkdir -p $(@D)

@@ -92,4 +92,7 @@ export interface BoardModule {
   key?(ctx: BoardContext, ev: KeyboardEvent): boolean;
   // Forget any half-made move (new position, cancel).
   reset(): void;
+  // (optional) Show the engine's suggested move (one of `legal`) on the board
+  // until the next draw.
+  hint?(ctx: BoardContext, move: string): void;
 }

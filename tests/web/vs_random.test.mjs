@@ -1,0 +1,139 @@
+// vs_random.test.mjs — a complete game of Urbino and of Epaminondas against
+// the random player, made on the page by clicks and keys only (the test reads
+// the legal moves from the API to choose one; the page makes it).  Screenshots
+// at the start, the middle and the end, a phone-sized one, the dark theme;
+// the move list steps back and forth; hint and undo work.
+
+import { api, newGameFromHome, pageGame, waitTurn } from "./harness.mjs";
+import { epaminondasMove, urbinoMove } from "./square_input.mjs";
+
+// A seeded generator so a failing game can be replayed.
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+
+function urbinoChoice(legal, rand) {
+  // Mostly plain builds, sometimes an architect move first.
+  const moving = legal.filter((m) => m.includes(","));
+  const plain = legal.filter((m) => !m.includes(","));
+  const pool = moving.length && (rand() < 0.3 || !plain.length) ? moving : plain;
+  return pool[Math.floor(rand() * pool.length)];
+}
+
+// Epaminondas: march forward and take what can be taken, so the game ends.
+function epaChoice(legal, side, rand) {
+  const rank = (s) => Number(s.slice(1));
+  const fwd = (m) => {
+    const x = /^([a-n]\d+)(?:([a-n]\d+))?([-x])([a-n]\d+)$/.exec(m);
+    const front = x[2] ?? x[1];
+    const d = rank(x[4]) - rank(front);
+    const gain = side === "white" ? d : -d;
+    const far = side === "white" ? rank(x[4]) === 12 : rank(x[4]) === 1;
+    return (x[3] === "x" ? 20 : 0) + (far ? 30 : 0) + gain * 3 + rand();
+  };
+  let best = legal[0], bv = -Infinity;
+  for (const m of legal) {
+    const v = fwd(m);
+    if (v > bv) { bv = v; best = m; }
+  }
+  return best;
+}
+
+async function playGame(env, game, { colour, seed }) {
+  const { url, tally } = env;
+  const page = await env.newPage(`${game} vs random`);
+  await newGameFromHome(page, url, { game, opponent: "computer", level: "random", colour });
+  const { id } = pageGame(page);
+  const rand = rng(seed);
+  let g = await waitTurn(page, url, -1);
+  await env.shot(page, `${game}-start`);
+  let n = 0, ply = g.ply;
+  let sawHistory = false, sawHint = false, sawUndo = false;
+  while (!g.over) {
+    if (n > 200) throw new Error(`${game}: no end after 200 moves`);
+    const move = game === "urbino" ? urbinoChoice(g.legal, rand) : epaChoice(g.legal, g.seat, rand);
+    const how = n % 4 === 3 ? "keys" : "mouse";
+    if (game === "urbino") await urbinoMove(page, move, how);
+    else await epaminondasMove(page, move, how);
+    g = await waitTurn(page, url, ply);
+    if (!tally.check(`${game}: move ${move} (${how}) was played`, g.moves.includes(move) || g.over, `moves ${g.moves.slice(-4)}`)) break;
+    ply = g.ply;
+    n++;
+    if (n === (game === "urbino" ? 8 : 3) && !g.over) {
+      await env.shot(page, `${game}-middle`);
+      // The move list: click the first move, step with the arrow keys, come back.
+      await page.click('#moves [data-ply="1"]');
+      await page.waitForSelector('#board[data-ply="1"][data-live="0"]');
+      const first = await page.getAttribute('#board [data-square][aria-label*="last move"]', "data-square");
+      await page.locator("#moves").focus().catch(() => {});
+      await page.keyboard.press("ArrowRight");
+      await page.waitForSelector('#board[data-ply="2"]');
+      await page.keyboard.press("ArrowLeft");
+      await page.keyboard.press("ArrowLeft");
+      await page.waitForSelector('#board[data-ply="0"]');
+      await env.shot(page, `${game}-history`);
+      await page.keyboard.press("End");
+      await page.waitForSelector(`#board[data-ply="${g.ply}"][data-live="1"]`);
+      sawHistory = !!first;
+      // A hint is shown and names a legal move.
+      await page.click("#hint");
+      await page.waitForFunction(() => /^Hint: /.test(document.querySelector("#message")?.textContent ?? ""));
+      const hint = (await page.textContent("#message")).replace("Hint: ", "").trim();
+      sawHint = g.legal.includes(hint);
+      // Undo takes back my move and the computer's answer.
+      const before = g.ply;
+      await page.click("#undo");
+      await page.waitForFunction((p) => Number(document.querySelector("#board")?.getAttribute("data-ply")) < p, before);
+      g = await waitTurn(page, url, -1);
+      sawUndo = g.ply < before && g.legal.length > 0;
+      ply = g.ply;
+    }
+  }
+  tally.check(`${game}: the move list shows a past position`, sawHistory);
+  tally.check(`${game}: the hint is a legal move`, sawHint);
+  tally.check(`${game}: undo takes a move back`, sawUndo);
+  tally.check(`${game}: the game ended`, g.over, JSON.stringify({ ply: g.ply }));
+  const status = await page.textContent("#status");
+  tally.check(`${game}: the result is shown`, /wins|Drawn/.test(status), status);
+  await env.shot(page, `${game}-end`);
+  const rec = await api(url, "GET", `/api/games/${id}/record`);
+  tally.check(`${game}: the record downloads`, rec.status === 200 && typeof rec.data === "string" && rec.data.length > 20);
+  const href = await page.getAttribute("#download", "href");
+  tally.check(`${game}: the download link points at the record`, href === `/api/games/${id}/record`, href);
+  return n;
+}
+
+async function phone(env, game) {
+  const { url, tally } = env;
+  const page = await env.newPage(`${game} on a phone`, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await newGameFromHome(page, url, { game, opponent: "computer", level: "random", colour: "white" });
+  let g = await waitTurn(page, url, -1);
+  const rand = rng(7);
+  for (let i = 0; i < 3 && !g.over; i++) {
+    const move = game === "urbino" ? urbinoChoice(g.legal, rand) : epaChoice(g.legal, g.seat, rand);
+    if (game === "urbino") await urbinoMove(page, move, "tap");
+    else await epaminondasMove(page, move, "tap");
+    const before = g.ply;
+    g = await waitTurn(page, url, before);
+    tally.check(`${game} phone: tapped move ${move} was played`, g.moves.includes(move));
+  }
+  const box = await page.locator("#board").boundingBox();
+  tally.check(`${game} phone: the board fits the screen width`, box && box.width <= 390 && box.width > 300, JSON.stringify(box));
+  await env.shot(page, `${game}-phone`);
+  // The dark theme, by the toggle.
+  await page.click("#theme");
+  await env.shot(page, `${game}-phone-dark`);
+}
+
+export async function run(env) {
+  const u = await playGame(env, "urbino", { colour: "white", seed: 11 });
+  env.tally.check("urbino: a complete game by clicks and keys", u > 5);
+  const e = await playGame(env, "epaminondas", { colour: "black", seed: 5 });
+  env.tally.check("epaminondas: a complete game by clicks and keys", e > 3);
+  await phone(env, "urbino");
+  await phone(env, "epaminondas");
+}

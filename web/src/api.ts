@@ -1,0 +1,86 @@
+// api.ts — the server API of docs/server-api.md, as small typed calls.
+// Every refusal becomes an ApiError holding the HTTP status and the server's
+// {"error": "..."} text.
+
+import type { Game, GameName, View } from "./types";
+
+export class ApiError extends Error {
+  constructor(public status: number, message: string) {
+    super(message);
+  }
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "the server cannot be reached");
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const msg = data && typeof data === "object" && "error" in data ? String((data as { error: unknown }).error) : res.statusText;
+    throw new ApiError(res.status, msg || `error ${res.status}`);
+  }
+  return data as T;
+}
+
+export interface Created {
+  id: string;
+  seats: { white?: string; black?: string };
+}
+
+const enc = encodeURIComponent;
+const seatQuery = (seat?: string | null) => (seat ? `?seat=${enc(seat)}` : "");
+
+export function createGame(game: GameName, options: string, white: string, black: string): Promise<Created> {
+  return call("POST", "/api/games", { game, options, white, black });
+}
+
+export function getGame(id: string, seat?: string | null): Promise<Game> {
+  return call("GET", `/api/games/${enc(id)}${seatQuery(seat)}`);
+}
+
+export function postMove(id: string, seat: string, move: string, ply: number): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/moves`, { seat, move, ply });
+}
+
+export function resign(id: string, seat: string): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/resign`, { seat });
+}
+
+export function undo(id: string, seat: string, ply: number): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/undo`, { seat, ply });
+}
+
+export function hint(id: string, seat: string): Promise<{ move: string }> {
+  return call("POST", `/api/games/${enc(id)}/hint`, { seat });
+}
+
+export function viewAt(id: string, ply: number, seat?: string | null): Promise<{ ply: number; view: View }> {
+  const q = `?ply=${ply}` + (seat ? `&seat=${enc(seat)}` : "");
+  return call("GET", `/api/games/${enc(id)}/view${q}`);
+}
+
+export function loadRecord(record: string, white: string, black: string): Promise<Created> {
+  return call("POST", "/api/records", { record, white, black });
+}
+
+export function meta(): Promise<unknown> {
+  return call("GET", "/api/meta");
+}
+
+export function recordUrl(id: string): string {
+  return `/api/games/${enc(id)}/record`;
+}

@@ -1,0 +1,531 @@
+// game.ts — the game screen at /games/ID[?seat=TOKEN]: the board (drawn by
+// the game's board module), whose turn, the score, the move list (click a move
+// or use the arrow keys to see a past position), resign / undo / hint, the
+// record, friend links, live updates over the WebSocket, and a clear message
+// when this tab was stale and the game moved on.
+
+import * as api from "./api";
+import { ApiError } from "./api";
+import { copyText, h } from "./dom";
+import { BOARDS } from "./games/index";
+import { GAMES, playerName } from "./info";
+import { Live } from "./live";
+import * as store from "./store";
+import type { BoardContext, BoardModule, Game, Side, View } from "./types";
+
+const STALE = "The game moved on: a move was made elsewhere (another tab or window). The board now shows the current position.";
+
+interface Screen {
+  id: string;
+  token: string | null;           // the seat token of the link
+  tokens: { white?: string; black?: string };
+  game: Game | null;
+  viewPly: number | null;         // a past position being shown, or null for the current one
+  pastView: View | null;
+  viewReq: number;
+  wantPly: number | null;         // the position asked for (its view may still be loading)
+  pending: boolean;
+  flipped: boolean;
+  module: BoardModule | null;
+  ctx: BoardContext | null;
+  live: Live | null;
+  connected: boolean;
+  resignArmed: number;
+  els: Record<string, HTMLElement>;
+  svg: SVGSVGElement;
+}
+
+const other = (s: Side): Side => (s === "white" ? "black" : "white");
+const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export function showGame(app: HTMLElement, id: string, token: string | null): void {
+  app.className = "game-screen";
+  app.textContent = "";
+  const saved = store.find(id);
+  const tokens: Screen["tokens"] = {};
+  if (saved && token && (saved.seats.white === token || saved.seats.black === token)) Object.assign(tokens, saved.seats);
+
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "board");
+  svg.setAttribute("id", "board");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+
+  const s: Screen = {
+    id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
+    module: null, ctx: null, live: null, connected: false, resignArmed: 0, els: {}, svg,
+  };
+  build(app, s);
+  load(s);
+}
+
+// ---- Layout -------------------------------------------------------------------
+
+function build(app: HTMLElement, s: Screen): void {
+  const e = s.els;
+  e.title = h("h1", { class: "game-title" }, "…");
+  e.status = h("p", { class: "status", id: "status", "aria-live": "polite" }, "Loading…");
+  e.message = h("p", { class: "message", id: "message", role: "status", "aria-live": "assertive" });
+  e.whiteRow = h("div", { class: "player white", id: "player-white" });
+  e.blackRow = h("div", { class: "player black", id: "player-black" });
+  e.moves = h("ol", { class: "move-list", id: "moves", "aria-label": "Moves" });
+  e.nav = h("div", { class: "move-nav", role: "group", "aria-label": "Step through the moves" });
+  const navBtn = (label: string, aria: string, id: string, f: () => void) => {
+    const b = h("button", { type: "button", id, "aria-label": aria, title: aria }, label);
+    b.addEventListener("click", f);
+    e.nav.appendChild(b);
+    return b;
+  };
+  navBtn("|◀", "First position", "nav-first", () => step("first", s));
+  navBtn("◀", "Previous move", "nav-prev", () => step("prev", s));
+  navBtn("▶", "Next move", "nav-next", () => step("next", s));
+  navBtn("▶|", "Current position", "nav-last", () => step("last", s));
+  e.history = h("p", { class: "history-note", id: "history-note", hidden: true });
+
+  const act = (label: string, id: string, f: () => void, cls = "") => {
+    const b = h("button", { type: "button", id, class: cls }, label);
+    b.addEventListener("click", f);
+    return b;
+  };
+  e.hint = act("Hint", "hint", () => doHint(s));
+  e.undo = act("Undo", "undo", () => doUndo(s));
+  e.resign = act("Resign", "resign", () => doResign(s), "danger");
+  e.flip = act("Flip board", "flip", () => { s.flipped = !s.flipped; drawBoard(s); });
+  e.rules = act("Rules", "rules-btn", () => showRules(s));
+  e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
+  e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, "New game");
+  e.actions = h("div", { class: "actions" }, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
+  e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
+  e.conn = h("p", { class: "conn muted", id: "conn" });
+
+  const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
+  boardWrap.appendChild(s.svg);
+  const side = h("aside", { class: "side-panel" },
+    e.title, e.blackRow, e.status, e.message, e.whiteRow, e.links,
+    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.actions, e.conn);
+  app.appendChild(boardWrap);
+  app.appendChild(side);
+  e.rulesDialog = h("dialog", { class: "rules", id: "rules" });
+  app.appendChild(e.rulesDialog);
+
+  document.addEventListener("keydown", (ev) => onKey(ev, s));
+  document.addEventListener("tav-theme", () => drawBoard(s));
+}
+
+// ---- Loading and live updates -------------------------------------------------
+
+async function load(s: Screen): Promise<void> {
+  let g: Game;
+  try {
+    g = await api.getGame(s.id, s.token);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403 && s.token) {
+      s.els.message.textContent = "This seat link is not valid for this game: you are watching it.";
+      s.token = null;
+      g = await api.getGame(s.id).catch((e2) => { fail(s, e2); throw e2; });
+    } else {
+      fail(s, e);
+      return;
+    }
+  }
+  s.module = BOARDS[g.game] ?? null;
+  if (!s.module) {
+    fail(s, new Error(`this page cannot draw ${g.game}`));
+    return;
+  }
+  if (g.seat && s.token) {
+    s.tokens[g.seat] = s.token;
+    const saved = store.find(s.id);
+    if (!saved) {
+      const opp = g[other(g.seat)];
+      store.put({
+        id: s.id, game: g.game, seats: { [g.seat]: s.token }, created: Date.now(),
+        opponent: opp === "human" ? "a friend by link" : playerName(opp),
+      });
+    }
+  }
+  s.ctx = {
+    svg: s.svg,
+    orientation: "white",
+    submit: (m) => submit(s, m),
+    say: (t) => { s.els.message.textContent = t; },
+  };
+  (s.els.record as HTMLAnchorElement).href = api.recordUrl(s.id);
+  (s.els.record as HTMLAnchorElement).download = `${g.game}-${s.id}.txt`;
+  document.title = `${GAMES[g.game].name} — Tavoliere`;
+  accept(s, g, true);
+  s.live = new Live(s.id, s.token, () => s.game?.ply ?? 0, (ng) => accept(s, ng, true), (c) => {
+    s.connected = c;
+    s.els.conn.textContent = c ? "" : "Reconnecting…";
+    if (c) refresh(s);
+  });
+}
+
+function fail(s: Screen, e: unknown): void {
+  const msg = e instanceof ApiError && e.status === 404 ? "There is no such game on this server." : `The game could not be loaded: ${(e as Error).message}`;
+  s.els.status.textContent = msg;
+  s.els.title.textContent = "Tavoliere";
+}
+
+async function refresh(s: Screen): Promise<void> {
+  try {
+    const g = await api.getGame(s.id, s.token);
+    accept(s, g, true);
+  } catch {
+    /* the socket will bring it */
+  }
+}
+
+// Take a newer game state.  `force` accepts an older ply too (live messages
+// come in order; an undo goes back).
+function accept(s: Screen, g: Game, force: boolean): void {
+  const old = s.game;
+  if (old && !force && g.ply < old.ply) return;
+  // A state seen with a token of another seat (this screen holds both seats):
+  // keep it only for the legal moves of that seat.
+  s.game = g;
+  const moved = !old || old.ply !== g.ply || old.over !== g.over;
+  if (moved) {
+    s.module?.reset();
+    s.pending = false;
+    if (old && s.els.message.textContent === STALE && g.ply === old.ply) {
+      /* keep the stale message */
+    } else if (old && s.els.message.dataset.keep !== "1") s.els.message.textContent = "";
+    s.els.message.dataset.keep = "";
+  }
+  if (g.over) {
+    const result = resultText(g);
+    store.update(s.id, { over: true, result });
+  }
+  // Both seats on this screen: fetch the legal moves of the side to act.
+  const actor = g.tomove === "white" || g.tomove === "black" ? g.tomove : null;
+  if (actor && g.seat !== actor && s.tokens[actor] && !g.over) {
+    const ply = g.ply;
+    api.getGame(s.id, s.tokens[actor]).then((g2) => {
+      if (s.game && s.game.ply === ply && g2.ply === ply) {
+        s.game = g2;
+        render(s);
+      }
+    }).catch(() => {});
+  }
+  render(s);
+}
+
+// ---- Drawing --------------------------------------------------------------------
+
+function resultText(g: Game): string {
+  if (g.resigned) return `${cap(g.resigned)} resigned: ${other(g.resigned)} wins`;
+  if (g.winner === "draw") return "Drawn";
+  if (g.winner === "white" || g.winner === "black") return `${cap(g.winner)} wins`;
+  return "Game over";
+}
+
+function mySides(s: Screen): Side[] {
+  return (["white", "black"] as Side[]).filter((x) => s.tokens[x]);
+}
+
+function render(s: Screen): void {
+  const g = s.game;
+  if (!g) return;
+  const info = GAMES[g.game];
+  const e = s.els;
+  const mine = mySides(s);
+  e.title.textContent = info.name + (g.options ? ` · ${g.options.replace(/(variant|opening)=/g, "")}` : "");
+
+  // Players and score.
+  for (const side of ["white", "black"] as Side[]) {
+    const row = side === "white" ? e.whiteRow : e.blackRow;
+    const p = g[side];
+    const who = p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? cap(side) : "Friend") : playerName(p);
+    const score = g.score[side === "white" ? 0 : 1];
+    row.textContent = "";
+    row.classList.toggle("to-move", g.tomove === side && !g.over);
+    row.appendChild(h("span", { class: `dot ${side}`, "aria-hidden": "true" }));
+    row.appendChild(h("span", { class: "who" }, `${cap(side)}: ${who}`));
+    row.appendChild(h("span", { class: "score", "aria-label": `${cap(side)} score ${score} ${info.score}` }, String(score)));
+    row.title = `score: ${info.score}`;
+  }
+
+  // Whose turn.
+  let status: string;
+  if (g.over) status = resultText(g);
+  else if (g.tomove === "none") status = "…";
+  else if (mine.includes(g.tomove)) status = mine.length === 2 ? `${cap(g.tomove)} to move` : "Your turn";
+  else if (g[g.tomove] !== "human") status = g.thinking ? "The computer is thinking…" : `${cap(g.tomove)} (computer) to move`;
+  else status = mine.length ? `Waiting for ${g.tomove}` : `${cap(g.tomove)} to move`;
+  e.status.textContent = status;
+  e.status.dataset.tomove = g.tomove;
+  e.status.classList.toggle("over", g.over);
+  document.body.dataset.over = g.over ? "1" : "0";
+
+  // Move list.
+  renderMoves(s);
+
+  // Buttons.
+  const canAct = !g.over && g.tomove !== "none" && mine.includes(g.tomove as Side);
+  const vsComputer = g.white !== "human" || g.black !== "human";
+  (e.hint as HTMLButtonElement).disabled = !canAct;
+  (e.undo as HTMLButtonElement).hidden = !vsComputer || mine.length === 0;
+  (e.undo as HTMLButtonElement).disabled = g.over || g.ply === 0 || s.pending;
+  (e.resign as HTMLButtonElement).hidden = mine.length === 0;
+  (e.resign as HTMLButtonElement).disabled = g.over;
+  if (g.over) e.resign.textContent = "Resign";
+
+  renderLinks(s);
+  drawBoard(s);
+}
+
+function renderMoves(s: Screen): void {
+  const g = s.game as Game;
+  const ol = s.els.moves;
+  const shown = s.viewPly ?? g.ply;
+  ol.textContent = "";
+  const item = (ply: number, label: string) => {
+    const b = h("button", { type: "button", "data-ply": ply, class: "move", "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, label);
+    if (ply === shown) {
+      b.setAttribute("aria-current", "step");
+      b.classList.add("current");
+    }
+    b.addEventListener("click", () => showPly(s, ply));
+    const li = h("li", { value: ply }, b);
+    ol.appendChild(li);
+    return b;
+  };
+  item(0, "start");
+  g.moves.forEach((m, i) => item(i + 1, m));
+  const cur = ol.querySelector(".current") as HTMLElement | null;
+  if (cur && typeof cur.scrollIntoView === "function") cur.scrollIntoView({ block: "nearest" });
+  const past = s.viewPly !== null;
+  s.els.history.hidden = !past;
+  s.els.history.textContent = past ? `Showing the position after move ${s.viewPly} of ${g.ply}. Press End or ▶| to return to the game.` : "";
+}
+
+function renderLinks(s: Screen): void {
+  const g = s.game as Game;
+  const saved = store.find(s.id);
+  const box = s.els.links;
+  const invite = saved?.invite && s.tokens[other(saved.invite.side)] ? saved.invite : null;
+  if (box.dataset.built === (invite ? "invite" : "watch")) return;
+  box.dataset.built = invite ? "invite" : "watch";
+  box.textContent = "";
+  const base = `${location.origin}/games/${encodeURIComponent(s.id)}`;
+  const row = (label: string, url: string, id: string) => {
+    const input = h("input", { type: "text", readonly: true, value: url, id, "aria-label": label });
+    const btn = h("button", { type: "button", class: "copy", "data-copy": id }, "Copy");
+    btn.addEventListener("click", async () => {
+      const ok = await copyText(url, input);
+      btn.textContent = ok ? "Copied" : "Select and copy";
+      window.setTimeout(() => { btn.textContent = "Copy"; }, 2000);
+    });
+    return h("div", { class: "link-row" }, h("label", { for: id }, label), h("div", { class: "row" }, input, btn));
+  };
+  if (invite) {
+    box.appendChild(row(`Send this link to your friend (plays ${invite.side})`, `${base}?seat=${encodeURIComponent(invite.token)}`, "friend-link"));
+  }
+  box.appendChild(row("Link for spectators", base, "watch-link"));
+  box.hidden = !invite && g.over;
+}
+
+function orientation(s: Screen): Side {
+  const g = s.game as Game;
+  const mine = mySides(s);
+  let o: Side = mine.length === 1 ? mine[0] : "white";
+  if (g.game === "epaminondas" || g.game === "urbino" || g.game === "cathedral" || g.game === "toscana") {
+    if (s.flipped) o = other(o);
+  }
+  return o;
+}
+
+function drawBoard(s: Screen): void {
+  const g = s.game;
+  if (!g || !s.module || !s.ctx) return;
+  s.ctx.orientation = orientation(s);
+  const past = s.viewPly !== null && s.pastView;
+  const view = past ? (s.pastView as View) : g.view;
+  const canAct = !past && !s.pending && !g.over && g.seat !== null && g.tomove === g.seat;
+  s.svg.dataset.ply = String(past ? s.viewPly : g.ply);
+  s.svg.dataset.live = past ? "0" : "1";
+  s.svg.setAttribute("aria-label", `${GAMES[g.game].name} board` + (past ? `, position after move ${s.viewPly}` : ""));
+  try {
+    s.module.draw(s.ctx, view, canAct ? g.legal : []);
+  } catch (e) {
+    console.warn("board drawing failed", e);
+    s.els.message.textContent = "The board could not be drawn.";
+  }
+}
+
+// ---- History ------------------------------------------------------------------
+
+async function showPly(s: Screen, ply: number): Promise<void> {
+  const g = s.game;
+  if (!g) return;
+  ply = Math.max(0, Math.min(ply, g.ply));
+  const req = ++s.viewReq;
+  s.wantPly = ply === g.ply ? null : ply;
+  if (ply === g.ply) {
+    s.viewPly = null;
+    s.pastView = null;
+    s.module?.reset();
+    render(s);
+    return;
+  }
+  try {
+    const r = await api.viewAt(s.id, ply, s.token);
+    if (req !== s.viewReq) return;
+    s.viewPly = ply;
+    s.pastView = r.view;
+    s.module?.reset();
+    render(s);
+  } catch (e) {
+    if (req === s.viewReq) s.els.message.textContent = `That position could not be shown: ${(e as Error).message}`;
+  }
+}
+
+function step(where: "first" | "prev" | "next" | "last", s: Screen): void {
+  const g = s.game;
+  if (!g) return;
+  const cur = s.wantPly ?? s.viewPly ?? g.ply;
+  const target = where === "first" ? 0 : where === "last" ? g.ply : where === "prev" ? cur - 1 : cur + 1;
+  if (target < 0 || target > g.ply || (target === cur && where !== "last")) return;
+  showPly(s, target);
+}
+
+function onKey(ev: KeyboardEvent, s: Screen): void {
+  if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const t = ev.target as Element | null;
+  if (t && s.svg.contains(t)) {
+    if (s.module?.key && s.ctx && s.module.key(s.ctx, ev)) ev.preventDefault();
+    return;
+  }
+  if (t && (t.closest("input, textarea, select, dialog") || (t as HTMLElement).isContentEditable)) return;
+  const map: Record<string, "first" | "prev" | "next" | "last"> = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", ArrowUp: "first", ArrowDown: "last" };
+  const w = map[ev.key];
+  if (w) {
+    ev.preventDefault();
+    step(w, s);
+  } else if (ev.key === "Escape") {
+    s.module?.reset();
+    drawBoard(s);
+  }
+}
+
+// ---- Actions --------------------------------------------------------------------
+
+function tokenToAct(s: Screen): string | null {
+  const g = s.game;
+  if (!g || (g.tomove !== "white" && g.tomove !== "black")) return null;
+  return s.tokens[g.tomove] ?? null;
+}
+
+async function submit(s: Screen, move: string): Promise<void> {
+  const g = s.game;
+  if (!g || s.pending || s.viewPly !== null) return;
+  const token = g.seat ? s.tokens[g.seat] : null;
+  if (!token || g.tomove !== g.seat) return;
+  s.pending = true;
+  s.els.message.textContent = "";
+  const ply = g.ply;
+  try {
+    const ng = await api.postMove(s.id, token, move, ply);
+    s.pending = false;
+    accept(s, ng, false);
+  } catch (e) {
+    s.pending = false;
+    if (e instanceof ApiError && e.status === 409) {
+      let fresh: Game | null = null;
+      try {
+        fresh = await api.getGame(s.id, s.token);
+      } catch {
+        fresh = null;
+      }
+      if (fresh && (fresh.ply !== ply || fresh.over !== g.over)) {
+        s.els.message.dataset.keep = "1";
+        s.els.message.textContent = STALE;
+        accept(s, fresh, true);
+      } else {
+        s.els.message.textContent = `That move was refused: ${e.message}`;
+        if (fresh) accept(s, fresh, true);
+        else render(s);
+      }
+    } else {
+      s.els.message.textContent = `The move could not be sent: ${(e as Error).message}`;
+      render(s);
+    }
+  }
+}
+
+async function doHint(s: Screen): Promise<void> {
+  const token = tokenToAct(s);
+  if (!token) return;
+  const btn = s.els.hint as HTMLButtonElement;
+  btn.disabled = true;
+  s.els.message.textContent = "Thinking of a hint…";
+  try {
+    const r = await api.hint(s.id, token);
+    s.els.message.textContent = `Hint: ${r.move}`;
+    if (s.viewPly === null && s.module?.hint && s.ctx) s.module.hint(s.ctx, r.move);
+  } catch (e) {
+    s.els.message.textContent = `No hint: ${(e as Error).message}`;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+async function doUndo(s: Screen): Promise<void> {
+  const g = s.game;
+  if (!g) return;
+  const token = (g.seat && s.tokens[g.seat]) || s.tokens.white || s.tokens.black;
+  if (!token) return;
+  try {
+    const ng = await api.undo(s.id, token, g.ply);
+    s.viewPly = null;
+    s.wantPly = null;
+    s.pastView = null;
+    accept(s, ng, true);
+    s.els.message.textContent = "Move taken back.";
+  } catch (e) {
+    s.els.message.textContent = `Nothing to take back: ${(e as Error).message}`;
+  }
+}
+
+async function doResign(s: Screen): Promise<void> {
+  const g = s.game;
+  if (!g || g.over) return;
+  const btn = s.els.resign as HTMLButtonElement;
+  const now = Date.now();
+  if (now - s.resignArmed > 4000) {
+    s.resignArmed = now;
+    btn.textContent = "Really resign?";
+    window.setTimeout(() => {
+      if (Date.now() - s.resignArmed >= 4000) btn.textContent = "Resign";
+    }, 4100);
+    return;
+  }
+  s.resignArmed = 0;
+  btn.textContent = "Resign";
+  // On a shared screen the side to move resigns.
+  const side = mySides(s).length === 2 && (g.tomove === "white" || g.tomove === "black") ? g.tomove : g.seat;
+  const token = side ? s.tokens[side] : null;
+  if (!token) return;
+  try {
+    const ng = await api.resign(s.id, token);
+    accept(s, ng, true);
+  } catch (e) {
+    s.els.message.textContent = `Could not resign: ${(e as Error).message}`;
+  }
+}
+
+function showRules(s: Screen): void {
+  const g = s.game;
+  if (!g) return;
+  const d = s.els.rulesDialog as HTMLDialogElement;
+  d.textContent = "";
+  const close = h("button", { type: "button", class: "close", "aria-label": "Close the rules" }, "Close");
+  close.addEventListener("click", () => d.close());
+  const body = h("div", { class: "rules-body" });
+  body.innerHTML = GAMES[g.game].rules;
+  d.appendChild(h("h2", {}, `${GAMES[g.game].name}: the rules`));
+  d.appendChild(body);
+  d.appendChild(close);
+  d.showModal();
+  close.focus();
+}

@@ -1,0 +1,57 @@
+// main.ts — the page's entry: the theme toggle, then the route on
+// location.pathname: "/" the home page, "/games/ID" the game screen.
+
+import { showHome } from "./home";
+import { showGame } from "./game";
+
+const THEME_KEY = "tavoliere.theme";
+
+function applyTheme(t: string | null): void {
+  if (t === "light" || t === "dark") document.documentElement.dataset.theme = t;
+  else delete document.documentElement.dataset.theme;
+}
+
+function currentTheme(): "light" | "dark" {
+  const t = document.documentElement.dataset.theme;
+  if (t === "light" || t === "dark") return t;
+  return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+}
+
+function setupTheme(): void {
+  let saved: string | null = null;
+  try {
+    saved = localStorage.getItem(THEME_KEY);
+  } catch {
+    saved = null;
+  }
+  applyTheme(saved);
+  const btn = document.getElementById("theme");
+  if (!btn) return;
+  const label = () => btn.setAttribute("aria-pressed", currentTheme() === "dark" ? "true" : "false");
+  label();
+  btn.addEventListener("click", () => {
+    const next = currentTheme() === "dark" ? "light" : "dark";
+    applyTheme(next);
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch {
+      /* not saved */
+    }
+    label();
+    document.dispatchEvent(new CustomEvent("tav-theme"));
+  });
+}
+
+function route(): void {
+  const app = document.getElementById("app");
+  if (!app) return;
+  const m = /^\/games\/([^/]+)\/?$/.exec(location.pathname);
+  if (m) {
+    showGame(app, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("seat"));
+  } else {
+    showHome(app);
+  }
+}
+
+setupTheme();
+route();
