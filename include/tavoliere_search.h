@@ -37,6 +37,7 @@ typedef struct tav_budget {
     int threads;        /* workers this search may use (capped by the pool) */
     uint64_t seed;      /* random seed: the same seed, budget and position give the same move
                            with one thread and a node budget */
+    size_t memory;      /* search memory this search may use (0 = all of the worker's) */
 } tav_budget;
 
 typedef struct tav_answer {
@@ -92,5 +93,15 @@ uint64_t tav_service_submit(tav_service *svc, const tav_session *s, const char *
 /* Cancel a search (any thread, any time; a finished or unknown handle is
  * ignored).  The search stops within a few milliseconds and reports. */
 void tav_service_cancel(tav_service *svc, uint64_t handle);
+
+/* The same for a bare state of a game (copied at once). */
+uint64_t tav_service_submit_state(tav_service *svc, const tav_game *g, const void *st,
+                                  const char *player, const tav_budget *b, tav_done_fn done,
+                                  void *ctx);
+
+/* The pool's size (the global thread budget), and the most jobs that ever
+ * ran at once (never more than the workers; for tests). */
+int tav_service_workers(const tav_service *svc);
+int tav_service_peak_jobs(const tav_service *svc);
 
 #endif

@@ -44,6 +44,7 @@ typedef struct tt_entry {
 } tt_entry;
 
 enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
+#define TT_GEN_MASK 0xfcu   /* bits 2..7 of data: the generation (1..63) of the search that wrote it */
 
 typedef struct shared {
     const tav_game *g;
@@ -59,6 +60,8 @@ typedef struct shared {
     double start;
     int noise;                 /* weak levels: random bonus in [0, noise) per root move */
     uint64_t noise_seed;
+    uint64_t gen;              /* the table's generation, in bits 2..7 of an entry's data */
+    const _Atomic int *cancel; /* set from any thread: stop now (NULL: none) */
 } shared;
 
 typedef struct worker {
@@ -86,7 +89,7 @@ static void tt_store(shared *sh, uint64_t key, tav_move m, int score, int depth,
 {
     tt_entry *e = &sh->tt[key & sh->tt_mask];
     uint64_t data = (uint64_t)m << 32 | (uint64_t)(uint16_t)(int16_t)score << 16 |
-                    (uint64_t)(uint8_t)depth << 8 | (uint64_t)flag;
+                    (uint64_t)(uint8_t)depth << 8 | sh->gen | (uint64_t)flag;
     atomic_store_explicit(&e->key, key ^ data, memory_order_relaxed);
     atomic_store_explicit(&e->data, data, memory_order_relaxed);
 }
@@ -96,8 +99,8 @@ static int tt_probe(shared *sh, uint64_t key, tav_move *m, int *score, int *dept
     tt_entry *e = &sh->tt[key & sh->tt_mask];
     uint64_t k = atomic_load_explicit(&e->key, memory_order_relaxed);
     uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
-    if ((k ^ data) != key || data == 0)
-        return 0;
+    if ((k ^ data) != key || data == 0 || (data & TT_GEN_MASK) != sh->gen)
+        return 0;   /* empty, torn, or left by an earlier search */
     *m = (tav_move)(data >> 32);
     *score = (int16_t)(uint16_t)(data >> 16);
     *depth = (uint8_t)(data >> 8);
@@ -129,6 +132,10 @@ static int out_of_time(worker *w)
     shared *sh = w->sh;
     if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
         return 1;
+    if (sh->cancel && atomic_load_explicit(sh->cancel, memory_order_relaxed)) {
+        atomic_store(&sh->stop, 1);
+        return 1;
+    }
     if (w->nodes - w->reported >= 1024) {
         uint64_t delta = w->nodes - w->reported;
         w->reported = w->nodes;
@@ -394,83 +401,169 @@ static void *ab_thread(void *arg)
     return NULL;
 }
 
+/* ------------------------------------------------------------------------
+ * An alpha-beta search split into jobs (Lazy SMP: job 0 leads, the others
+ * help through the shared table).  The table is given by whoever runs job
+ * 0 (tav_ab_set_table); helpers wait for it.
+ */
+struct tav_ab {
+    shared sh;
+    worker ws[TAV_MAX_JOBS];
+    thread_arg ta[TAV_MAX_JOBS];
+    int njobs;
+    _Atomic int ready;         /* the table is set */
+};
+
+tav_ab *tav_ab_new(const tav_game *g, const void *st, const tav_limits *lim, double start,
+                   double deadline, uint64_t max_nodes, int njobs, tav_info_fn info, void *ctx,
+                   const _Atomic int *cancel)
+{
+    tav_ab *ab = calloc(1, sizeof *ab);
+    if (!ab)
+        return NULL;
+    if (njobs < 1)
+        njobs = 1;
+    if (njobs > TAV_MAX_JOBS)
+        njobs = TAV_MAX_JOBS;
+    ab->njobs = njobs;
+    shared *sh = &ab->sh;
+    sh->g = g;
+    sh->deadline = deadline;
+    sh->max_nodes = max_nodes;
+    sh->max_depth = lim->depth;
+    sh->info = info;
+    sh->ctx = ctx;
+    sh->start = start;
+    sh->cancel = cancel;
+    const tav_level_row *lv = tav_level_of(lim->level);
+    if (lv && lv->depth && (!sh->max_depth || sh->max_depth > lv->depth))
+        sh->max_depth = lv->depth;
+    if (deadline == 0 && max_nodes == 0 && sh->max_depth == 0)
+        sh->max_depth = 4;   /* no budget given: a small fixed search */
+    if (lv && lv->noise > 0) {
+        /* Weaker levels: random root preferences worth up to a few pieces. */
+        sh->noise = lv->noise;
+        sh->noise_seed = tav_mix64(lim->seed);
+    }
+    for (int i = 0; i < njobs; i++) {
+        ab->ws[i].sh = sh;
+        ab->ws[i].id = i;
+        ab->ta[i].w = &ab->ws[i];
+        ab->ta[i].root = st;
+    }
+    return ab;
+}
+
+size_t tav_ab_table_bytes(size_t memory)
+{
+    uint64_t entries = 1;
+    while (entries * 2 * sizeof(tt_entry) <= memory)
+        entries *= 2;
+    return (size_t)entries * sizeof(tt_entry);
+}
+
+void tav_ab_set_table(tav_ab *ab, void *table, size_t bytes, unsigned gen)
+{
+    ab->sh.tt = table;
+    ab->sh.tt_mask = bytes / sizeof(tt_entry) - 1;
+    ab->sh.gen = (uint64_t)(gen & 63u) << 2;
+    atomic_store(&ab->ready, 1);
+}
+
+void tav_ab_stop(tav_ab *ab) { atomic_store(&ab->sh.stop, 1); }
+
+void tav_ab_job(tav_ab *ab, int i)
+{
+    if (i < 0 || i >= ab->njobs)
+        return;
+    shared *sh = &ab->sh;
+    const tav_game *g = sh->g;
+    while (!atomic_load(&ab->ready)) {
+        /* A helper started before the leader set the table up. */
+        if (atomic_load(&sh->stop) || (sh->cancel && atomic_load(sh->cancel)))
+            return;
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    if (!sh->tt)
+        return;
+    worker *w = &ab->ws[i];
+    int plies = AB_MAXPLY + QS_MAXPLY + 2;
+    w->states = malloc(g->state_size * (size_t)plies);
+    w->lists = malloc(sizeof(tav_move) * (size_t)g->max_moves * (size_t)plies);
+    w->scores = malloc(sizeof(int) * (size_t)g->max_moves * (size_t)plies);
+    if (w->states && w->lists && w->scores)
+        ab_thread(&ab->ta[i]);
+    else if (i == 0)
+        atomic_store(&sh->stop, 1);
+    free(w->states);
+    free(w->lists);
+    free(w->scores);
+    w->states = NULL;
+    w->lists = NULL;
+    w->scores = NULL;
+}
+
+int tav_ab_finish(tav_ab *ab, tav_report *out)
+{
+    int rc = -1;
+    worker *w0 = &ab->ws[0];
+    if (w0->have_best) {
+        out->best = w0->best;
+        double v = w0->best_score > AB_WIN - 1000 ? 1.0
+                 : w0->best_score < -AB_WIN + 1000 ? 0.0
+                 : 0.5 + w0->best_score / 2000.0;
+        out->value = v < 0 ? 0 : v > 1 ? 1 : v;
+        rc = 0;
+    }
+    uint64_t total = 0;
+    for (int i = 0; i < ab->njobs; i++)
+        total += ab->ws[i].nodes;
+    out->nodes = total;
+    out->depth = w0->depth_done;
+    return rc;
+}
+
+void tav_ab_free(tav_ab *ab) { free(ab); }
+
+static void *ab_job_thread(void *arg)
+{
+    thread_arg *ta = arg;
+    tav_ab *ab = (tav_ab *)((char *)ta->w->sh - offsetof(tav_ab, sh));
+    tav_ab_job(ab, ta->w->id);
+    return NULL;
+}
+
 int tav_alphabeta(tav_searcher *sr, const tav_game *g, const void *st, const tav_limits *lim,
                   double deadline, uint64_t max_nodes, tav_info_fn info, void *ctx, tav_report *out)
 {
-    shared sh;
-    memset(&sh, 0, sizeof sh);
-    sh.g = g;
-    sh.deadline = deadline;
-    sh.max_nodes = max_nodes;
-    sh.max_depth = lim->depth;
-    sh.info = info;
-    sh.ctx = ctx;
-    sh.start = ab_now();
-    if (lim->level >= 1 && lim->level <= 9) {
-        /* Weaker levels: random root preferences worth up to a few pieces. */
-        static const int noise[10] = {0, 500, 300, 180, 110, 70, 40, 20, 10, 5};
-        sh.noise = noise[lim->level];
-        sh.noise_seed = tav_mix64(lim->seed);
-    }
-    size_t mem = lim->memory ? lim->memory : (64u << 20);
-    uint64_t entries = 1;
-    while (entries * 2 * sizeof(tt_entry) <= mem)
-        entries *= 2;
+    int threads = lim->threads < 1 ? 1 : lim->threads > TAV_MAX_JOBS ? TAV_MAX_JOBS : lim->threads;
+    tav_ab *ab = tav_ab_new(g, st, lim, ab_now(), deadline, max_nodes, threads, info, ctx, NULL);
+    if (!ab)
+        return -1;
+    size_t bytes = tav_ab_table_bytes(lim->memory ? lim->memory : (64u << 20));
     /* The searcher's table keeps its contents from the previous moves of
      * the same game; a new game (or another game) starts from zero. */
     int reused = 0;
-    sh.tt = tav_searcher_take(sr, TAV_SEARCHER_TT, entries * sizeof(tt_entry), &reused);
-    if (sh.tt && reused && sr->tt_game != g)
-        memset(sh.tt, 0, entries * sizeof(tt_entry));
+    void *tt = tav_searcher_take(sr, TAV_SEARCHER_TT, bytes, &reused);
+    if (tt && reused && sr->tt_game != g)
+        memset(tt, 0, bytes);
     if (sr)
         sr->tt_game = g;
-    sh.tt_mask = entries - 1;
-    int threads = lim->threads < 1 ? 1 : lim->threads > 8 ? 8 : lim->threads;
-    worker *ws = calloc((size_t)threads, sizeof(worker));
-    thread_arg *ta = calloc((size_t)threads, sizeof(thread_arg));
-    int plies = AB_MAXPLY + QS_MAXPLY + 2;
-    int ok = sh.tt && ws && ta;
-    for (int i = 0; ok && i < threads; i++) {
-        ws[i].sh = &sh;
-        ws[i].id = i;
-        ws[i].states = malloc(g->state_size * (size_t)plies);
-        ws[i].lists = malloc(sizeof(tav_move) * (size_t)g->max_moves * (size_t)plies);
-        ws[i].scores = malloc(sizeof(int) * (size_t)g->max_moves * (size_t)plies);
-        ok = ws[i].states && ws[i].lists && ws[i].scores;
-        ta[i].w = &ws[i];
-        ta[i].root = st;
-    }
     int rc = -1;
-    if (ok) {
-        pthread_t tid[8];
-        int started[8] = {0};
+    if (tt) {
+        tav_ab_set_table(ab, tt, bytes, 1);
+        pthread_t tid[TAV_MAX_JOBS];
+        int started[TAV_MAX_JOBS] = {0};
         for (int i = 1; i < threads; i++)
-            started[i] = pthread_create(&tid[i], NULL, ab_thread, &ta[i]) == 0;
-        ab_thread(&ta[0]);
+            started[i] = pthread_create(&tid[i], NULL, ab_job_thread, &ab->ta[i]) == 0;
+        tav_ab_job(ab, 0);
         for (int i = 1; i < threads; i++)
             if (started[i])
                 pthread_join(tid[i], NULL);
-        if (ws[0].have_best) {
-            out->best = ws[0].best;
-            double v = ws[0].best_score > AB_WIN - 1000 ? 1.0
-                     : ws[0].best_score < -AB_WIN + 1000 ? 0.0
-                     : 0.5 + ws[0].best_score / 2000.0;
-            out->value = v < 0 ? 0 : v > 1 ? 1 : v;
-            rc = 0;
-        }
-        uint64_t total = 0;
-        for (int i = 0; i < threads; i++)
-            total += ws[i].nodes;
-        out->nodes = total;
-        out->depth = ws[0].depth_done;
+        rc = tav_ab_finish(ab, out);
     }
-    for (int i = 0; ws && i < threads; i++) {
-        free(ws[i].states);
-        free(ws[i].lists);
-        free(ws[i].scores);
-    }
-    free(ws);
-    free(ta);
-    tav_searcher_release(sr, sh.tt);
+    tav_searcher_release(sr, tt);
+    tav_ab_free(ab);
     return rc;
 }

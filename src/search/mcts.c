@@ -29,6 +29,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,7 @@ typedef struct job {
     void *ctx;
     int report;                   /* this job prints info lines */
     double start;
+    const _Atomic int *cancel;    /* set from any thread: stop now (NULL: none) */
 } job;
 
 static double now_seconds(void)
@@ -587,6 +589,13 @@ static void *job_run(void *arg)
         t.mast_mask = MAST_SIZE - 1;
         t.trail = malloc(sizeof(uint32_t) * TRAIL_MAX);
     }
+    if (!jb->moves) {
+        jb->moves = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+        jb->visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
+        jb->reward = malloc(sizeof(double) * (size_t)g->max_moves);
+    }
+    if (!jb->moves || !jb->visits || !jb->reward || t.cap < 1)
+        goto out;
     if (!t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set) ||
         (t.p.mast > 0 && (!t.mast || !t.trail)))
         goto out;
@@ -607,6 +616,8 @@ static void *job_run(void *arg)
         t.playouts = 0;
         for (;;) {
             if (share && t.playouts >= share)
+                break;
+            if (jb->cancel && atomic_load_explicit(jb->cancel, memory_order_relaxed))
                 break;
             if (t.p.infoset)
                 iterate_is(&t, root);
@@ -634,6 +645,8 @@ static void *job_run(void *arg)
         jb->playouts += t.playouts;
         jb->nodes += (uint64_t)t.count;
         merge_root(jb, &t);
+        if (jb->cancel && atomic_load_explicit(jb->cancel, memory_order_relaxed))
+            break;
     }
 out:
     free(t.mast);
@@ -645,12 +658,208 @@ out:
     return NULL;
 }
 
+/* ------------------------------------------------------------------------
+ * A tree search split into jobs: the service runs each job on a worker of
+ * its pool with that worker's memory; tav_search_with runs them on threads
+ * of its own.  Job i always gets the same seed and share of the budget, so
+ * one job with a playout budget gives the same move wherever it runs.
+ */
+struct tav_mcts {
+    const tav_game *g;
+    unsigned char *root;
+    tav_move *order;
+    int njobs;
+    job jobs[TAV_MAX_JOBS];
+};
+
 static int cmp_desc_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+void tav_mcts_free(tav_mcts *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->njobs; i++) {
+        free(m->jobs[i].moves);
+        free(m->jobs[i].visits);
+        free(m->jobs[i].reward);
+    }
+    free(m->order);
+    free(m->root);
+    free(m);
+}
+
+tav_mcts *tav_mcts_new(const tav_game *g, const void *st, int ai, const tav_limits *lim, int njobs,
+                       double start, double deadline, tav_info_fn info, void *ctx)
+{
+    params p;
+    memset(&p, 0, sizeof p);
+    if (!ai) {
+        p.c = 0.7;
+    } else {
+        tav_profile pf = tav_profile_of(g, "ai");
+        p.c = pf.ucb_c > 0 ? pf.ucb_c : 0.5;
+        p.pw_k = pf.widen_k != 0 ? (pf.widen_k < 0 ? 0 : pf.widen_k) : 2.0;
+        p.pw_alpha = pf.widen_alpha > 0 ? pf.widen_alpha : 0.5;
+        p.cutoff = pf.cutoff;
+        p.smart = 1;
+        p.mast = pf.mast;
+        p.margin = pf.margin;
+        p.margin_scale = pf.margin_scale > 0 ? pf.margin_scale : 1.0;
+    }
+    if (njobs < 1)
+        njobs = 1;
+    if (njobs > TAV_MAX_JOBS)
+        njobs = TAV_MAX_JOBS;
+    uint64_t max_playouts = lim->nodes;
+    const tav_level_row *lv = tav_level_of(lim->level);
+    if (lv && lv->playouts && (!max_playouts || lv->playouts < max_playouts))
+        max_playouts = lv->playouts;
+    if (deadline == 0 && max_playouts == 0)
+        max_playouts = 1000;   /* neither budget given: a small fixed search */
+    tav_mcts *m = calloc(1, sizeof *m);
+    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    if (!m || !list || !(m->root = malloc(g->state_size))) {
+        free(list);
+        tav_mcts_free(m);
+        return NULL;
+    }
+    m->g = g;
+    m->njobs = njobs;
+    memcpy(m->root, st, g->state_size);
+    int hidden = g->mask && g->determinize;
+    int viewer = g->to_move(st);
+    if (hidden)
+        g->mask(m->root, viewer);
+    if (hidden && ai)
+        p.infoset = 1;   /* one information-set tree per job */
+    /* Levels 1-3 keep the pseudo-random root order: they are meant to miss
+     * good moves now and then. */
+    int weak = lim->level >= 1 && lim->level <= 3;
+    if (ai && tav_profile_of(g, "ai").order_root && g->move_score && p.pw_k > 0 && !hidden && !weak) {
+        /* Widen the root best-first: sort by move_score, ties by a seeded
+         * random key so generation order does not decide. */
+        int n = g->legal(st, list);
+        tav_rng rng;
+        tav_rng_seed(&rng, lim->seed);
+        uint64_t *key = malloc(sizeof(uint64_t) * (size_t)n);
+        m->order = malloc(sizeof(tav_move) * (size_t)n);
+        if (key && m->order) {
+            for (int i = 0; i < n; i++) {
+                int sc = g->move_score(st, list[i]);
+                key[i] = (uint64_t)(uint32_t)(sc ^ INT32_MIN) << 32 |
+                         (tav_rng_next(&rng) & 0xffff0000u) | (uint64_t)i;
+            }
+            qsort(key, (size_t)n, sizeof *key, cmp_desc_u64);
+            for (int i = 0; i < n; i++)
+                m->order[i] = list[key[i] & 0xffff];
+            p.root_order = m->order;
+            p.nroot_order = n;
+        }
+        free(key);
+    }
+    free(list);
+    int ndet_total = hidden && !p.infoset ? 8 : njobs;
+    for (int i = 0; i < njobs; i++) {
+        job *jb = &m->jobs[i];
+        jb->g = g;
+        jb->root = m->root;
+        jb->hidden = hidden;
+        jb->viewer = viewer;
+        jb->p = p;
+        jb->max_playouts = max_playouts ? (max_playouts + (uint64_t)njobs - 1) / (uint64_t)njobs : 0;
+        jb->deadline = deadline;
+        jb->seed = tav_mix64(lim->seed + (uint64_t)i * 0x9e37ULL);
+        jb->ndet = ndet_total / njobs + (i < ndet_total % njobs);
+        if (jb->ndet < 1)
+            jb->ndet = 1;
+        jb->info = info;
+        jb->ctx = ctx;
+        jb->report = i == 0;
+        jb->start = start;
+    }
+    return m;
+}
+
+size_t tav_mcts_job_bytes(size_t memory, int njobs)
+{
+    size_t b = memory / (size_t)(njobs < 1 ? 1 : njobs);
+    if (b < 16 * sizeof(mnode))
+        b = 16 * sizeof(mnode);
+    return b - b % sizeof(mnode);
+}
+
+void tav_mcts_job(tav_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel)
+{
+    if (i < 0 || i >= m->njobs || !mem)
+        return;
+    job *jb = &m->jobs[i];
+    jb->tree_mem = mem;
+    jb->memory = bytes - bytes % sizeof(mnode);
+    jb->cancel = cancel;
+    job_run(jb);
+}
+
+int tav_mcts_finish(tav_mcts *m, tav_report *out)
+{
+    /* Sum the root statistics of every job (in job order); the most
+     * visited move wins. */
+    const tav_game *g = m->g;
+    job *j0 = &m->jobs[0];
+    tav_move *moves = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    uint32_t *visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
+    double *reward = malloc(sizeof(double) * (size_t)g->max_moves);
+    int nroot = 0, found = 0;
+    if (moves && visits && reward) {
+        for (int i = 0; i < m->njobs; i++) {
+            const job *jb = &m->jobs[i];
+            for (int j = 0; j < jb->nroot; j++) {
+                int k;
+                for (k = 0; k < nroot; k++)
+                    if (moves[k] == jb->moves[j])
+                        break;
+                if (k == nroot) {
+                    if (k >= g->max_moves)
+                        continue;
+                    moves[k] = jb->moves[j];
+                    visits[k] = 0;
+                    reward[k] = 0;
+                    nroot++;
+                }
+                visits[k] += jb->visits[j];
+                reward[k] += jb->reward[j];
+            }
+        }
+    }
+    (void)j0;
+    uint32_t bestv = 0;
+    double bestr = 0;
+    for (int k = 0; k < nroot; k++) {
+        if (!found || visits[k] > bestv) {
+            found = 1;
+            bestv = visits[k];
+            bestr = reward[k];
+            out->best = moves[k];
+        }
+    }
+    out->value = bestv ? bestr / bestv : 0.5;
+    for (int i = 0; i < m->njobs; i++) {
+        out->playouts += m->jobs[i].playouts;
+        out->nodes += m->jobs[i].nodes;
+    }
+    free(moves);
+    free(visits);
+    free(reward);
+    return found ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------------
+ * The entry points of search.h, kept for the callers that have not moved to
+ * the service yet: each search runs its jobs on threads of its own.
+ */
 void tav_limits_default(tav_limits *lim)
 {
     memset(lim, 0, sizeof *lim);
@@ -660,17 +869,36 @@ void tav_limits_default(tav_limits *lim)
     lim->seed = 1;
 }
 
-/* Playout budget of a level (1..10) for people to play against. */
-static uint64_t level_playouts(int level)
+double tav_deadline_after(double start, long movetime_ms)
 {
-    static const uint64_t budget[11] = {0, 20, 60, 150, 400, 1000, 2500, 6000, 15000, 40000, 0};
-    return budget[level < 0 ? 0 : level > 10 ? 10 : level];
+    /* Stop a little early: the last iteration and the answer must fit too. */
+    if (movetime_ms <= 0)
+        return 0;
+    double ms = (double)movetime_ms;
+    double margin = ms * 0.02 + 3.0;
+    if (margin > ms * 0.5)
+        margin = ms * 0.5;
+    return start + (ms - margin) / 1000.0;
 }
 
 int tav_search(const tav_game *g, const void *st, const char *player, const tav_limits *lim,
                tav_info_fn info, void *ctx, tav_report *out)
 {
     return tav_search_with(NULL, g, st, player, lim, info, ctx, out);
+}
+
+typedef struct thread_job {
+    tav_mcts *m;
+    int i;
+    void *mem;
+    size_t bytes;
+} thread_job;
+
+static void *thread_job_run(void *arg)
+{
+    thread_job *tj = arg;
+    tav_mcts_job(tj->m, tj->i, tj->mem, tj->bytes, NULL);
+    return NULL;
 }
 
 int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const char *player,
@@ -695,184 +923,55 @@ int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const c
         free(list);
         return 0;
     }
-    params p;
-    memset(&p, 0, sizeof p);
-    if (strcmp(player, "uct") == 0) {
-        p.c = 0.7;
-    } else if (strcmp(player, "ai") == 0) {
-        p.c = g->ai.ucb_c > 0 ? g->ai.ucb_c : 0.5;
-        p.pw_k = g->ai.widen_k != 0 ? (g->ai.widen_k < 0 ? 0 : g->ai.widen_k) : 2.0;
-        p.pw_alpha = g->ai.widen_alpha > 0 ? g->ai.widen_alpha : 0.5;
-        p.cutoff = g->ai.cutoff;
-        p.smart = 1;
-        p.mast = g->ai.mast;
-        p.margin = g->ai.margin;
-        p.margin_scale = g->ai.margin_scale > 0 ? g->ai.margin_scale : 1.0;
-    } else {
+    int ai = strcmp(player, "ai") == 0;
+    if (!ai && strcmp(player, "uct") != 0) {
         free(list);
         return -1;
     }
-    int threads = lim->threads < 1 ? 1 : lim->threads > 8 ? 8 : lim->threads;
-    uint64_t max_playouts = lim->nodes;
-    if (lim->level >= 1 && lim->level <= 9) {
-        uint64_t lp = level_playouts(lim->level);
-        if (!max_playouts || lp < max_playouts)
-            max_playouts = lp;
-    }
-    /* Stop a little early: the last iteration and the answer must fit too. */
-    double deadline = 0;
-    if (lim->movetime_ms > 0) {
-        double ms = (double)lim->movetime_ms;
-        double margin = ms * 0.02 + 3.0;
-        if (margin > ms * 0.5)
-            margin = ms * 0.5;
-        deadline = start + (ms - margin) / 1000.0;
-    }
-    if (strcmp(player, "ai") == 0 && g->ai.algorithm == TAV_AI_ALPHABETA && g->eval) {
-        tav_limits l2 = *lim;
-        uint64_t nodes = lim->nodes;
-        static const int level_depth[10] = {0, 1, 1, 1, 3, 3, 3, 5, 5, 7};
-        if (lim->level >= 1 && lim->level <= 9 && (!l2.depth || l2.depth > level_depth[lim->level]))
-            l2.depth = level_depth[lim->level];
-        if (deadline == 0 && nodes == 0 && l2.depth == 0)
-            l2.depth = 4;
-        int rc = tav_alphabeta(sr, g, st, &l2, deadline, nodes, info, ctx, out);
+    int threads = lim->threads < 1 ? 1 : lim->threads > TAV_MAX_JOBS ? TAV_MAX_JOBS : lim->threads;
+    double deadline = tav_deadline_after(start, lim->movetime_ms);
+    if (ai && tav_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA && g->eval) {
+        int rc = tav_alphabeta(sr, g, st, lim, deadline, lim->nodes, info, ctx, out);
         if (rc != 0)
             out->best = list[0];
         out->seconds = now_seconds() - start;
         free(list);
         return 0;
     }
-    if (deadline == 0 && max_playouts == 0)
-        max_playouts = 1000;   /* neither budget given: a small fixed search */
-    unsigned char *root = malloc(g->state_size);
-    job *jobs = calloc((size_t)threads, sizeof(job));
-    if (!root || !jobs) {
-        free(root);
-        free(jobs);
+    tav_mcts *m = tav_mcts_new(g, st, ai, lim, threads, start, deadline, info, ctx);
+    if (!m) {
         free(list);
         return -1;
     }
-    memcpy(root, st, g->state_size);
-    int hidden = g->mask && g->determinize;
-    int viewer = g->to_move(st);
-    if (hidden)
-        g->mask(root, viewer);
-    size_t memory = lim->memory ? lim->memory : (64u << 20);
-    if (hidden && strcmp(player, "ai") == 0)
-        p.infoset = 1;   /* one information-set tree per thread */
-    tav_move *order = NULL;
-    /* Levels 1-3 keep the pseudo-random root order: they are meant to miss
-     * good moves now and then. */
-    int weak = lim->level >= 1 && lim->level <= 3;
-    if (strcmp(player, "ai") == 0 && g->ai.order_root && g->move_score && p.pw_k > 0 && !hidden && !weak) {
-        /* Widen the root best-first: sort by move_score, ties by a seeded
-         * random key so generation order does not decide. */
-        uint64_t *key = malloc(sizeof(uint64_t) * (size_t)n);
-        order = malloc(sizeof(tav_move) * (size_t)n);
-        if (key && order) {
-            for (int i = 0; i < n; i++) {
-                int sc = g->move_score(st, list[i]);
-                key[i] = (uint64_t)(uint32_t)(sc ^ INT32_MIN) << 32 |
-                         (tav_rng_next(&rng) & 0xffff0000u) | (uint64_t)i;
-            }
-            qsort(key, (size_t)n, sizeof *key, cmp_desc_u64);
-            for (int i = 0; i < n; i++)
-                order[i] = list[key[i] & 0xffff];
-            p.root_order = order;
-            p.nroot_order = n;
-        }
-        free(key);
-    }
-    int ndet_total = hidden && !p.infoset ? 8 : threads;
-    for (int i = 0; i < threads; i++) {
-        job *jb = &jobs[i];
-        jb->g = g;
-        jb->root = root;
-        jb->hidden = hidden;
-        jb->viewer = viewer;
-        jb->p = p;
-        jb->memory = memory / (size_t)threads;
-        if (jb->memory < 16 * sizeof(mnode))
-            jb->memory = 16 * sizeof(mnode);
-        jb->memory -= jb->memory % sizeof(mnode);
-        jb->tree_mem = tav_searcher_take(sr, i, jb->memory, NULL);
-        jb->max_playouts = max_playouts ? (max_playouts + (uint64_t)threads - 1) / (uint64_t)threads : 0;
-        jb->deadline = deadline;
-        jb->seed = tav_mix64(lim->seed + (uint64_t)i * 0x9e37ULL);
-        jb->ndet = ndet_total / threads + (i < ndet_total % threads);
-        if (jb->ndet < 1)
-            jb->ndet = 1;
-        jb->moves = malloc(sizeof(tav_move) * (size_t)g->max_moves);
-        jb->visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
-        jb->reward = malloc(sizeof(double) * (size_t)g->max_moves);
-        jb->info = info;
-        jb->ctx = ctx;
-        jb->report = i == 0;
-        jb->start = start;
-    }
+    size_t bytes = tav_mcts_job_bytes(lim->memory ? lim->memory : (64u << 20), threads);
+    thread_job tj[TAV_MAX_JOBS];
     int nrun = threads;
-    for (int i = 0; i < threads; i++)
-        if (!jobs[i].tree_mem || !jobs[i].moves || !jobs[i].visits || !jobs[i].reward) {
+    for (int i = 0; i < threads; i++) {
+        tj[i].m = m;
+        tj[i].i = i;
+        tj[i].bytes = bytes;
+        tj[i].mem = tav_searcher_take(sr, i, bytes, NULL);
+        if (!tj[i].mem && nrun == threads)
             nrun = i;   /* out of memory: run the jobs that have it */
-            break;
-        }
-    pthread_t tid[8];
-    int started[8] = {0};
+    }
+    pthread_t tid[TAV_MAX_JOBS];
+    int started[TAV_MAX_JOBS] = {0};
     for (int i = 1; i < nrun; i++)
-        started[i] = pthread_create(&tid[i], NULL, job_run, &jobs[i]) == 0;
+        started[i] = pthread_create(&tid[i], NULL, thread_job_run, &tj[i]) == 0;
     if (nrun > 0)
-        job_run(&jobs[0]);
+        thread_job_run(&tj[0]);
     for (int i = 1; i < nrun; i++) {
         if (started[i])
             pthread_join(tid[i], NULL);
         else
-            job_run(&jobs[i]);
+            thread_job_run(&tj[i]);
     }
-    /* Sum root statistics into job 0; the most visited move wins. */
-    for (int i = 1; i < nrun; i++)
-        for (int j = 0; j < jobs[i].nroot; j++) {
-            int k;
-            for (k = 0; k < jobs[0].nroot; k++)
-                if (jobs[0].moves[k] == jobs[i].moves[j])
-                    break;
-            if (k == jobs[0].nroot) {
-                if (k >= g->max_moves)
-                    continue;
-                jobs[0].moves[k] = jobs[i].moves[j];
-                jobs[0].visits[k] = 0;
-                jobs[0].reward[k] = 0;
-                jobs[0].nroot++;
-            }
-            jobs[0].visits[k] += jobs[i].visits[j];
-            jobs[0].reward[k] += jobs[i].reward[j];
-        }
-    uint32_t bestv = 0;
-    double bestr = 0;
-    int found = 0;
-    for (int k = 0; k < jobs[0].nroot; k++) {
-        if (!found || jobs[0].visits[k] > bestv) {
-            found = 1;
-            bestv = jobs[0].visits[k];
-            bestr = jobs[0].reward[k];
-            out->best = jobs[0].moves[k];
-        }
-    }
-    if (!found)
+    if (tav_mcts_finish(m, out) != 0)
         out->best = list[0];
-    out->value = bestv ? bestr / bestv : 0.5;
-    for (int i = 0; i < threads; i++) {
-        out->playouts += jobs[i].playouts;
-        out->nodes += jobs[i].nodes;
-        free(jobs[i].moves);
-        free(jobs[i].visits);
-        free(jobs[i].reward);
-        tav_searcher_release(sr, jobs[i].tree_mem);
-    }
+    for (int i = 0; i < threads; i++)
+        tav_searcher_release(sr, tj[i].mem);
     out->seconds = now_seconds() - start;
-    free(order);
-    free(jobs);
-    free(root);
+    tav_mcts_free(m);
     free(list);
     return 0;
 }

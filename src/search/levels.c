@@ -1,0 +1,45 @@
+/*
+ * levels.c — the one table from levels 1..10 to budgets, for every game and
+ * player.  Levels 1-9 cap the search (tree search: playouts; alpha-beta:
+ * depth, with random root preferences that shrink as the level grows);
+ * level 10 is the full player.  movetime_ms is the time a level plays with
+ * when nothing else limits it (terminal play's 200 + 250 * level).
+ */
+#include <string.h>
+
+#include "search/search_internal.h"
+#include "tavoliere_search.h"
+
+static const tav_level_row levels[11] = {
+    {0, 0, 0, 0},
+    {20, 1, 500, 450},
+    {60, 1, 300, 700},
+    {150, 1, 180, 950},
+    {400, 3, 110, 1200},
+    {1000, 3, 70, 1450},
+    {2500, 3, 40, 1700},
+    {6000, 5, 20, 1950},
+    {15000, 5, 10, 2200},
+    {40000, 7, 5, 2450},
+    {0, 0, 0, 2700},
+};
+
+const tav_level_row *tav_level_of(int level)
+{
+    return level >= 1 && level <= 10 ? &levels[level] : NULL;
+}
+
+void tav_level_budget(const tav_game *g, int level, tav_budget *b)
+{
+    const tav_level_row *lv = tav_level_of(level);
+    if (!b)
+        return;
+    b->level = lv ? level : 0;
+    if (!lv)
+        return;
+    b->movetime_ms = lv->movetime_ms;
+    if (g && tav_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA)
+        b->depth = lv->depth;
+    else
+        b->nodes = lv->playouts;
+}

@@ -1,0 +1,855 @@
+/*
+ * service.c — the search service (include/tavoliere_search.h).
+ *
+ * 1. The pool.  tav_service_new starts N worker threads once; no thread is
+ *    ever started per search.  Each worker owns one block of search memory
+ *    (the tree's node array or the alpha-beta table, `memory` bytes),
+ *    allocated at its first search and reused by every later one.
+ * 2. Requests and jobs.  A request is one search: a copy of the position,
+ *    the player, the budget and a cancel flag.  A search that may use k
+ *    threads is split into k jobs (k <= workers): root-parallel trees for
+ *    tree search, Lazy SMP helpers for alpha-beta.  Jobs wait in one FIFO
+ *    queue, the jobs of a request next to each other; an idle worker takes
+ *    the job at the head (the lowest-numbered idle worker first, so a lone
+ *    caller always gets the same workers).
+ * 3. The leader.  Job 0 leads: when its own work ends it stops the helpers
+ *    that still run (alpha-beta) or, after a cancel or the deadline, drops
+ *    the helpers still queued; it waits for the running ones, sums their
+ *    results and calls `done` on its worker thread, exactly once.
+ *    Because jobs are taken in order, the helpers of a running leader were
+ *    queued before any later leader: a leader never waits for a worker that
+ *    waits itself.
+ * 4. Cancel.  tav_service_cancel sets the request's atomic flag, which the
+ *    tree search reads every iteration and alpha-beta at every interior
+ *    node; queued helpers are dropped at once, and a request still queued
+ *    as a whole moves to the head of the queue so the next free worker
+ *    reports it.
+ * 5. Players.  A table of entries with init (on the caller's thread: check
+ *    and prepare), search (one job on a worker), stop, finish (the answer)
+ *    and free.
+ *
+ * Nothing here is global: everything hangs off the tav_service.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "search/search.h"
+#include "search/search_internal.h"
+#include "tavoliere_search.h"
+
+#define DEFAULT_MEMORY ((size_t)64 << 20)
+
+typedef struct sreq sreq;
+typedef struct sworker sworker;
+
+/* ---- 1. Players. ---- */
+typedef struct tav_player_ops {
+    const char *name;
+    /* Check the request; sets r->njobs (1..r->lim.threads).  On the
+     * caller's thread. */
+    tav_status (*init)(sreq *r);
+    /* (may be NULL) Prepare the search when its leader starts (the deadline
+     * is known then), on the leader's worker; helpers wait for it. */
+    tav_status (*prepare)(sreq *r);
+    /* Run job i on worker w (the leader's job is 0). */
+    void (*search)(sreq *r, int i, sworker *w);
+    /* Ask the jobs still running to end now (any thread). */
+    void (*stop)(sreq *r);
+    /* The answer, once every job has ended. */
+    void (*finish)(sreq *r, tav_answer *a);
+    void (*free)(sreq *r);
+} tav_player_ops;
+
+enum { JOB_QUEUED, JOB_RUNNING, JOB_ENDED };
+
+typedef struct sjob {
+    sreq *r;
+    int index;
+    int state;
+    struct sjob *prev, *next;   /* in the queue */
+} sjob;
+
+/* Where tav_service_run waits: info lines and the answer come here from the
+ * workers and are handed to the caller on its own thread. */
+typedef struct runwait {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int done;
+    tav_answer ans;
+    char **lines;
+    int nlines, caplines;
+} runwait;
+
+struct sreq {
+    tav_service *svc;
+    uint64_t handle;
+    const tav_game *g;
+    const tav_player_ops *ops;
+    unsigned char *root;       /* the position (the caller's copy) */
+    tav_budget b;
+    tav_limits lim;            /* the budget as the searchers take it */
+    int njobs;
+    sjob job[TAV_MAX_JOBS];
+    int pending;               /* jobs not ended (svc->mu) */
+    _Atomic int cancel;
+    double start, deadline;    /* set when the leader is dispatched */
+    int leader_worker;
+    tav_done_fn done;
+    void *ctx;
+    runwait *rw;               /* tav_service_run's waiter, or NULL */
+    /* player data */
+    tav_mcts *mcts;
+    tav_ab *ab;
+    tav_move quick;            /* random player / single legal move */
+    int have_quick;
+    int prepared;              /* 1 prepared, -1 failed (svc->mu) */
+    sreq *prev, *next;         /* among the service's live requests */
+};
+
+struct sworker {
+    tav_service *svc;
+    int id;
+    pthread_t tid;
+    int started;
+    pthread_cond_t cv;
+    sjob *job;                 /* assigned job, NULL when idle */
+    void *mem;                 /* search memory block (svc->memory bytes) */
+    unsigned tt_gen;           /* alpha-beta table generation, 1..63 */
+    int mem_table;             /* the block holds a table (not a tree) */
+    size_t table_bytes;        /* ... of this size */
+};
+
+struct tav_service {
+    pthread_mutex_t mu;
+    pthread_cond_t ended;      /* a job ended (leaders wait for their helpers) */
+    int nworkers;
+    sworker *w;
+    size_t memory;
+    sjob *qhead, *qtail;
+    sreq *live;
+    uint64_t next_handle;
+    int quit;
+    _Atomic int alive;         /* worker threads running now */
+    _Atomic size_t bytes;      /* search memory held */
+    _Atomic int peak;          /* most jobs running at once (tests) */
+    int running;
+};
+
+double tav_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The worker's memory block, allocated at its first use. */
+static void *worker_mem(sworker *w)
+{
+    if (!w->mem) {
+        w->mem = calloc(1, w->svc->memory);
+        if (w->mem)
+            atomic_fetch_add(&w->svc->bytes, w->svc->memory);
+    }
+    return w->mem;
+}
+
+/* Info lines: to tav_service_run's caller (queued for its thread). */
+static void route_info(void *ctx, const char *line)
+{
+    sreq *r = ctx;
+    runwait *rw = r->rw;
+    if (!rw)
+        return;
+    size_t n = strlen(line) + 1;
+    char *copy = malloc(n);
+    if (!copy)
+        return;
+    memcpy(copy, line, n);
+    pthread_mutex_lock(&rw->mu);
+    if (rw->nlines == rw->caplines) {
+        int cap = rw->caplines ? rw->caplines * 2 : 8;
+        char **nl = realloc(rw->lines, sizeof(char *) * (size_t)cap);
+        if (!nl) {
+            pthread_mutex_unlock(&rw->mu);
+            free(copy);
+            return;
+        }
+        rw->lines = nl;
+        rw->caplines = cap;
+    }
+    rw->lines[rw->nlines++] = copy;
+    pthread_cond_signal(&rw->cv);
+    pthread_mutex_unlock(&rw->mu);
+}
+
+/* ---- 2. The players. ---- */
+
+static int quick_answer(sreq *r, int random)
+{
+    const tav_game *g = r->g;
+    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    if (!list)
+        return -1;
+    int n = g->legal(r->root, list);
+    if (n == 0) {
+        free(list);
+        return -1;
+    }
+    if (random || n == 1) {
+        tav_rng rng;
+        tav_rng_seed(&rng, r->lim.seed);
+        r->quick = list[n == 1 ? 0 : tav_rng_below(&rng, (uint32_t)n)];
+        r->have_quick = 1;
+    }
+    free(list);
+    return 0;
+}
+
+static tav_status random_init(sreq *r)
+{
+    if (quick_answer(r, 1) != 0)
+        return TAV_E_NOMEM;
+    r->njobs = 1;
+    return TAV_OK;
+}
+
+static void no_search(sreq *r, int i, sworker *w) { (void)r, (void)i, (void)w; }
+static void no_stop(sreq *r) { (void)r; }
+
+static void common_finish(sreq *r, tav_answer *a)
+{
+    if (r->have_quick) {
+        a->best = r->quick;
+        a->value = 0.5;
+        a->status = TAV_OK;
+    }
+}
+
+static void random_finish(sreq *r, tav_answer *a) { common_finish(r, a); }
+
+static void common_free(sreq *r)
+{
+    tav_mcts_free(r->mcts);
+    tav_ab_free(r->ab);
+    r->mcts = NULL;
+    r->ab = NULL;
+}
+
+static tav_status tree_init(sreq *r, int ai)
+{
+    if (quick_answer(r, 0) != 0)
+        return TAV_E_NOMEM;
+    r->njobs = r->have_quick ? 1 : r->lim.threads;
+    if (r->have_quick)
+        return TAV_OK;
+    if (ai && tav_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA && r->g->eval)
+        return TAV_OK;   /* alpha-beta: prepared by the leader (it needs the deadline) */
+    return TAV_OK;
+}
+
+static int is_ab(const sreq *r, int ai)
+{
+    return ai && tav_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA && r->g->eval;
+}
+
+/* Prepared by the dispatcher when the leader starts (under svc->mu): the
+ * deadline is known then. */
+static tav_status tree_prepare(sreq *r, int ai)
+{
+    if (r->have_quick)
+        return TAV_OK;
+    tav_info_fn info = r->rw ? route_info : NULL;
+    if (is_ab(r, ai)) {
+        r->ab = tav_ab_new(r->g, r->root, &r->lim, r->start, r->deadline, r->lim.nodes, r->njobs,
+                           info, r, &r->cancel);
+        return r->ab ? TAV_OK : TAV_E_NOMEM;
+    }
+    r->mcts = tav_mcts_new(r->g, r->root, ai, &r->lim, r->njobs, r->start, r->deadline, info, r);
+    return r->mcts ? TAV_OK : TAV_E_NOMEM;
+}
+
+static void tree_search(sreq *r, int i, sworker *w)
+{
+    if (r->have_quick)
+        return;
+    if (r->ab) {
+        if (i == 0) {
+            size_t cap = r->svc->memory;
+            if (r->lim.memory && r->lim.memory < cap)
+                cap = r->lim.memory;
+            size_t bytes = tav_ab_table_bytes(cap);
+            void *mem = worker_mem(w);
+            if (mem) {
+                if (!w->mem_table || bytes != w->table_bytes || ++w->tt_gen > 63) {
+                    /* A tree was here, or every generation was used:
+                     * start from an empty table. */
+                    memset(mem, 0, bytes);
+                    w->tt_gen = 1;
+                    w->mem_table = 1;
+                    w->table_bytes = bytes;
+                }
+                tav_ab_set_table(r->ab, mem, bytes, w->tt_gen);
+            } else {
+                tav_ab_set_table(r->ab, NULL, 0, 0);
+            }
+        }
+        tav_ab_job(r->ab, i);
+        if (i == 0)
+            tav_ab_stop(r->ab);   /* the leader has its answer: helpers end */
+        return;
+    }
+    if (r->mcts) {
+        void *mem = worker_mem(w);
+        size_t bytes = r->svc->memory;
+        if (r->lim.memory && r->lim.memory < bytes)
+            bytes = r->lim.memory;
+        w->mem_table = 0;
+        tav_mcts_job(r->mcts, i, mem, bytes, &r->cancel);
+    }
+}
+
+static void tree_stop(sreq *r)
+{
+    if (r->ab)
+        tav_ab_stop(r->ab);
+}
+
+static void tree_finish(sreq *r, tav_answer *a)
+{
+    common_finish(r, a);
+    if (r->have_quick)
+        return;
+    tav_report rep;
+    memset(&rep, 0, sizeof rep);
+    int rc = -1;
+    if (r->ab)
+        rc = tav_ab_finish(r->ab, &rep);
+    else if (r->mcts)
+        rc = tav_mcts_finish(r->mcts, &rep);
+    a->playouts = rep.playouts;
+    a->nodes = rep.nodes;
+    a->depth = rep.depth;
+    if (rc == 0) {
+        a->best = rep.best;
+        a->value = rep.value;
+        a->status = TAV_OK;
+    }
+}
+
+static tav_status uct_init(sreq *r) { return tree_init(r, 0); }
+static tav_status ai_init(sreq *r) { return tree_init(r, 1); }
+static tav_status uct_prepare(sreq *r) { return tree_prepare(r, 0); }
+static tav_status ai_prepare(sreq *r) { return tree_prepare(r, 1); }
+
+static const tav_player_ops players[] = {
+    {"random", random_init, NULL, no_search, no_stop, random_finish, common_free},
+    {"uct", uct_init, uct_prepare, tree_search, tree_stop, tree_finish, common_free},
+    {"ai", ai_init, ai_prepare, tree_search, tree_stop, tree_finish, common_free},
+};
+#define NPLAYERS (sizeof players / sizeof players[0])
+
+static const char *const player_names[NPLAYERS + 1] = {"random", "uct", "ai", NULL};
+
+const char *const *tav_players(void) { return player_names; }
+
+static const tav_player_ops *find_player(const char *name)
+{
+    for (size_t i = 0; name && i < NPLAYERS; i++)
+        if (strcmp(players[i].name, name) == 0)
+            return &players[i];
+    return NULL;
+}
+
+int tav_player_parse(const char *spec, char *name, size_t n, int *level)
+{
+    if (!spec)
+        return -1;
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    char buf[32];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, spec, len);
+    buf[len] = '\0';
+    if (!find_player(buf))
+        return -1;
+    int lv = 0;
+    if (colon) {
+        const char *opt = colon + 1;
+        if (strncmp(opt, "level=", 6) != 0)
+            return -1;
+        const char *d = opt + 6;
+        if (!(d[0] >= '1' && d[0] <= '9'))
+            return -1;
+        lv = d[0] - '0';
+        if (d[1] == '0' && lv == 1 && d[2] == '\0')
+            lv = 10;
+        else if (d[1] != '\0')
+            return -1;
+    }
+    if (name && n) {
+        if (len >= n)
+            return -1;
+        memcpy(name, buf, len + 1);
+    }
+    if (level)
+        *level = lv;
+    return 0;
+}
+
+/* ---- 3. The pool. ---- */
+
+static void queue_push(tav_service *svc, sjob *j, int front)
+{
+    j->state = JOB_QUEUED;
+    if (front) {
+        j->prev = NULL;
+        j->next = svc->qhead;
+        if (svc->qhead)
+            svc->qhead->prev = j;
+        else
+            svc->qtail = j;
+        svc->qhead = j;
+    } else {
+        j->next = NULL;
+        j->prev = svc->qtail;
+        if (svc->qtail)
+            svc->qtail->next = j;
+        else
+            svc->qhead = j;
+        svc->qtail = j;
+    }
+}
+
+static void queue_remove(tav_service *svc, sjob *j)
+{
+    if (j->prev)
+        j->prev->next = j->next;
+    else
+        svc->qhead = j->next;
+    if (j->next)
+        j->next->prev = j->prev;
+    else
+        svc->qtail = j->prev;
+    j->prev = j->next = NULL;
+}
+
+/* Drop the request's helpers that have not started (svc->mu held). */
+static void drop_queued_helpers(sreq *r)
+{
+    tav_service *svc = r->svc;
+    for (int i = 1; i < r->njobs; i++)
+        if (r->job[i].state == JOB_QUEUED) {
+            queue_remove(svc, &r->job[i]);
+            r->job[i].state = JOB_ENDED;
+            r->pending--;
+        }
+}
+
+/* Hand queued jobs to idle workers (svc->mu held). */
+static void dispatch(tav_service *svc)
+{
+    while (svc->qhead) {
+        sworker *w = NULL;
+        for (int i = 0; i < svc->nworkers; i++)
+            if (!svc->w[i].job && svc->w[i].started) {
+                w = &svc->w[i];
+                break;
+            }
+        if (!w)
+            return;
+        sjob *j = svc->qhead;
+        queue_remove(svc, j);
+        j->state = JOB_RUNNING;
+        sreq *r = j->r;
+        if (j->index == 0) {
+            r->start = tav_now();
+            double d = tav_deadline_after(r->start, r->lim.movetime_ms);
+            if (r->b.deadline > 0 && (d == 0 || r->b.deadline < d))
+                d = r->b.deadline;
+            r->deadline = d;
+            r->leader_worker = w->id;
+        }
+        w->job = j;
+        svc->running++;
+        if (svc->running > atomic_load(&svc->peak))
+            atomic_store(&svc->peak, svc->running);
+        pthread_cond_signal(&w->cv);
+    }
+}
+
+static void request_free(sreq *r)
+{
+    if (!r)
+        return;
+    if (r->ops)
+        r->ops->free(r);
+    free(r->root);
+    free(r);
+}
+
+/* The leader's end (svc->mu held on entry and exit). */
+static void lead_end(sworker *w, sreq *r)
+{
+    tav_service *svc = w->svc;
+    int cancelled = atomic_load(&r->cancel);
+    if (cancelled || r->ab || (r->deadline > 0 && tav_now() >= r->deadline)) {
+        r->ops->stop(r);
+        drop_queued_helpers(r);
+    }
+    r->pending--;   /* the leader itself */
+    while (r->pending > 0) {
+        if (atomic_load(&r->cancel)) {
+            r->ops->stop(r);
+            drop_queued_helpers(r);
+            if (r->pending == 0)
+                break;
+        }
+        pthread_cond_wait(&svc->ended, &svc->mu);
+    }
+    /* Off the live list: a cancel from now on finds nothing. */
+    if (r->prev)
+        r->prev->next = r->next;
+    else
+        svc->live = r->next;
+    if (r->next)
+        r->next->prev = r->prev;
+    pthread_mutex_unlock(&svc->mu);
+
+    tav_answer a;
+    memset(&a, 0, sizeof a);
+    a.status = TAV_E_NOMEM;
+    r->ops->finish(r, &a);
+    if (a.status == TAV_OK)
+        r->g->move_str(r->root, a.best, a.best_text, sizeof a.best_text);
+    if (atomic_load(&r->cancel))
+        a.status = TAV_E_CANCELLED;   /* best/best_text: the move found so far, if any */
+    a.seconds = r->start > 0 ? tav_now() - r->start : 0;
+    if (r->done)
+        r->done(r->ctx, &a);
+    request_free(r);
+    pthread_mutex_lock(&svc->mu);
+}
+
+static void *worker_main(void *arg)
+{
+    sworker *w = arg;
+    tav_service *svc = w->svc;
+    atomic_fetch_add(&svc->alive, 1);
+    pthread_mutex_lock(&svc->mu);
+    for (;;) {
+        while (!w->job && !svc->quit)
+            pthread_cond_wait(&w->cv, &svc->mu);
+        if (!w->job)
+            break;
+        sjob *j = w->job;
+        sreq *r = j->r;
+        int go = 1;
+        if (j->index == 0) {
+            pthread_mutex_unlock(&svc->mu);
+            tav_status ps = TAV_OK;
+            if (r->ops->prepare && !atomic_load(&r->cancel))
+                ps = r->ops->prepare(r);
+            pthread_mutex_lock(&svc->mu);
+            r->prepared = ps == TAV_OK ? 1 : -1;
+            go = ps == TAV_OK;
+            pthread_cond_broadcast(&svc->ended);
+        } else {
+            /* A helper starts once its leader has prepared the search. */
+            while (!r->prepared && !atomic_load(&r->cancel))
+                pthread_cond_wait(&svc->ended, &svc->mu);
+            go = r->prepared == 1;
+        }
+        pthread_mutex_unlock(&svc->mu);
+        if (go && !atomic_load(&r->cancel))
+            r->ops->search(r, j->index, w);
+        pthread_mutex_lock(&svc->mu);
+        if (j->index == 0) {
+            lead_end(w, r);
+        } else {
+            j->state = JOB_ENDED;
+            r->pending--;
+            pthread_cond_broadcast(&svc->ended);
+        }
+        w->job = NULL;
+        svc->running--;
+        dispatch(svc);
+    }
+    w->started = 0;   /* gone: dispatch gives it nothing more */
+    pthread_mutex_unlock(&svc->mu);
+    atomic_fetch_sub(&svc->alive, 1);
+    return NULL;
+}
+
+tav_service *tav_service_new(int threads, size_t memory)
+{
+    if (threads < 1 || threads > 256)
+        return NULL;
+    tav_service *svc = calloc(1, sizeof *svc);
+    if (!svc)
+        return NULL;
+    svc->w = calloc((size_t)threads, sizeof(sworker));
+    if (!svc->w) {
+        free(svc);
+        return NULL;
+    }
+    svc->memory = memory ? memory : DEFAULT_MEMORY;
+    if (svc->memory < 4096)
+        svc->memory = 4096;
+    svc->nworkers = threads;
+    svc->next_handle = 1;
+    pthread_mutex_init(&svc->mu, NULL);
+    pthread_cond_init(&svc->ended, NULL);
+    for (int i = 0; i < threads; i++) {
+        svc->w[i].svc = svc;
+        svc->w[i].id = i;
+        pthread_cond_init(&svc->w[i].cv, NULL);
+    }
+    pthread_mutex_lock(&svc->mu);
+    int ok = 1;
+    for (int i = 0; i < threads && ok; i++) {
+        ok = pthread_create(&svc->w[i].tid, NULL, worker_main, &svc->w[i]) == 0;
+        svc->w[i].started = ok;
+    }
+    pthread_mutex_unlock(&svc->mu);
+    if (!ok) {
+        tav_service_free(svc);
+        return NULL;
+    }
+    return svc;
+}
+
+void tav_service_free(tav_service *svc)
+{
+    if (!svc)
+        return;
+    pthread_mutex_lock(&svc->mu);
+    /* Cancel everything: queued requests are reported by the workers as
+     * they drain the queue, running ones stop within milliseconds. */
+    for (sreq *r = svc->live; r; r = r->next) {
+        atomic_store(&r->cancel, 1);
+        if (r->ops)
+            r->ops->stop(r);
+    }
+    svc->quit = 1;
+    dispatch(svc);
+    for (int i = 0; i < svc->nworkers; i++)
+        pthread_cond_signal(&svc->w[i].cv);
+    pthread_cond_broadcast(&svc->ended);
+    pthread_mutex_unlock(&svc->mu);
+    /* Workers leave only when idle and the queue is empty. */
+    for (int i = 0; i < svc->nworkers; i++)
+        if (svc->w[i].started)
+            pthread_join(svc->w[i].tid, NULL);
+    for (int i = 0; i < svc->nworkers; i++) {
+        pthread_cond_destroy(&svc->w[i].cv);
+        free(svc->w[i].mem);
+    }
+    pthread_cond_destroy(&svc->ended);
+    pthread_mutex_destroy(&svc->mu);
+    free(svc->w);
+    free(svc);
+}
+
+int tav_service_threads(const tav_service *svc) { return svc ? atomic_load(&svc->alive) : 0; }
+
+size_t tav_service_bytes(const tav_service *svc) { return svc ? atomic_load(&svc->bytes) : 0; }
+
+int tav_service_workers(const tav_service *svc) { return svc ? svc->nworkers : 0; }
+
+int tav_service_peak_jobs(const tav_service *svc) { return svc ? atomic_load(&svc->peak) : 0; }
+
+/* ---- 4. Requests. ---- */
+
+/* A new request for a copy of `st` (not yet queued). */
+static tav_status request_new(tav_service *svc, const tav_game *g, const void *st, const char *player,
+                              const tav_budget *b, sreq **out)
+{
+    *out = NULL;
+    if (!svc || !g || !st || !player)
+        return TAV_E_INVALID;
+    const tav_player_ops *ops = find_player(player);
+    if (!ops)
+        return TAV_E_NOTFOUND;
+    if (g->to_move(st) == TAV_NONE)
+        return TAV_E_OVER;
+    sreq *r = calloc(1, sizeof *r);
+    if (!r)
+        return TAV_E_NOMEM;
+    r->svc = svc;
+    r->g = g;
+    r->root = malloc(g->state_size);
+    if (!r->root) {
+        free(r);
+        return TAV_E_NOMEM;
+    }
+    memcpy(r->root, st, g->state_size);
+    tav_budget bb;
+    memset(&bb, 0, sizeof bb);
+    if (b)
+        bb = *b;
+    r->b = bb;
+    tav_limits *lim = &r->lim;
+    memset(lim, 0, sizeof *lim);
+    lim->movetime_ms = bb.movetime_ms > 0 ? bb.movetime_ms : 0;
+    lim->nodes = bb.nodes;
+    lim->depth = bb.depth > 0 ? bb.depth : 0;
+    lim->level = tav_level_of(bb.level) ? bb.level : 0;
+    lim->threads = bb.threads < 1 ? 1 : bb.threads;
+    if (lim->threads > svc->nworkers)
+        lim->threads = svc->nworkers;
+    if (lim->threads > TAV_MAX_JOBS)
+        lim->threads = TAV_MAX_JOBS;
+    lim->memory = bb.memory;
+    lim->seed = bb.seed;
+    /* A level alone plays with its own time. */
+    if (lim->level && !lim->movetime_ms && bb.deadline <= 0 && !lim->nodes && !lim->depth)
+        lim->movetime_ms = tav_level_of(lim->level)->movetime_ms;
+    r->ops = ops;
+    tav_status s = ops->init(r);
+    if (s != TAV_OK) {
+        request_free(r);
+        return s;
+    }
+    if (r->njobs < 1)
+        r->njobs = 1;
+    *out = r;
+    return TAV_OK;
+}
+
+/* Queue a request: returns its handle. */
+static uint64_t request_queue(tav_service *svc, sreq *r)
+{
+    pthread_mutex_lock(&svc->mu);
+    r->handle = svc->next_handle++;
+    r->next = svc->live;
+    if (svc->live)
+        svc->live->prev = r;
+    svc->live = r;
+    r->pending = r->njobs;
+    for (int i = 0; i < r->njobs; i++) {
+        r->job[i].r = r;
+        r->job[i].index = i;
+        queue_push(svc, &r->job[i], 0);
+    }
+    uint64_t h = r->handle;
+    dispatch(svc);
+    pthread_mutex_unlock(&svc->mu);
+    return h;
+}
+
+uint64_t tav_service_submit_state(tav_service *svc, const tav_game *g, const void *st,
+                                  const char *player, const tav_budget *b, tav_done_fn done,
+                                  void *ctx)
+{
+    sreq *r;
+    if (request_new(svc, g, st, player, b, &r) != TAV_OK)
+        return 0;
+    pthread_mutex_lock(&svc->mu);
+    int quit = svc->quit;
+    pthread_mutex_unlock(&svc->mu);
+    if (quit) {
+        request_free(r);
+        return 0;
+    }
+    r->done = done;
+    r->ctx = ctx;
+    return request_queue(svc, r);
+}
+
+void tav_service_cancel(tav_service *svc, uint64_t handle)
+{
+    if (!svc || handle == 0)
+        return;
+    pthread_mutex_lock(&svc->mu);
+    for (sreq *r = svc->live; r; r = r->next) {
+        if (r->handle != handle)
+            continue;
+        atomic_store(&r->cancel, 1);
+        r->ops->stop(r);
+        if (r->job[0].state == JOB_QUEUED) {
+            /* Not started: the next free worker reports it at once. */
+            for (int i = 0; i < r->njobs; i++)
+                if (r->job[i].state == JOB_QUEUED)
+                    queue_remove(svc, &r->job[i]);
+            for (int i = 1; i < r->njobs; i++)
+                if (r->job[i].state == JOB_QUEUED) {
+                    r->job[i].state = JOB_ENDED;
+                    r->pending--;
+                }
+            queue_push(svc, &r->job[0], 1);
+            dispatch(svc);
+        } else {
+            drop_queued_helpers(r);
+            pthread_cond_broadcast(&svc->ended);
+        }
+        break;
+    }
+    pthread_mutex_unlock(&svc->mu);
+}
+
+static void run_done(void *ctx, const tav_answer *a)
+{
+    runwait *rw = ctx;
+    pthread_mutex_lock(&rw->mu);
+    rw->ans = *a;
+    rw->done = 1;
+    pthread_cond_signal(&rw->cv);
+    pthread_mutex_unlock(&rw->mu);
+}
+
+tav_status tav_service_run_state(tav_service *svc, const tav_game *g, const void *st,
+                                 const char *player, const tav_budget *b, tav_info_fn info,
+                                 void *ctx, tav_answer *out)
+{
+    tav_answer dummy;
+    if (!out)
+        out = &dummy;
+    memset(out, 0, sizeof *out);
+    sreq *r;
+    tav_status s = request_new(svc, g, st, player, b, &r);
+    if (s != TAV_OK) {
+        out->status = s;
+        return s;
+    }
+    runwait rw;
+    memset(&rw, 0, sizeof rw);
+    pthread_mutex_init(&rw.mu, NULL);
+    pthread_cond_init(&rw.cv, NULL);
+    r->done = run_done;
+    r->ctx = &rw;
+    r->rw = info ? &rw : NULL;
+    request_queue(svc, r);
+    pthread_mutex_lock(&rw.mu);
+    for (;;) {
+        while (rw.nlines > 0) {
+            /* Hand the lines over on this thread, without the lock. */
+            char **lines = rw.lines;
+            int n = rw.nlines;
+            rw.lines = NULL;
+            rw.nlines = rw.caplines = 0;
+            pthread_mutex_unlock(&rw.mu);
+            for (int i = 0; i < n; i++) {
+                info(ctx, lines[i]);
+                free(lines[i]);
+            }
+            free(lines);
+            pthread_mutex_lock(&rw.mu);
+        }
+        if (rw.done)
+            break;
+        pthread_cond_wait(&rw.cv, &rw.mu);
+    }
+    *out = rw.ans;
+    pthread_mutex_unlock(&rw.mu);
+    for (int i = 0; i < rw.nlines; i++)
+        free(rw.lines[i]);
+    free(rw.lines);
+    pthread_cond_destroy(&rw.cv);
+    pthread_mutex_destroy(&rw.mu);
+    return out->status;
+}
