@@ -26,10 +26,11 @@ LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/engine/*.c s
 CLI_SRC := $(wildcard src/cli/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/tests/session/test_session.d
+DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/tests/session/test_session.d \
+           $(BUILD)/obj/tests/search/test_service.d
 
 .PHONY: all test bench clean web
-all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/test_session web
+all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/test_session $(BUILD)/test_service web
 
 # The web UI: type-checked with tsc, bundled with esbuild (node_modules from
 # `npm ci`, see scripts/setup.sh) into $(BUILD)/web, which `tavoliere serve`
@@ -56,6 +57,9 @@ $(BUILD)/tavoliere: $(CLI_OBJ) $(BUILD)/libtavoliere.a
 
 # Test programs over the public library API (tests/*/test_*.c).
 $(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
+
+$(BUILD)/test_service: $(BUILD)/obj/tests/search/test_service.o $(BUILD)/libtavoliere.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c

@@ -87,6 +87,7 @@ typedef struct tree {
     uint32_t mast_mask, mast_used;
     uint32_t *trail;      /* key of each move played this iteration */
     int ntrail;
+    const _Atomic int *cancel;   /* read every playout ply: a cancel ends a long playout */
 } tree;
 
 #define MAST_SIZE (1u << 16)
@@ -215,6 +216,8 @@ static void playout(tree *t, float rw[2])
     int ply;
     for (ply = 0; ply < limit; ply++) {
         tav_move m;
+        if (t->cancel && atomic_load_explicit(t->cancel, memory_order_relaxed))
+            break;   /* the answer will not be used */
         if (t->mast) {
             int n = g->legal(t->st, t->list);
             if (n == 0)
@@ -577,6 +580,7 @@ static void *job_run(void *arg)
     t.st = malloc(g->state_size);
     unsigned char *root = malloc(g->state_size);
     t.viewer = jb->viewer;
+    t.cancel = jb->cancel;
     if (t.p.infoset) {
         uint32_t size = 16;
         while (size < 2u * (uint32_t)g->max_moves)

@@ -539,7 +539,6 @@ static void *worker_main(void *arg)
 {
     sworker *w = arg;
     tav_service *svc = w->svc;
-    atomic_fetch_add(&svc->alive, 1);
     pthread_mutex_lock(&svc->mu);
     for (;;) {
         while (!w->job && !svc->quit)
@@ -614,6 +613,8 @@ tav_service *tav_service_new(int threads, size_t memory)
     for (int i = 0; i < threads && ok; i++) {
         ok = pthread_create(&svc->w[i].tid, NULL, worker_main, &svc->w[i]) == 0;
         svc->w[i].started = ok;
+        if (ok)
+            atomic_fetch_add(&svc->alive, 1);   /* down again when it returns */
     }
     pthread_mutex_unlock(&svc->mu);
     if (!ok) {

@@ -1,0 +1,493 @@
+/*
+ * test_service.c — the search service (include/tavoliere_search.h):
+ * cancel latency for every game, player and thread count; the thread budget
+ * under many concurrent submissions; determinism against tav_search; free
+ * with searches in flight; the player and level tables; bad requests.
+ * Prints "N passed, N failed".
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "search/search.h"
+#include "tavoliere.h"
+#include "tavoliere_search.h"
+#include "tavoliere_session.h"
+
+static int npass, nfail;
+
+static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void check(int ok, const char *fmt, ...)
+{
+    if (ok) {
+        npass++;
+        return;
+    }
+    nfail++;
+    va_list ap;
+    va_start(ap, fmt);
+    printf("FAIL ");
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+}
+
+static void sleep_ms(double ms)
+{
+    struct timespec ts;
+    ts.tv_sec = (time_t)(ms / 1000);
+    ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1000) * 1e6);
+    nanosleep(&ts, NULL);
+}
+
+/* Threads of this process now (/proc/self/task). */
+static int os_threads(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.')
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* One awaited answer. */
+typedef struct waiter {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int calls;
+    double when;
+    tav_answer ans;
+} waiter;
+
+static void waiter_init(waiter *w)
+{
+    memset(w, 0, sizeof *w);
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+}
+
+static void waiter_done(waiter *w)
+{
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+}
+
+static void on_done(void *ctx, const tav_answer *a)
+{
+    waiter *w = ctx;
+    double t = tav_now();
+    pthread_mutex_lock(&w->mu);
+    w->calls++;
+    w->when = t;
+    w->ans = *a;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+/* Wait until the callback came (at most `secs`); 1 if it did. */
+static int waiter_wait(waiter *w, double secs)
+{
+    double end = tav_now() + secs;
+    pthread_mutex_lock(&w->mu);
+    while (!w->calls && tav_now() < end) {
+        pthread_mutex_unlock(&w->mu);
+        sleep_ms(0.2);
+        pthread_mutex_lock(&w->mu);
+    }
+    int got = w->calls;
+    pthread_mutex_unlock(&w->mu);
+    return got;
+}
+
+/* A session of game g after `plies` seeded random moves. */
+static tav_session *session_at(const tav_game *g, uint64_t seed, int plies)
+{
+    tav_session *s = NULL;
+    char err[256];
+    if (tav_session_new(&s, g->name, "", seed, err, sizeof err) != TAV_OK)
+        return NULL;
+    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    tav_rng rng;
+    tav_rng_seed(&rng, seed);
+    for (int i = 0; list && i < plies; i++) {
+        int n = tav_session_legal(s, tav_session_to_move(s), list);
+        if (n <= 0 || tav_session_to_move(s) == TAV_NONE)
+            break;
+        tav_session_play(s, list[tav_rng_below(&rng, (uint32_t)n)]);
+    }
+    free(list);
+    return s;
+}
+
+static int legal_in(const tav_game *g, const void *st, tav_move m)
+{
+    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    int n = list ? g->legal(st, list) : 0, ok = 0;
+    for (int i = 0; i < n; i++)
+        ok |= list[i] == m;
+    free(list);
+    return ok;
+}
+
+static double max_latency_ms;
+
+/* 1. A search given 10 s and cancelled after 100 ms reports within 20 ms. */
+static void test_cancel(tav_service *svc)
+{
+    const char *const *players = tav_players();
+    for (int gi = 0; gi < tav_game_count(); gi++) {
+        const tav_game *g = tav_game_at(gi);
+        tav_session *s = session_at(g, 7, 6);
+        if (!s) {
+            check(0, "cancel: no session for %s", g->name);
+            continue;
+        }
+        for (int p = 0; players[p]; p++)
+            for (int threads = 1; threads <= 2; threads++) {
+                waiter w;
+                waiter_init(&w);
+                tav_budget b;
+                memset(&b, 0, sizeof b);
+                b.movetime_ms = 10000;
+                b.threads = threads;
+                b.seed = 3;
+                uint64_t h = tav_service_submit(svc, s, players[p], &b, on_done, &w);
+                check(h > 0, "cancel %s %s: submit refused", g->name, players[p]);
+                if (!h) {
+                    waiter_done(&w);
+                    continue;
+                }
+                sleep_ms(100);
+                double t0 = tav_now();
+                tav_service_cancel(svc, h);
+                int got = waiter_wait(&w, 5.0);
+                check(got == 1, "cancel %s %s threads=%d: done called %d times", g->name, players[p],
+                      threads, w.calls);
+                if (!got) {
+                    /* Do not free the waiter under a live search. */
+                    continue;
+                }
+                double ms = (w.when - t0) * 1000.0;
+                if (ms < 0)
+                    ms = 0;   /* finished before the cancel (random) */
+                if (ms > max_latency_ms)
+                    max_latency_ms = ms;
+                check(ms <= 20.0, "cancel %s %s threads=%d: done %.1f ms after cancel", g->name,
+                      players[p], threads, ms);
+                if (strcmp(players[p], "random") != 0)
+                    check(w.ans.status == TAV_E_CANCELLED, "cancel %s %s: status %d", g->name,
+                          players[p], (int)w.ans.status);
+                else
+                    check(w.ans.status == TAV_OK && legal_in(g, tav_session_state(s), w.ans.best),
+                          "random %s: status %d", g->name, (int)w.ans.status);
+                sleep_ms(1);
+                check(w.calls == 1, "cancel %s %s: done called %d times", g->name, players[p], w.calls);
+                waiter_done(&w);
+            }
+        tav_session_free(s);
+    }
+    printf("cancel latency: max %.2f ms\n", max_latency_ms);
+}
+
+/* 2. Many concurrent submissions never pass the thread budget. */
+static void test_threads(void)
+{
+    int base = os_threads();
+    tav_service *svc = tav_service_new(2, 4u << 20);
+    check(svc != NULL, "threads: service");
+    if (!svc)
+        return;
+    check(tav_service_threads(svc) <= 2, "threads: %d workers alive", tav_service_threads(svc));
+    enum { N = 120 };
+    waiter *w = calloc(N, sizeof *w);
+    tav_session *s[4];
+    for (int gi = 0; gi < 4; gi++)
+        s[gi] = session_at(tav_game_at(gi % tav_game_count()), 11 + (uint64_t)gi, 4);
+    int submitted = 0, peak_os = 0, peak_alive = 0;
+    for (int i = 0; i < N; i++) {
+        waiter_init(&w[i]);
+        tav_budget b;
+        memset(&b, 0, sizeof b);
+        b.nodes = 200;
+        b.depth = 2;
+        b.threads = 1 + i % 3;   /* 3 is capped at the pool's 2 */
+        b.seed = (uint64_t)i;
+        const char *pl = i % 3 == 0 ? "ai" : i % 3 == 1 ? "uct" : "random";
+        if (s[i % 4] && tav_service_submit(svc, s[i % 4], pl, &b, on_done, &w[i]))
+            submitted++;
+        int t = os_threads();
+        if (t > peak_os)
+            peak_os = t;
+        if (tav_service_threads(svc) > peak_alive)
+            peak_alive = tav_service_threads(svc);
+    }
+    int all = 1;
+    for (int i = 0; i < N; i++) {
+        while (!waiter_wait(&w[i], 0.01)) {
+            int t = os_threads();
+            if (t > peak_os)
+                peak_os = t;
+        }
+        all &= w[i].calls == 1 && w[i].ans.status == TAV_OK;
+    }
+    check(submitted == N, "threads: %d of %d submitted", submitted, N);
+    check(all, "threads: every search answered once with a move");
+    check(peak_os <= base + 2, "threads: %d OS threads (budget %d + main)", peak_os, base + 2);
+    check(peak_alive <= 2, "threads: %d workers alive", peak_alive);
+    check(tav_service_peak_jobs(svc) <= 2 && tav_service_peak_jobs(svc) >= 1,
+          "threads: %d jobs at once", tav_service_peak_jobs(svc));
+    printf("threads: %d OS threads at most (main %d + 2 workers), %d jobs at once at most\n", peak_os,
+           base, tav_service_peak_jobs(svc));
+    tav_service_free(svc);
+    check(os_threads() <= base, "threads: %d left after free", os_threads());
+    for (int i = 0; i < N; i++)
+        waiter_done(&w[i]);
+    free(w);
+    for (int gi = 0; gi < 4; gi++)
+        tav_session_free(s[gi]);
+}
+
+/* 3. One thread and a node budget: the same move as tav_search. */
+static void test_determinism(tav_service *svc)
+{
+    static const char *const players[] = {"random", "uct", "ai"};
+    for (int gi = 0; gi < tav_game_count(); gi++) {
+        const tav_game *g = tav_game_at(gi);
+        tav_session *s = session_at(g, 5, 8);
+        if (!s)
+            continue;
+        const void *st = tav_session_state(s);
+        for (int p = 0; p < 3; p++)
+            for (uint64_t seed = 1; seed <= 2; seed++) {
+                tav_limits lim;
+                tav_limits_default(&lim);
+                lim.movetime_ms = 0;
+                lim.nodes = 300;
+                lim.seed = seed;
+                tav_report rep;
+                tav_budget b;
+                memset(&b, 0, sizeof b);
+                b.nodes = 300;
+                b.seed = seed;
+                b.threads = 1;
+                if (strcmp(players[p], "ai") == 0 && g->ai.algorithm == TAV_AI_ALPHABETA) {
+                    lim.nodes = b.nodes = 0;
+                    lim.depth = b.depth = 3;
+                }
+                tav_answer a, a2;
+                int rc = tav_search(g, st, players[p], &lim, NULL, NULL, &rep);
+                tav_status s1 = tav_service_run_state(svc, g, st, players[p], &b, NULL, NULL, &a);
+                tav_status s2 = tav_service_run(svc, s, players[p], &b, NULL, NULL, &a2);
+                check(rc == 0 && s1 == TAV_OK && s2 == TAV_OK, "determinism %s %s: rc %d %d %d", g->name,
+                      players[p], rc, (int)s1, (int)s2);
+                check(a.best == rep.best && a2.best == rep.best && a.nodes == rep.nodes &&
+                          a.playouts == rep.playouts,
+                      "determinism %s %s seed %llu: service %s (%llu nodes) vs tav_search (%llu nodes)",
+                      g->name, players[p], (unsigned long long)seed, a.best_text,
+                      (unsigned long long)a.nodes, (unsigned long long)rep.nodes);
+                check(legal_in(g, st, a.best) && a.best_text[0], "determinism %s %s: legal move text",
+                      g->name, players[p]);
+            }
+        /* A level alone (tree search: its playout cap; alpha-beta: its depth). */
+        for (int level = 1; level <= 3; level += 2) {
+            tav_limits lim;
+            tav_limits_default(&lim);
+            lim.movetime_ms = 0;
+            lim.level = level;
+            lim.seed = 9;
+            tav_report rep;
+            tav_budget b;
+            memset(&b, 0, sizeof b);
+            b.level = level;
+            b.seed = 9;
+            tav_answer a;
+            int rc = tav_search(g, st, "ai", &lim, NULL, NULL, &rep);
+            tav_status s1 = tav_service_run_state(svc, g, st, "ai", &b, NULL, NULL, &a);
+            check(rc == 0 && s1 == TAV_OK && a.best == rep.best && a.nodes == rep.nodes,
+                  "level %d %s: service %s differs from tav_search", level, g->name, a.best_text);
+        }
+        tav_session_free(s);
+    }
+}
+
+/* Info lines arrive on the calling thread. */
+typedef struct infoctx {
+    pthread_t self;
+    int lines, wrong;
+} infoctx;
+
+static void on_info(void *ctx, const char *line)
+{
+    infoctx *ic = ctx;
+    ic->lines++;
+    if (!pthread_equal(ic->self, pthread_self()) || strncmp(line, "info ", 5) != 0)
+        ic->wrong++;
+}
+
+static void test_info(tav_service *svc)
+{
+    const tav_game *g = tav_game_find("urbino");
+    tav_session *s = session_at(g, 1, 4);
+    if (!s)
+        return;
+    infoctx ic = {pthread_self(), 0, 0};
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.movetime_ms = 700;
+    tav_answer a;
+    tav_status st = tav_service_run(svc, s, "uct", &b, on_info, &ic, &a);
+    check(st == TAV_OK && ic.lines >= 1 && ic.wrong == 0, "info: %d lines, %d wrong, status %d",
+          ic.lines, ic.wrong, (int)st);
+    check(a.seconds < 0.9, "info: movetime 700 took %.3f s", a.seconds);
+    tav_session_free(s);
+}
+
+/* 4. Free with searches in flight (and sessions freed at once). */
+static void test_free_in_flight(void)
+{
+    for (int round = 0; round < 3; round++) {
+        tav_service *svc = tav_service_new(2, 1u << 20);
+        enum { N = 12 };
+        waiter w[N];
+        int ok = 1;
+        for (int i = 0; i < N; i++) {
+            waiter_init(&w[i]);
+            const tav_game *g = tav_game_at(i % tav_game_count());
+            tav_session *s = session_at(g, (uint64_t)i, 3);
+            tav_budget b;
+            memset(&b, 0, sizeof b);
+            b.movetime_ms = 20000;
+            b.threads = 1 + i % 2;
+            ok &= s && tav_service_submit(svc, s, i % 2 ? "ai" : "uct", &b, on_done, &w[i]) > 0;
+            tav_session_free(s);
+        }
+        sleep_ms(20.0 * round);
+        double t0 = tav_now();
+        tav_service_free(svc);
+        double ms = (tav_now() - t0) * 1000;
+        int once = 1;
+        for (int i = 0; i < N; i++) {
+            once &= w[i].calls == 1 && w[i].ans.status == TAV_E_CANCELLED;
+            waiter_done(&w[i]);
+        }
+        check(ok, "free: submissions refused");
+        check(once, "free in flight (round %d): every search reported once, cancelled", round);
+        check(ms < 200, "free in flight: took %.1f ms", ms);
+    }
+}
+
+/* 5. Tables and bad requests. */
+static void test_tables(tav_service *svc)
+{
+    const char *const *pl = tav_players();
+    int n = 0;
+    while (pl[n])
+        n++;
+    check(n == 3 && strcmp(pl[0], "random") == 0 && strcmp(pl[2], "ai") == 0, "players table");
+    char name[16];
+    int level = -1;
+    check(tav_player_parse("ai:level=7", name, sizeof name, &level) == 0 && strcmp(name, "ai") == 0 &&
+              level == 7, "parse ai:level=7");
+    check(tav_player_parse("ai:level=10", name, sizeof name, &level) == 0 && level == 10,
+          "parse ai:level=10");
+    check(tav_player_parse("uct", name, sizeof name, &level) == 0 && level == 0, "parse uct");
+    static const char *const bad[] = {"", "human", "ai:level=0", "ai:level=11", "ai:level=", "ai:lvl=3",
+                                      "ai:level=5x", "randomx", "ai:", ":level=3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        check(tav_player_parse(bad[i], name, sizeof name, &level) == -1, "parse '%s' refused", bad[i]);
+    const tav_game *epa = tav_game_find("epaminondas"), *urb = tav_game_find("urbino");
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    tav_level_budget(urb, 1, &b);
+    check(b.level == 1 && b.nodes == 20 && b.movetime_ms == 450, "level 1 urbino: %llu playouts",
+          (unsigned long long)b.nodes);
+    memset(&b, 0, sizeof b);
+    tav_level_budget(epa, 9, &b);
+    check(b.level == 9 && b.depth == 7, "level 9 epaminondas: depth %d", b.depth);
+    memset(&b, 0, sizeof b);
+    tav_level_budget(epa, 10, &b);
+    check(b.level == 10 && b.depth == 0 && b.nodes == 0 && b.movetime_ms > 0, "level 10: no cap");
+
+    tav_session *s = session_at(urb, 1, 2);
+    tav_answer a;
+    memset(&b, 0, sizeof b);
+    check(tav_service_run(svc, s, "nobody", &b, NULL, NULL, &a) == TAV_E_NOTFOUND, "unknown player");
+    check(tav_service_submit(svc, s, "nobody", &b, on_done, NULL) == 0, "unknown player refused");
+    tav_session_resign(s, TAV_WHITE);
+    check(tav_service_run(svc, s, "ai", &b, NULL, NULL, &a) == TAV_E_OVER, "game over");
+    check(tav_service_submit(svc, s, "ai", &b, on_done, NULL) == 0, "game over refused");
+    tav_service_cancel(svc, 0);
+    tav_service_cancel(svc, 987654321);   /* unknown handles are ignored */
+    check(tav_service_new(0, 0) == NULL, "a pool of 0 workers refused");
+    tav_session_free(s);
+    /* Hidden information: the answer is legal in the real position. */
+    const tav_game *tos = tav_game_find("toscana");
+    tav_session *t = session_at(tos, 3, 5);
+    memset(&b, 0, sizeof b);
+    b.nodes = 200;
+    for (int p = 0; p < 3; p++) {
+        tav_status st = tav_service_run(svc, t, pl[p], &b, NULL, NULL, &a);
+        check(st == TAV_OK && legal_in(tos, tav_session_state(t), a.best), "toscana %s: legal answer",
+              pl[p]);
+    }
+    tav_session_free(t);
+}
+
+/* A queued search (every worker busy) cancelled: reported when a worker frees. */
+static void test_cancel_queued(void)
+{
+    tav_service *svc = tav_service_new(1, 1u << 20);
+    const tav_game *g = tav_game_find("cathedral");
+    tav_session *s = session_at(g, 2, 3);
+    waiter a, b2;
+    waiter_init(&a);
+    waiter_init(&b2);
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.movetime_ms = 300;
+    uint64_t h1 = tav_service_submit(svc, s, "uct", &b, on_done, &a);
+    b.movetime_ms = 10000;
+    uint64_t h2 = tav_service_submit(svc, s, "ai", &b, on_done, &b2);
+    sleep_ms(50);
+    tav_service_cancel(svc, h2);
+    check(waiter_wait(&a, 3) && a.ans.status == TAV_OK, "queued: the running search ends normally");
+    check(waiter_wait(&b2, 1) && b2.ans.status == TAV_E_CANCELLED, "queued: the cancelled one reports");
+    check(b2.when - a.when < 0.02, "queued: reported %.1f ms after the worker freed",
+          (b2.when - a.when) * 1000);
+    check(h1 != h2 && h1 && h2, "handles");
+    tav_service_free(svc);
+    waiter_done(&a);
+    waiter_done(&b2);
+    tav_session_free(s);
+}
+
+int main(void)
+{
+    tav_service *svc = tav_service_new(2, 8u << 20);
+    if (!svc) {
+        printf("no service\n0 passed, 1 failed\n");
+        return 1;
+    }
+    check(tav_service_threads(svc) == 2 && tav_service_workers(svc) == 2, "two workers");
+    test_tables(svc);
+    test_determinism(svc);
+    test_info(svc);
+    test_cancel(svc);
+    check(tav_service_bytes(svc) <= 2 * (8u << 20), "memory: %zu bytes held", tav_service_bytes(svc));
+    tav_service_free(svc);
+    test_threads();
+    test_free_in_flight();
+    test_cancel_queued();
+    printf("%d passed, %d failed\n", npass, nfail);
+    return nfail ? 1 : 0;
+}
