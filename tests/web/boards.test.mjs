@@ -116,6 +116,18 @@ async function playGame(env, game, { side, phone, seed, name }) {
       middle = true;
       await checkDrawing(env, page, game, g, `${name} middle`);
       await env.shot(page, `${name}-middle`);
+      if (!phone && (await page.$("#hint"))) {
+        // the engine's hint is drawn on the board
+        await page.click("#hint");
+        await page.waitForFunction(() => /^Hint: /.test(document.querySelector("#message")?.textContent ?? ""));
+        const hint = (await page.textContent("#message")).replace("Hint: ", "").trim();
+        const shown = hint.includes(":")
+          ? await page.getAttribute(`${ROOT[game]} .tav-hint`, "data-move").catch(() => null)
+          : await page.getAttribute(`[data-key="${hint}"] rect`, "stroke");
+        tally.check(`${name}: the hint ${hint} is legal and drawn`, g.legal.includes(hint) && (shown === hint || shown === "#1c7ed6"),
+          String(shown));
+        await env.shot(page, `${name}-hint`);
+      }
       if (phone && (await page.$("#theme"))) {
         // the dark theme, by the page's toggle, and back
         await page.click("#theme");

@@ -736,7 +736,7 @@ function key(_ctx: BoardContext, ev: KeyboardEvent): boolean {
 }
 
 // Show the engine's suggestion (one of the legal moves) until the next draw:
-// the squares of a placement, or the Pass button.
+// the squares of a placement, or the Pass button (the game screen names it).
 function hint(ctx: BoardContext, move: string): void {
   if (ctx !== st.ctx || !st.legalSet.has(move)) return;
   st.hint = move;
@@ -747,7 +747,6 @@ function hint(ctx: BoardContext, move: string): void {
   } else {
     { const b = ctx.svg.querySelector(`[data-key="${move}"] rect`); b?.setAttribute("stroke", "#1c7ed6"); b?.setAttribute("stroke-width", "0.14"); }
   }
-  ctx.say(move === "pass" ? "Hint: pass." : `Hint: the ${NAMES[move[0]] ?? move[0]} on the blue squares.`);
 }
 
 function reset(): void {

@@ -626,13 +626,12 @@ function key(_ctx: BoardContext, ev: KeyboardEvent): boolean {
 }
 
 // Show the engine's suggestion (one of the legal moves) until the next draw:
-// the tile on its squares, or the button to press.
+// the tile on its squares, or the button to press (the game screen names it).
 function hint(ctx: BoardContext, move: string): void {
   if (ctx !== st.ctx || !st.legalSet.has(move)) return;
   st.hint = move;
   if (move.includes(":")) drawGhost();
   else { const b = ctx.svg.querySelector(`[data-key="${move}"] rect`); b?.setAttribute("stroke", "#1c7ed6"); b?.setAttribute("stroke-width", "0.14"); }
-  ctx.say(move.includes(":") ? "Hint: the tile drawn with a blue dashed line." : `Hint: ${move}.`);
 }
 
 function reset(): void {
