@@ -1,57 +1,105 @@
 #!/bin/sh
 # tests/play_tmux.sh — drive `tavoliere play` in a real terminal (tmux):
-# start, a legal move, an illegal one with its help text, undo, save, quit.
-# Prints "N passed, N failed".
+# moves, refused moves explained without redrawing the board, a partial entry,
+# undo, save, the confirmations on quit and resign with the offer to save, the
+# end screen and another game.  Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 T="$(pwd)/$BUILD/tavoliere"
-S="tavtest$$"
-TMP=$(mktemp -d)
-P=0
-F=0
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "FAIL tmux is not installed (scripts/setup.sh installs it)"
-    echo "0 passed, 1 failed"
-    exit 1
-fi
-screen() { tmux capture-pane -p -t "$S"; }
-# Wait until the screen shows a pattern (at most ~10 s).
-wait_for() {
-    i=0
-    while [ $i -lt 100 ]; do
-        if screen | grep -q -- "$1"; then return 0; fi
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-check() {
-    if wait_for "$2"; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL play: $1 (screen lacks '$2')"; screen | tail -15; fi
-}
-tmux new-session -d -s "$S" -x 120 -y 50 "cd $TMP && LANG=C.UTF-8 $T play epaminondas --white human --black random; echo PLAY-EXITED; sleep 30"
-check "board drawn" "a b c d e f g h i j k l m n"
+. tests/tmux_lib.sh
+BOARD="a b c d e f g h i j k l m n"
+
+start "$T play epaminondas --white human --black random"
+check "board drawn" "$BOARD"
 check "prompt" "white to move>"
-tmux send-keys -t "$S" "a2-a3" Enter
-check "legal move answered by the opponent" "black (random) plays"
-tmux send-keys -t "$S" "zz9" Enter
-check "illegal move explained" "is not a legal move"
-tmux send-keys -t "$S" "b2" Enter
-check "partial entry lists fitting moves" "Moves that fit"
-tmux send-keys -t "$S" "undo" Enter
+type_line "A2-A3"
+check "upper-case entry played as the canonical move" "played a2-a3 (moves are written 'a2-a3'"
+check "the opponent answers" "black (random) plays"
+boards=$(count "$BOARD")
+type_line "zz9"
+check "illegal move explained" "'zz9' is not a legal move"
+type_line "help"
+check "help answered" "a unique beginning is enough"
+type_line "b2"
+check "partial entry lists fitting moves" "Moves that fit (3)"
+sleep 0.2
+if [ "$(count "$BOARD")" -eq "$boards" ]; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL the board was redrawn after help or a refused move"; fi
+check_not "the score is printed once per board" "score 28:28"
+type_line "moves"
+check "moves grouped by rear square" "  a1: a1b2-c3"
+type_line "undo"
 check "undo" "took back 2 moves"
-tmux send-keys -t "$S" "a2-a3" Enter
-sleep 0.3
-tmux send-keys -t "$S" "save game.rec" Enter
+type_line "a2-a3"
+check "move after undo" "black (random) plays"
+type_line "save game.rec"
 check "save" "saved to game.rec"
-tmux send-keys -t "$S" "quit" Enter
-check "quit" "PLAY-EXITED"
-if [ -f "$TMP/game.rec" ] && "$T" check "$TMP/game.rec" | grep -q "ok, epaminondas, 2 moves"; then
-    P=$((P + 1))
-else
-    F=$((F + 1))
-    echo "FAIL play: the saved record does not check out"
-    cat "$TMP/game.rec" 2>/dev/null
-fi
-tmux kill-session -t "$S" 2>/dev/null
-rm -rf "$TMP"
-echo "$P passed, $F failed"
-[ "$F" -eq 0 ]
+type_line "quit"
+check "quit asks for confirmation" "Leave this game? y = leave without saving, s = save it first, n = go on"
+type_line "n"
+check "n goes on playing" "white to move>$"
+type_line "quit"
+type_line "s"
+check "s asks for a file name" "file name \[epaminondas.rec\]:"
+type_line "left.rec"
+check "saved on leaving" "saved to left.rec"
+check "then left" "EXITED 0"
+for f in game.rec left.rec; do
+    if [ -f "$TMPT/$f" ] && "$T" check "$TMPT/$f" | grep -q "ok, epaminondas, 2 moves"; then
+        P=$((P + 1))
+    else
+        F=$((F + 1))
+        echo "FAIL play: the saved record $f does not check out"
+        cat "$TMPT/$f" 2>/dev/null
+    fi
+done
+
+# Resign: confirmation, end screen, another game.
+start "$T play epaminondas --white human --black random"
+check "resign game: prompt" "white to move>"
+type_line "resign"
+check "resign asks for confirmation" "Resign this game? y = resign"
+type_line "n"
+check "n keeps playing" "white to move>$"
+type_line "resign"
+type_line "y"
+check "resignation explained" "white resigned: black wins."
+check "another game offered" "n = another game (same players), s = save this game, q = quit"
+type_line "n"
+check "another game starts" "white to move>$"
+type_line "quit"
+type_line "y"
+check "left after the second game" "EXITED 0"
+
+# Cathedral, two people at one screen: any order of squares, the hand as shapes.
+start "$T play cathedral --white human --black human"
+check "cathedral: the Cathedral drawn in white's hand" "   Y Y Y"
+check "cathedral: counts under the shapes" "x2"
+type_line "Y:e8,e7,e6,f6,d6,e5"
+check "cathedral: squares in any order are accepted" "played Y:d6,e5,e6,e7,e8,f6"
+type_line "quit"
+type_line "y"
+check "cathedral: left" "EXITED 0"
+
+# Urbino: a tower beside a tower is explained; districts shown during play.
+start "$T play urbino --white human --black human"
+check "urbino: districts line" "districts: none scores yet"
+for m in Ae5 Ag3 first:white Tf4; do type_line "$m"; sleep 0.2; done
+check "urbino: the tower stands" "last move: Tf4"
+type_line "e5-e4,Tf5"
+check "urbino: tower beside a tower explained" "a tower may not stand beside a tower (f4 has one"
+type_line "Ta9"
+check "urbino: a square that is no lot explained" "a9 is not a building lot now"
+type_line "quit"
+type_line "y"
+check "urbino: left" "EXITED 0"
+
+# The end screens explain the result.
+start "$T play cathedral --white random --black random"
+check "cathedral end: lower score wins" "In Cathedral the lower score wins"
+type_line "q"
+check "cathedral end: q leaves" "EXITED 0"
+start "$T play epaminondas --white random --black random maxplies=60"
+check "epaminondas end: explained" "The ply limit was reached\|reached the far row\|has no legal move left"
+type_line "q"
+check "epaminondas end: q leaves" "EXITED 0"
+
+finish

@@ -59,6 +59,7 @@ suite "session API" "$BUILD/test_session"
 suite "search service" "$BUILD/test_service"
 suite "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
 suite "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
+suite "terminal menu (tmux)" env BUILD="$BUILD" sh tests/menu_tmux.sh
 suite "match records" env BUILD="$BUILD" sh tests/match_save.sh
 suite "documents" env BUILD="$BUILD" sh tests/docs_check.sh
 suite "messages" env BUILD="$BUILD" sh tests/cli_messages.sh

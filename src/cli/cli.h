@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "tavoliere.h"
+
 int cli_engine(int argc, char **argv);
 int cli_test(int argc, char **argv);
 int cli_refcheck(int argc, char **argv);
@@ -29,6 +31,19 @@ char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t
  * (its rest is consumed and discarded), 3 for a line with a NUL byte in it
  * (buf then holds only the part before the first NUL as a string). */
 int cli_read_line(FILE *f, char *buf, size_t max);
+
+/* How to draw on a terminal: colours (ANSI) and Unicode glyphs. */
+typedef struct cli_style {
+    int color, unicode;
+} cli_style;
+
+/* The style for a stream: colours when it is a terminal and NO_COLOR is not
+ * set, Unicode when the locale is UTF-8. */
+cli_style cli_style_for(FILE *f);
+
+/* Draw the board of a state as `viewer` (TAV_WHITE, TAV_BLACK or
+ * TAV_SPECTATOR) may see it: board, hands, score, game-specific lines. */
+void cli_draw(FILE *out, const tav_game *g, const void *st, int viewer, const cli_style *sty);
 
 /* Monotonic wall-clock seconds. */
 double cli_now(void);

@@ -2,8 +2,8 @@
  * play.c — `tavoliere play [GAME] [KEY=VALUE ...] [--white P] [--black P]
  *          [--load FILE]`: play in the terminal.
  *
- * The game is a tav_session (its history, undo, resignation and record);
- * this file draws the game's view after every move: a coloured board with
+ * A session drives an engine object (the same protocol code outside tools
+ * use) and draws the game's view after every move: a coloured board with
  * coordinates (Unicode when the locale is UTF-8), the last move highlighted,
  * territory, lots and home rows from the view's flags, hands and stacks.
  * Colours are off when NO_COLOR is set or stdout is not a terminal.
@@ -27,6 +27,7 @@
 #include "engine/record.h"
 #include "search/search.h"
 #include "tavoliere_session.h"
+#include "session/explain.h"
 
 typedef struct pspec {
     int human;
@@ -42,91 +43,38 @@ typedef struct session {
     pspec side[2];
     tav_searcher *sr;     /* the AI's memory, kept between moves */
     int color, unicode;
-    char message[512];    /* shown under the board once */
+    char message[1024];   /* shown under the board once */
 } session;
 
 /* ------------------------------------------------------------- drawing */
 
-#define C_RESET "\033[0m"
-
-static const char *fg_owner(int owner)
+/* Who looks at the screen: the human player, or everyone when both or
+ * neither side is human. */
+static int viewer_of(const session *s)
 {
-    switch (owner) {
-    case TAV_WHITE: return "\033[1;97m";
-    case TAV_BLACK: return "\033[1;91m";
-    case TAV_DRAW: return "\033[1;96m";
-    default: return "\033[2;37m";
-    }
+    if (s->side[0].human != s->side[1].human)
+        return s->side[0].human ? TAV_WHITE : TAV_BLACK;
+    return TAV_SPECTATOR;
 }
 
-/* Draw the board and the status lines. */
+/* Draw the board and the status lines, then the pending message. */
 static void draw(session *s)
 {
-    const void *st = tav_session_state(s->gs);
-    tav_view *v = calloc(1, sizeof *v);
-    if (!v)
-        return;
-    s->g->view(st, v);
-    const char *dot = s->unicode ? "\xc2\xb7" : ".";
-    printf("\n");
-    for (int r = v->height - 1; r >= 0; r--) {
-        printf(" %2d ", r + 1);
-        for (int f = 0; f < v->width; f++) {
-            const tav_cell *c = &v->cell[r * v->width + f];
-            const char *bg = "";
-            if (s->color) {
-                if (c->flags & TAV_CELL_LAST)
-                    bg = "\033[43m";
-                else if (c->flags & TAV_CELL_TERR_W)
-                    bg = "\033[44m";
-                else if (c->flags & TAV_CELL_TERR_B)
-                    bg = "\033[41m";
-                else if (c->flags & (TAV_CELL_HOME_W | TAV_CELL_HOME_B))
-                    bg = "\033[100m";
-                else
-                    bg = "\033[40m";
-            }
-            int empty = c->glyph == '.' || c->glyph == '\0' || c->glyph == ' ';
-            char g[8];
-            if (empty && (c->flags & TAV_CELL_MARK))
-                snprintf(g, sizeof g, "%s", s->unicode ? "\xe2\x97\x87" : "*");
-            else if (empty && !s->color && (c->flags & TAV_CELL_TERR_W))
-                snprintf(g, sizeof g, "+");
-            else if (empty && !s->color && (c->flags & TAV_CELL_TERR_B))
-                snprintf(g, sizeof g, "-");
-            else if (empty)
-                snprintf(g, sizeof g, "%s", dot);
-            else
-                snprintf(g, sizeof g, "%c", c->glyph);
-            if (s->color) {
-                const char *fg = empty ? ((c->flags & TAV_CELL_MARK) ? "\033[1;92m" : "\033[2;37m")
-                                       : fg_owner(c->owner);
-                printf("%s%s %s%s", bg, fg, g, C_RESET);
-            } else {
-                printf(" %s", g);
-            }
-        }
-        printf("  %d\n", r + 1);
-    }
-    printf("    ");
-    for (int f = 0; f < v->width; f++)
-        printf(" %c", 'a' + f);
-    printf("\n");
-    tav_result res;
-    s->g->result(st, &res);
-    printf(" %s%s%s: %s\n", s->color ? fg_owner(TAV_WHITE) : "", "white", s->color ? C_RESET : "",
-           v->hand[0]);
-    printf(" %s%s%s: %s\n", s->color ? fg_owner(TAV_BLACK) : "", "black", s->color ? C_RESET : "",
-           v->hand[1]);
-    if (v->info[0])
-        printf(" %s\n", v->info);
-    printf(" score %d:%d   last move: %s   phase: %s\n", res.score[0], res.score[1],
-           v->last_move[0] ? v->last_move : "-", v->phase[0] ? v->phase : "-");
+    cli_style sty = {s->color, s->unicode};
+    cli_draw(stdout, s->g, tav_session_state(s->gs), viewer_of(s), &sty);
     if (s->message[0]) {
         printf(" %s\n", s->message);
         s->message[0] = '\0';
     }
-    free(v);
+}
+
+/* Print a message at once, without redrawing the board. */
+static void say(session *s)
+{
+    if (s->message[0]) {
+        printf(" %s\n", s->message);
+        s->message[0] = '\0';
+    }
 }
 
 /* --------------------------------------------------------------- moves */
@@ -207,13 +155,13 @@ static int search_move(session *s, const char *player, int level, char *mv, size
         double t0 = cli_now();
         int k = 0;
         while (!t.done) {
-            if (tty) {
-                fprintf(stderr, "\r thinking %s %.1fs ", s->unicode ? spin_u[k % 8] : spin_a[k % 8],
+            if (tty && k >= 16 && k % 8 == 0) {
+                fprintf(stderr, "\r thinking %s %.1fs ", s->unicode ? spin_u[k / 8 % 8] : spin_a[k / 8 % 8],
                         cli_now() - t0);
                 fflush(stderr);
             }
             k++;
-            struct timespec ts = {0, 80 * 1000 * 1000};
+            struct timespec ts = {0, (k < 16 ? 1 : 10) * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
         pthread_join(tid, NULL);
@@ -235,8 +183,9 @@ static int contains(const char *p, size_t len, const char *needle, size_t nl)
     return 0;
 }
 
-/* List the legal moves that fit a partial or wrong entry. */
-static void suggest(session *s, const char *entry)
+/* List the legal moves that fit a partial or wrong entry, after the
+ * explanation `why` (may be ""). */
+static void suggest(session *s, const char *entry, const char *why)
 {
     char *a = moves_text(s);
     if (!a)
@@ -269,13 +218,14 @@ static void suggest(session *s, const char *entry)
     }
     out[k] = '\0';
     free(a);
+    char head[200];
+    tav_bprintf(head, sizeof head, "'%.40s' is not a legal move%s%.150s.", entry, why[0] ? ": " : "", why);
     if (total == 0)
         snprintf(s->message, sizeof s->message,
-                 "'%.40s' is not a legal move and no legal move fits it. Type 'moves' for the list, 'help' for help.",
-                 entry);
+                 "%s No legal move fits it. Type 'moves' for the list, 'help' for help.", head);
     else
-        snprintf(s->message, sizeof s->message, "'%.40s' is not a legal move. Moves that fit (%d):%s%s",
-                 entry, total, out, total > shown ? " ..." : "");
+        tav_bprintf(s->message, sizeof s->message, "%s Moves that fit (%d):%s%s", head, total, out,
+                 total > shown ? " ..." : "");
 }
 
 /* Save the game as a record; 0 or -1 with a message. */
@@ -300,45 +250,200 @@ static int save(session *s, const char *path)
 static void help(session *s)
 {
     snprintf(s->message, sizeof s->message,
-             "Type a move in the game's notation (see docs/rules/%s.md), or: moves, undo, hint, "
-             "save FILE, resign, help, quit.",
+             "Type a move in the game's notation (docs/rules/%s.md; a unique beginning is enough), or: "
+             "moves, undo, hint, save FILE, resign, help, quit.",
              s->g->name);
 }
 
-/* The human's turn: returns 1 to go on, 0 to quit. */
+/* Ask a yes/no/save question: 'y', 'n' or 's'; 'y' at the end of input. */
+static int confirm(const char *q)
+{
+    char ans[64];
+    for (;;) {
+        printf(" %s", q);
+        fflush(stdout);
+        int r = cli_read_line(stdin, ans, sizeof ans);
+        if (r == 0) {
+            printf("\n");
+            return 'y';
+        }
+        char c = r == 1 ? ans[strspn(ans, " \t")] : '?';
+        if (c == 'y' || c == 'Y')
+            return 'y';
+        if (c == 'n' || c == 'N' || c == '\0')
+            return 'n';
+        if (c == 's' || c == 'S')
+            return 's';
+        printf(" Please answer y, n or s.\n");
+    }
+}
+
+/* Ask for a file name and save; 0 when saved. */
+static int save_asking(session *s)
+{
+    char ans[300], q[128];
+    snprintf(q, sizeof q, " file name [%s.rec]: ", s->g->name);
+    printf("%s", q);
+    fflush(stdout);
+    if (cli_read_line(stdin, ans, sizeof ans) != 1)
+        ans[0] = '\0';
+    char *p = ans + strspn(ans, " \t");
+    size_t n = strlen(p);
+    while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+        p[--n] = '\0';
+    char def[64];
+    snprintf(def, sizeof def, "%s.rec", s->g->name);
+    int rc = save(s, n ? p : def);
+    say(s);
+    return rc;
+}
+
+/* Print the legal moves, grouped so a long list can be read: Urbino by
+ * architect move and building, Cathedral by building, Epaminondas by the
+ * rear square. */
+static void print_moves(session *s)
+{
+    char *a = moves_text(s);
+    if (!a)
+        return;
+    if (!a[5]) {
+        free(a);
+        printf(" (no legal move)\n");
+        return;
+    }
+    char *list = a;
+    memmove(list, a + 6, strlen(a + 6) + 1);
+    int urb = strcmp(s->g->name, "urbino") == 0;
+    int n = 0;
+    for (char *c = list; *c; c++)
+        n += *c == ' ';
+    n++;
+    printf(" %d legal move%s", n, n == 1 ? "" : "s");
+    if (urb && n > 12)
+        printf(", by architect move (or none) then building type and square:\n");
+    else
+        printf(":\n");
+    /* Group key and rest of each move. */
+    char cur[TAV_MOVE_TEXT] = "\x01", curtype = 0;
+    int col = 0;
+    char *save_ptr = NULL;
+    for (char *mv = strtok_r(list, " ", &save_ptr); mv; mv = strtok_r(NULL, " ", &save_ptr)) {
+        char key[TAV_MOVE_TEXT] = "", rest[TAV_MOVE_TEXT];
+        char type = 0;
+        snprintf(rest, sizeof rest, "%s", mv);
+        if (urb && n > 12) {
+            char *comma = strchr(mv, ',');
+            if (comma) {
+                snprintf(key, sizeof key, "%.*s", (int)(comma - mv), mv);
+                snprintf(rest, sizeof rest, "%s", comma + 1);
+            } else if (mv[0] == 'H' || mv[0] == 'P' || mv[0] == 'T') {
+                snprintf(key, sizeof key, "no move");
+            }
+            if (rest[0] == 'H' || rest[0] == 'P' || rest[0] == 'T') {
+                type = rest[0];
+                memmove(rest, rest + 1, strlen(rest));
+            }
+        } else if (n > 12) {
+            /* Cathedral: the code before ':'; Epaminondas: the rear square. */
+            char *colon = strchr(mv, ':');
+            if (colon && strcmp(s->g->name, "cathedral") == 0)
+                snprintf(key, sizeof key, "%.*s", (int)(colon - mv), mv);
+            else if (strcmp(s->g->name, "epaminondas") == 0)
+                snprintf(key, sizeof key, "%.*s", 1 + (int)strspn(mv + 1, "0123456789"), mv);
+        }
+        if (strcmp(key, cur) != 0) {
+            snprintf(cur, sizeof cur, "%s", key);
+            curtype = 0;
+            printf("%s  %s%s", col ? "\n" : "", key, key[0] ? ":" : "");
+            col = 2 + (int)strlen(key) + 1;
+        }
+        if (type && type != curtype) {
+            curtype = type;
+            const char *nm = type == 'H' ? "house" : type == 'P' ? "palace" : "tower";
+            if (col > 80) {
+                printf("\n     ");
+                col = 5;
+            }
+            printf(" %s", nm);
+            col += 1 + (int)strlen(nm);
+        }
+        if (col + 1 + (int)strlen(rest) > 100) {
+            printf("\n     ");
+            col = 5;
+        }
+        printf(" %s", rest);
+        col += 1 + (int)strlen(rest);
+    }
+    printf("\n");
+    free(list);
+}
+
+/* Toscana's decision, in plain words, before the deciding player's prompt. */
+static void explain_decision(session *s, int side)
+{
+    tav_board_view *v = calloc(1, sizeof *v);
+    if (!v)
+        return;
+    tav_game_board_view(s->g, tav_session_state(s->gs), viewer_of(s), v);
+    if (strcmp(v->phase, "decision") == 0) {
+        const char *id = "";
+        for (int k = 0; k < v->side[1 - side].nitems; k++)
+            if (v->side[1 - side].item[k].kind == 'S')
+                id = v->side[1 - side].item[k].id;
+        printf(" Decision for %s: %s is about to place tile %s (drawn above).\n"
+               "   accept: %s places it; you keep your veto.\n"
+               "   veto:   it goes to the bottom of %s's stack and %s places the next tile instead;\n"
+               "           you can veto only once in the game.\n",
+               tav_side_name(side), tav_side_name(1 - side), id, tav_side_name(1 - side),
+               tav_side_name(1 - side), tav_side_name(1 - side));
+    }
+    free(v);
+}
+
+enum { TURN_MOVED, TURN_QUIT };
+
+/* The human's turn: reads until a move is played (or undone, or the game is
+ * resigned): TURN_MOVED; TURN_QUIT to leave.  Help, refused moves, hints
+ * and saves answer under the prompt without drawing the board again. */
 static int human_turn(session *s, int side)
 {
     char line[512];
+    explain_decision(s, side);
     for (;;) {
         printf(" %s to move> ", tav_side_name(side));
         fflush(stdout);
         int r = cli_read_line(stdin, line, sizeof line);
         if (r == 0)
-            return 0;
+            return TURN_QUIT;
         char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
         size_t n = strlen(p);
         while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
             p[--n] = '\0';
-        if (r == 2 || n == 0) {
-            if (r == 2)
-                printf(" line too long\n");
+        if (r == 2 || r == 3) {
+            printf(r == 2 ? " That line is too long.\n" : " That line holds a control character.\n");
             continue;
         }
-        if (strcmp(p, "quit") == 0 || strcmp(p, "exit") == 0)
-            return 0;
+        if (n == 0)
+            continue;
+        if (strcmp(p, "quit") == 0 || strcmp(p, "exit") == 0) {
+            int c = confirm("Leave this game? y = leave without saving, s = save it first, n = go on [n]: ");
+            if (c == 'y' || (c == 's' && save_asking(s) == 0))
+                return TURN_QUIT;
+            continue;
+        }
         if (strcmp(p, "help") == 0 || strcmp(p, "?") == 0) {
             help(s);
-            return 1;
-        }
-        if (strcmp(p, "moves") == 0) {
-            char *a = moves_text(s);
-            if (a)
-                printf("%s\n", a[5] ? a + 6 : "(none)");
-            free(a);
+            say(s);
             continue;
         }
+        if (strcmp(p, "moves") == 0) {
+            print_moves(s);
+            continue;
+        }
+        if (strcmp(p, "board") == 0)
+            return TURN_MOVED;
         if (strcmp(p, "undo") == 0) {
             /* Back to this player's previous turn (at least one ply). */
             int undone = 0;
@@ -350,13 +455,18 @@ static int human_turn(session *s, int side)
             }
             snprintf(s->message, sizeof s->message, undone ? "took back %d move%s" : "nothing to undo",
                      undone, undone == 1 ? "" : "s");
-            return 1;
+            if (!undone) {
+                say(s);
+                continue;
+            }
+            return TURN_MOVED;
         }
         if (strcmp(p, "hint") == 0) {
             char mv[TAV_MOVE_TEXT];
             if (search_move(s, "ai", 7, mv, sizeof mv) == 0)
                 snprintf(s->message, sizeof s->message, "hint: %s", mv);
-            return 1;
+            say(s);
+            continue;
         }
         if (strncmp(p, "save", 4) == 0 && (p[4] == ' ' || p[4] == '\0')) {
             const char *path = p + 4;
@@ -366,16 +476,91 @@ static int human_turn(session *s, int side)
                 snprintf(s->message, sizeof s->message, "save needs a file name: save FILE");
             else
                 save(s, path);
-            return 1;
+            say(s);
+            continue;
         }
         if (strcmp(p, "resign") == 0) {
-            tav_session_resign(s->gs, side);
-            return 1;
+            int c = confirm("Resign this game? y = resign, s = save it first, n = go on [n]: ");
+            if (c == 'y' || (c == 's' && save_asking(s) == 0)) {
+                tav_session_resign(s->gs, side);
+                return TURN_MOVED;
+            }
+            continue;
         }
         if (do_play(s, p) == 0)
-            return 1;
-        suggest(s, p);
-        return 1;
+            return TURN_MOVED;
+        char meant[TAV_MOVE_TEXT], why[200];
+        int k = tav_explain_move(s->g, tav_session_state(s->gs), p, meant, sizeof meant, why, sizeof why);
+        if (k == 1 && do_play(s, meant) == 0) {
+            snprintf(s->message, sizeof s->message, "played %s (%s)", meant, why);
+            return TURN_MOVED;
+        }
+        suggest(s, p, k == 0 ? why : "");
+        say(s);
+    }
+}
+
+/* ------------------------------------------------------------ the end */
+
+/* Explain the result in plain words, with the game's own breakdown. */
+static void end_screen(session *s)
+{
+    const void *st = tav_session_state(s->gs);
+    tav_result res;
+    tav_session_result(s->gs, &res);
+    const char *g = s->g->name;
+    int resigned = tav_session_resigned(s->gs);
+    if (resigned != TAV_NONE) {
+        printf(" %s resigned: %s wins.\n", tav_side_name(resigned), tav_side_name(1 - resigned));
+        return;
+    }
+    if (!res.over) {
+        printf(" Game left unfinished.\n");
+        return;
+    }
+    int w = res.winner;
+    printf(" Game over: %s.\n", w == TAV_DRAW ? "a draw" : w == TAV_WHITE ? "white wins" : "black wins");
+    char buf[2048];
+    if (strcmp(g, "urbino") == 0) {
+        printf(" Urbino is won by the higher sum of district points: white %d, black %d.\n", res.score[0],
+               res.score[1]);
+        if (res.score[0] == res.score[1])
+            printf(" The sums are equal, so the scored buildings decide: more towers, then more palaces,\n"
+                   " then more houses; %s.\n", w == TAV_DRAW ? "they are equal too" : "that decided it");
+        if (s->g->probe && s->g->probe(st, "districts", buf, sizeof buf) == 0 && strcmp(buf, "-") != 0) {
+            printf(" Districts (square, block values, who scores):\n");
+            char *save_ptr = NULL;
+            for (char *d = strtok_r(buf, ";", &save_ptr); d; d = strtok_r(NULL, ";", &save_ptr))
+                printf("   %s\n", d + strspn(d, " "));
+        }
+    } else if (strcmp(g, "cathedral") == 0) {
+        printf(" In Cathedral the lower score wins: a score is the squares of the buildings that could\n"
+               " not be placed. White left %d, black %d.\n", res.score[0], res.score[1]);
+    } else if (strcmp(g, "toscana") == 0) {
+        printf(" Toscana is won by the larger largest area (the tiles touched by one connected region of\n"
+               " a player's colour): white %d tiles, black %d.\n", res.score[0], res.score[1]);
+    } else if (strcmp(g, "epaminondas") == 0) {
+        tav_board_view *v = calloc(1, sizeof *v);
+        int far[2] = {0, 0};
+        if (v) {
+            tav_game_board_view(s->g, st, TAV_SPECTATOR, v);
+            for (int f = 0; f < v->width; f++) {
+                const tav_square *top = &v->sq[(v->height - 1) * v->width + f], *bot = &v->sq[f];
+                far[0] += top->kind && top->owner == TAV_WHITE;
+                far[1] += bot->kind && bot->owner == TAV_BLACK;
+            }
+            free(v);
+        }
+        if (w != TAV_DRAW && far[w] > far[1 - w])
+            printf(" %s reached the far row: %d of its pieces stand on %s's home row against %d, and\n"
+                   " %s could not level the count in its turn.\n",
+                   tav_side_name(w), far[w], tav_side_name(1 - w), far[1 - w], tav_side_name(1 - w));
+        else if (w != TAV_DRAW)
+            printf(" %s has no legal move left (no piece, or every piece blocked), and loses.\n",
+                   tav_side_name(1 - w));
+        else
+            printf(" The ply limit was reached with no winner: a draw.\n");
+        printf(" Pieces left: white %d, black %d.\n", res.score[0], res.score[1]);
     }
 }
 
@@ -406,13 +591,133 @@ static int parse_pspec(const char *t, pspec *p)
     return -1;
 }
 
-/* Ask a question on the terminal; returns the trimmed answer. */
-static void ask(const char *q, char *ans, size_t n)
+/* Ask a question on the terminal: the answer trimmed and lower-cased, 0;
+ * -1 at the end of input. */
+static int ask(const char *q, char *ans, size_t n)
 {
     printf("%s", q);
     fflush(stdout);
-    if (cli_read_line(stdin, ans, n) != 1)
-        ans[0] = '\0';
+    int r;
+    while ((r = cli_read_line(stdin, ans, n)) == 2 || r == 3) {
+        printf("That answer is not readable. %s", q);
+        fflush(stdout);
+    }
+    if (r == 0) {
+        printf("\n");
+        return -1;
+    }
+    char *p = ans;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t len = strlen(p);
+    memmove(ans, p, len + 1);
+    while (len > 0 && (ans[len - 1] == ' ' || ans[len - 1] == '\t'))
+        ans[--len] = '\0';
+    for (char *c = ans; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    return 0;
+}
+
+/* Ask to choose one of n answers, by number or by name (or a prefix of a
+ * name); Enter picks the first.  The chosen index, or -1 at the end of input.
+ * A wrong answer is explained and the question asked again. */
+static int choose(const char *q, const char *const *names, const char *const *labels, int n)
+{
+    char ans[128];
+    for (int i = 0; i < n; i++)
+        printf("  %d) %s\n", i + 1, labels[i]);
+    for (;;) {
+        if (ask(q, ans, sizeof ans) != 0)
+            return -1;
+        if (!ans[0])
+            return 0;
+        uint64_t v;
+        if (tav_parse_uint(ans, 10, &v) == 0 && v >= 1 && v <= (uint64_t)n)
+            return (int)v - 1;
+        int hit = -1, hits = 0;
+        for (int i = 0; i < n; i++) {
+            if (strcmp(ans, names[i]) == 0) {
+                hit = i;
+                hits = 1;
+                break;
+            }
+            if (strncmp(ans, names[i], strlen(ans)) == 0) {
+                hit = i;
+                hits++;
+            }
+        }
+        if (hits == 1)
+            return hit;
+        printf("'%.40s' is not one of the choices: type a number from 1 to %d, a name, or Enter for %s.\n",
+               ans, n, names[0]);
+    }
+}
+
+/* The start menu: game, its variant, opponent, side and level.  Fills the
+ * game name, options and both players; 0, or -1 when the input ended. */
+static int menu(char *game, size_t gn, char *options, size_t on, char *white, char *black, size_t pn)
+{
+    static const char *const games[] = {"urbino", "epaminondas", "cathedral", "toscana"};
+    static const char *const game_labels[] = {"Urbino", "Epaminondas", "Cathedral", "Toscana"};
+    printf("Tavoliere \xe2\x80\x94 which game?\n");
+    int k = choose("game [1]: ", games, game_labels, 4);
+    if (k < 0)
+        return -1;
+    snprintf(game, gn, "%s", games[k]);
+    options[0] = '\0';
+    if (k == 0) {
+        static const char *const v[] = {"standard", "monuments"};
+        static const char *const vl[] = {"standard", "monuments (three buildings in a row form a monument that doubles its value)"};
+        printf("Which rules?\n");
+        int c = choose("variant [1]: ", v, vl, 2);
+        if (c < 0)
+            return -1;
+        snprintf(options, on, "variant=%s", v[c]);
+    } else if (k == 2) {
+        static const char *const v[] = {"classic", "late"};
+        static const char *const vl[] = {"classic (white places the Cathedral first)",
+                                         "late (white builds first, black places the Cathedral after)"};
+        printf("Which opening?\n");
+        int c = choose("opening [1]: ", v, vl, 2);
+        if (c < 0)
+            return -1;
+        snprintf(options, on, "opening=%s", v[c]);
+    }
+    static const char *const opp[] = {"computer", "people"};
+    static const char *const oppl[] = {"against the computer", "two people at one screen"};
+    printf("Who plays?\n");
+    int o = choose("players [1]: ", opp, oppl, 2);
+    if (o < 0)
+        return -1;
+    if (o == 1) {
+        snprintf(white, pn, "human");
+        snprintf(black, pn, "human");
+        return 0;
+    }
+    static const char *const sides[] = {"white", "black"};
+    static const char *const sidel[] = {"white (moves first)", "black"};
+    printf("Which side do you play?\n");
+    int sd = choose("side [1]: ", sides, sidel, 2);
+    if (sd < 0)
+        return -1;
+    char ans[128];
+    uint64_t lvl = 5;
+    for (;;) {
+        if (ask("AI level, 1 (weakest) to 10 (strongest) [5]: ", ans, sizeof ans) != 0)
+            return -1;
+        if (!ans[0])
+            break;
+        if (tav_parse_uint(ans, 10, &lvl) == 0 && lvl >= 1 && lvl <= 10)
+            break;
+        printf("'%.40s' is not a level: type a number from 1 to 10, or Enter for 5.\n", ans);
+        lvl = 5;
+    }
+    char ai[32];
+    snprintf(ai, sizeof ai, "ai:level=%d", (int)lvl);
+    snprintf(white, pn, "%s", sd == 0 ? "human" : ai);
+    snprintf(black, pn, "%s", sd == 0 ? ai : "human");
+    return 0;
 }
 
 int cli_play(int argc, char **argv)
@@ -439,17 +744,12 @@ int cli_play(int argc, char **argv)
             return 2;
         }
     }
-    const char *lang = getenv("LC_ALL");
-    if (!lang || !*lang)
-        lang = getenv("LC_CTYPE");
-    if (!lang || !*lang)
-        lang = getenv("LANG");
-    s.unicode = lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8") || strstr(lang, "UTF8"));
-    s.color = isatty(1) && !getenv("NO_COLOR");
+    cli_style sty = cli_style_for(stdout);
+    s.unicode = sty.unicode;
+    s.color = sty.color;
     s.sr = tav_searcher_new();
     if (!s.sr)
         return 1;
-    char ans[128];
     tav_record loaded;
     tav_record_init(&loaded);
     if (load_path) {
@@ -473,24 +773,18 @@ int cli_play(int argc, char **argv)
         if (!black && loaded.black[0] && parse_pspec(loaded.black, &s.side[1]) == 0)
             black = loaded.black;
     }
+    char menu_game[32], menu_white[32], menu_black[32], menu_opts[64];
     if (!game) {
-        printf("Tavoliere — which game?\n  1) Urbino\n  2) Epaminondas\n  3) Cathedral\n  4) Toscana\n");
-        ask("game [1]: ", ans, sizeof ans);
-        static const char *names[] = {"urbino", "epaminondas", "cathedral", "toscana"};
-        int k = atoi(ans);
-        game = ans[0] == '\0' ? names[0] : (k >= 1 && k <= 4) ? names[k - 1] : ans;
-        if (!tav_game_find(game)) {
-            fprintf(stderr, "unknown game '%s'\n", ans);
-            return 2;
-        }
-        ask("play white or black? [w]: ", ans, sizeof ans);
-        int as_black = ans[0] == 'b' || ans[0] == 'B';
-        ask("AI level 1 (weakest) to 10 (strongest) [5]: ", ans, sizeof ans);
-        static char aispec[32];
-        int lvl = atoi(ans);
-        snprintf(aispec, sizeof aispec, "ai:level=%d", lvl >= 1 && lvl <= 10 ? lvl : 5);
-        white = as_black ? aispec : "human";
-        black = as_black ? "human" : aispec;
+        if (menu(menu_game, sizeof menu_game, menu_opts, sizeof menu_opts, menu_white, menu_black,
+                 sizeof menu_white) != 0)
+            return 0;
+        game = menu_game;
+        if (menu_opts[0] && ol + strlen(menu_opts) + 2 < sizeof s.options)
+            ol += (size_t)snprintf(s.options + ol, sizeof s.options - ol, "%s%s", ol ? " " : "", menu_opts);
+        if (!white)
+            white = menu_white;
+        if (!black)
+            black = menu_black;
     }
     if (parse_pspec(white ? white : "human", &s.side[0]) != 0 ||
         parse_pspec(black ? black : "ai:level=5", &s.side[1]) != 0) {
@@ -503,57 +797,79 @@ int cli_play(int argc, char **argv)
         fprintf(stderr, "unknown game '%s' (urbino, epaminondas, cathedral, toscana)\n", game);
         return 2;
     }
-    /* A fresh deal each game (Toscana's stacks) unless the options give one. */
-    char err[256];
-    if (tav_session_new(&s.gs, s.g->name, s.options, (uint64_t)time(NULL), err, sizeof err) !=
-        TAV_OK) {
-        fprintf(stderr, "error %s\n", err);
-        tav_searcher_free(s.sr);
-        return 2;
-    }
-    for (int i = 0; i < loaded.nmoves; i++)
-        if (do_play(&s, loaded.moves[i]) != 0) {
-            fprintf(stderr, "cannot replay move %d\n", i + 1);
-            return 1;
+    char *base_options = s.options;
+    for (int round = 0;; round++) {
+        /* A fresh deal each game (Toscana's stacks) unless the options give one. */
+        char err[256];
+        tav_session_free(s.gs);
+        s.gs = NULL;
+        if (tav_session_new(&s.gs, s.g->name, s.options, (uint64_t)time(NULL) + (uint64_t)round * 7919u, err,
+                            sizeof err) != TAV_OK) {
+            fprintf(stderr, "error %s\n", err);
+            tav_searcher_free(s.sr);
+            return 2;
         }
-    tav_record_free(&loaded);
-    printf("%s: white is %s, black is %s. Type 'help' for help.\n", game, s.side[0].text, s.side[1].text);
-    int running = 1;
-    while (running) {
-        int tm = tav_session_to_move(s.gs);
-        if (tm == TAV_NONE)
+        s.message[0] = '\0';
+        for (int i = 0; i < loaded.nmoves; i++)
+            if (do_play(&s, loaded.moves[i]) != 0) {
+                fprintf(stderr, "cannot replay move %d\n", i + 1);
+                return 1;
+            }
+        tav_record_free(&loaded);
+        tav_record_init(&loaded);
+        printf("%s%s%s%s: white is %s, black is %s. Type 'help' for help.\n", game, base_options[0] ? " (" : "",
+               base_options, base_options[0] ? ")" : "", s.side[0].text, s.side[1].text);
+        int left = 0, drawn = 0;
+        for (;;) {
+            int tm = tav_session_to_move(s.gs);
+            if (tm == TAV_NONE)
+                break;
+            if (!drawn) {
+                draw(&s);
+                drawn = 1;
+            }
+            if (s.side[tm].human) {
+                if (human_turn(&s, tm) == TURN_QUIT) {
+                    left = 1;
+                    break;
+                }
+                drawn = 0;
+            } else {
+                char mv[TAV_MOVE_TEXT];
+                if (search_move(&s, s.side[tm].kind, s.side[tm].level, mv, sizeof mv) != 0 || do_play(&s, mv) != 0)
+                    break;
+                snprintf(s.message, sizeof s.message, "%s (%s) plays %s", tav_side_name(tm), s.side[tm].text, mv);
+                drawn = 0;
+            }
+        }
+        if (left)
             break;
         draw(&s);
-        if (s.side[tm].human) {
-            running = human_turn(&s, tm);
-        } else {
-            char mv[TAV_MOVE_TEXT];
-            if (search_move(&s, s.side[tm].kind, s.side[tm].level, mv, sizeof mv) != 0 || do_play(&s, mv) != 0)
+        end_screen(&s);
+        /* Another game, save this one, or leave. */
+        int again = 0;
+        for (;;) {
+            char ans[64];
+            printf(" n = another game (same players), s = save this game, q = quit [q]: ");
+            fflush(stdout);
+            int r = cli_read_line(stdin, ans, sizeof ans);
+            char c = r == 1 ? ans[strspn(ans, " \t")] : r == 0 ? 'q' : '?';
+            if (r == 0)
+                printf("\n");
+            if (c == 'n' || c == 'N' || c == 'y' || c == 'Y') {
+                again = 1;
                 break;
-            snprintf(s.message, sizeof s.message, "%s (%s) plays %s", tav_side_name(tm), s.side[tm].text, mv);
+            }
+            if (c == 's' || c == 'S') {
+                save_asking(&s);
+                continue;
+            }
+            if (c == 'q' || c == 'Q' || c == '\0')
+                break;
+            printf(" Please answer n, s or q.\n");
         }
-    }
-    draw(&s);
-    const void *st = tav_session_state(s.gs);
-    tav_result res;
-    tav_session_result(s.gs, &res);
-    int resigned = tav_session_resigned(s.gs);
-    if (resigned != TAV_NONE)
-        printf(" %s resigns: %s wins.\n", tav_side_name(resigned), tav_side_name(1 - resigned));
-    else if (res.over) {
-        printf(" Game over: %s. Final score white %d, black %d.\n",
-               res.winner == TAV_DRAW ? "a draw" : res.winner == TAV_WHITE ? "white wins" : "black wins",
-               res.score[0], res.score[1]);
-        /* The game's own breakdown, through its probes. */
-        static const char *const keys[] = {"districts", "hand white", "hand black", "area white",
-                                           "area black", "home", NULL};
-        for (int k = 0; s.g->probe && keys[k]; k++) {
-            char buf[2048];
-            if (s.g->probe(st, keys[k], buf, sizeof buf) == 0)
-                printf(" %s: %s\n", keys[k], buf);
-        }
-    } else {
-        printf(" Game left unfinished.\n");
+        if (!again)
+            break;
     }
     tav_session_free(s.gs);
     tav_searcher_free(s.sr);

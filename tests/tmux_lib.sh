@@ -1,0 +1,47 @@
+# tests/tmux_lib.sh — helpers for the terminal tests (sourced): one tmux
+# session per scenario, a screen capture, waits and checks that count
+# passes and failures in P and F.
+S="tavtest$$"
+TMPT=$(mktemp -d)
+P=0
+F=0
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "FAIL tmux is not installed (scripts/setup.sh installs it)"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+# start COMMAND: a fresh 120x50 terminal running COMMAND in the scratch directory;
+# when it ends the screen shows "EXITED <status>".
+start() {
+    tmux kill-session -t "$S" 2>/dev/null
+    tmux new-session -d -s "$S" -x 120 -y 50 "cd $TMPT && LANG=C.UTF-8 $1; echo EXITED \$?; sleep 60"
+}
+screen() { tmux capture-pane -p -t "$S" -S -200; }
+# Wait until the screen shows a pattern (at most ~10 s).
+wait_for() {
+    i=0
+    while [ $i -lt 100 ]; do
+        if screen | grep -q -- "$1"; then return 0; fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# Count how often a pattern is on the screen now.
+count() { screen | grep -c -- "$1"; }
+send() { tmux send-keys -t "$S" "$@"; }
+# type TEXT: the text and Enter.
+type_line() { tmux send-keys -t "$S" -l -- "$1"; tmux send-keys -t "$S" Enter; }
+check() {
+    if wait_for "$2"; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL $1 (screen lacks '$2')"; screen | tail -15; fi
+}
+# check_not NAME PATTERN: the screen does not show it (now).
+check_not() {
+    if screen | grep -q -- "$2"; then F=$((F + 1)); echo "FAIL $1 (screen shows '$2')"; screen | tail -15; else P=$((P + 1)); fi
+}
+finish() {
+    tmux kill-session -t "$S" 2>/dev/null
+    rm -rf "$TMPT"
+    echo "$P passed, $F failed"
+    [ "$F" -eq 0 ]
+}
