@@ -93,12 +93,6 @@ int cli_check(int argc, char **argv)
     return bad ? 1 : 0;
 }
 
-static void print_line(void *ctx, const char *line)
-{
-    (void)ctx;
-    printf("%s\n", line);
-}
-
 int cli_replay(int argc, char **argv)
 {
     if (argc < 2) {
@@ -127,6 +121,7 @@ int cli_replay(int argc, char **argv)
         tav_find_move(g, states + (size_t)i * g->state_size, r.moves[i], scratch, &m);
         g->play(states + (size_t)(i + 1) * g->state_size, m);
     }
+    cli_style sty = cli_style_for(stdout);
     int ply = step ? 0 : r.nmoves;
     for (int shown = 0; shown <= r.nmoves;) {
         int i = step ? ply : shown;
@@ -137,12 +132,13 @@ int cli_replay(int argc, char **argv)
         else
             printf("\n%s %s — %s vs %s\n", g->name, r.options, r.white[0] ? r.white : "white",
                    r.black[0] ? r.black : "black");
-        g->view(st, v);
-        tav_render_ascii(v, print_line, NULL);
+        /* The same board as `play` draws. */
+        cli_draw(stdout, g, st, TAV_SPECTATOR, &sty);
         tav_result res;
         g->result(st, &res);
-        printf("score %d:%d%s%s\n", res.score[0], res.score[1], res.over ? ", winner " : "",
-               res.over ? tav_side_name(res.winner) : "");
+        if (res.over)
+            printf(" game over: %s\n", res.winner == TAV_DRAW ? "a draw" : res.winner == TAV_WHITE ? "white wins"
+                                                                                             : "black wins");
         if (!step) {
             shown++;
             continue;
@@ -194,6 +190,7 @@ int cli_analyze(int argc, char **argv)
     out.nmoves = out.cap = 0;
     int mistakes[2] = {0, 0};
     tav_searcher *sr = tav_searcher_new();   /* one table for the whole game */
+    int tty = isatty(2);
     for (int i = 0; i < r.nmoves; i++) {
         int mover = g->to_move(st);
         tav_limits lim;
@@ -229,9 +226,11 @@ int cli_analyze(int argc, char **argv)
         }
         tav_record_add(&out, r.moves[i], comment);
         g->play(st, played);
-        fprintf(stderr, "\ranalysed %d/%d", i + 1, r.nmoves);
+        /* Progress: in place on a terminal, one line each otherwise (a log). */
+        fprintf(stderr, tty ? "\ranalysed %d/%d" : "analysed %d/%d\n", i + 1, r.nmoves);
     }
-    fprintf(stderr, "\n");
+    if (tty)
+        fprintf(stderr, "\n");
     tav_searcher_free(sr);
     char *text = tav_record_write(&out);
     if (text)
