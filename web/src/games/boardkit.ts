@@ -19,9 +19,21 @@ export function el<K extends keyof SVGElementTagNameMap>(
   parent?: Element,
 ): SVGElementTagNameMap[K] {
   const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "style") setStyle(e, String(v));
+    else e.setAttribute(k, String(v));
+  }
   if (parent) parent.appendChild(e);
   return e;
+}
+
+// Set "prop: value; ..." through the CSSOM: a style attribute would be
+// refused by the page's Content-Security-Policy (no inline styles).
+export function setStyle(e: SVGElement, css: string): void {
+  for (const decl of css.split(";")) {
+    const i = decl.indexOf(":");
+    if (i > 0) e.style.setProperty(decl.slice(0, i).trim(), decl.slice(i + 1).trim());
+  }
 }
 
 export function text(parent: Element, x: number, y: number, s: string,

@@ -505,7 +505,7 @@ function animateCaptures(prev: View, view: View): void {
       { transform: `translate(${x0}px, ${y0}px) scale(1)`, opacity: 1 },
       { transform: `translate(${x0}px, ${y0 - 1}px) scale(1)`, opacity: 0 },
     ];
-    g.setAttribute("style", `transform: ${frames[0].transform as string}`);
+    g.style.transform = frames[0].transform as string;
     if (typeof g.animate !== "function") { g.remove(); continue; }
     const a = g.animate(frames, { duration: 900, easing: "ease-in-out", fill: "forwards" });
     a.onfinish = () => g.remove();
