@@ -77,6 +77,12 @@ async function checkDrawing(env, page, game, g, label) {
   }
 }
 
+// A screenshot of the page from its top (taps may have scrolled it).
+async function shot(env, page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await env.shot(page, name);
+}
+
 // Play one complete game as `side` against "random".
 async function playGame(env, game, { side, phone, seed, name }) {
   const { url, tally } = env;
@@ -94,7 +100,7 @@ async function playGame(env, game, { side, phone, seed, name }) {
   let g = await waitTurn(page, url, -1);
   await waitDrawn(page, game, g);
   await checkDrawing(env, page, game, g, `${name} start`);
-  await env.shot(page, `${name}-start`);
+  await shot(env, page, `${name}-start`);
   const counts = { mouse: 0, keys: 0, touch: 0, buttons: 0 };
   let n = 0, middle = false, dark = false;
   while (!g.over) {
@@ -115,7 +121,7 @@ async function playGame(env, game, { side, phone, seed, name }) {
     if (!middle && g.ply >= (game === "cathedral" ? 16 : 24) && !g.over) {
       middle = true;
       await checkDrawing(env, page, game, g, `${name} middle`);
-      await env.shot(page, `${name}-middle`);
+      await shot(env, page, `${name}-middle`);
       if (!phone && (await page.$("#hint"))) {
         // the engine's hint is drawn on the board
         await page.click("#hint");
@@ -126,12 +132,12 @@ async function playGame(env, game, { side, phone, seed, name }) {
           : await page.getAttribute(`[data-key="${hint}"] rect`, "stroke");
         tally.check(`${name}: the hint ${hint} is legal and drawn`, g.legal.includes(hint) && (shown === hint || shown === "#1c7ed6"),
           String(shown));
-        await env.shot(page, `${name}-hint`);
+        await shot(env, page, `${name}-hint`);
       }
       if (phone && (await page.$("#theme"))) {
         // the dark theme, by the page's toggle, and back
         await page.click("#theme");
-        await env.shot(page, `${name}-middle-dark`);
+        await shot(env, page, `${name}-middle-dark`);
         await page.click("#theme");
         dark = true;
       }
@@ -140,7 +146,7 @@ async function playGame(env, game, { side, phone, seed, name }) {
   tally.check(`${name}: the game ended`, g.over, `ply ${g.ply}`);
   await page.waitForTimeout(300);
   await checkDrawing(env, page, game, g, `${name} end`);
-  await env.shot(page, `${name}-end`);
+  await shot(env, page, `${name}-end`);
   if (phone) tally.check(`${name}: moves made by taps`, counts.touch > 0, JSON.stringify(counts));
   else {
     tally.check(`${name}: moves made by the mouse`, counts.mouse > 0, JSON.stringify(counts));
