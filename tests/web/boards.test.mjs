@@ -39,6 +39,29 @@ async function markStale(page, game) {
   await page.evaluate((sel) => { const r = document.querySelector(sel); if (r) r.__tavStale = true; }, ROOT[game]);
 }
 
+// Cathedral buildings that left the board for their owner's hand between
+// two views (captures), counted from the API's views.
+function capturesBetween(a, b) {
+  const pieces = (v) => {
+    const m = new Map();
+    for (const [sq, x] of Object.entries(v.squares)) {
+      if (!x.kind || x.kind === "Y") continue;
+      const k = `${x.piece}`;
+      if (!m.has(k)) m.set(k, { kind: x.kind, owner: x.owner, squares: [] });
+      m.get(k).squares.push(sq);
+    }
+    return new Set([...m.values()].map((p) => `${p.owner}:${p.kind}:${p.squares.sort().join(",")}`));
+  };
+  const hand = (v, side, kind) => v.sides[side].hand.filter((h) => h.kind === kind).reduce((t, h) => t + h.count, 0);
+  const now = pieces(b);
+  let n = 0;
+  for (const p of pieces(a)) {
+    const [owner, kind] = p.split(":");
+    if (!now.has(p) && hand(b, owner, kind) > hand(a, owner, kind)) n++;
+  }
+  return n;
+}
+
 // Checks on a drawn position, against the API's view.
 async function checkDrawing(env, page, game, g, label) {
   const check = (name, ok, detail) => env.tally.check(`${label}: ${name}`, ok, detail);
@@ -97,12 +120,19 @@ async function playGame(env, game, { side, phone, seed, name }) {
   await page.waitForSelector(`${ROOT[game]} [data-square]`, { timeout: 15000 });
   tally.check(`${name}: the page is the seat's`, pageGame(page).id === made.data.id);
 
+  // count the capture flights (a building flying back to its hand)
+  await page.evaluate(() => {
+    window.__tavFlights = 0;
+    new MutationObserver((ms) => {
+      for (const m of ms) for (const n of m.addedNodes) if (n.classList?.contains("tav-flying")) window.__tavFlights++;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   let g = await waitTurn(page, url, -1);
   await waitDrawn(page, game, g);
   await checkDrawing(env, page, game, g, `${name} start`);
   await shot(env, page, `${name}-start`);
   const counts = { mouse: 0, keys: 0, touch: 0, buttons: 0 };
-  let n = 0, middle = false, dark = false;
+  let n = 0, middle = false, dark = false, captures = 0;
   while (!g.over) {
     if (n >= 200) throw new Error(`${name}: no end after 200 moves`);
     const move = g.legal[Math.floor(rand() * g.legal.length)];
@@ -113,7 +143,9 @@ async function playGame(env, game, { side, phone, seed, name }) {
     await markStale(page, game);
     const before = g.ply;
     await makeMove(page, game, move, { keys, touch: phone, turnHow: n % 2 ? ["wheel", "key"] : ["button", "key"] });
+    const was = g;
     g = await waitTurn(page, url, before);
+    if (game === "cathedral") captures += capturesBetween(was.view, g.view);
     if (!tally.check(`${name}: ${move} (${how}) was played`, g.moves[before] === move,
       `moves from ${before}: ${g.moves.slice(before, before + 3)}`)) break;
     await waitDrawn(page, game, g);
@@ -144,6 +176,12 @@ async function playGame(env, game, { side, phone, seed, name }) {
     }
   }
   tally.check(`${name}: the game ended`, g.over, `ply ${g.ply}`);
+  let flights = "";
+  if (game === "cathedral") {
+    const flown = await page.evaluate(() => window.__tavFlights);
+    flights = `, ${captures} captures, ${flown} flights`;
+    tally.check(`${name}: captured buildings fly back to their hands`, (captures > 0) === (flown > 0), flights);
+  }
   await page.waitForTimeout(300);
   await checkDrawing(env, page, game, g, `${name} end`);
   await shot(env, page, `${name}-end`);
@@ -153,7 +191,7 @@ async function playGame(env, game, { side, phone, seed, name }) {
     tally.check(`${name}: moves made by the keyboard alone`, counts.keys > 0, JSON.stringify(counts));
   }
   console.log(`${name}: ${n} moves by the page ${JSON.stringify(counts)}, ply ${g.ply}, ` +
-    `score ${g.score.join(":")}, winner ${g.winner}${dark ? ", dark theme shot" : ""}`);
+    `score ${g.score.join(":")}, winner ${g.winner}${flights}${dark ? ", dark theme shot" : ""}`);
   await page.context().close();
 }
 
