@@ -52,8 +52,9 @@ $(BUILD)/libtavoliere.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# The program also seals hidden deals in saved records (src/cli/seal.c: libsodium).
 $(BUILD)/tavoliere: $(CLI_OBJ) $(BUILD)/libtavoliere.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtavoliere.a $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtavoliere.a $(LDLIBS) -lsodium
 
 # Test programs over the public library API (tests/*/test_*.c).
 $(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a

@@ -8,7 +8,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 P=0
 F=0
-export LANG=C.UTF-8 NO_COLOR=1
+export LANG=C.UTF-8 NO_COLOR=1 XDG_CONFIG_HOME="$TMP/cfg"
 # Last board of an output: from the top rank's line to the "last move" line.
 last_board() { awk -v top="$2" '$1 == top && $NF == top { b = "" ; inb = 1 } inb { b = b $0 "\n" } /last move:/ { inb = 0 } END { printf "%s", b }' "$1"; }
 for spec in "epaminondas 12 a2-a3 a11-a10" "urbino 9 Ae5 Ag3 first:white Hf4" "cathedral 10 Y:d6,e5,e6,e7,e8,f6 T:a1" \

@@ -64,6 +64,7 @@ suite "match records" env BUILD="$BUILD" sh tests/match_save.sh
 suite "documents" env BUILD="$BUILD" sh tests/docs_check.sh
 suite "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
 suite "replay and analyze" env BUILD="$BUILD" sh tests/replay_analyze.sh
+suite "sealed deals" env BUILD="$BUILD" sh tests/seal.sh
 
 # Protocol scripts: the answers must match the expected output exactly.
 echo "== protocol scripts"

@@ -14,7 +14,7 @@ fi
 # when it ends the screen shows "EXITED <status>".
 start() {
     tmux kill-session -t "$S" 2>/dev/null
-    tmux new-session -d -s "$S" -x 120 -y 50 "cd $TMPT && LANG=C.UTF-8 $1; echo EXITED \$?; sleep 60"
+    tmux new-session -d -s "$S" -x 120 -y 50 "cd $TMPT && LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPT/cfg $1; echo EXITED \$?; sleep 60"
 }
 screen() { tmux capture-pane -p -t "$S" -S -200; }
 # Wait until the screen shows a pattern (at most ~10 s).

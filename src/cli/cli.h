@@ -45,6 +45,15 @@ cli_style cli_style_for(FILE *f);
  * TAV_SPECTATOR) may see it: board, hands, score, game-specific lines. */
 void cli_draw(FILE *out, const tav_game *g, const void *st, int viewer, const cli_style *sty);
 
+/* Sealed deals (seal.c): a record text with its WhiteStack/BlackStack tags
+ * replaced by one Sealed tag (the stacks encrypted with the user's key) and
+ * its Options replaced by `public_options`; a heap copy when nothing is
+ * hidden; NULL with a message on failure. */
+char *cli_seal_record(const char *text, const char *public_options, char *err, size_t errlen);
+/* Put a sealed record's stacks back in place (text is a heap string of len
+ * bytes, replaced); 0 when done or nothing was sealed, -1 with a message. */
+int cli_unseal_record(char **text, size_t *len, char *err, size_t errlen);
+
 /* Monotonic wall-clock seconds. */
 double cli_now(void);
 

@@ -231,9 +231,20 @@ static void suggest(session *s, const char *entry, const char *why)
 /* Save the game as a record; 0 or -1 with a message. */
 static int save(session *s, const char *path)
 {
-    char *text = tav_session_record_all(s->gs, s->side[0].text, s->side[1].text);
-    if (!text)
+    char *all = tav_session_record_all(s->gs, s->side[0].text, s->side[1].text);
+    if (!all)
         return -1;
+    /* Before the end, a hidden deal is written sealed (docs/records.md). */
+    char *text = all, pub[400], err[400];
+    if (tav_session_to_move(s->gs) != TAV_NONE) {
+        tav_session_public_options(s->gs, pub, sizeof pub);
+        text = cli_seal_record(all, pub, err, sizeof err);
+        free(all);
+        if (!text) {
+            snprintf(s->message, sizeof s->message, "not saved: %.300s", err);
+            return -1;
+        }
+    }
     FILE *f = fopen(path, "w");
     if (!f) {
         free(text);

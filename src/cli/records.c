@@ -36,6 +36,13 @@ char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t
     }
     buf[n] = '\0';
     *len = n;
+    /* A record saved mid-game may carry its deal sealed (seal.c). */
+    char e2[400];
+    if (cli_unseal_record(&buf, len, e2, sizeof e2) != 0) {
+        free(buf);
+        tav_bprintf(err, errlen, "%s: %s", path, e2);
+        return NULL;
+    }
     return buf;
 }
 
