@@ -246,6 +246,11 @@ typedef struct tav_game {
      * is over. */
     const char *const *secret_options;
 
+    /* (optional) The options that set up this start state's random deal
+     * explicitly, with no seed (Toscana: "white=IDS black=IDS"): what a
+     * record or another engine needs to replay the game exactly. */
+    int (*deal_options)(const void *st, char *buf, size_t n);
+
     /* (optional) Game-specific queries for tests and tools, e.g. Urbino's
      * "lots".  Writes a single-line answer; returns -1 for an unknown key. */
     int (*probe)(const void *st, const char *key, char *out, size_t n);

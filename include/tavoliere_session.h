@@ -76,6 +76,10 @@ uint64_t tav_session_seed(const tav_session *s);
 /* The options anyone may see now: Toscana's seed, white= and black= are
  * left out until the game is over. */
 void tav_session_public_options(const tav_session *s, char *buf, size_t n);
+/* Options that set up the same start without the seed: the options as given
+ * with the secret ones replaced by the game's deal_options (Toscana:
+ * "white=IDS black=IDS"), for another engine that must play the same deal. */
+void tav_session_start_options(const tav_session *s, char *buf, size_t n);
 
 int tav_session_ply(const tav_session *s);              /* moves played */
 const void *tav_session_state(const tav_session *s);    /* the current state */

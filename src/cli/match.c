@@ -32,6 +32,7 @@
 #include "core/core.h"
 #include "engine/record.h"
 #include "search/search.h"
+#include "tavoliere_session.h"
 
 typedef struct player_spec {
     char kind[16];        /* random, uct, ai, engine */
@@ -183,25 +184,25 @@ static int choose(match *mt, const player_spec *p, extproc *x, tav_searcher *sr,
 }
 
 /* Write game i as a record in the save directory; 0 or -1. */
-static int save_game(match *mt, int i, int a_white, const char *opts, const void *final, tav_record *rec)
+static int save_game(match *mt, int i, int a_white, const tav_session *gs)
 {
-    const tav_game *g = mt->g;
-    rec->game = g;
-    tav_bprintf(rec->options, sizeof rec->options, "%s", opts);
-    while (rec->options[0] == ' ')
-        memmove(rec->options, rec->options + 1, strlen(rec->options));
-    tav_bprintf(rec->white, sizeof rec->white, "%s", a_white ? mt->a_text : mt->b_text);
-    tav_bprintf(rec->black, sizeof rec->black, "%s", a_white ? mt->b_text : mt->a_text);
-    tav_bprintf(rec->event, sizeof rec->event, "tavoliere match, seed %llu, game %d, %ld ms/move",
-                (unsigned long long)mt->seed, i + 1, mt->movetime);
-    tav_record_finish(rec, g, rec->options, final);
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s-%04d.rec", mt->save_dir, g->name, i + 1);
-    char *text = tav_record_write(rec);
+    snprintf(path, sizeof path, "%s/%s-%04d.rec", mt->save_dir, mt->g->name, i + 1);
+    char *text = tav_session_record_all(gs, a_white ? mt->a_text : mt->b_text,
+                                        a_white ? mt->b_text : mt->a_text);
     if (!text)
         return -1;
+    /* The Event tag tells the match, seed, game and time per move. */
+    char event[256];
+    tav_bprintf(event, sizeof event, "[Event \"tavoliere match, seed %llu, game %d, %ld ms/move\"]\n",
+                (unsigned long long)mt->seed, i + 1, mt->movetime);
+    char *at = strstr(text, "\n[White ");
     FILE *f = fopen(path, "w");
-    int bad = !f || fputs(text, f) < 0;
+    int bad = !f || !at;
+    if (!bad) {
+        bad = fwrite(text, 1, (size_t)(at + 1 - text), f) != (size_t)(at + 1 - text) ||
+              fputs(event, f) < 0 || fputs(at + 1, f) < 0;
+    }
     if (f && fclose(f) != 0)
         bad = 1;
     free(text);
@@ -214,27 +215,24 @@ static int play_one(match *mt, int i)
     const tav_game *g = mt->g;
     int a_white = (i % 2) == 0;
     uint64_t gseed = tav_mix64(mt->seed + (uint64_t)(i / 2));
-    char opts[640], err[256];
-    if (strcmp(g->name, "toscana") == 0 && !strstr(mt->options, "seed=") && !strstr(mt->options, "white="))
-        snprintf(opts, sizeof opts, "%s seed=%llu", mt->options, (unsigned long long)(gseed % 1000000007ULL));
-    else
-        snprintf(opts, sizeof opts, "%s", mt->options);
-    unsigned char *st = malloc(g->state_size);
+    char err[256];
     tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
     extproc x[2] = {{0}, {0}};
     int outcome = -2;
-    tav_record rec;
-    tav_record_init(&rec);
+    /* Games 2k and 2k+1 share the seed, so the same deal (Toscana's stacks). */
+    tav_session *gs = NULL;
     /* Each side keeps its search memory from move to move. */
     tav_searcher *sr[2] = {tav_searcher_new(), tav_searcher_new()};
-    if (!st || !scratch || !sr[0] || !sr[1] || g->init(st, opts, err, sizeof err) != 0)
+    if (!scratch || !sr[0] || !sr[1] ||
+        tav_session_new(&gs, g->name, mt->options, gseed % 1000000007ULL, err, sizeof err) != TAV_OK)
         goto out;
     const player_spec *side[2];
     side[TAV_WHITE] = a_white ? &mt->a : &mt->b;
     side[TAV_BLACK] = a_white ? &mt->b : &mt->a;
     for (int s = 0; s < 2; s++)
         if (strcmp(side[s]->kind, "engine") == 0) {
-            char cmd[700], ans[512];
+            char cmd[1400], ans[512], opts[1200];
+            tav_session_start_options(gs, opts, sizeof opts);
             snprintf(cmd, sizeof cmd, "newgame %s %s", g->name, opts);
             if (ext_start(&x[s], side[s]->command) != 0 || ext_call(&x[s], cmd, ans, sizeof ans) != 0 ||
                 strcmp(ans, "ok") != 0)
@@ -243,41 +241,38 @@ static int play_one(match *mt, int i)
     tav_rng rng;
     tav_rng_seed(&rng, gseed ^ (uint64_t)i);
     for (int ply = 0; ply < 100000; ply++) {
-        int tm = g->to_move(st);
+        int tm = tav_session_to_move(gs);
         if (tm == TAV_NONE)
             break;
         tav_move m;
-        if (choose(mt, side[tm], &x[tm], sr[tm], st, tav_rng_next(&rng), scratch, &m) != 0)
+        if (choose(mt, side[tm], &x[tm], sr[tm], tav_session_state(gs), tav_rng_next(&rng), scratch,
+                   &m) != 0 ||
+            tav_session_play(gs, m) != TAV_OK)
             goto out;
-        char mv[TAV_MOVE_TEXT], cmd[TAV_MOVE_TEXT + 8], ans[512];
-        g->move_str(st, m, mv, sizeof mv);
-        if (mt->save_dir && tav_record_add(&rec, mv, NULL) != 0)
-            goto out;
-        snprintf(cmd, sizeof cmd, "play %s", mv);
+        char cmd[TAV_MOVE_TEXT + 8], ans[512];
+        snprintf(cmd, sizeof cmd, "play %s", tav_session_move_text(gs, tav_session_ply(gs) - 1));
         for (int s = 0; s < 2; s++)
             if (x[s].pid && (ext_call(&x[s], cmd, ans, sizeof ans) != 0 || strcmp(ans, "ok") != 0))
                 goto out;
-        g->play(st, m);
     }
     tav_result r;
-    g->result(st, &r);
+    tav_session_result(gs, &r);
     if (!r.over)
         goto out;
     int a_side = a_white ? TAV_WHITE : TAV_BLACK;
     outcome = r.winner == TAV_DRAW ? 0 : r.winner == a_side ? 1 : -1;
-    if (mt->save_dir && save_game(mt, i, a_white, opts, st, &rec) != 0) {
+    if (mt->save_dir && save_game(mt, i, a_white, gs) != 0) {
         pthread_mutex_lock(&mt->lock);
         mt->save_errors++;
         pthread_mutex_unlock(&mt->lock);
     }
 out:
-    tav_record_free(&rec);
+    tav_session_free(gs);
     tav_searcher_free(sr[0]);
     tav_searcher_free(sr[1]);
     for (int s = 0; s < 2; s++)
         if (x[s].pid)
             ext_stop(&x[s]);
-    free(st);
     free(scratch);
     return outcome;
 }

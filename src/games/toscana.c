@@ -1501,6 +1501,16 @@ static int toscana_move_score(const void *st, tav_move m)
     return contact;
 }
 
+/* The options that deal this start state's stacks. */
+static int toscana_deal_options(const void *st, char *buf, size_t n)
+{
+    const toscana_state *s = st;
+    char ws[64], bs[64];
+    tos_stack_text(s, TAV_WHITE, ws, sizeof ws);
+    tos_stack_text(s, TAV_BLACK, bs, sizeof bs);
+    return (int)tav_bprintf(buf, n, "white=%s black=%s", ws, bs);
+}
+
 static const char *const tos_samples[] = {
     "seed=1", "seed=12345", "seed=777",
     "white=34,25,16,07,01,02,03,04,05,06,12,13,14,15,23,24 "
@@ -1517,6 +1527,7 @@ const tav_game toscana_game = {
     .public_position = toscana_public_position,
     .samples = tos_samples,
     .board_view = toscana_board_view,
+    .deal_options = toscana_deal_options,
     .secret_options = tos_secret_options,
     .legal = toscana_legal,
     .play = toscana_play,

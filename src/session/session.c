@@ -296,6 +296,27 @@ void tav_session_public_options(const tav_session *s, char *buf, size_t n)
     }
 }
 
+void tav_session_start_options(const tav_session *s, char *buf, size_t n)
+{
+    if (!s->g->deal_options) {
+        tav_bprintf(buf, n, "%s", s->options);
+        return;
+    }
+    size_t k = 0;
+    buf[0] = '\0';
+    tav_optiter it = {s->options};
+    char key[64], val[TAV_POSITION_TEXT], e[64];
+    while (tav_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
+        int secret = 0;
+        for (const char *const *p = s->g->secret_options; p && *p; p++)
+            if (strcmp(*p, key) == 0)
+                secret = 1;
+        if (!secret)
+            k += tav_bprintf(buf + k, n - k, "%s=%s ", key, val);
+    }
+    s->g->deal_options(state_ptr(s, 0), buf + k, n - k);
+}
+
 /* Append the state after move m to the history; the caller checked m. */
 static tav_status push_move(tav_session *s, tav_move m)
 {
