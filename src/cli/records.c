@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "engine/record.h"
 #include "search/search.h"
+#include "tavoliere_session.h"
 
 char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen)
 {
@@ -46,34 +47,27 @@ char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t
     return buf;
 }
 
-/* Load and replay a record file; returns a heap state (caller frees) or NULL. */
-static void *load(const char *path, tav_record *r)
+/* Load a record file: its tags and comments into r, its game replayed into
+ * a session (caller frees both); NULL with a message on stderr. */
+static tav_session *load(const char *path, tav_record *r)
 {
     char err[512];
     size_t len;
+    tav_record_init(r);
     char *text = cli_read_file(path, TAV_RECORD_MAX, &len, err, sizeof err);
     if (!text) {
         fprintf(stderr, "%s\n", err);
         return NULL;
     }
-    tav_record_init(r);
-    /* The game is not known before parsing: parse once to learn it. */
-    if (tav_record_parse(text, len, r, NULL, err, sizeof err) != 0) {
+    tav_session *gs = NULL;
+    if (tav_record_parse(text, len, r, NULL, err, sizeof err) != 0 ||
+        tav_session_from_record(&gs, text, len, err, sizeof err) != TAV_OK) {
         fprintf(stderr, "%s: %s\n", path, err);
-        free(text);
         tav_record_free(r);
-        return NULL;
-    }
-    void *st = malloc(r->game->state_size);
-    if (!st || tav_record_parse(text, len, r, st, err, sizeof err) != 0) {
-        fprintf(stderr, "%s: %s\n", path, st ? err : "out of memory");
-        free(st);
-        free(text);
-        tav_record_free(r);
-        return NULL;
+        gs = NULL;
     }
     free(text);
-    return st;
+    return gs;
 }
 
 int cli_check(int argc, char **argv)
@@ -85,16 +79,16 @@ int cli_check(int argc, char **argv)
     int bad = 0;
     for (int i = 1; i < argc; i++) {
         tav_record r;
-        void *st = load(argv[i], &r);
-        if (!st) {
+        tav_session *gs = load(argv[i], &r);
+        if (!gs) {
             bad++;
             continue;
         }
         tav_result res;
-        r.game->result(st, &res);
-        printf("%s: ok, %s, %d moves, %s\n", argv[i], r.game->name, r.nmoves,
+        tav_session_result(gs, &res);
+        printf("%s: ok, %s, %d moves, %s\n", argv[i], r.game->name, tav_session_ply(gs),
                res.over ? "finished" : "unfinished");
-        free(st);
+        tav_session_free(gs);
         tav_record_free(&r);
     }
     return bad ? 1 : 0;
@@ -108,31 +102,16 @@ int cli_replay(int argc, char **argv)
     }
     int step = argc > 2 && strcmp(argv[2], "--step") == 0 && isatty(0);
     tav_record r;
-    void *final = load(argv[1], &r);
-    if (!final)
+    tav_session *gs = load(argv[1], &r);
+    if (!gs)
         return 1;
-    free(final);
     const tav_game *g = r.game;
-    char opts[600], err[256];
-    tav_record_start_options(&r, opts, sizeof opts);
-    unsigned char *states = malloc(g->state_size * (size_t)(r.nmoves + 1));
-    tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
-    tav_view *v = malloc(sizeof *v);
-    if (!states || !scratch || !v || g->init(states, opts, err, sizeof err) != 0) {
-        fprintf(stderr, "tavoliere replay: cannot start the game\n");
-        return 1;
-    }
-    for (int i = 0; i < r.nmoves; i++) {
-        tav_move m;
-        memcpy(states + (size_t)(i + 1) * g->state_size, states + (size_t)i * g->state_size, g->state_size);
-        tav_find_move(g, states + (size_t)i * g->state_size, r.moves[i], scratch, &m);
-        g->play(states + (size_t)(i + 1) * g->state_size, m);
-    }
     cli_style sty = cli_style_for(stdout);
-    int ply = step ? 0 : r.nmoves;
-    for (int shown = 0; shown <= r.nmoves;) {
+    int n = tav_session_ply(gs);
+    int ply = step ? 0 : n;
+    for (int shown = 0; shown <= n;) {
         int i = step ? ply : shown;
-        const void *st = states + (size_t)i * g->state_size;
+        const void *st = tav_session_state_at(gs, i);
         if (i > 0)
             printf("\n%d. %s%s%s\n", i, r.moves[i - 1], r.comments[i - 1] ? "  ; " : "",
                    r.comments[i - 1] ? r.comments[i - 1] : "");
@@ -157,12 +136,10 @@ int cli_replay(int argc, char **argv)
             break;
         if (line[0] == 'b')
             ply = ply > 0 ? ply - 1 : 0;
-        else if (ply < r.nmoves)
+        else if (ply < n)
             ply++;
     }
-    free(states);
-    free(scratch);
-    free(v);
+    tav_session_free(gs);
     tav_record_free(&r);
     return 0;
 }
@@ -178,16 +155,12 @@ int cli_analyze(int argc, char **argv)
         if (strcmp(argv[i], "--movetime") == 0)
             movetime = atol(argv[i + 1]);
     tav_record r;
-    void *final = load(argv[1], &r);
-    if (!final)
+    tav_session *gs = load(argv[1], &r);
+    if (!gs)
         return 1;
-    free(final);
     const tav_game *g = r.game;
-    char opts[600], err[256];
-    tav_record_start_options(&r, opts, sizeof opts);
-    unsigned char *st = malloc(g->state_size), *after = malloc(g->state_size);
     tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
-    if (!st || !after || !scratch || g->init(st, opts, err, sizeof err) != 0)
+    if (!scratch)
         return 1;
     tav_record out;
     tav_record_init(&out);
@@ -199,6 +172,7 @@ int cli_analyze(int argc, char **argv)
     tav_searcher *sr = tav_searcher_new();   /* one table for the whole game */
     int tty = isatty(2);
     for (int i = 0; i < r.nmoves; i++) {
+        const void *st = tav_session_state_at(gs, i), *after = tav_session_state_at(gs, i + 1);
         int mover = g->to_move(st);
         tav_limits lim;
         tav_limits_default(&lim);
@@ -211,8 +185,6 @@ int cli_analyze(int argc, char **argv)
         if (tav_search_with(sr, g, st, "ai", &lim, NULL, NULL, &best) == 0) {
             char bm[TAV_MOVE_TEXT];
             g->move_str(st, best.best, bm, sizeof bm);
-            memcpy(after, st, g->state_size);
-            g->play(after, played);
             double played_value = best.value;
             if (best.best != played) {
                 tav_report rep;
@@ -232,7 +204,6 @@ int cli_analyze(int argc, char **argv)
                         mark, mark[0] ? ": " : "", played_value, tav_side_name(mover), bm, best.value);
         }
         tav_record_add(&out, r.moves[i], comment);
-        g->play(st, played);
         /* Progress: in place on a terminal, one line each otherwise (a log). */
         fprintf(stderr, tty ? "\ranalysed %d/%d" : "analysed %d/%d\n", i + 1, r.nmoves);
     }
@@ -246,8 +217,7 @@ int cli_analyze(int argc, char **argv)
     free(text);
     tav_record_free(&out);
     tav_record_free(&r);
-    free(st);
-    free(after);
+    tav_session_free(gs);
     free(scratch);
     return 0;
 }
