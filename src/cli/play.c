@@ -758,9 +758,6 @@ int cli_play(int argc, char **argv)
     cli_style sty = cli_style_for(stdout);
     s.unicode = sty.unicode;
     s.color = sty.color;
-    s.sr = tav_searcher_new();
-    if (!s.sr)
-        return 1;
     tav_record loaded;
     tav_record_init(&loaded);
     if (load_path) {
@@ -801,12 +798,19 @@ int cli_play(int argc, char **argv)
         parse_pspec(black ? black : "ai:level=5", &s.side[1]) != 0) {
         fprintf(stderr, "tavoliere play: unknown player '%s' (a player is human, random, ai, ai:level=1..10 or uct)\n",
                 parse_pspec(white ? white : "human", &s.side[0]) != 0 ? white : black);
+        tav_record_free(&loaded);
         return 2;
     }
     s.g = tav_game_find(game);
     if (!s.g) {
         fprintf(stderr, "unknown game '%s' (urbino, epaminondas, cathedral, toscana)\n", game);
+        tav_record_free(&loaded);
         return 2;
+    }
+    s.sr = tav_searcher_new();
+    if (!s.sr) {
+        tav_record_free(&loaded);
+        return 1;
     }
     char *base_options = s.options;
     for (int round = 0;; round++) {
