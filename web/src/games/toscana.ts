@@ -440,12 +440,14 @@ function render(): void {
   root.addEventListener("keydown", (ev) => { if (handleKey(ev as KeyboardEvent)) { ev.preventDefault(); ev.stopPropagation(); } });
   let vbW: number, vbH: number;
   if (st.wide) {
-    st.bx = PANEL_W + 0.3 + MARGIN; st.by = 0.3;
-    drawPanel(root, view, other, 0.1, 0.3, 1);
+    // the board on the left, both panels on its right (the opponent's at
+    // the top, the player's at the bottom): the 17 x 17 board gets the room
+    st.bx = MARGIN + 0.1; st.by = 0.3;
     drawBoard(root, view);
     drawControls(root, st.bx, st.by + N + MARGIN, false);
-    drawPanel(root, view, me, st.bx + N + 0.4, st.by + N - PANEL_H, 1);
-    vbW = st.bx + N + 0.5 + PANEL_W;
+    drawPanel(root, view, other, st.bx + N + 0.5, st.by, 1);
+    drawPanel(root, view, me, st.bx + N + 0.5, st.by + N - PANEL_H, 1);
+    vbW = st.bx + N + 0.6 + PANEL_W;
     vbH = st.by + N + MARGIN + CONTROLS_H;
   } else {
     // both panels side by side above the board, the controls below it
