@@ -14,6 +14,7 @@ int cli_test(int argc, char **argv);
 int cli_refcheck(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_servicebench(int argc, char **argv);
 int cli_match(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_replay(int argc, char **argv);

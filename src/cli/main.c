@@ -19,6 +19,7 @@ static const subcommand subcommands[] = {
     {"play", cli_play, "play in the terminal: tavoliere play [GAME] [K=V ...] [--white P] [--black P] [--load FILE]"},
     {"engine", cli_engine, "speak the engine protocol on standard input/output (docs/protocol.md)"},
     {"bench", cli_bench, "deterministic benchmark: signature and speed per game"},
+    {"servicebench", cli_servicebench, "many sessions, searches on a small pool: tavoliere servicebench [--sessions N] [--workers N]"},
     {"match", cli_match, "computer-vs-computer match: tavoliere match GAME --a P --b P ..."},
     {"check", cli_check, "validate game records: tavoliere check FILE ..."},
     {"replay", cli_replay, "step through a game record: tavoliere replay FILE [--step]"},

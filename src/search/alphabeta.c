@@ -44,7 +44,6 @@ typedef struct tt_entry {
 } tt_entry;
 
 enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
-#define TT_GEN_MASK 0xfcu   /* bits 2..7 of data: the generation (1..63) of the search that wrote it */
 
 typedef struct shared {
     const tav_game *g;
@@ -60,7 +59,7 @@ typedef struct shared {
     double start;
     int noise;                 /* weak levels: random bonus in [0, noise) per root move */
     uint64_t noise_seed;
-    uint64_t gen;              /* the table's generation, in bits 2..7 of an entry's data */
+    uint64_t salt;             /* mixed into every key: entries of other searches never match */
     const _Atomic int *cancel; /* set from any thread: stop now (NULL: none) */
 } shared;
 
@@ -89,8 +88,8 @@ static void tt_store(shared *sh, uint64_t key, tav_move m, int score, int depth,
 {
     tt_entry *e = &sh->tt[key & sh->tt_mask];
     uint64_t data = (uint64_t)m << 32 | (uint64_t)(uint16_t)(int16_t)score << 16 |
-                    (uint64_t)(uint8_t)depth << 8 | sh->gen | (uint64_t)flag;
-    atomic_store_explicit(&e->key, key ^ data, memory_order_relaxed);
+                    (uint64_t)(uint8_t)depth << 8 | (uint64_t)flag;
+    atomic_store_explicit(&e->key, key ^ sh->salt ^ data, memory_order_relaxed);
     atomic_store_explicit(&e->data, data, memory_order_relaxed);
 }
 
@@ -99,8 +98,8 @@ static int tt_probe(shared *sh, uint64_t key, tav_move *m, int *score, int *dept
     tt_entry *e = &sh->tt[key & sh->tt_mask];
     uint64_t k = atomic_load_explicit(&e->key, memory_order_relaxed);
     uint64_t data = atomic_load_explicit(&e->data, memory_order_relaxed);
-    if ((k ^ data) != key || data == 0 || (data & TT_GEN_MASK) != sh->gen)
-        return 0;   /* empty, torn, or left by an earlier search */
+    if ((k ^ data) != (key ^ sh->salt) || data == 0)
+        return 0;   /* empty, torn, or left by another search */
     *m = (tav_move)(data >> 32);
     *score = (int16_t)(uint16_t)(data >> 16);
     *depth = (uint8_t)(data >> 8);
@@ -462,11 +461,11 @@ size_t tav_ab_table_bytes(size_t memory)
     return (size_t)entries * sizeof(tt_entry);
 }
 
-void tav_ab_set_table(tav_ab *ab, void *table, size_t bytes, unsigned gen)
+void tav_ab_set_table(tav_ab *ab, void *table, size_t bytes, uint64_t gen)
 {
     ab->sh.tt = table;
     ab->sh.tt_mask = bytes / sizeof(tt_entry) - 1;
-    ab->sh.gen = (uint64_t)(gen & 63u) << 2;
+    ab->sh.salt = gen ? tav_mix64(gen) : 0;
     atomic_store(&ab->ready, 1);
 }
 
@@ -552,7 +551,7 @@ int tav_alphabeta(tav_searcher *sr, const tav_game *g, const void *st, const tav
         sr->tt_game = g;
     int rc = -1;
     if (tt) {
-        tav_ab_set_table(ab, tt, bytes, 1);
+        tav_ab_set_table(ab, tt, bytes, 0);
         pthread_t tid[TAV_MAX_JOBS];
         int started[TAV_MAX_JOBS] = {0};
         for (int i = 1; i < threads; i++)

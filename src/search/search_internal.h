@@ -77,8 +77,11 @@ tav_ab *tav_ab_new(const tav_game *g, const void *st, const tav_limits *lim, dou
                    const _Atomic int *cancel);
 /* The table size for a memory budget. */
 size_t tav_ab_table_bytes(size_t memory);
-/* The leader's table: entries of other generations (1..63) count as empty. */
-void tav_ab_set_table(tav_ab *ab, void *table, size_t bytes, unsigned gen);
+/* The leader's table.  gen 0: entries left by earlier searches with gen 0
+ * are used (a searcher's table kept between moves); any other gen: the
+ * entries of other generations never match (the generation's 64-bit mix
+ * is folded into every key), so a table needs no clearing between searches. */
+void tav_ab_set_table(tav_ab *ab, void *table, size_t bytes, uint64_t gen);
 void tav_ab_job(tav_ab *ab, int i);
 void tav_ab_stop(tav_ab *ab);
 int tav_ab_finish(tav_ab *ab, tav_report *out);

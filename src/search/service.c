@@ -118,9 +118,7 @@ struct sworker {
     pthread_cond_t cv;
     sjob *job;                 /* assigned job, NULL when idle */
     void *mem;                 /* search memory block (svc->memory bytes) */
-    unsigned tt_gen;           /* alpha-beta table generation, 1..63 */
-    int mem_table;             /* the block holds a table (not a tree) */
-    size_t table_bytes;        /* ... of this size */
+    uint64_t tt_gen;           /* alpha-beta searches led here (the table's generation) */
 };
 
 struct tav_service {
@@ -284,14 +282,9 @@ static void tree_search(sreq *r, int i, sworker *w)
             size_t bytes = tav_ab_table_bytes(cap);
             void *mem = worker_mem(w);
             if (mem) {
-                if (!w->mem_table || bytes != w->table_bytes || ++w->tt_gen > 63) {
-                    /* A tree was here, or every generation was used:
-                     * start from an empty table. */
-                    memset(mem, 0, bytes);
-                    w->tt_gen = 1;
-                    w->mem_table = 1;
-                    w->table_bytes = bytes;
-                }
+                /* A new generation: what earlier searches wrote (or a
+                 * tree's nodes left in the block) never matches. */
+                w->tt_gen++;
                 tav_ab_set_table(r->ab, mem, bytes, w->tt_gen);
             } else {
                 tav_ab_set_table(r->ab, NULL, 0, 0);
@@ -307,7 +300,6 @@ static void tree_search(sreq *r, int i, sworker *w)
         size_t bytes = r->svc->memory;
         if (r->lim.memory && r->lim.memory < bytes)
             bytes = r->lim.memory;
-        w->mem_table = 0;
         tav_mcts_job(r->mcts, i, mem, bytes, &r->cancel);
     }
 }
@@ -337,6 +329,17 @@ static void tree_finish(sreq *r, tav_answer *a)
         a->best = rep.best;
         a->value = rep.value;
         a->status = TAV_OK;
+    } else if (!atomic_load(&r->cancel)) {
+        /* The budget ran out before a first move was searched (a node
+         * budget below the alpha-beta check interval): the first legal
+         * move, as tav_search answers. */
+        tav_move *list = malloc(sizeof(tav_move) * (size_t)r->g->max_moves);
+        if (list && r->g->legal(r->root, list) > 0) {
+            a->best = list[0];
+            a->value = 0.5;
+            a->status = TAV_OK;
+        }
+        free(list);
     }
 }
 
@@ -492,45 +495,72 @@ static void request_free(sreq *r)
     free(r);
 }
 
-/* The leader's end (svc->mu held on entry and exit). */
-static void lead_end(sworker *w, sreq *r)
+static void live_remove(tav_service *svc, sreq *r)
 {
-    tav_service *svc = w->svc;
-    int cancelled = atomic_load(&r->cancel);
-    if (cancelled || r->ab || (r->deadline > 0 && tav_now() >= r->deadline)) {
-        r->ops->stop(r);
-        drop_queued_helpers(r);
-    }
-    r->pending--;   /* the leader itself */
-    while (r->pending > 0) {
-        if (atomic_load(&r->cancel)) {
-            r->ops->stop(r);
-            drop_queued_helpers(r);
-            if (r->pending == 0)
-                break;
-        }
-        pthread_cond_wait(&svc->ended, &svc->mu);
-    }
-    /* Off the live list: a cancel from now on finds nothing. */
     if (r->prev)
         r->prev->next = r->next;
     else
         svc->live = r->next;
     if (r->next)
         r->next->prev = r->prev;
-    pthread_mutex_unlock(&svc->mu);
+    r->prev = r->next = NULL;
+}
 
+/* The answer to the caller (without svc->mu). */
+static void report(sreq *r, int cancelled_early)
+{
     tav_answer a;
     memset(&a, 0, sizeof a);
-    a.status = TAV_E_NOMEM;
-    r->ops->finish(r, &a);
-    if (a.status == TAV_OK)
-        r->g->move_str(r->root, a.best, a.best_text, sizeof a.best_text);
-    if (atomic_load(&r->cancel))
-        a.status = TAV_E_CANCELLED;   /* best/best_text: the move found so far, if any */
+    if (cancelled_early) {
+        a.status = TAV_E_CANCELLED;   /* helpers may still be ending: no move */
+    } else {
+        a.status = TAV_E_NOMEM;
+        r->ops->finish(r, &a);
+        if (a.status == TAV_OK)
+            r->g->move_str(r->root, a.best, a.best_text, sizeof a.best_text);
+        if (atomic_load(&r->cancel))
+            a.status = TAV_E_CANCELLED;   /* best/best_text: the move found so far, if any */
+    }
     a.seconds = r->start > 0 ? tav_now() - r->start : 0;
     if (r->done)
         r->done(r->ctx, &a);
+}
+
+/* The leader's end (svc->mu held on entry and exit).  A cancelled search
+ * reports as soon as its leader sees the cancel, then waits for its helpers
+ * (they use the request, and alpha-beta helpers the leader's table) before
+ * the request is freed and the worker takes another job. */
+static void lead_end(sworker *w, sreq *r)
+{
+    tav_service *svc = w->svc;
+    if (atomic_load(&r->cancel) || r->ab || (r->deadline > 0 && tav_now() >= r->deadline)) {
+        r->ops->stop(r);
+        drop_queued_helpers(r);
+    }
+    r->pending--;   /* the leader itself */
+    int reported = 0;
+    while (r->pending > 0) {
+        if (atomic_load(&r->cancel)) {
+            r->ops->stop(r);
+            drop_queued_helpers(r);
+            if (!reported) {
+                live_remove(svc, r);
+                pthread_mutex_unlock(&svc->mu);
+                report(r, 1);
+                pthread_mutex_lock(&svc->mu);
+                reported = 1;
+                continue;
+            }
+            if (r->pending == 0)
+                break;
+        }
+        pthread_cond_wait(&svc->ended, &svc->mu);
+    }
+    if (!reported)
+        live_remove(svc, r);   /* a cancel from now on finds nothing */
+    pthread_mutex_unlock(&svc->mu);
+    if (!reported)
+        report(r, 0);
     request_free(r);
     pthread_mutex_lock(&svc->mu);
 }
