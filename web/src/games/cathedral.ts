@@ -44,7 +44,7 @@ const N = 10;            // board size
 const MARGIN = 0.5;      // room for the coordinates
 let HAND_CELL = 0.42;    // size of a hand building's square (larger above and below the board)
 const HAND_GAP = 0.3;
-const PANEL_W = 4.6;     // hand panel width beside the board
+const PANEL_W = 6.2;     // hand panel width beside the board
 const CONTROLS_H = 1.15;
 
 interface Building { kind: string; owner: Side | "neutral"; squares: string[] }
@@ -533,14 +533,19 @@ function render(): void {
   root.addEventListener("keydown", (ev) => { if (handleKey(ev as KeyboardEvent)) { ev.preventDefault(); ev.stopPropagation(); } });
   let vbW: number, vbH: number;
   if (st.wide) {
-    const ph = Math.max(panelHeight(view, other, PANEL_W), panelHeight(view, me, PANEL_W));
-    st.bx = PANEL_W + 0.3 + MARGIN; st.by = 0.2;
-    drawPanel(root, view, other, 0.1, 0.2, PANEL_W);
+    // the board on the left, both hands on its right (the opponent's at the
+    // top, the player's at the bottom)
+    st.bx = MARGIN + 0.1; st.by = 0.2;
     drawBoard(root, view);
     drawControls(root, st.bx, st.by + N + MARGIN, N);
-    drawPanel(root, view, me, st.bx + N + 0.4, st.by + N + MARGIN + CONTROLS_H - panelHeight(view, me, PANEL_W), PANEL_W);
-    vbW = st.bx + N + 0.5 + PANEL_W;
-    vbH = Math.max(st.by + N + MARGIN + CONTROLS_H, ph + 0.3);
+    const px = st.bx + N + 0.5;
+    const h1 = panelHeight(view, other, PANEL_W), h2 = panelHeight(view, me, PANEL_W);
+    const bottom = st.by + N + MARGIN + CONTROLS_H;
+    const y2 = Math.max(st.by + h1 + 0.4, bottom - h2);
+    drawPanel(root, view, other, px, st.by, PANEL_W);
+    drawPanel(root, view, me, px, y2, PANEL_W);
+    vbW = px + PANEL_W + 0.2;
+    vbH = Math.max(bottom, y2 + h2 + 0.1);
   } else {
     const w = N + MARGIN;
     const h1 = panelHeight(view, other, w);
