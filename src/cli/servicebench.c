@@ -67,7 +67,7 @@ static void on_done(void *ctx, const tav_answer *a)
 int cli_servicebench(int argc, char **argv)
 {
     uint64_t sessions = 1000, workers = 2, plies = 20, nodes = 200, memory = 64, seed = 1;
-    for (int i = 2; i < argc; i++) {
+    for (int i = 1; i < argc; i++) {
         uint64_t *dst = NULL, max = 0;
         if (strcmp(argv[i], "--sessions") == 0)
             dst = &sessions, max = 1000000;
