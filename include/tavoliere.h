@@ -241,6 +241,9 @@ typedef struct tav_game {
     /* Sample option sets, NULL-terminated ("" = the defaults first): the
      * sets tests, benchmarks and menus go through. */
     const char *const *samples;
+    /* Random games `tavoliere bench` plays with samples[0] (its workload;
+     * the benchmark signature depends on it). */
+    int bench_games;
     /* (optional) Option keys that carry secrets (Toscana: seed, white,
      * black), NULL-terminated: left out of public options until the game
      * is over. */

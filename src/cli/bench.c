@@ -24,18 +24,8 @@
 #include "core/core.h"
 #include "search/search.h"
 
-typedef struct workload {
-    const char *game;
-    const char *options;
-    int games;
-} workload;
-
-static const workload workloads[] = {
-    {"urbino", "", 200},
-    {"epaminondas", "", 200},
-    {"cathedral", "", 2000},
-    {"toscana", "seed=1", 1000},
-};
+/* The random-games workload of each game comes from the registry:
+ * tav_game.bench_games games with its first sample option set. */
 
 /* Search budgets per game: playouts for tree search, nodes for alpha-beta. */
 typedef struct search_load {
@@ -145,14 +135,12 @@ int cli_bench(int argc, char **argv)
     double total_time = 0;
     printf("%-12s %7s %9s %11s %16s %9s %12s %12s\n", "game", "games", "plies", "moves",
            "signature", "seconds", "games/s", "movegen/s");
-    for (size_t k = 0; k < sizeof workloads / sizeof workloads[0]; k++) {
-        const workload *w = &workloads[k];
-        if (only && strcmp(only, w->game) != 0)
+    for (int k = 0; k < tav_game_count(); k++) {
+        const tav_game *g = tav_game_at(k);
+        if ((only && strcmp(only, g->name) != 0) || !g->samples || g->bench_games <= 0)
             continue;
-        const tav_game *g = tav_game_find(w->game);
-        if (!g)
-            continue;
-        int games = (int)(w->games * scale);
+        const char *options = g->samples[0];
+        int games = (int)(g->bench_games * scale);
         if (games < 1)
             games = 1;
         tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
@@ -162,8 +150,8 @@ int cli_bench(int argc, char **argv)
             return 1;
         }
         char err[256];
-        if (g->init(st, w->options, err, sizeof err) != 0) {
-            printf("%-12s not available: %s\n", w->game, err);
+        if (g->init(st, options, err, sizeof err) != 0) {
+            printf("%-12s not available: %s\n", g->name, err);
             free(list);
             free(st);
             continue;
@@ -174,7 +162,7 @@ int cli_bench(int argc, char **argv)
         double t0 = cli_now();
         for (int i = 0; i < games; i++) {
             memset(st, 0, g->state_size);
-            g->init(st, w->options, err, sizeof err);
+            g->init(st, options, err, sizeof err);
             for (;;) {
                 int n = g->legal(st, list);
                 gens++;
@@ -194,7 +182,7 @@ int cli_bench(int argc, char **argv)
         double dt = cli_now() - t0;
         if (dt <= 0)
             dt = 1e-9;
-        printf("%-12s %7d %9" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %12.0f\n", w->game,
+        printf("%-12s %7d %9" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %12.0f\n", g->name,
                games, plies, moves, sig, dt, games / dt, gens / dt);
         total_sig = tav_mix64(total_sig ^ sig);
         total_gens += gens;

@@ -2,7 +2,8 @@
  * selftest.c — `tavoliere selftest [GAMES] [--games N] [--seed S]`:
  * random-playout invariants for every registered game.
  *
- * For each game and each option set below, seeded random games are played
+ * For each game and each of its sample option sets (tav_game.samples),
+ * seeded random games are played
  * through the operations table.  At every ply:
  *   1. the legal list is within max_moves, empty exactly when the game is
  *      over, and its texts are non-empty, short, without blanks, distinct;
@@ -32,23 +33,7 @@
 
 #define MAX_PLIES 20000
 
-typedef struct optset {
-    const char *game;
-    const char *options;
-} optset;
-
-static const optset optsets[] = {
-    {"urbino", ""},
-    {"urbino", "variant=monuments"},
-    {"epaminondas", ""},
-    {"epaminondas", "maxplies=30"},
-    {"cathedral", ""},
-    {"cathedral", "opening=late"},
-    {"toscana", "seed=1"},
-    {"toscana", "seed=12345"},
-    {"toscana", "seed=777"},
-    {"toscana", "white=34,25,16,07,01,02,03,04,05,06,12,13,14,15,23,24 black=07,16,25,34,24,23,15,14,13,12,06,05,04,03,02,01"},
-};
+/* The option sets come from the registry: each game's samples. */
 
 typedef struct ctx {
     const tav_game *g;
@@ -514,7 +499,11 @@ static void check_records(ctx *c, uint64_t seed)
                 if (p)
                     memcpy(p + 4, "zz", 2);
             } else {
-                const char *other = strcmp(g->name, "cathedral") == 0 ? "urbino" : "cathedral";
+                /* Another game of the registry (the next one). */
+                int gi = 0;
+                while (tav_game_at(gi) != g)
+                    gi++;
+                const char *other = tav_game_at((gi + 1) % tav_game_count())->name;
                 char *p = strstr(bad, g->name);
                 size_t gl = strlen(g->name);
                 memmove(p + strlen(other), p + gl, strlen(p + gl) + 1);
@@ -548,15 +537,14 @@ int cli_selftest(int argc, char **argv)
             only = argv[i];
     }
     int passed = 0, failed = 0;
-    for (size_t k = 0; k < sizeof optsets / sizeof optsets[0]; k++) {
-        if (only && strcmp(only, optsets[k].game) != 0)
-            continue;
-        const tav_game *g = tav_game_find(optsets[k].game);
-        if (!g)
+    for (int gi = 0; gi < tav_game_count(); gi++)
+    for (int k = 0; tav_game_at(gi)->samples && tav_game_at(gi)->samples[k]; k++) {
+        const tav_game *g = tav_game_at(gi);
+        if (only && strcmp(only, g->name) != 0)
             continue;
         ctx c = {0};
         c.g = g;
-        c.options = optsets[k].options;
+        c.options = g->samples[k];
         c.list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         c.list2 = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         c.a = malloc(g->state_size);

@@ -1585,6 +1585,7 @@ const tav_game cathedral_game = {
     .max_moves = CAT_MAX_MOVES,
     .init = cathedral_init,
     .samples = cathedral_samples,
+    .bench_games = 2000,
     .board_view = cathedral_board_view,
     .legal = cathedral_legal,
     .play = cathedral_play,

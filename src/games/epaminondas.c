@@ -1020,6 +1020,7 @@ const tav_game epaminondas_game = {
     .max_moves = EPA_MAX_MOVES,
     .init = epaminondas_init,
     .samples = epaminondas_samples,
+    .bench_games = 200,
     .board_view = epaminondas_board_view,
     .legal = epaminondas_legal,
     .play = epaminondas_play,

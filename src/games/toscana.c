@@ -1526,6 +1526,7 @@ const tav_game toscana_game = {
     .setup = toscana_setup,
     .public_position = toscana_public_position,
     .samples = tos_samples,
+    .bench_games = 1000,
     .board_view = toscana_board_view,
     .deal_options = toscana_deal_options,
     .secret_options = tos_secret_options,

@@ -1448,6 +1448,7 @@ const tav_game urbino_game = {
     .max_moves = URB_MAX_MOVES,
     .init = urbino_init,
     .samples = urbino_samples,
+    .bench_games = 200,
     .board_view = urbino_board_view,
     .legal = urbino_legal,
     .play = urbino_play,
