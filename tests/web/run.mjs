@@ -2,7 +2,7 @@
 // port with a temporary database, launches Chromium, runs every
 // tests/web/*.test.mjs (each exports `async run(env)`), then prints
 // "N passed, N failed".  A test file may be named on the command line to run
-// it alone.  env: { url, browser, tally, shot(page, name), newPage(label, opts) }.
+// it alone.  env: { url, browser, tally, shot(page, name), newPage(label, opts, allow) }.
 //
 // Every page opened through env.newPage is watched for console errors and
 // uncaught exceptions; each one counts as a failure.
@@ -30,10 +30,10 @@ try {
     tally,
     shot: screenshot,
     // A page in a new browser context (its own storage), watched for errors.
-    async newPage(label, opts = {}) {
+    async newPage(label, opts = {}, allow = null) {
       const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...opts });
       contexts.push(ctx);
-      return tally.watch(await ctx.newPage(), label);
+      return tally.watch(await ctx.newPage(), label, allow);
     },
   };
   for (const f of files) {
@@ -54,7 +54,10 @@ try {
   if (browser) await browser.close().catch(() => {});
   if (server) await server.stop();
 }
-for (const e of tally.errors) tally.check("no console errors", false, e);
+// Each distinct console error once, with how often it was seen.
+const seen = new Map();
+for (const e of tally.errors) seen.set(e, (seen.get(e) ?? 0) + 1);
+for (const [e, n] of seen) tally.check("no console errors", false, n > 1 ? `${e} (${n} times)` : e);
 tally.check("no console errors on any page", tally.errors.length === 0);
 if (tally.failed && server) console.log(server.log().split("\n").slice(-20).join("\n"));
 console.log(`browser suite: ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -235,7 +235,7 @@ function render(s: Screen): void {
   for (const side of ["white", "black"] as Side[]) {
     const row = side === "white" ? e.whiteRow : e.blackRow;
     const p = g[side];
-    const who = p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? cap(side) : "Friend") : playerName(p);
+    const who = p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? "on this screen" : "Friend") : playerName(p);
     const score = g.score[side === "white" ? 0 : 1];
     row.textContent = "";
     row.classList.toggle("to-move", g.tomove === side && !g.over);

@@ -315,6 +315,7 @@ function render(): void {
     text(root, OX, sy + 0.5, "No building fits anywhere:", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.34 });
     stripButton(root, OX + 5, sy + 0.1, 2.6, 0.8, "Pass", { key: "pass", onPress: () => ctx.submit("pass") });
   } else if (all.length) {
+    if (!avail.length && !st.arch) ctx.say("No lot is open: move an architect first (click one).");
     const s = supply(view, me);
     let x = OX;
     for (const k of KINDS) {
