@@ -81,7 +81,8 @@ async function playGame(env, game, { colour, seed }) {
       sawHistory = !!first;
       // A hint is shown and names a legal move.
       await page.click("#hint");
-      await page.waitForFunction(() => /^Hint: /.test(document.querySelector("#message")?.textContent ?? ""));
+      await page.waitForFunction(() => /^Hint: /.test(document.querySelector("#message")?.textContent ?? ""), null, { timeout: 20000 })
+        .catch(async () => { await env.shot(page, `${game}-hint-failed`); throw new Error(`no hint shown: ${await page.textContent("#message")}`); });
       const hint = (await page.textContent("#message")).replace("Hint: ", "").trim();
       sawHint = g.legal.includes(hint);
       // Undo takes back my move and the computer's answer.

@@ -20,7 +20,7 @@ async function loadLevels(): Promise<void> {
       if (typeof x === "string") out.push({ level: i + 1, name: x });
       else if (x && typeof x === "object") {
         const o = x as { level?: unknown; name?: unknown };
-        if (typeof o.level === "number" && typeof o.name === "string") out.push({ level: o.level, name: o.name });
+        if (typeof o.level === "number" && typeof o.name === "string") out.push({ level: o.level, name: o.name.charAt(0).toUpperCase() + o.name.slice(1) });
       }
     });
     if (out.length) levels = out;

@@ -104,9 +104,9 @@ the green ghost fits.</p>`,
     options: [{ label: "Standard", options: "" }],
     score: "tiles in the largest area",
     picture: `<rect x="2" y="2" width="56" height="56" rx="4" fill="#cfd8c4"/>
-<rect x="10" y="18" width="32" height="16" fill="#e8c27a" stroke="#6d5a35"/><rect x="18" y="18" width="8" height="8" fill="#7b4a2a"/>
-<rect x="26" y="34" width="16" height="32" transform="translate(0,-12)" fill="#7b4a2a" stroke="#3a2514"/><rect x="26" y="30" width="8" height="8" fill="#e8c27a"/>
-<rect x="42" y="10" width="8" height="32" fill="#e8c27a" stroke="#6d5a35"/>`,
+<g stroke="#6d5a35" stroke-width=".8"><rect x="6" y="10" width="32" height="16" fill="#e8c27a"/><rect x="14" y="10" width="8" height="8" fill="#7b4a2a"/>
+<rect x="38" y="18" width="16" height="32" fill="#7b4a2a"/><rect x="46" y="34" width="8" height="8" fill="#e8c27a"/>
+<rect x="14" y="26" width="24" height="8" fill="#7b4a2a"/><rect x="14" y="34" width="24" height="8" fill="#7b4a2a"/><rect x="22" y="34" width="8" height="8" fill="#e8c27a"/></g>`,
     rules: `<p>Each player has 16 tiles of 2×4 squares, mostly in his own colour (light for white, dark for
 black), stacked in a hidden order; only each stack's top tile is shown. The first tile must cover the
 centre square; every later tile must touch, with a square of your colour, a square of your colour
@@ -133,10 +133,12 @@ export const LEVELS: { level: number; name: string }[] = [
   { level: 2, name: "Novice" },
   { level: 3, name: "Casual" },
   { level: 4, name: "Club player" },
-  { level: 5, name: "Strong" },
-  { level: 6, name: "Expert" },
-  { level: 7, name: "Master" },
-  { level: 8, name: "Grandmaster" },
+  { level: 5, name: "Good club player" },
+  { level: 6, name: "Strong" },
+  { level: 7, name: "Expert" },
+  { level: 8, name: "Master" },
+  { level: 9, name: "Grandmaster" },
+  { level: 10, name: "Full strength" },
 ];
 
 // How to name a player string ("human", "random", "ai:level=4").
