@@ -24,10 +24,16 @@ LDLIBS  += -lm -lpthread
 
 LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/engine/*.c src/session/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
+# The server (src/server/): its own layer, linked into the program only.
+SRV_SRC := $(wildcard src/server/*.c)
+SRV_PKG := libwebsockets jansson sqlite3 libsodium
+SRV_CFLAGS := $(shell pkg-config --cflags $(SRV_PKG))
+SRV_LIBS := $(shell pkg-config --libs $(SRV_PKG))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
-DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(BUILD)/obj/tests/session/test_session.d \
-           $(BUILD)/obj/tests/search/test_service.d
+SRV_OBJ := $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
+DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
+           $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d
 
 .PHONY: all test bench clean web
 all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/test_session $(BUILD)/test_service web
@@ -52,9 +58,12 @@ $(BUILD)/libtavoliere.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-# The program also seals hidden deals in saved records (src/cli/seal.c: libsodium).
-$(BUILD)/tavoliere: $(CLI_OBJ) $(BUILD)/libtavoliere.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtavoliere.a $(LDLIBS) -lsodium
+# The program also seals hidden deals in saved records (src/cli/seal.c: libsodium) and
+# links the server (src/server/: libwebsockets, jansson, SQLite, libsodium).
+$(BUILD)/tavoliere: $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere.a $(SRV_LIBS) $(LDLIBS)
+
+$(SRV_OBJ): CPPFLAGS += $(SRV_CFLAGS)
 
 # Test programs over the public library API (tests/*/test_*.c).
 $(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a

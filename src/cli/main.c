@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "server/server.h"
 
 typedef struct subcommand {
     const char *name;
@@ -25,6 +26,7 @@ static const subcommand subcommands[] = {
     {"replay", cli_replay, "step through a game record: tavoliere replay FILE [--step]"},
     {"analyze", cli_analyze, "annotate a record with the engine's evaluation: tavoliere analyze FILE"},
     {"fuzzrecord", cli_fuzzrecord, "fuzz the record parser: tavoliere fuzzrecord [--seconds S]"},
+    {"serve", server_main, "the game server and web UI: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]"},
     {"test", cli_test, "run rules fixtures: tavoliere test FILE.t ..."},
     {"refcheck", cli_refcheck, "replay reference traces: tavoliere refcheck FILE ..."},
     {"selftest", cli_selftest, "random-playout invariants for every game"},

@@ -1,0 +1,684 @@
+/*
+ * http.c — the libwebsockets side: one protocol serves HTTP (the API under
+ * /api/, the web UI's files for everything else) and the live WebSocket
+ * (/api/games/ID/live).
+ *
+ * HTTP: LWS_CALLBACK_HTTP reads the request line and headers; a POST body
+ * is collected (up to its limit) through LWS_CALLBACK_HTTP_BODY; the answer
+ * is built whole, then written from LWS_CALLBACK_HTTP_WRITEABLE in chunks.
+ * WebSocket: each socket has a queue of shared messages (the game's JSON as
+ * its viewer sees it); a socket that falls too far behind is dropped.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <jansson.h>
+#include <libwebsockets.h>
+
+#include "server/srv.h"
+
+#define CHUNK 16384
+
+static const char csp[] = "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                          "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+static srv *server_of(struct lws *wsi)
+{
+    return lws_context_user(lws_get_context(wsi));
+}
+
+/* ---- messages ---- */
+
+static msg *msg_new(const char *text, size_t len)
+{
+    msg *m = malloc(sizeof *m + LWS_PRE + len + 1);
+    if (!m)
+        return NULL;
+    m->refs = 1;
+    m->len = len;
+    memcpy(m->data + LWS_PRE, text, len);
+    m->data[LWS_PRE + len] = 0;
+    return m;
+}
+
+static void msg_unref(msg *m)
+{
+    if (m && --m->refs == 0)
+        free(m);
+}
+
+static int q_push(msgq *q, msg *m)
+{
+    if (q->count >= SRV_WS_QUEUE_MAX)
+        return -1;
+    if (q->count == q->cap) {
+        int nc = q->cap ? q->cap * 2 : 4;
+        msg **item = malloc(sizeof *item * (size_t)nc);
+        if (!item)
+            return -1;
+        for (int i = 0; i < q->count; i++)
+            item[i] = q->item[(q->head + i) % q->cap];
+        free(q->item);
+        q->item = item;
+        q->head = 0;
+        q->cap = nc;
+    }
+    q->item[(q->head + q->count) % q->cap] = m;
+    q->count++;
+    m->refs++;
+    return 0;
+}
+
+static msg *q_pop(msgq *q)
+{
+    if (q->count == 0)
+        return NULL;
+    msg *m = q->item[q->head];
+    q->head = (q->head + 1) % q->cap;
+    q->count--;
+    return m;
+}
+
+static void q_free(msgq *q)
+{
+    msg *m;
+    while ((m = q_pop(q)))
+        msg_unref(m);
+    free(q->item);
+    memset(q, 0, sizeof *q);
+}
+
+/* Queue a text on one socket. */
+static void ws_send_text(conn *c, const char *text)
+{
+    msg *m = msg_new(text, strlen(text));
+    if (!m)
+        return;
+    if (q_push(&c->q, m) != 0)
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    msg_unref(m);
+    lws_callback_on_writable(c->wsi);
+}
+
+static int viewer_index(int viewer)
+{
+    return viewer == TAV_WHITE ? 0 : viewer == TAV_BLACK ? 1 : 2;
+}
+
+void live_broadcast(srv *S, game *g)
+{
+    (void)S;
+    if (!g->live)
+        return;
+    msg *m[3] = {NULL, NULL, NULL};
+    for (conn *c = g->live; c; c = c->next) {
+        int k = viewer_index(c->viewer);
+        if (!m[k]) {
+            char *text = json_game(g, c->viewer);
+            if (!text)
+                continue;
+            m[k] = msg_new(text, strlen(text));
+            free(text);
+            if (!m[k])
+                continue;
+        }
+        if (q_push(&c->q, m[k]) != 0) {
+            /* Too far behind: drop the socket; it can reconnect and catch up. */
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            continue;
+        }
+        lws_callback_on_writable(c->wsi);
+    }
+    for (int k = 0; k < 3; k++)
+        msg_unref(m[k]);
+}
+
+/* ---- rate limit per client address ---- */
+
+static int is_loopback(const char *addr)
+{
+    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0 ||
+           strncmp(addr, "::ffff:127.", 11) == 0;
+}
+
+/* 1 when this address has used up its requests for this second. */
+static int rate_exceeded(srv *S, struct lws *wsi)
+{
+    if (S->rate <= 0)
+        return 0;
+    char addr[48];
+    if (!lws_get_peer_simple(wsi, addr, sizeof addr))
+        return 0;
+    if (!S->limit_loopback && is_loopback(addr))
+        return 0;
+    unsigned h = 5381;
+    for (const char *p = addr; *p; p++)
+        h = h * 33 + (unsigned char)*p;
+    rate_slot *rs = &S->rates[h % SRV_RATE_SLOTS];
+    int64_t sec = srv_unix_ms() / 1000;
+    if (strcmp(rs->addr, addr) != 0 || rs->sec != sec) {
+        snprintf(rs->addr, sizeof rs->addr, "%s", addr);
+        rs->sec = sec;
+        rs->count = 0;
+    }
+    return ++rs->count > S->rate;
+}
+
+/* ---- HTTP answers ---- */
+
+static void http_reset(conn *c)
+{
+    free(c->body);
+    free(c->resp);
+    c->body = NULL;
+    c->resp = NULL;
+    c->blen = c->bmax = c->rlen = c->rsent = 0;
+    c->body_too_big = c->headers_sent = c->close_after = c->responding = 0;
+    c->status = 0;
+    c->ctype = NULL;
+}
+
+/* Queue an answer whose body is a heap string of `len` bytes (taken over). */
+static void respond(conn *c, int status, const char *ctype, char *body, size_t len)
+{
+    free(c->resp);
+    c->resp = body;
+    c->rlen = body ? len : 0;
+    c->rsent = 0;
+    c->status = status;
+    c->ctype = ctype;
+    c->responding = 1;
+    c->headers_sent = 0;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void respond_error(conn *c, int status, const char *message)
+{
+    char *b = json_error("%s", message);
+    respond(c, status, "application/json", b, b ? strlen(b) : 0);
+}
+
+void http_reply_ready(conn *c, reply *r)
+{
+    if (!r->body) {
+        respond_error(c, 500, "out of memory");
+        return;
+    }
+    respond(c, r->status, r->ctype ? r->ctype : "application/json", r->body, strlen(r->body));
+}
+
+static const char *method_name(int m)
+{
+    return m == 'G' ? "GET" : m == 'P' ? "POST" : "other";
+}
+
+/* Write the headers, then the body in chunks; then end the transaction. */
+static int http_write(srv *S, conn *c, struct lws *wsi)
+{
+    if (!c->responding)
+        return 0;
+    if (!c->headers_sent) {
+        unsigned char buf[LWS_PRE + 2048];
+        unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+        if (lws_add_http_common_headers(wsi, (unsigned)c->status, c->ctype, c->rlen, &p, end) ||
+            lws_add_http_header_by_name(wsi, (const unsigned char *)"referrer-policy:",
+                                        (const unsigned char *)"no-referrer", 11, &p, end) ||
+            lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
+                                        (const unsigned char *)"nosniff", 7, &p, end) ||
+            lws_add_http_header_by_name(wsi, (const unsigned char *)"content-security-policy:",
+                                        (const unsigned char *)csp, (int)strlen(csp), &p, end) ||
+            lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                        (const unsigned char *)"no-store", 8, &p, end) ||
+            lws_finalize_write_http_header(wsi, start, &p, end))
+            return -1;
+        c->headers_sent = 1;
+        srv_log(S, "%s %s %d", method_name(c->method), c->path, c->status);
+        if (c->rlen > 0) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+    } else {
+        unsigned char buf[LWS_PRE + CHUNK];
+        size_t n = c->rlen - c->rsent;
+        if (n > CHUNK)
+            n = CHUNK;
+        memcpy(buf + LWS_PRE, c->resp + c->rsent, n);
+        int final = c->rsent + n == c->rlen;
+        if (lws_write(wsi, buf + LWS_PRE, n, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) !=
+            (int)n)
+            return -1;
+        c->rsent += n;
+        if (!final) {
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+    }
+    int close_after = c->close_after;
+    http_reset(c);
+    if (close_after)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* ---- static files ---- */
+
+static const char *mime_of(const char *path)
+{
+    static const struct { const char *ext, *type; } types[] = {
+        {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"},
+        {".mjs", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
+        {".svg", "image/svg+xml"}, {".json", "application/json"}, {".map", "application/json"},
+        {".png", "image/png"}, {".ico", "image/x-icon"}, {".txt", "text/plain; charset=utf-8"},
+        {".woff2", "font/woff2"}, {".webmanifest", "application/manifest+json"},
+    };
+    const char *dot = strrchr(path, '.');
+    if (dot)
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+            if (strcmp(dot, types[i].ext) == 0)
+                return types[i].type;
+    return "application/octet-stream";
+}
+
+/* A path made only of safe characters, no "..", no empty segment. */
+static int path_safe(const char *p)
+{
+    if (p[0] != '/' || strstr(p, "..") || strstr(p, "//"))
+        return 0;
+    for (; *p; p++) {
+        char ch = *p;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '/' || ch == '.' || ch == '-' || ch == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Read a regular file whole (web assets are small). */
+static char *read_file(const char *path, size_t *len)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > 32 * 1024 * 1024)
+        return NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc((size_t)sb.st_size + 1);
+    size_t n = buf ? fread(buf, 1, (size_t)sb.st_size, f) : 0;
+    fclose(f);
+    if (!buf || n != (size_t)sb.st_size) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+static const char not_built[] =
+    "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Tavoliere</title>"
+    "</head><body><h1>Tavoliere</h1><p>The web UI is not built: run <code>make</code> (it "
+    "fills the build's <code>web</code> folder) or start the server with <code>--web DIR</code>."
+    "</p><p>The API is at <code>/api/</code> (docs/server-api.md).</p></body></html>\n";
+
+static void serve_static(srv *S, conn *c, const char *path)
+{
+    if (c->method != 'G') {
+        respond(c, 405, "text/plain; charset=utf-8", strdup("use GET\n"), 8);
+        return;
+    }
+    const char *last = strrchr(path, '/');
+    int page = strcmp(path, "/") == 0 || (last && !strchr(last, '.'));
+    if (!path_safe(path)) {
+        respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
+        return;
+    }
+    if (!S->have_web) {
+        if (page)
+            respond(c, 200, "text/html; charset=utf-8", strdup(not_built), sizeof not_built - 1);
+        else
+            respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
+        return;
+    }
+    char file[4400];
+    size_t len = 0;
+    char *data = NULL;
+    const char *type = NULL;
+    if (strcmp(path, "/") != 0) {
+        snprintf(file, sizeof file, "%s%s", S->webdir, path);
+        data = read_file(file, &len);
+        type = mime_of(file);
+    }
+    if (!data && page) {
+        /* The page's own routes (/, /games/ID) all load index.html. */
+        snprintf(file, sizeof file, "%s/index.html", S->webdir);
+        data = read_file(file, &len);
+        type = "text/html; charset=utf-8";
+    }
+    if (!data) {
+        respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
+        return;
+    }
+    respond(c, 200, type, data, len);
+}
+
+/* ---- API requests ---- */
+
+static void run_api(srv *S, conn *c)
+{
+    char seatbuf[128], plybuf[48];
+    const char *seat = lws_get_urlarg_by_name(c->wsi, "seat=", seatbuf, sizeof seatbuf);
+    const char *ply = lws_get_urlarg_by_name(c->wsi, "ply=", plybuf, sizeof plybuf);
+    reply r;
+    api_handle(S, c, c->path, c->method, c->body ? c->body : "", c->blen, seat, ply, &r);
+    S->requests++;
+    if (r.pending) {
+        c->waiting = r.pending;
+        return;
+    }
+    http_reply_ready(c, &r);
+}
+
+static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
+{
+    http_reset(c);
+    c->wsi = wsi;
+    c->kind = CONN_HTTP;
+    c->method = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0    ? 'G'
+                : lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 ? 'P'
+                                                                    : 'O';
+    if (!uri || strlen(uri) >= sizeof c->path) {
+        snprintf(c->path, sizeof c->path, "(long)");
+        c->close_after = 1;
+        respond_error(c, 414, "the address is too long");
+        return 0;
+    }
+    snprintf(c->path, sizeof c->path, "%s", uri);
+    if (strncmp(uri, "/api/", 5) != 0 && strcmp(uri, "/api") != 0) {
+        serve_static(S, c, uri);
+        return 0;
+    }
+    if (rate_exceeded(S, wsi)) {
+        respond_error(c, 429, "too many requests");
+        return 0;
+    }
+    if (c->method == 'O') {
+        c->close_after = 1;
+        respond_error(c, 405, "use GET or POST");
+        return 0;
+    }
+    if (c->method == 'P') {
+        char cl[32];
+        size_t max = strcmp(uri, "/api/records") == 0 ? SRV_RECORD_MAX + SRV_BODY_MAX
+                                                      : SRV_BODY_MAX;
+        if (lws_hdr_copy(wsi, cl, sizeof cl, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0) {
+            if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0) {
+                c->close_after = 1;
+                respond_error(c, 411, "send the body with a Content-Length");
+                return 0;
+            }
+            run_api(S, c);
+            return 0;
+        }
+        char *end = NULL;
+        errno = 0;
+        unsigned long long n = strtoull(cl, &end, 10);
+        if (end == cl || *end || errno) {
+            c->close_after = 1;
+            respond_error(c, 400, "bad Content-Length");
+            return 0;
+        }
+        if (n > max) {
+            c->close_after = 1;
+            char m[96];
+            snprintf(m, sizeof m, "the body is too large (at most %zu bytes)", max);
+            respond_error(c, 413, m);
+            return 0;
+        }
+        if (n == 0) {
+            run_api(S, c);
+            return 0;
+        }
+        c->body = malloc((size_t)n + 1);
+        if (!c->body) {
+            c->close_after = 1;
+            respond_error(c, 503, "out of memory");
+            return 0;
+        }
+        c->bmax = (size_t)n;
+        lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 20);
+        return 0;   /* the body follows */
+    }
+    run_api(S, c);
+    return 0;
+}
+
+/* ---- the live socket ---- */
+
+static void ws_open(srv *S, conn *c, struct lws *wsi)
+{
+    memset(c, 0, sizeof *c);
+    c->wsi = wsi;
+    c->kind = CONN_WS;
+    char uri[256], seatbuf[128];
+    int n = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
+    const char *seat = lws_get_urlarg_by_name(wsi, "seat=", seatbuf, sizeof seatbuf);
+    const char *err = NULL;
+    game *g = NULL;
+    size_t ulen = n > 0 ? (size_t)n : 0;
+    if (ulen < 11 + SRV_ID_CHARS + 5 || strncmp(uri, "/api/games/", 11) != 0 ||
+        strcmp(uri + 11 + SRV_ID_CHARS, "/live") != 0) {
+        err = "no such socket";
+    } else {
+        char id[SRV_ID_CHARS + 1];
+        memcpy(id, uri + 11, SRV_ID_CHARS);
+        id[SRV_ID_CHARS] = 0;
+        int ok = 1;
+        for (int i = 0; i < SRV_ID_CHARS; i++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_",
+                        id[i]))
+                ok = 0;
+        g = ok ? game_get(S, id) : NULL;
+        if (!g)
+            err = "no such game";
+    }
+    int viewer = TAV_SPECTATOR;
+    if (!err && seat) {
+        viewer = game_seat(g, seat);
+        if (viewer < 0)
+            err = "not a seat of this game";
+    }
+    srv_log(S, "WS %s", err ? "refused" : "open");
+    if (err) {
+        char *e = json_error("%s", err);
+        if (e)
+            ws_send_text(c, e);
+        free(e);
+        c->close_after = 1;
+        return;
+    }
+    c->g = g;
+    c->viewer = viewer;
+    c->next = g->live;
+    if (g->live)
+        g->live->prev = c;
+    g->live = c;
+    g->nlive++;
+    char *text = json_game(g, viewer);
+    if (text)
+        ws_send_text(c, text);
+    free(text);
+}
+
+static void ws_closed(conn *c)
+{
+    if (c->kind != CONN_WS)
+        return;
+    game *g = c->g;
+    if (g) {
+        if (c->prev)
+            c->prev->next = c->next;
+        else
+            g->live = c->next;
+        if (c->next)
+            c->next->prev = c->prev;
+        g->nlive--;
+    }
+    c->g = NULL;
+    q_free(&c->q);
+    free(c->rx);
+    c->rx = NULL;
+}
+
+/* Close with a code and reason: returns -1 for the callback to return. */
+static int ws_close(struct lws *wsi, enum lws_close_status code, const char *why)
+{
+    lws_close_reason(wsi, code, (unsigned char *)(uintptr_t)why, strlen(why));
+    return -1;
+}
+
+static void ws_message(conn *c, const char *text, size_t len)
+{
+    json_error_t jerr;
+    json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    const char *err = NULL;
+    if (!o || !json_is_object(o)) {
+        err = "a message is a JSON object";
+    } else if (json_object_size(o) == 1 && json_is_string(json_object_get(o, "type")) &&
+               strcmp(json_string_value(json_object_get(o, "type")), "ping") == 0) {
+        ws_send_text(c, "{\"type\":\"pong\"}");
+    } else if (json_object_size(o) == 1 && json_is_integer(json_object_get(o, "since")) &&
+               json_integer_value(json_object_get(o, "since")) >= 0) {
+        json_int_t since = json_integer_value(json_object_get(o, "since"));
+        if (c->g && tav_session_ply(c->g->s) != since) {
+            char *t = json_game(c->g, c->viewer);
+            if (t)
+                ws_send_text(c, t);
+            free(t);
+        }
+    } else {
+        err = "messages are {\"type\": \"ping\"} or {\"since\": N}";
+    }
+    json_decref(o);
+    if (err) {
+        json_t *e = json_pack("{s:s,s:s}", "type", "error", "error", err);
+        char *t = json_dumps(e, JSON_COMPACT);
+        json_decref(e);
+        if (t)
+            ws_send_text(c, t);
+        free(t);
+    }
+}
+
+static int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len)
+{
+    (void)S;
+    if (c->close_after)
+        return 0;
+    if (lws_frame_is_binary(wsi))
+        return ws_close(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "text only");
+    if (lws_is_first_fragment(wsi)) {
+        int64_t sec = srv_unix_ms() / 1000;
+        if (sec != c->rate_sec) {
+            c->rate_sec = sec;
+            c->rate_count = 0;
+        }
+        if (++c->rate_count > SRV_WS_RATE)
+            return ws_close(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many messages");
+        c->rxlen = 0;
+    }
+    if (c->rxlen + len > SRV_WS_MSG_MAX)
+        return ws_close(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, "message too large");
+    if (!c->rx && !(c->rx = malloc(SRV_WS_MSG_MAX)))
+        return -1;
+    memcpy(c->rx + c->rxlen, in, len);
+    c->rxlen += len;
+    if (lws_is_final_fragment(wsi) && lws_remaining_packet_payload(wsi) == 0) {
+        ws_message(c, c->rx, c->rxlen);
+        c->rxlen = 0;
+    }
+    return 0;
+}
+
+static int ws_writable(conn *c, struct lws *wsi)
+{
+    msg *m = q_pop(&c->q);
+    if (m) {
+        int n = lws_write(wsi, (unsigned char *)m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
+        msg_unref(m);
+        if (n < 0)
+            return -1;
+        if (c->q.count > 0 || c->close_after)
+            lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (c->close_after)
+        return ws_close(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, "refused");
+    return 0;
+}
+
+/* ---- the protocol callback ---- */
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    conn *c = user;
+    srv *S = server_of(wsi);
+    switch (reason) {
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (S)
+            games_drain(S);
+        return 0;
+    case LWS_CALLBACK_HTTP:
+        return http_request(S, c, wsi, in);
+    case LWS_CALLBACK_HTTP_BODY:
+        if (c->responding || !c->body)
+            return 0;
+        if (c->blen + len > c->bmax) {
+            c->close_after = 1;
+            respond_error(c, 413, "the body is longer than its Content-Length");
+            return 0;
+        }
+        memcpy(c->body + c->blen, in, len);
+        c->blen += len;
+        return 0;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
+        if (!c->responding)
+            run_api(S, c);
+        return 0;
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return http_write(S, c, wsi);
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (c) {
+            if (c->waiting) {
+                game_hint_abandon(S, c->waiting);
+                c->waiting = NULL;
+            }
+            http_reset(c);
+        }
+        return 0;
+    case LWS_CALLBACK_ESTABLISHED:
+        ws_open(S, c, wsi);
+        return 0;
+    case LWS_CALLBACK_RECEIVE:
+        return ws_receive(S, c, wsi, in, len);
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return ws_writable(c, wsi);
+    case LWS_CALLBACK_CLOSED:
+        ws_closed(c);
+        return 0;
+    default:
+        break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+static const struct lws_protocols protocols[] = {
+    {"tavoliere", callback, sizeof(conn), SRV_WS_MSG_MAX, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+const struct lws_protocols *const srv_protocols = protocols;

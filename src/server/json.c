@@ -1,0 +1,275 @@
+/*
+ * json.c — games as JSON (docs/server-api.md): the game object, the drawing
+ * view, errors, the meta answer and analyses.
+ *
+ * Everything is built from the session's projection for one viewer, so
+ * what a viewer may not see never reaches these functions.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "server/srv.h"
+
+/* Serialize and free. */
+static char *dump(json_t *o)
+{
+    if (!o)
+        return NULL;
+    char *s = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return s;
+}
+
+char *json_error(const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return dump(json_pack("{s:s}", "error", buf));
+}
+
+static const char *owner_name(int owner)
+{
+    switch (owner) {
+    case TAV_WHITE: return "white";
+    case TAV_BLACK: return "black";
+    default: return "neutral";
+    }
+}
+
+static const char *side_or_none(int side)
+{
+    return side == TAV_WHITE ? "white" : side == TAV_BLACK ? "black" : "none";
+}
+
+/* Square name: file letter, rank number from 1 ("e5", "q17"). */
+static void square_name(int file, int rank, char *buf, size_t n)
+{
+    snprintf(buf, n, "%c%d", 'a' + file, rank + 1);
+}
+
+static json_t *marks_json(unsigned m)
+{
+    static const struct { unsigned bit; const char *name; } names[] = {
+        {TAV_MARK_LAST, "last"}, {TAV_MARK_LOT, "lot"}, {TAV_MARK_TERR_W, "terrWhite"},
+        {TAV_MARK_TERR_B, "terrBlack"}, {TAV_MARK_AREA_W, "areaWhite"},
+        {TAV_MARK_AREA_B, "areaBlack"}, {TAV_MARK_HOME_W, "homeWhite"},
+        {TAV_MARK_HOME_B, "homeBlack"}, {TAV_MARK_MONUMENT, "monument"},
+        {TAV_MARK_CENTRE, "centre"},
+    };
+    json_t *a = json_array();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (m & names[i].bit)
+            json_array_append_new(a, json_string(names[i].name));
+    return a;
+}
+
+static json_t *hand_item_json(const tav_hand_item *it)
+{
+    char kind[2] = {it->kind, 0};
+    json_t *o = json_pack("{s:s,s:i}", "kind", kind, "count", (int)it->count);
+    if (it->id[0]) {
+        char id[sizeof it->id + 1];
+        memcpy(id, it->id, sizeof it->id);
+        id[sizeof it->id] = 0;
+        json_object_set_new(o, "id", json_string(id));
+    }
+    if (it->ncells > 0) {
+        json_t *cells = json_array(), *off = json_array();
+        int nc = it->ncells > TAV_SHAPE_CELLS ? TAV_SHAPE_CELLS : it->ncells;
+        for (int i = 0; i < nc; i++) {
+            json_array_append_new(cells, json_pack("[i,i]", it->cell[i][0], it->cell[i][1]));
+            if (it->offcolour[i])
+                json_array_append_new(off, json_integer(i));
+        }
+        json_object_set_new(o, "cells", cells);
+        if (json_array_size(off) > 0 || it->id[0])
+            json_object_set_new(o, "off", off);
+        else
+            json_decref(off);
+    }
+    return o;
+}
+
+static json_t *side_json(const tav_side_view *sv)
+{
+    json_t *hand = json_array();
+    int n = sv->nitems > TAV_HAND_ITEMS ? TAV_HAND_ITEMS : sv->nitems;
+    for (int i = 0; i < n; i++)
+        json_array_append_new(hand, hand_item_json(&sv->item[i]));
+    return json_pack("{s:o,s:i,s:b,s:i,s:i,s:i}", "hand", hand, "stack", sv->stack, "veto",
+                     sv->veto != 0, "onBoard", sv->on_board, "captured", sv->captured, "score",
+                     sv->score);
+}
+
+/* The drawing view object of docs/server-api.md. */
+static json_t *view_object(const tav_board_view *v)
+{
+    json_t *squares = json_object();
+    int w = v->width, h = v->height;
+    if (w < 0 || h < 0 || w * h > TAV_MAX_SQUARES)
+        w = h = 0;
+    for (int r = 0; r < h; r++)
+        for (int f = 0; f < w; f++) {
+            const tav_square *q = &v->sq[r * w + f];
+            if (!q->kind && !q->marks && !q->region)
+                continue;
+            char name[16];
+            square_name(f, r, name, sizeof name);
+            json_t *o = json_object();
+            if (q->kind) {
+                char kind[2] = {q->kind, 0};
+                json_object_set_new(o, "kind", json_string(kind));
+                json_object_set_new(o, "owner", json_string(owner_name(q->owner)));
+            }
+            if (q->piece)
+                json_object_set_new(o, "piece", json_integer(q->piece));
+            if (q->region)
+                json_object_set_new(o, "region", json_integer(q->region));
+            if (q->marks)
+                json_object_set_new(o, "marks", marks_json(q->marks));
+            json_object_set_new(squares, name, o);
+        }
+    json_t *regions = json_array();
+    int nr = v->nregions > TAV_MAX_REGIONS ? TAV_MAX_REGIONS : v->nregions;
+    for (int i = 0; i < nr; i++) {
+        const tav_region *rg = &v->region[i];
+        json_array_append_new(regions,
+                              json_pack("{s:i,s:i,s:i,s:s,s:i}", "id", (int)rg->id, "white",
+                                        rg->value[0], "black", rg->value[1], "scorer",
+                                        side_or_none(rg->scorer), "points", rg->points));
+    }
+    char phase[sizeof v->phase + 1], last[TAV_MOVE_TEXT + 1], info[sizeof v->info + 1];
+    snprintf(phase, sizeof phase, "%.*s", (int)sizeof v->phase, v->phase);
+    snprintf(last, sizeof last, "%.*s", TAV_MOVE_TEXT, v->last_move);
+    snprintf(info, sizeof info, "%.*s", (int)sizeof v->info, v->info);
+    return json_pack("{s:i,s:i,s:s,s:s,s:s,s:o,s:{s:o,s:o},s:o}", "width", w, "height", h,
+                     "phase", phase, "last", last, "info", info, "squares", squares, "sides",
+                     "white", side_json(&v->side[0]), "black", side_json(&v->side[1]),
+                     "regions", regions);
+}
+
+/* The view of ply `ply` for viewer, or NULL. */
+static json_t *view_at(const tav_session *s, int ply, int viewer)
+{
+    tav_board_view *v = calloc(1, sizeof *v);
+    if (!v)
+        return NULL;
+    json_t *o = NULL;
+    if (tav_session_view(s, ply, viewer, v) == TAV_OK)
+        o = view_object(v);
+    free(v);
+    return o;
+}
+
+char *json_view(const tav_session *s, int ply, int viewer)
+{
+    json_t *v = view_at(s, ply, viewer);
+    if (!v)
+        return NULL;
+    return dump(json_pack("{s:i,s:o}", "ply", ply, "view", v));
+}
+
+char *json_game(const game *g, int viewer)
+{
+    const tav_session *s = g->s;
+    const tav_game *tg = tav_session_game(s);
+    int ply = tav_session_ply(s);
+    json_t *moves = json_array();
+    for (int i = 0; i < ply; i++)
+        json_array_append_new(moves, json_string(tav_session_move_text(s, i)));
+    json_t *legal = json_array();
+    tav_move *lm = malloc(sizeof *lm * (size_t)(tg->max_moves > 0 ? tg->max_moves : 1));
+    if (lm) {
+        int n = tav_session_legal(s, viewer, lm);
+        for (int i = 0; i < n; i++) {
+            char text[TAV_MOVE_TEXT];
+            if (tav_session_move_str(s, lm[i], text, sizeof text) > 0)
+                json_array_append_new(legal, json_string(text));
+        }
+        free(lm);
+    }
+    tav_result r;
+    tav_session_result(s, &r);
+    char opts[1024];
+    tav_session_public_options(s, opts, sizeof opts);
+    int resigned = tav_session_resigned(s);
+    json_t *view = view_at(s, ply, viewer);
+    json_t *o = json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:b,s:s,s:[i,i],s:o,s:i,s:o,s:o,s:b,s:o}", "id", g->id,
+        "game", tg->name, "options", opts, "white", g->player[0], "black", g->player[1],
+        "moves", moves, "tomove", side_or_none(tav_session_to_move(s)), "over", r.over != 0,
+        "winner", r.over ? tav_side_name(r.winner) : "none", "score", r.score[0], r.score[1],
+        "legal", legal, "ply", ply, "seat",
+        viewer == TAV_WHITE ? json_string("white")
+                            : viewer == TAV_BLACK ? json_string("black") : json_null(),
+        "resigned",
+        resigned == TAV_WHITE ? json_string("white")
+                              : resigned == TAV_BLACK ? json_string("black") : json_null(),
+        "thinking", g->job != NULL, "view", view ? view : json_null());
+    return dump(o);
+}
+
+/* Levels named in words, 1..10. */
+static const char *const level_names[] = {
+    "beginner", "novice", "casual", "club player", "good club player",
+    "strong", "expert", "master", "grandmaster", "full strength",
+};
+
+char *json_meta(void)
+{
+    json_t *games = json_array();
+    for (int i = 0; i < tav_game_count(); i++) {
+        const tav_game *g = tav_game_at(i);
+        json_t *samples = json_array();
+        if (g->samples)
+            for (int k = 0; g->samples[k]; k++)
+                json_array_append_new(samples, json_string(g->samples[k]));
+        json_array_append_new(games, json_pack("{s:s,s:o}", "name", g->name, "options",
+                                               samples));
+    }
+    json_t *players = json_array();
+    json_array_append_new(players, json_string("human"));
+    const char *const *tp = tav_players();
+    for (int i = 0; tp && tp[i]; i++)
+        json_array_append_new(players, json_string(tp[i]));
+    json_t *levels = json_array();
+    for (int i = 0; i < 10; i++)
+        json_array_append_new(levels, json_pack("{s:i,s:s,s:s}", "level", i + 1, "name",
+                                                level_names[i], "player", ""));
+    for (int i = 0; i < 10; i++) {
+        char spec[24];
+        snprintf(spec, sizeof spec, "ai:level=%d", i + 1);
+        json_object_set_new(json_array_get(levels, (size_t)i), "player", json_string(spec));
+    }
+    return dump(json_pack("{s:o,s:o,s:o}", "games", games, "players", players, "levels",
+                          levels));
+}
+
+char *json_analysis(const game *g)
+{
+    json_t *plies = json_array();
+    const analysis *an = g->an;
+    int done = an && an->done;
+    if (done) {
+        for (int p = 0; p < an->n; p++) {
+            int mover = game_mover_at(g, p);
+            /* The mover's expected score before and after its move. */
+            double before = mover == TAV_BLACK ? 1.0 - an->white[p] : an->white[p];
+            double after = mover == TAV_BLACK ? 1.0 - an->white[p + 1] : an->white[p + 1];
+            double loss = before - after;
+            const char *mark = loss > 0.25 ? "??" : loss > 0.12 ? "?" : "";
+            json_array_append_new(plies, json_pack("{s:s,s:f,s:s,s:s}", "move",
+                                                   tav_session_move_text(g->s, p), "value",
+                                                   an->white[p + 1], "best", an->best[p],
+                                                   "mark", mark));
+        }
+    }
+    return dump(json_pack("{s:b,s:o}", "done", done, "plies", plies));
+}

@@ -1,0 +1,216 @@
+/*
+ * serve.c — `tavoliere serve`: options, start-up, the event loop, shutdown.
+ *
+ * Start: open (and migrate) the store, start the search service, open the
+ * listening socket, reload every unfinished game (computer seats to move
+ * resume thinking), print the address.  Stop on SIGINT/SIGTERM: cancel
+ * searches, stop the workers, close every socket, close the database.
+ * Nothing is ever half-written: each change is one committed transaction.
+ */
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libwebsockets.h>
+#include <sodium.h>
+
+#include "server/server.h"
+#include "server/srv.h"
+
+static volatile sig_atomic_t stop_requested;
+static struct lws_context *volatile signal_ctx;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    if (signal_ctx)
+        lws_cancel_service(signal_ctx);
+}
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
+            "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
+            "                       [--quiet]\n");
+    return 2;
+}
+
+/* The build's web folder: <directory of the executable>/web. */
+static void default_webdir(char *out, size_t n, const char *argv0)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len > 0) {
+        exe[len] = 0;
+    } else {
+        snprintf(exe, sizeof exe, "%s", argv0);
+    }
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = 0;
+    else
+        snprintf(exe, sizeof exe, ".");
+    snprintf(out, n, "%s/web", exe);
+}
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end = NULL;
+    long v = strtol(s, &end, 10);
+    if (!s[0] || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const lws_retry_bo_t idle_policy = {
+    .secs_since_valid_ping = SRV_IDLE_SECS / 2,
+    .secs_since_valid_hangup = SRV_IDLE_SECS,
+};
+
+int server_main(int argc, char **argv)
+{
+    const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL;
+    long port = 8080, ai_ms = 1000, threads = 2, rate = 60;
+    int quiet = 0, limit_loopback = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--quiet") == 0) {
+            quiet = 1;
+            continue;
+        }
+        if (strcmp(a, "--limit-loopback") == 0) {
+            limit_loopback = 1;
+            continue;
+        }
+        if (!v)
+            return usage();
+        i++;
+        if (strcmp(a, "--host") == 0)
+            host = v;
+        else if (strcmp(a, "--db") == 0)
+            db = v;
+        else if (strcmp(a, "--web") == 0)
+            web = v;
+        else if (strcmp(a, "--port") == 0 && parse_long(v, 1, 65535, &port) == 0)
+            ;
+        else if (strcmp(a, "--ai-ms") == 0 && parse_long(v, 10, 600000, &ai_ms) == 0)
+            ;
+        else if (strcmp(a, "--threads") == 0 && parse_long(v, 1, 64, &threads) == 0)
+            ;
+        else if (strcmp(a, "--rate") == 0 && parse_long(v, 0, 1000000, &rate) == 0)
+            ;
+        else
+            return usage();
+    }
+    if (sodium_init() < 0) {
+        fprintf(stderr, "tavoliere serve: libsodium failed to start\n");
+        return 1;
+    }
+    srv *S = calloc(1, sizeof *S);
+    if (!S) {
+        fprintf(stderr, "tavoliere serve: out of memory\n");
+        return 1;
+    }
+    S->quiet = quiet;
+    S->ai_ms = ai_ms;
+    S->rate = (int)rate;
+    S->limit_loopback = limit_loopback;
+    if (web)
+        snprintf(S->webdir, sizeof S->webdir, "%s", web);
+    else
+        default_webdir(S->webdir, sizeof S->webdir, argv[0]);
+    struct stat sb;
+    S->have_web = stat(S->webdir, &sb) == 0 && S_ISDIR(sb.st_mode);
+
+    char err[512];
+    S->st = store_open(db, err, sizeof err);
+    if (!S->st) {
+        fprintf(stderr, "tavoliere serve: database %s: %s\n", db, err);
+        free(S);
+        return 1;
+    }
+    S->svc = tav_service_new((int)threads, 0);
+    if (!S->svc) {
+        fprintf(stderr, "tavoliere serve: the search service failed to start\n");
+        store_close(S->st);
+        free(S);
+        return 1;
+    }
+
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = (int)port;
+    info.iface = host;
+    info.protocols = srv_protocols;
+    info.user = S;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
+    if (strchr(host, ':'))
+        info.options &= ~(uint64_t)LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.keepalive_timeout = SRV_IDLE_SECS;
+    info.timeout_secs = 20;
+    info.max_http_header_data = 4096;
+    info.max_http_header_pool = 1024;
+    info.retry_and_idle_policy = &idle_policy;
+    info.vhost_name = "tavoliere";
+    S->ctx = lws_create_context(&info);
+    if (!S->ctx) {
+        fprintf(stderr, "tavoliere serve: cannot listen on %s:%ld\n", host, port);
+        tav_service_free(S->svc);
+        store_close(S->st);
+        free(S);
+        return 1;
+    }
+    if (games_init(S, err, sizeof err) != 0) {
+        fprintf(stderr, "tavoliere serve: %s\n", err);
+        games_shutdown(S);
+        tav_service_free(S->svc);
+        S->svc = NULL;
+        lws_context_destroy(S->ctx);
+        S->ctx = NULL;
+        games_free(S);
+        store_close(S->st);
+        free(S);
+        return 1;
+    }
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    signal_ctx = S->ctx;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s)\n",
+           strchr(host, ':') ? "[::1]" : host, port, db, S->ngames,
+           S->have_web ? "" : ", web UI not built");
+    fflush(stdout);
+
+    while (!stop_requested)
+        if (lws_service(S->ctx, 0) < 0)
+            break;
+
+    srv_log(S, "stopping");
+    games_shutdown(S);
+    tav_service_free(S->svc);
+    S->svc = NULL;
+    signal_ctx = NULL;
+    lws_context_destroy(S->ctx);
+    S->ctx = NULL;
+    games_free(S);
+    store_close(S->st);
+    printf("tavoliere: stopped\n");
+    fflush(stdout);
+    free(S);
+    return 0;
+}

@@ -1,0 +1,468 @@
+/*
+ * store_sqlite.c — the store on SQLite.
+ *
+ * One database file in WAL mode with synchronous=FULL: a write returns once
+ * its transaction is on disk, so a move the server acknowledges survives a
+ * crash.  Every statement is prepared once at open and bound; no SQL text is
+ * ever built from input.
+ *
+ * Schema versions: the table schema_version holds one row; migrations[i]
+ * brings version i to i+1 and runs inside one transaction with the version
+ * bump, so an interrupted migration leaves the old version intact.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "server/store.h"
+
+/* Migrations, in order; never edit one that has shipped, add a new one. */
+static const char *const migrations[] = {
+    /* 0 -> 1: games, seats, moves. */
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY,"
+    "  game TEXT NOT NULL,"
+    "  options TEXT NOT NULL,"
+    "  seed INTEGER NOT NULL,"
+    "  white TEXT NOT NULL,"
+    "  black TEXT NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  status INTEGER NOT NULL,"
+    "  resigned INTEGER NOT NULL DEFAULT -1"
+    ");"
+    "CREATE INDEX games_status ON games(status);"
+    "CREATE TABLE seats ("
+    "  game TEXT NOT NULL REFERENCES games(id),"
+    "  side INTEGER NOT NULL,"
+    "  token_hash BLOB NOT NULL,"
+    "  PRIMARY KEY (game, side)"
+    ");"
+    "CREATE TABLE moves ("
+    "  game TEXT NOT NULL REFERENCES games(id),"
+    "  ply INTEGER NOT NULL,"
+    "  text TEXT NOT NULL,"
+    "  ms INTEGER NOT NULL,"
+    "  time INTEGER NOT NULL,"
+    "  PRIMARY KEY (game, ply)"
+    ");",
+};
+#define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+enum {
+    Q_BEGIN, Q_COMMIT, Q_ROLLBACK,
+    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_DEL_MOVES,
+    Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED, Q_COUNT,
+    NQ
+};
+
+static const char *const queries[NQ] = {
+    [Q_BEGIN] = "BEGIN IMMEDIATE",
+    [Q_COMMIT] = "COMMIT",
+    [Q_ROLLBACK] = "ROLLBACK",
+    [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
+                   " resigned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+    [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES (?1, ?2, ?3)",
+    [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [Q_SET_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
+    [Q_SET_RESULT] = "UPDATE games SET status = ?2, resigned = ?3 WHERE id = ?1",
+    [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+    [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned"
+                   " FROM games WHERE id = ?1",
+    [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
+    [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
+    [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 0 ORDER BY created, id",
+    [Q_COUNT] = "SELECT count(*) FROM games",
+};
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *q[NQ];
+};
+
+/* Copy SQLite's last message into err. */
+static int fail(store *st, const char *what, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: %s", what, st->db ? sqlite3_errmsg(st->db) : "no database");
+    return -1;
+}
+
+/* Run a one-shot statement without parameters. */
+static int run(store *st, int q)
+{
+    sqlite3_stmt *s = st->q[q];
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int begin(store *st) { return run(st, Q_BEGIN); }
+
+static int commit(store *st, char *err, size_t errlen)
+{
+    if (run(st, Q_COMMIT) == 0)
+        return 0;
+    fail(st, "commit", err, errlen);
+    run(st, Q_ROLLBACK);
+    return -1;
+}
+
+/* Roll back after a failed step, keeping the step's message. */
+static int abort_tx(store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
+{
+    fail(st, what, err, errlen);
+    if (s)
+        sqlite3_reset(s);
+    run(st, Q_ROLLBACK);
+    return -1;
+}
+
+/* Step a bound write statement once. */
+static int step_done(sqlite3_stmt *s)
+{
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int exec(sqlite3 *db, const char *sql, char *err, size_t errlen)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    snprintf(err, errlen, "%s", msg ? msg : "sqlite error");
+    sqlite3_free(msg);
+    return -1;
+}
+
+/* Current schema version (0 for a new file). */
+static int read_version(sqlite3 *db)
+{
+    sqlite3_stmt *s = NULL;
+    int v = -1;
+    if (sqlite3_prepare_v2(db, "SELECT version FROM schema_version", -1, &s, NULL) != SQLITE_OK)
+        return -1;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        v = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+    return v;
+}
+
+/* Bring the schema to the newest version. */
+static int migrate(sqlite3 *db, char *err, size_t errlen)
+{
+    if (exec(db, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);",
+             err, errlen) != 0)
+        return -1;
+    int v = read_version(db);
+    if (v < 0) {
+        if (exec(db, "INSERT INTO schema_version (version) VALUES (0);", err, errlen) != 0)
+            return -1;
+        v = 0;
+    }
+    if (v > NMIGRATIONS) {
+        snprintf(err, errlen, "database schema version %d is newer than this program (%d)", v,
+                 NMIGRATIONS);
+        return -1;
+    }
+    for (; v < NMIGRATIONS; v++) {
+        char bump[96];
+        snprintf(bump, sizeof bump, "UPDATE schema_version SET version = %d;", v + 1);
+        if (exec(db, "BEGIN IMMEDIATE;", err, errlen) != 0)
+            return -1;
+        if (exec(db, migrations[v], err, errlen) != 0 || exec(db, bump, err, errlen) != 0) {
+            char e2[64];
+            exec(db, "ROLLBACK;", e2, sizeof e2);
+            return -1;
+        }
+        if (exec(db, "COMMIT;", err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+store *store_open(const char *path, char *err, size_t errlen)
+{
+    store *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                        SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        fail(st, path, err, errlen);
+        store_close(st);
+        return NULL;
+    }
+    sqlite3_busy_timeout(st->db, 5000);
+    if (exec(st->db, "PRAGMA journal_mode=WAL;", err, errlen) != 0 ||
+        exec(st->db, "PRAGMA synchronous=FULL;", err, errlen) != 0 ||
+        exec(st->db, "PRAGMA foreign_keys=ON;", err, errlen) != 0 ||
+        migrate(st->db, err, errlen) != 0) {
+        store_close(st);
+        return NULL;
+    }
+    for (int i = 0; i < NQ; i++)
+        if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i],
+                               NULL) != SQLITE_OK) {
+            fail(st, queries[i], err, errlen);
+            store_close(st);
+            return NULL;
+        }
+    return st;
+}
+
+void store_close(store *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < NQ; i++)
+        sqlite3_finalize(st->q[i]);
+    sqlite3_close(st->db);
+    free(st);
+}
+
+int store_schema_version(store *st) { return read_version(st->db); }
+
+/* Insert one move row (inside a transaction). */
+static int insert_move(store *st, const char *id, int ply, const store_move *m)
+{
+    sqlite3_stmt *s = st->q[Q_INS_MOVE];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 2, ply);
+    sqlite3_bind_text(s, 3, m->text, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 4, m->ms);
+    sqlite3_bind_int64(s, 5, m->time);
+    return step_done(s);
+}
+
+int store_create_game(store *st, const store_game *g, const store_move *moves, int nmoves,
+                      char *err, size_t errlen)
+{
+    if (begin(st) != 0)
+        return fail(st, "begin", err, errlen);
+    sqlite3_stmt *s = st->q[Q_INS_GAME];
+    sqlite3_bind_text(s, 1, g->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, g->game, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 3, g->options ? g->options : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 4, (sqlite3_int64)g->seed);
+    sqlite3_bind_text(s, 5, g->player[0], -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 6, g->player[1], -1, SQLITE_STATIC);
+    sqlite3_bind_int64(s, 7, g->created);
+    sqlite3_bind_int(s, 8, g->status);
+    sqlite3_bind_int(s, 9, g->resigned);
+    if (step_done(s) != 0)
+        return abort_tx(st, NULL, "insert game", err, errlen);
+    for (int side = 0; side < 2; side++) {
+        if (!g->has_seat[side])
+            continue;
+        s = st->q[Q_INS_SEAT];
+        sqlite3_bind_text(s, 1, g->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(s, 2, side);
+        sqlite3_bind_blob(s, 3, g->seat_hash[side], STORE_HASH_LEN, SQLITE_STATIC);
+        if (step_done(s) != 0)
+            return abort_tx(st, NULL, "insert seat", err, errlen);
+    }
+    for (int i = 0; i < nmoves; i++)
+        if (insert_move(st, g->id, i, &moves[i]) != 0)
+            return abort_tx(st, NULL, "insert move", err, errlen);
+    return commit(st, err, errlen);
+}
+
+/* Set a game's status (inside a transaction). */
+static int set_status(store *st, const char *id, int status)
+{
+    sqlite3_stmt *s = st->q[Q_SET_STATUS];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 2, status);
+    return step_done(s);
+}
+
+int store_add_move(store *st, const char *id, int ply, const store_move *m, int status,
+                   char *err, size_t errlen)
+{
+    if (begin(st) != 0)
+        return fail(st, "begin", err, errlen);
+    if (insert_move(st, id, ply, m) != 0)
+        return abort_tx(st, NULL, "insert move", err, errlen);
+    if (status != STORE_PLAYING && set_status(st, id, status) != 0)
+        return abort_tx(st, NULL, "update game", err, errlen);
+    return commit(st, err, errlen);
+}
+
+int store_truncate(store *st, const char *id, int ply, int status, char *err, size_t errlen)
+{
+    if (begin(st) != 0)
+        return fail(st, "begin", err, errlen);
+    sqlite3_stmt *s = st->q[Q_DEL_MOVES];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 2, ply);
+    if (step_done(s) != 0)
+        return abort_tx(st, NULL, "delete moves", err, errlen);
+    s = st->q[Q_SET_RESULT];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 2, status);
+    sqlite3_bind_int(s, 3, -1);
+    if (step_done(s) != 0)
+        return abort_tx(st, NULL, "update game", err, errlen);
+    return commit(st, err, errlen);
+}
+
+int store_set_result(store *st, const char *id, int status, int resigned, char *err,
+                     size_t errlen)
+{
+    if (begin(st) != 0)
+        return fail(st, "begin", err, errlen);
+    sqlite3_stmt *s = st->q[Q_SET_RESULT];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 2, status);
+    sqlite3_bind_int(s, 3, resigned);
+    if (step_done(s) != 0)
+        return abort_tx(st, NULL, "update game", err, errlen);
+    return commit(st, err, errlen);
+}
+
+/* A text column copied into a fixed buffer; -1 when it does not fit. */
+static int col_text(sqlite3_stmt *s, int col, char *buf, size_t n)
+{
+    const unsigned char *t = sqlite3_column_text(s, col);
+    if (!t || strlen((const char *)t) >= n)
+        return -1;
+    strcpy(buf, (const char *)t);
+    return 0;
+}
+
+int store_load_game(store *st, const char *id, store_game *out, store_move_fn move, void *ctx,
+                    char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (strlen(id) >= STORE_ID_LEN)
+        return 0;
+    strcpy(out->id, id);
+    sqlite3_stmt *s = st->q[Q_GET_GAME];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_DONE) {
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+        return 0;
+    }
+    if (rc != SQLITE_ROW) {
+        fail(st, "load game", err, errlen);
+        sqlite3_reset(s);
+        return -1;
+    }
+    const unsigned char *opt = sqlite3_column_text(s, 1);
+    out->options = strdup(opt ? (const char *)opt : "");
+    int bad = !out->options || col_text(s, 0, out->game, sizeof out->game) != 0 ||
+              col_text(s, 3, out->player[0], STORE_PLAYER_LEN) != 0 ||
+              col_text(s, 4, out->player[1], STORE_PLAYER_LEN) != 0;
+    out->seed = (uint64_t)sqlite3_column_int64(s, 2);
+    out->created = sqlite3_column_int64(s, 5);
+    out->status = sqlite3_column_int(s, 6);
+    out->resigned = sqlite3_column_int(s, 7);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (bad) {
+        snprintf(err, errlen, "game %s: damaged row", id);
+        store_game_done(out);
+        return -1;
+    }
+    s = st->q[Q_GET_SEATS];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        int side = sqlite3_column_int(s, 0);
+        const void *h = sqlite3_column_blob(s, 1);
+        if (side >= 0 && side <= 1 && h && sqlite3_column_bytes(s, 1) == STORE_HASH_LEN) {
+            memcpy(out->seat_hash[side], h, STORE_HASH_LEN);
+            out->has_seat[side] = 1;
+        }
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc != SQLITE_DONE) {
+        store_game_done(out);
+        return fail(st, "load seats", err, errlen);
+    }
+    s = st->q[Q_GET_MOVES];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
+    int expect = 0, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_move m;
+        int ply = sqlite3_column_int(s, 0);
+        m.text = (const char *)sqlite3_column_text(s, 1);
+        m.ms = sqlite3_column_int64(s, 2);
+        m.time = sqlite3_column_int64(s, 3);
+        if (ply != expect || !m.text) {
+            snprintf(err, errlen, "game %s: moves out of order at ply %d", id, ply);
+            stop = 1;
+        } else if (move && move(ctx, ply, &m) != 0) {
+            snprintf(err, errlen, "game %s: move %d (%s) does not replay", id, ply, m.text);
+            stop = 1;
+        }
+        expect++;
+    }
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (stop || rc != SQLITE_DONE) {
+        if (!stop)
+            fail(st, "load moves", err, errlen);
+        store_game_done(out);
+        return -1;
+    }
+    return 1;
+}
+
+void store_game_done(store_game *g)
+{
+    free(g->options);
+    g->options = NULL;
+}
+
+int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen)
+{
+    /* Collect first: fn may use the store. */
+    sqlite3_stmt *s = st->q[Q_UNFINISHED];
+    char (*ids)[STORE_ID_LEN] = NULL;
+    size_t n = 0, cap = 0;
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(s, 0);
+        if (!t || strlen((const char *)t) >= STORE_ID_LEN)
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            void *p = realloc(ids, nc * sizeof *ids);
+            if (!p) {
+                free(ids);
+                sqlite3_reset(s);
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            ids = p;
+            cap = nc;
+        }
+        strcpy(ids[n++], (const char *)t);
+    }
+    sqlite3_reset(s);
+    if (rc != SQLITE_DONE) {
+        free(ids);
+        return fail(st, "list games", err, errlen);
+    }
+    for (size_t i = 0; i < n; i++)
+        fn(ctx, ids[i]);
+    free(ids);
+    return 0;
+}
+
+long store_count_games(store *st)
+{
+    sqlite3_stmt *s = st->q[Q_COUNT];
+    long n = -1;
+    if (sqlite3_step(s) == SQLITE_ROW)
+        n = (long)sqlite3_column_int64(s, 0);
+    sqlite3_reset(s);
+    return n;
+}
