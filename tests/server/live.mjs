@@ -1,0 +1,142 @@
+// live.mjs — the live socket and computer seats: the first message, one
+// message per move for seats and spectators, reconnect and catch up with
+// {"since": N}, ping; games against "random" and "ai:level=1" reach the end
+// by themselves; hints, undo, resign, views and analysis of the extensions.
+import { check, eq, get, live, main, post, sampleSets, sleep, startServer } from "./lib.mjs";
+
+await main(async (defer) => {
+  const srv = await startServer({ args: ["--ai-ms", "40"] });
+  defer(() => srv.stop());
+  const base = srv.base;
+
+  // ---- two humans, two seat sockets and three spectators ----
+  const c = await post(base, "/api/games", { game: "urbino", options: "", white: "human", black: "human" });
+  const { id, seats } = c.body;
+  const W = live(base, id, seats.white), B = live(base, id, seats.black);
+  const specs = [live(base, id), live(base, id), live(base, id)];
+  for (const s of [W, B, ...specs]) await s.open;
+  check(await W.until((m) => m.length >= 1), "white's socket: first message");
+  for (const s of [B, ...specs]) check(await s.until((m) => m.length >= 1), "first message on every socket");
+  eq([W.messages[0].seat, W.messages[0].ply, W.messages[0].id], ["white", 0, id], "white's first message is the game as white");
+  check(W.messages[0].legal.length > 0 && B.messages[0].legal.length === 0 && specs[0].messages[0].legal.length === 0,
+    "legal only on the socket of the seat to act");
+  let g = W.messages[0];
+  const N = 8;
+  for (let i = 0; i < N; i++) {
+    const side = g.tomove;
+    const view = (await get(base, `/api/games/${id}?seat=${seats[side]}`)).body;
+    const r = await post(base, `/api/games/${id}/moves`, { seat: seats[side], move: view.legal[0], ply: view.ply });
+    check(r.status === 200, "move", JSON.stringify(r.body));
+    g = r.body;
+  }
+  for (const [name, s] of [["white", W], ["black", B], ["spectator", specs[2]]]) {
+    check(await s.until((m) => m.length >= N + 1), `${name}: one message per move`, s.messages.length);
+    await sleep(100);
+    eq(s.messages.map((m) => m.ply), Array.from({ length: N + 1 }, (_, i) => i), `${name}: exactly one message per move, in order`);
+    eq(s.messages[N].moves, g.moves, `${name}: the last message has every move`);
+  }
+  const side = g.tomove;
+  const sock = side === "white" ? W : B;
+  check(sock.messages[N].legal.length > 0 && (side === "white" ? B : W).messages[N].legal.length === 0, "live legal for the seat to act only");
+
+  // ping, since, bad messages
+  W.send({ type: "ping" });
+  check(await W.until((m) => m.some((x) => x.type === "pong")), "ping answered by pong");
+  const before = W.messages.length;
+  W.send({ since: N });
+  await sleep(200);
+  eq(W.messages.length, before + 0, "since = current ply: nothing sent");
+  W.send({ since: 3 });
+  check(await W.until((m) => m.length === before + 1), "since = 3: the game again");
+  eq(W.messages.at(-1).ply, N, "catch-up message is the current game");
+  W.send({ hello: 1 });
+  check(await W.until((m) => m.some((x) => x.type === "error")), "unknown message answered with an error");
+  W.send("not json");
+  await sleep(100);
+  check(W.closed() === null, "socket stays open after a bad message");
+
+  // reconnect: a new socket catches up at once
+  B.close();
+  const mv = (await get(base, `/api/games/${id}?seat=${seats[g.tomove]}`)).body;
+  g = (await post(base, `/api/games/${id}/moves`, { seat: seats[g.tomove], move: mv.legal[0], ply: mv.ply })).body;
+  const B2 = live(base, id, seats.black);
+  await B2.open;
+  check(await B2.until((m) => m.length >= 1), "reconnected socket: first message");
+  eq(B2.messages[0].ply, N + 1, "reconnected socket sees the move it missed");
+  B2.send({ since: N });
+  check(await B2.until((m) => m.length >= 2), "since after reconnect");
+
+  // unknown game, wrong seat
+  const bad = live(base, "AAAAAAAAAAAA");
+  await bad.open.catch(() => {});
+  check(await bad.until(() => false, 2000) === false && bad.closed() !== null, "socket for an unknown game is closed");
+  check(bad.messages.length === 1 && typeof bad.messages[0].error === "string", "with an error message", JSON.stringify(bad.messages));
+  const wrong = live(base, id, "x".repeat(43));
+  await wrong.open.catch(() => {});
+  await wrong.until(() => false, 2000);
+  check(wrong.closed() !== null && wrong.messages.length === 1 && wrong.messages[0].error, "socket with a wrong seat token is refused");
+  for (const s of [W, B2, ...specs]) s.close();
+
+  // ---- computer seats reach the end, for every game ----
+  const games = [...new Set((await sampleSets(base)).map((s) => s.game))];
+  const started = [];
+  for (const game of games) {
+    for (const [white, black] of [["random", "random"], ["ai:level=1", "random"]]) {
+      const options = game === "epaminondas" ? "maxplies=40" : game === "toscana" ? "seed=5" : "";
+      const r = await post(base, "/api/games", { game, options, white, black });
+      if (check(r.status === 201, `create ${game} ${white}/${black}`, JSON.stringify(r.body))) {
+        eq(Object.keys(r.body.seats).length, 0, `${game}: computer seats have no token`);
+        started.push({ game, white, black, id: r.body.id, sock: live(base, r.body.id) });
+      }
+    }
+  }
+  for (const s of started) {
+    const ok = await s.sock.until((m) => m.length > 0 && m.at(-1).over, 120000);
+    const last = s.sock.messages.at(-1) || {};
+    check(ok, `${s.game} ${s.white} vs ${s.black} ends by itself`, `ply ${last.ply}`);
+    const plies = s.sock.messages.map((m) => m.ply);
+    check(plies.every((p, i) => i === 0 || p === plies[i - 1] + 1), `${s.game}: one live message per computer move`, plies.slice(0, 20).join(","));
+    s.sock.close();
+  }
+
+  // ---- human against the computer: the computer answers; undo; hint; resign ----
+  const h = await post(base, "/api/games", { game: "epaminondas", options: "", white: "human", black: "ai:level=1" });
+  const hid = h.body.id, ht = h.body.seats.white;
+  check(h.body.seats.black === undefined && typeof ht === "string", "human vs computer: one token");
+  let hg = (await get(base, `/api/games/${hid}?seat=${ht}`)).body;
+  const hint = await post(base, `/api/games/${hid}/hint`, { seat: ht });
+  check(hint.status === 200 && hg.legal.includes(hint.body.move), "hint is a legal move", JSON.stringify(hint.body));
+  const r1 = await post(base, `/api/games/${hid}/moves`, { seat: ht, move: hg.legal[0], ply: 0 });
+  eq(r1.status, 200, "human move against the computer");
+  const HS = live(base, hid, ht);
+  check(await HS.until((m) => m.some((x) => x.ply === 2)), "computer answers by itself");
+  hg = (await get(base, `/api/games/${hid}?seat=${ht}`)).body;
+  eq([hg.ply, hg.tomove, hg.thinking], [2, "white", false], "after the computer's answer it is white's turn");
+  const u = await post(base, `/api/games/${hid}/undo`, { seat: ht, ply: 2 });
+  check(u.status === 200 && u.body.ply === 0 && u.body.tomove === "white", "undo takes back the move and the answer", JSON.stringify([u.status, u.body.ply]));
+  eq((await post(base, `/api/games/${hid}/undo`, { seat: ht, ply: 0 })).status, 409, "nothing to undo: 409");
+  eq((await post(base, `/api/games/${hid}/undo`, { seat: ht, ply: 5 })).status, 409, "undo at a stale ply: 409");
+  eq((await post(base, `/api/games/${id}/undo`, { seat: seats.white, ply: g.ply })).status, 409, "undo between two humans: 409");
+  const rs = await post(base, `/api/games/${hid}/resign`, { seat: ht });
+  check(rs.status === 200 && rs.body.over && rs.body.winner === "black" && rs.body.resigned === "white", "resign: over, the other side wins", JSON.stringify(rs.body).slice(0, 200));
+  eq((await post(base, `/api/games/${hid}/resign`, { seat: ht })).status, 409, "resign twice: 409");
+  HS.close();
+
+  // views of past plies, analysis of a finished game
+  const v0 = await get(base, `/api/games/${id}/view?ply=0`);
+  check(v0.status === 200 && v0.body.ply === 0 && v0.body.view.width === 9, "view of ply 0", JSON.stringify(v0.body).slice(0, 100));
+  eq((await get(base, `/api/games/${id}/view?ply=999`)).status, 400, "view of a ply not played: 400");
+  eq((await get(base, `/api/games/${id}/view?ply=x`)).status, 400, "view of a bad ply: 400");
+  const fin = started[0];
+  let an;
+  for (let i = 0; i < 200; i++) {
+    an = (await get(base, `/api/games/${fin.id}/analysis`)).body;
+    if (an.done) break;
+    await sleep(100);
+  }
+  const fg = (await get(base, `/api/games/${fin.id}`)).body;
+  check(an.done && an.plies.length === fg.ply, "analysis of a finished game is done with one entry per ply", JSON.stringify([an.done, an.plies.length, fg.ply]));
+  check(an.plies.every((p, i) => p.move === fg.moves[i] && p.value >= 0 && p.value <= 1 && ["", "?", "??"].includes(p.mark)), "analysis entries");
+  const unf = (await get(base, `/api/games/${id}/analysis`)).body;
+  eq(unf, { done: false, plies: [] }, "no analysis while the game goes on");
+});
