@@ -239,6 +239,29 @@ static void job_done(void *ctx, const tav_answer *a)
         lws_cancel_service(S->ctx);
 }
 
+/* The watchdog's list of computer moves being searched. */
+static void watch(srv *S, job *j)
+{
+    j->wprev = NULL;
+    j->wnext = S->running;
+    if (S->running)
+        S->running->wprev = j;
+    S->running = j;
+}
+
+static void unwatch(srv *S, job *j)
+{
+    if (j->kind != JOB_MOVE || (!j->wprev && S->running != j))
+        return;
+    if (j->wprev)
+        j->wprev->wnext = j->wnext;
+    else
+        S->running = j->wnext;
+    if (j->wnext)
+        j->wnext->wprev = j->wprev;
+    j->wprev = j->wnext = NULL;
+}
+
 static job *submit(srv *S, int kind, game *g, const tav_session *s, const char *player,
                    const tav_budget *b)
 {
@@ -249,17 +272,24 @@ static job *submit(srv *S, int kind, game *g, const tav_session *s, const char *
     j->g = g;
     j->server = S;
     j->ply = tav_session_ply(s);
+    j->started = tav_now();
+    j->budget_ms = b->movetime_ms;
     j->handle = tav_service_submit(S->svc, s, player, b, job_done, j);
     if (!j->handle) {
         free(j);
         return NULL;
     }
+    if (kind == JOB_MOVE)
+        watch(S, j);
     return j;
 }
 
 static void cancel(srv *S, job *j)
 {
-    if (!j || !S->svc)
+    if (!j)
+        return;
+    unwatch(S, j);
+    if (!S->svc)
         return;
     j->stale = 1;
     tav_service_cancel(S->svc, j->handle);
@@ -441,6 +471,10 @@ static void analysis_answer(srv *S, job *j)
 void games_drain(srv *S)
 {
     pthread_mutex_lock(&S->qlock);
+    if (!S->done_head) {
+        pthread_mutex_unlock(&S->qlock);
+        return;
+    }
     job *list = S->done_head;
     S->done_head = S->done_tail = NULL;
     pthread_mutex_unlock(&S->qlock);
@@ -454,6 +488,7 @@ void games_drain(srv *S)
             continue;
         }
         game *g = j->g;
+        unwatch(S, j);
         if (j->kind == JOB_MOVE) {
             if (g->job == j)
                 g->job = NULL;
@@ -485,6 +520,28 @@ void games_drain(srv *S)
             analysis_answer(S, j);
         }
         free(j);
+    }
+}
+
+/* A search that overruns its budget by far is cancelled and started again
+ * (the game must go on even if one search goes wrong). */
+void games_tick(srv *S)
+{
+    games_drain(S);
+    double now = tav_now();
+    job *j = S->running;
+    while (j) {
+        job *next = j->wnext;
+        if (now - j->started > (double)j->budget_ms / 1000.0 * 2 + 2.0) {
+            game *g = j->g;
+            srv_log(S, "error: game %s: search overran its time, started again", g->id);
+            cancel(S, j);
+            if (g->job == j) {
+                g->job = NULL;
+                kick(S, g);
+            }
+        }
+        j = next;
     }
 }
 

@@ -69,6 +69,23 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* Answers from the search workers wake the loop with lws_cancel_service();
+ * a wake-up that arrives while the loop is already handling one can be
+ * absorbed, so a short tick also drains the queue (a no-op when empty). */
+typedef struct ticker {
+    lws_sorted_usec_list_t sul;
+    srv *S;
+} ticker;
+
+#define TICK_US (20 * LWS_US_PER_MS)
+
+static void on_tick(lws_sorted_usec_list_t *sul)
+{
+    ticker *t = lws_container_of(sul, ticker, sul);
+    games_tick(t->S);
+    lws_sul_schedule(t->S->ctx, 0, &t->sul, on_tick, TICK_US);
+}
+
 static const lws_retry_bo_t idle_policy = {
     .secs_since_valid_ping = SRV_IDLE_SECS / 2,
     .secs_since_valid_hangup = SRV_IDLE_SECS,
@@ -196,9 +213,14 @@ int server_main(int argc, char **argv)
            S->have_web ? "" : ", web UI not built");
     fflush(stdout);
 
+    ticker tk;
+    memset(&tk, 0, sizeof tk);
+    tk.S = S;
+    lws_sul_schedule(S->ctx, 0, &tk.sul, on_tick, TICK_US);
     while (!stop_requested)
         if (lws_service(S->ctx, 0) < 0)
             break;
+    lws_sul_cancel(&tk.sul);
 
     srv_log(S, "stopping");
     games_shutdown(S);

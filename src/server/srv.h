@@ -66,6 +66,9 @@ struct job {
     srv *server;
     tav_answer answer;
     job *next;           /* done-queue */
+    double started;      /* tav_now() at submit */
+    long budget_ms;
+    job *wprev, *wnext;  /* JOB_MOVE: on the watchdog's list while running */
 };
 
 /* Analysis of a finished game: one search per ply, newest first. */
@@ -153,6 +156,7 @@ struct srv {
     job *done_head, *done_tail;
     game *an_head, *an_tail;   /* finished games waiting for analysis */
     job *an_job;               /* the analysis search running now */
+    job *running;              /* computer moves being searched (the watchdog's list) */
     int stopping;
     rate_slot rates[SRV_RATE_SLOTS];
     long requests, moves_played;
@@ -166,6 +170,7 @@ game *game_get(srv *S, const char *id);          /* loads from the store; NULL u
 int game_seat(const game *g, const char *token);
 int game_mover_at(const game *g, int ply);
 void games_drain(srv *S);                        /* answers from the workers */
+void games_tick(srv *S);                         /* drain, and retry overdue searches */
 void games_free(srv *S);                         /* after the loop and workers stopped */
 void game_analyse(srv *S, game *g);              /* a finished game's analysis, if not yet */
 /* Play, store, keep (in that order): TAV_OK or the refusal with a message. */

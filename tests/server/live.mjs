@@ -18,7 +18,8 @@ await main(async (defer) => {
   check(await W.until((m) => m.length >= 1), "white's socket: first message");
   for (const s of [B, ...specs]) check(await s.until((m) => m.length >= 1), "first message on every socket");
   eq([W.messages[0].seat, W.messages[0].ply, W.messages[0].id], ["white", 0, id], "white's first message is the game as white");
-  check(W.messages[0].legal.length > 0 && B.messages[0].legal.length === 0 && specs[0].messages[0].legal.length === 0,
+  const first = W.messages[0].tomove === "white" ? [W, B] : [B, W];
+  check(first[0].messages[0].legal.length > 0 && first[1].messages[0].legal.length === 0 && specs[0].messages[0].legal.length === 0,
     "legal only on the socket of the seat to act");
   let g = W.messages[0];
   const N = 8;
