@@ -156,6 +156,14 @@ echo "suite: $pp passed, $pf failed"
 PASS=$((PASS + pp))
 FAIL=$((FAIL + pf))
 
+# The game server (tests/server/*.mjs, Node): API games checked against the
+# engine, live sockets and computer seats, bad input, SIGKILL durability,
+# Toscana's hidden information, and the load benchmark in its short form.
+for t in api live badinput durability hidden; do
+    suite "server $t" env BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
+done
+suite "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
+
 echo "== total"
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]

@@ -108,9 +108,26 @@ static int viewer_index(int viewer)
     return viewer == TAV_WHITE ? 0 : viewer == TAV_BLACK ? 1 : 2;
 }
 
+static void broadcast_now(game *g);
+
 void live_broadcast(srv *S, game *g)
 {
-    (void)S;
+    if (!g->live)
+        return;
+    if (store_pending(S->st)) {
+        if (!g->bcast) {
+            g->bcast = 1;
+            g->bnext = S->bcast_head;
+            S->bcast_head = g;
+        }
+        srv_dirty(S);
+        return;
+    }
+    broadcast_now(g);
+}
+
+static void broadcast_now(game *g)
+{
     if (!g->live)
         return;
     msg *m[3] = {NULL, NULL, NULL};
@@ -192,7 +209,52 @@ static void respond(conn *c, int status, const char *ctype, char *body, size_t l
     c->ctype = ctype;
     c->responding = 1;
     c->headers_sent = 0;
+    srv *S = server_of(c->wsi);
+    if (S && c->method == 'P' && store_pending(S->st)) {
+        /* A change is acknowledged only once it is on disk: the answer to
+         * a POST waits for the commit of the batch (reads go at once). */
+        if (!c->awaiting) {
+            c->awaiting = 1;
+            c->aprev = NULL;
+            c->anext = S->await_head;
+            if (S->await_head)
+                S->await_head->aprev = c;
+            S->await_head = c;
+        }
+        srv_dirty(S);
+        return;
+    }
     lws_callback_on_writable(c->wsi);
+}
+
+static void unawait(srv *S, conn *c)
+{
+    if (!c->awaiting)
+        return;
+    if (c->aprev)
+        c->aprev->anext = c->anext;
+    else
+        S->await_head = c->anext;
+    if (c->anext)
+        c->anext->aprev = c->aprev;
+    c->awaiting = 0;
+    c->aprev = c->anext = NULL;
+}
+
+void http_release(srv *S)
+{
+    while (S->await_head) {
+        conn *c = S->await_head;
+        unawait(S, c);
+        lws_callback_on_writable(c->wsi);
+    }
+    while (S->bcast_head) {
+        game *g = S->bcast_head;
+        S->bcast_head = g->bnext;
+        g->bcast = 0;
+        g->bnext = NULL;
+        broadcast_now(g);
+    }
 }
 
 static void respond_error(conn *c, int status, const char *message)
@@ -653,6 +715,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return http_write(S, c, wsi);
     case LWS_CALLBACK_CLOSED_HTTP:
         if (c) {
+            unawait(S, c);
             if (c->waiting) {
                 game_hint_abandon(S, c->waiting);
                 c->waiting = NULL;

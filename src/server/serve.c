@@ -72,18 +72,46 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 /* Answers from the search workers wake the loop with lws_cancel_service();
  * a wake-up that arrives while the loop is already handling one can be
  * absorbed, so a short tick also drains the queue (a no-op when empty). */
-typedef struct ticker {
-    lws_sorted_usec_list_t sul;
-    srv *S;
-} ticker;
-
 #define TICK_US (20 * LWS_US_PER_MS)
 
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
-    ticker *t = lws_container_of(sul, ticker, sul);
-    games_tick(t->S);
-    lws_sul_schedule(t->S->ctx, 0, &t->sul, on_tick, TICK_US);
+    srv *S = lws_container_of(sul, srv, tick_sul);
+    games_tick(S);
+    if (store_pending(S->st))
+        srv_flush(S);
+    lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
+}
+
+/* Group commit: the writes of everything the loop handled in one pass go
+ * to disk with one sync, then their answers and live messages go out. */
+void srv_flush(srv *S)
+{
+    S->flush_scheduled = 0;
+    if (store_pending(S->st)) {
+        char err[256];
+        if (store_flush(S->st, err, sizeof err) != 0) {
+            /* The disk failed: stop without acknowledging anything more;
+             * a restart replays what is on disk. */
+            fprintf(stderr, "tavoliere serve: database commit failed: %s\n", err);
+            _exit(1);
+        }
+        S->batches++;
+    }
+    http_release(S);
+}
+
+static void on_flush(lws_sorted_usec_list_t *sul)
+{
+    srv_flush(lws_container_of(sul, srv, flush_sul));
+}
+
+void srv_dirty(srv *S)
+{
+    if (S->flush_scheduled || !S->ctx)
+        return;
+    S->flush_scheduled = 1;
+    lws_sul_schedule(S->ctx, 0, &S->flush_sul, on_flush, 1);
 }
 
 static const lws_retry_bo_t idle_policy = {
@@ -213,16 +241,15 @@ int server_main(int argc, char **argv)
            S->have_web ? "" : ", web UI not built");
     fflush(stdout);
 
-    ticker tk;
-    memset(&tk, 0, sizeof tk);
-    tk.S = S;
-    lws_sul_schedule(S->ctx, 0, &tk.sul, on_tick, TICK_US);
+    lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
     while (!stop_requested)
         if (lws_service(S->ctx, 0) < 0)
             break;
-    lws_sul_cancel(&tk.sul);
+    lws_sul_cancel(&S->tick_sul);
+    lws_sul_cancel(&S->flush_sul);
+    srv_flush(S);
 
-    srv_log(S, "stopping");
+    srv_log(S, "stopping after %ld API requests, %ld commits", S->requests, S->batches);
     games_shutdown(S);
     tav_service_free(S->svc);
     S->svc = NULL;

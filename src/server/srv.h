@@ -16,13 +16,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libwebsockets.h>
+
 #include "tavoliere.h"
 #include "tavoliere_search.h"
 #include "tavoliere_session.h"
 #include "server/store.h"
 
-struct lws;
-struct lws_context;
 
 /* Limits (docs/server-api.md "Limits"). */
 #define SRV_BODY_MAX (64 * 1024)
@@ -95,6 +95,8 @@ struct game {
     analysis *an;
     game *hnext;         /* hash chain */
     game *anext;         /* analysis queue */
+    int bcast;           /* changed in the open batch: tell the viewers after the commit */
+    game *bnext;
 };
 
 enum { CONN_HTTP = 0, CONN_WS = 1 };
@@ -118,6 +120,8 @@ struct conn {
     int close_after;
     int responding;
     job *waiting;        /* a hint search answering this request */
+    int awaiting;        /* the answer waits for the batch's commit */
+    conn *aprev, *anext;
     /* WebSocket */
     game *g;
     int viewer;
@@ -159,6 +163,12 @@ struct srv {
     job *running;              /* computer moves being searched (the watchdog's list) */
     int stopping;
     rate_slot rates[SRV_RATE_SLOTS];
+    lws_sorted_usec_list_t flush_sul;   /* commits the open batch */
+    lws_sorted_usec_list_t tick_sul;    /* drains answers, watches searches */
+    int flush_scheduled;
+    conn *await_head;    /* answers waiting for the commit */
+    game *bcast_head;    /* games to broadcast after the commit */
+    long batches, batched;
     long requests, moves_played;
 };
 
@@ -208,10 +218,17 @@ char *json_error(const char *fmt, ...);
 char *json_meta(void);
 char *json_analysis(const game *g);
 
+/* ---- serve.c ---- */
+/* After a write: commit the batch once the loop has read what is waiting. */
+void srv_dirty(srv *S);
+/* Commit the batch, then send the answers and live messages that waited. */
+void srv_flush(srv *S);
+
 /* ---- http.c ---- */
 void live_broadcast(srv *S, game *g);
 void live_close_all(srv *S, game *g);
 void http_reply_ready(conn *c, reply *r);
+void http_release(srv *S);           /* after a commit: send what waited */
 extern const struct lws_protocols *const srv_protocols;
 
 #endif

@@ -3,8 +3,8 @@
  *
  * The server sees games, seats and moves, never SQL: a PostgreSQL backend
  * can be added beside store_sqlite.c without touching the game logic.
- * Every call that writes returns only once its transaction is committed
- * (durable); a failing call changes nothing and returns -1 with a message.
+ * Writes are grouped into batches committed by store_flush (one sync for
+ * many moves); a failing call changes nothing and returns -1 with a message.
  * Seat tokens are never stored, only their hashes.
  *
  * Not thread-safe: the server's event loop is its only user.
@@ -43,6 +43,13 @@ typedef struct store_move {
 } store_move;
 
 typedef struct store store;
+
+/* Writes are grouped: each write call joins the open batch (one
+ * transaction) and store_flush commits it with one sync to disk.  Nothing
+ * written is durable, and nobody may be told about it, before store_flush
+ * returns 0.  A failing write undoes only itself. */
+int store_pending(const store *st);        /* 1: writes wait for store_flush */
+int store_flush(store *st, char *err, size_t errlen);
 
 /* Open (creating and migrating to the current schema) the database at path. */
 store *store_open(const char *path, char *err, size_t errlen);

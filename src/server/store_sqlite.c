@@ -51,7 +51,7 @@ static const char *const migrations[] = {
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 enum {
-    Q_BEGIN, Q_COMMIT, Q_ROLLBACK,
+    Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO,
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED, Q_COUNT,
     NQ
@@ -61,6 +61,9 @@ static const char *const queries[NQ] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
     [Q_COMMIT] = "COMMIT",
     [Q_ROLLBACK] = "ROLLBACK",
+    [Q_SAVEPOINT] = "SAVEPOINT op",
+    [Q_RELEASE] = "RELEASE op",
+    [Q_ROLLBACK_TO] = "ROLLBACK TO op",
     [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
                    " resigned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES (?1, ?2, ?3)",
@@ -79,6 +82,7 @@ static const char *const queries[NQ] = {
 struct store {
     sqlite3 *db;
     sqlite3_stmt *q[NQ];
+    int in_tx;          /* a batch is open: writes wait for store_flush */
 };
 
 /* Copy SQLite's last message into err. */
@@ -97,23 +101,54 @@ static int run(store *st, int q)
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int begin(store *st) { return run(st, Q_BEGIN); }
+/* Group commit: writes join one open transaction (the batch), each
+ * operation inside a savepoint so a failing one leaves the others intact;
+ * store_flush commits the batch with one sync to disk. */
+static int begin(store *st)
+{
+    if (!st->in_tx) {
+        if (run(st, Q_BEGIN) != 0)
+            return -1;
+        st->in_tx = 1;
+    }
+    return run(st, Q_SAVEPOINT);
+}
 
 static int commit(store *st, char *err, size_t errlen)
 {
-    if (run(st, Q_COMMIT) == 0)
+    if (run(st, Q_RELEASE) == 0)
         return 0;
-    fail(st, "commit", err, errlen);
-    run(st, Q_ROLLBACK);
+    fail(st, "release", err, errlen);
     return -1;
 }
 
-/* Roll back after a failed step, keeping the step's message. */
+/* Undo a failed operation (not the batch), keeping the step's message. */
 static int abort_tx(store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
 {
     fail(st, what, err, errlen);
     if (s)
         sqlite3_reset(s);
+    if (!sqlite3_get_autocommit(st->db)) {
+        run(st, Q_ROLLBACK_TO);
+        run(st, Q_RELEASE);
+    }
+    return -1;
+}
+
+int store_pending(const store *st) { return st->in_tx; }
+
+int store_flush(store *st, char *err, size_t errlen)
+{
+    if (!st->in_tx)
+        return 0;
+    st->in_tx = 0;
+    if (sqlite3_get_autocommit(st->db)) {
+        snprintf(err, errlen, "the transaction was rolled back by the database");
+        return -1;
+    }
+    if (run(st, Q_COMMIT) == 0)
+        return 0;
+    fail(st, "commit", err, errlen);
     run(st, Q_ROLLBACK);
     return -1;
 }
@@ -218,6 +253,10 @@ void store_close(store *st)
 {
     if (!st)
         return;
+    if (st->in_tx) {
+        char err[128];
+        store_flush(st, err, sizeof err);
+    }
     for (int i = 0; i < NQ; i++)
         sqlite3_finalize(st->q[i]);
     sqlite3_close(st->db);

@@ -3,7 +3,7 @@
 // after every move is compared with `tavoliere engine` (legal moves, state).
 import { check, eq, engine, get, main, parseState, post, rng, sampleSets, startServer } from "./lib.mjs";
 
-const MAX_PLIES = Number(process.env.API_MAX_PLIES || 400);
+const MAX_PLIES = Number(process.env.API_MAX_PLIES || 150);
 
 function consistent(g, what) {
   let ok = true;
