@@ -58,7 +58,7 @@ const pct = (a, p) => a.length ? a[Math.min(a.length - 1, Math.floor(p * a.lengt
 
 port = await freePort();
 const dir = mkdtempSync(join(tmpdir(), "tav-bench-"));
-const server = spawn(BIN, ["serve", "--port", String(port), "--db", join(dir, "bench.db"), "--quiet", "--rate", "0"],
+const server = spawn(BIN, ["serve", "--port", String(port), "--db", join(dir, "bench.db"), "--rate", "0", ...(process.env.BENCH_LOG ? [] : ["--quiet"])],
   { stdio: ["ignore", "pipe", "inherit"] });
 await new Promise((resolve, reject) => {
   let out = "";

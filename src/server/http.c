@@ -38,6 +38,7 @@ static msg *msg_new(const char *text, size_t len)
     if (!m)
         return NULL;
     m->refs = 1;
+    m->batch = 0;
     m->len = len;
     memcpy(m->data + LWS_PRE, text, len);
     m->data[LWS_PRE + len] = 0;
@@ -108,28 +109,22 @@ static int viewer_index(int viewer)
     return viewer == TAV_WHITE ? 0 : viewer == TAV_BLACK ? 1 : 2;
 }
 
-static void broadcast_now(game *g);
-
+/* One message per change, built now; while the change waits for its
+ * commit the messages are held back (tagged with the batch). */
 void live_broadcast(srv *S, game *g)
 {
     if (!g->live)
         return;
+    long batch = 0;
     if (store_pending(S->st)) {
+        srv_dirty(S);
+        batch = S->batch_open;
         if (!g->bcast) {
             g->bcast = 1;
             g->bnext = S->bcast_head;
             S->bcast_head = g;
         }
-        srv_dirty(S);
-        return;
     }
-    broadcast_now(g);
-}
-
-static void broadcast_now(game *g)
-{
-    if (!g->live)
-        return;
     msg *m[3] = {NULL, NULL, NULL};
     for (conn *c = g->live; c; c = c->next) {
         int k = viewer_index(c->viewer);
@@ -141,13 +136,15 @@ static void broadcast_now(game *g)
             free(text);
             if (!m[k])
                 continue;
+            m[k]->batch = batch;
         }
         if (q_push(&c->q, m[k]) != 0) {
             /* Too far behind: drop the socket; it can reconnect and catch up. */
             lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
             continue;
         }
-        lws_callback_on_writable(c->wsi);
+        if (!batch)
+            lws_callback_on_writable(c->wsi);
     }
     for (int k = 0; k < 3; k++)
         msg_unref(m[k]);
@@ -253,7 +250,8 @@ void http_release(srv *S)
         S->bcast_head = g->bnext;
         g->bcast = 0;
         g->bnext = NULL;
-        broadcast_now(g);
+        for (conn *c = g->live; c; c = c->next)
+            lws_callback_on_writable(c->wsi);
     }
 }
 
@@ -664,8 +662,10 @@ static int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t l
     return 0;
 }
 
-static int ws_writable(conn *c, struct lws *wsi)
+static int ws_writable(srv *S, conn *c, struct lws *wsi)
 {
+    if (c->q.count > 0 && c->q.item[c->q.head]->batch > S->batch_done)
+        return 0;   /* held until its batch is committed */
     msg *m = q_pop(&c->q);
     if (m) {
         int n = lws_write(wsi, (unsigned char *)m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
@@ -729,7 +729,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_RECEIVE:
         return ws_receive(S, c, wsi, in, len);
     case LWS_CALLBACK_SERVER_WRITEABLE:
-        return ws_writable(c, wsi);
+        return ws_writable(S, c, wsi);
     case LWS_CALLBACK_CLOSED:
         ws_closed(c);
         return 0;

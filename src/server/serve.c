@@ -97,6 +97,7 @@ void srv_flush(srv *S)
             _exit(1);
         }
         S->batches++;
+        S->batch_done = S->batch_open;
     }
     http_release(S);
 }
@@ -108,6 +109,8 @@ static void on_flush(lws_sorted_usec_list_t *sul)
 
 void srv_dirty(srv *S)
 {
+    if (S->batch_open <= S->batch_done)
+        S->batch_open = S->batch_done + 1;
     if (S->flush_scheduled || !S->ctx)
         return;
     S->flush_scheduled = 1;

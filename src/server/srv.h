@@ -43,6 +43,7 @@ typedef struct job job;
 /* A message shared by the sockets it is queued on (reference counted). */
 typedef struct msg {
     int refs;
+    long batch;       /* sent only once this batch is committed (0: at once) */
     size_t len;
     char data[];      /* LWS_PRE bytes of room, then len bytes */
 } msg;
@@ -169,6 +170,8 @@ struct srv {
     conn *await_head;    /* answers waiting for the commit */
     game *bcast_head;    /* games to broadcast after the commit */
     long batches, batched;
+    long batch_open;     /* number of the open batch (while store_pending) */
+    long batch_done;     /* last committed batch */
     long requests, moves_played;
 };
 
