@@ -37,7 +37,7 @@ await main(async (defer) => {
       let cur;
       try {
         cur = await get(base, `/api/games/${g.id}?seat=${g.seats.white}`);
-        if (cur.body.over) return;
+        if (cur.body.over) { g.over = true; return; }
         const side = cur.body.tomove;
         cur = await get(base, `/api/games/${g.id}?seat=${g.seats[side]}`);
         const move = cur.body.legal[Math.floor(random() * cur.body.legal.length)];
@@ -50,6 +50,7 @@ await main(async (defer) => {
         g.acked.push(move);
         g.inflight = null;
         g.snapshot = JSON.stringify(r.body);
+        if (r.body.over) g.over = true;
       } catch {
         return;   // the server died under us
       }
@@ -59,7 +60,11 @@ await main(async (defer) => {
   let computerPlies = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const loops = games.map((g) => play(srv.base, g));
-    await sleep(50 + Math.floor(random() * 400));
+    // Let every game get a few moves in (slow builds too), then kill at a random moment.
+    const before = games.map((g) => g.acked.length);
+    const t0 = Date.now();
+    while (games.some((g, i) => !g.over && g.acked.length < before[i] + 2) && Date.now() - t0 < 5000) await sleep(10);
+    await sleep(Math.floor(random() * 300));
     await srv.stop("SIGKILL");
     await Promise.all(loops);
     srv = await startServer({ db, args: ["--ai-ms", "30"] });

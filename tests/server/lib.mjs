@@ -107,6 +107,9 @@ export async function startServer({ db, args = [], port } = {}) {
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const r = await exited;
+      // A clean stop exits 0 and leaves no sanitizer report.
+      check(!/AddressSanitizer|LeakSanitizer|runtime error:/.test(err), "no sanitizer report from the server", err.slice(0, 2000));
+      if (signal === "SIGTERM") check(r.code === 0, "server stops cleanly on SIGTERM", JSON.stringify(r));
       if (dir && signal !== "SIGKILL") rmSync(dir, { recursive: true, force: true });
       return r;
     },
