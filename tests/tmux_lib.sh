@@ -10,13 +10,16 @@ if ! command -v tmux >/dev/null 2>&1; then
     echo "0 passed, 1 failed"
     exit 1
 fi
+# Our own tmux server (socket named after this run), so other tmux users and
+# tests cannot disturb it.
+tm() { tmux -L "$S" "$@"; }
 # start COMMAND: a fresh 120x50 terminal running COMMAND in the scratch directory;
 # when it ends the screen shows "EXITED <status>".
 start() {
-    tmux kill-session -t "$S" 2>/dev/null
-    tmux new-session -d -s "$S" -x 120 -y 50 "cd $TMPT && LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPT/cfg $1; echo EXITED \$?; sleep 60"
+    tm kill-session -t "$S" 2>/dev/null
+    tm new-session -d -s "$S" -x 120 -y 50 "cd $TMPT && LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPT/cfg $1; echo EXITED \$?; sleep 60"
 }
-screen() { tmux capture-pane -p -t "$S" -S -200; }
+screen() { tm capture-pane -p -t "$S" -S -200; }
 # Wait until the screen shows a pattern (at most ~10 s).
 wait_for() {
     i=0
@@ -29,9 +32,9 @@ wait_for() {
 }
 # Count how often a pattern is on the screen now.
 count() { screen | grep -c -- "$1"; }
-send() { tmux send-keys -t "$S" "$@"; }
+send() { tm send-keys -t "$S" "$@"; }
 # type TEXT: the text and Enter.
-type_line() { tmux send-keys -t "$S" -l -- "$1"; tmux send-keys -t "$S" Enter; }
+type_line() { tm send-keys -t "$S" -l -- "$1"; tm send-keys -t "$S" Enter; }
 check() {
     if wait_for "$2"; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL $1 (screen lacks '$2')"; screen | tail -15; fi
 }
@@ -40,7 +43,7 @@ check_not() {
     if screen | grep -q -- "$2"; then F=$((F + 1)); echo "FAIL $1 (screen shows '$2')"; screen | tail -15; else P=$((P + 1)); fi
 }
 finish() {
-    tmux kill-session -t "$S" 2>/dev/null
+    tm kill-server 2>/dev/null
     rm -rf "$TMPT"
     echo "$P passed, $F failed"
     [ "$F" -eq 0 ]
