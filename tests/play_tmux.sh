@@ -92,6 +92,34 @@ type_line "quit"
 type_line "y"
 check "urbino: left" "EXITED 0"
 
+# Epaminondas: '-' typed for a capture is answered "did you mean ...x...?",
+# not played; an 'x' for a plain move likewise.
+cat >"$TMPT/cap.rec" <<'REC'
+[Game "epaminondas"]
+[White "human"]
+[Black "human"]
+
+f1g2-i4 l12l11-l9 m1g1-f1 m11-l11 h2h3-h5 f11-g10 h5i4-j3 k11l10-n8
+b2f2-g2 j11-k11 d1c2-a4 d12c11-b10 g1e1-d1 k12e12-d12 i1j2-l4 b11b10-b8
+h4-g4 n12n11-n9 k2i4-h5 m12l11-k10 g4-g3 c12j12-m12 h1j3-l5 i12i11-i9
+a1f1-g1 k10-k9 l4l5-l6 g10-h10 g2d2-c2 g12h12-i12 d2-e3 a12a11-a9
+i4-j4 f12-e12 j4l2-m1 l11-m11 f2-f3 m12-l11 m1j1-h1 k11-l10
+e1e3-e4 l12l9xl6 f1e2-c4 g11-f11 e4f3-g2 c11-d10 j1g1-f1 e11d11-b11
+d3-e4 b8-a8
+REC
+start "$T play --load cap.rec"
+check "capture: loaded" "white to move>"
+type_line "h1e4-a8"
+check "capture: '-' for a capture explained" "a capture is written with x: did you mean h1e4xa8?"
+type_line "a2xa3"
+check "capture: 'x' for a plain move explained" "that move captures nothing: did you mean a2-a3?"
+check_not "capture: neither was played" "last move: h1e4xa8"
+type_line "h1e4xa8"
+check "capture: the capture itself" "last move: h1e4xa8"
+type_line "quit"
+type_line "y"
+check "capture: left" "EXITED 0"
+
 # The end screens explain the result.
 start "$T play cathedral --white random --black random"
 check "cathedral end: lower score wins" "In Cathedral the lower score wins"

@@ -14,12 +14,20 @@ fi
 # tests cannot disturb it.
 tm() { tmux -L "$S" "$@"; }
 # start COMMAND: a fresh 120x50 terminal running COMMAND in the scratch directory;
-# when it ends the screen shows "EXITED <status>".
+# when it ends the screen shows "EXITED <status>".  The previous terminal is
+# closed only after the new one exists (closing the last one would stop the
+# server while the next one connects).
+K=0
+CUR=""
 start() {
-    tm kill-session -t "$S" 2>/dev/null
-    tm new-session -d -s "$S" -x 120 -y 50 "cd $TMPT && LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPT/cfg $1; echo EXITED \$?; sleep 60"
+    K=$((K + 1))
+    old=$CUR
+    CUR="t$K"
+    tm new-session -d -s "$CUR" -x 120 -y 50 "cd $TMPT && LANG=C.UTF-8 XDG_CONFIG_HOME=$TMPT/cfg $1; echo EXITED \$?; sleep 60"
+    [ -n "$old" ] && tm kill-session -t "$old" 2>/dev/null
+    return 0
 }
-screen() { tm capture-pane -p -t "$S" -S -200; }
+screen() { tm capture-pane -p -t "$CUR" -S -200; }
 # Wait until the screen shows a pattern (at most ~10 s).
 wait_for() {
     i=0
@@ -32,9 +40,9 @@ wait_for() {
 }
 # Count how often a pattern is on the screen now.
 count() { screen | grep -c -- "$1"; }
-send() { tm send-keys -t "$S" "$@"; }
+send() { tm send-keys -t "$CUR" "$@"; }
 # type TEXT: the text and Enter.
-type_line() { tm send-keys -t "$S" -l -- "$1"; tm send-keys -t "$S" Enter; }
+type_line() { tm send-keys -t "$CUR" -l -- "$1"; tm send-keys -t "$CUR" Enter; }
 check() {
     if wait_for "$2"; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL $1 (screen lacks '$2')"; screen | tail -15; fi
 }

@@ -219,7 +219,9 @@ static void suggest(session *s, const char *entry, const char *why)
     out[k] = '\0';
     free(a);
     char head[200];
-    tav_bprintf(head, sizeof head, "'%.40s' is not a legal move%s%.150s.", entry, why[0] ? ": " : "", why);
+    size_t wl = strlen(why);
+    tav_bprintf(head, sizeof head, "'%.40s' is not a legal move%s%.150s%s", entry, why[0] ? ": " : "", why,
+                wl && why[wl - 1] == '?' ? "" : ".");
     if (total == 0)
         snprintf(s->message, sizeof s->message,
                  "%s No legal move fits it. Type 'moves' for the list, 'help' for help.", head);

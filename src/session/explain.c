@@ -149,9 +149,9 @@ int tav_explain_move(const tav_game *g, const void *st, const char *text, char *
             tav_bprintf(why, wn, "the same squares in the canonical order are '%s'", buf);
             found = 1;
         } else if (capture[0] && eq_nocase(buf, capture)) {
-            tav_bprintf(meant, mn, "%s", buf);
+            /* Not played: a capture is asked for in so many words. */
             tav_bprintf(why, wn, "a capture is written with x: did you mean %s?", buf);
-            found = 1;
+            capture[0] = '\0';
         } else if (tl > 0 && strlen(buf) > tl && strncmp(buf, text, tl) == 0) {
             if (nprefix++ == 0)
                 tav_bprintf(prefix_move, sizeof prefix_move, "%s", buf);
@@ -171,9 +171,7 @@ int tav_explain_move(const tav_game *g, const void *st, const char *text, char *
         for (int i = 0; i < n; i++) {
             g->move_str(st, list[i], buf, sizeof buf);
             if (strcmp(buf, capture) == 0) {
-                tav_bprintf(why, wn, "that move captures nothing: it is written %s", buf);
-                tav_bprintf(meant, mn, "%s", buf);
-                found = 1;
+                tav_bprintf(why, wn, "that move captures nothing: did you mean %s?", buf);
                 break;
             }
         }
