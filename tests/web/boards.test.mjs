@@ -39,13 +39,13 @@ async function markStale(page, game) {
   await page.evaluate((sel) => { const r = document.querySelector(sel); if (r) r.__tavStale = true; }, ROOT[game]);
 }
 
-// Cathedral buildings that left the board for their owner's hand between
-// two views (captures), counted from the API's views.
+// Captures between two views, counted from the API's views: buildings that
+// left the board for their owner's hand, and the Cathedral leaving the board.
 function capturesBetween(a, b) {
   const pieces = (v) => {
     const m = new Map();
     for (const [sq, x] of Object.entries(v.squares)) {
-      if (!x.kind || x.kind === "Y") continue;
+      if (!x.kind) continue;
       const k = `${x.piece}`;
       if (!m.has(k)) m.set(k, { kind: x.kind, owner: x.owner, squares: [] });
       m.get(k).squares.push(sq);
@@ -57,7 +57,8 @@ function capturesBetween(a, b) {
   let n = 0;
   for (const p of pieces(a)) {
     const [owner, kind] = p.split(":");
-    if (!now.has(p) && hand(b, owner, kind) > hand(a, owner, kind)) n++;
+    if (now.has(p)) continue;
+    if (kind === "Y" ? !Object.values(b.squares).some((x) => x.kind === "Y") : hand(b, owner, kind) > hand(a, owner, kind)) n++;
   }
   return n;
 }
