@@ -99,6 +99,24 @@ void tav_record_start_options(const tav_record *r, char *buf, size_t n)
         tav_bprintf(buf + k, n - k, "%swhite=%s black=%s", k ? " " : "", r->white_stack, r->black_stack);
 }
 
+void tav_record_set_deal(tav_record *r, const tav_game *g, const void *start)
+{
+    r->white_stack[0] = r->black_stack[0] = '\0';
+    if (!g->deal_options)
+        return;
+    char opts[2 * TAV_RECORD_TAG + 32], key[32], val[TAV_RECORD_TAG], e[64];
+    g->deal_options(start, opts, sizeof opts);
+    tav_optiter it = {opts};
+    while (tav_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
+        if (strcmp(key, "white") == 0)
+            tav_bprintf(r->white_stack, sizeof r->white_stack, "%s", val);
+        else if (strcmp(key, "black") == 0)
+            tav_bprintf(r->black_stack, sizeof r->black_stack, "%s", val);
+    }
+    if (!r->white_stack[0] || !r->black_stack[0])
+        r->white_stack[0] = r->black_stack[0] = '\0';
+}
+
 void tav_record_finish(tav_record *r, const tav_game *g, const char *options, const void *final)
 {
     tav_result res;
@@ -110,13 +128,11 @@ void tav_record_finish(tav_record *r, const tav_game *g, const char *options, co
     tav_bprintf(r->result, sizeof r->result, "%s", res.over ? tav_side_name(res.winner) : "*");
     tav_bprintf(r->score, sizeof r->score, "%d:%d", res.score[0], res.score[1]);
     r->white_stack[0] = r->black_stack[0] = '\0';
-    if (g->probe) {
+    if (g->deal_options) {
         void *init = calloc(1, g->state_size);
         char err[256];
-        if (!init || g->init(init, options, err, sizeof err) != 0 ||
-            g->probe(init, "stack white", r->white_stack, sizeof r->white_stack) != 0 ||
-            g->probe(init, "stack black", r->black_stack, sizeof r->black_stack) != 0)
-            r->white_stack[0] = r->black_stack[0] = '\0';
+        if (init && g->init(init, options, err, sizeof err) == 0)
+            tav_record_set_deal(r, g, init);
         free(init);
     }
 }

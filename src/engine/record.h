@@ -57,6 +57,10 @@ void tav_record_start_options(const tav_record *r, char *buf, size_t n);
  * game replays exactly).  `final` is the last state (g->state_size bytes). */
 void tav_record_finish(tav_record *r, const tav_game *g, const char *options, const void *final);
 
+/* The stack tags of a game with a hidden deal (WhiteStack, BlackStack), from
+ * the game's deal_options of its start state; cleared for other games. */
+void tav_record_set_deal(tav_record *r, const tav_game *g, const void *start);
+
 /* Parse a record and replay it.  On success returns 0 and, when `final` is
  * not NULL, leaves the final state there (g->state_size bytes, caller's).
  * On failure returns -1 with "line L, column C: ..." in err. */

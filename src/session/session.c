@@ -566,12 +566,8 @@ static char *write_record(const tav_session *s, int all, const char *white_name,
     tav_bprintf(r.score, sizeof r.score, "%d:%d", res.score[0], res.score[1]);
     if (s->resigned != TAV_NONE)
         tav_bprintf(r.event, sizeof r.event, "%s resigned", tav_side_name(s->resigned));
-    if ((all || session_over(s)) && s->g->probe) {
-        const void *start = state_ptr(s, 0);
-        if (s->g->probe(start, "stack white", r.white_stack, sizeof r.white_stack) != 0 ||
-            s->g->probe(start, "stack black", r.black_stack, sizeof r.black_stack) != 0)
-            r.white_stack[0] = r.black_stack[0] = '\0';
-    }
+    if (all || session_over(s))
+        tav_record_set_deal(&r, s->g, state_ptr(s, 0));
     char *text = tav_record_write(&r);
     tav_record_free(&r);
     return text;
