@@ -311,6 +311,140 @@ static int save_asking(session *s)
     return rc;
 }
 
+/* Urbino's long move lists: each architect move (or none) with the
+ * buildings it allows, and architect moves that allow the same buildings on
+ * one line. */
+typedef struct umove {
+    char key[16];     /* "g3-a1", or "" for no architect move */
+    char type;        /* H, P, T */
+    char sq[4];
+} umove;
+
+static int umove_cmp(const void *a, const void *b)
+{
+    const umove *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    static const char order[] = "HPT";
+    c = (int)(strchr(order, x->type) - order) - (int)(strchr(order, y->type) - order);
+    if (c)
+        return c;
+    if (x->sq[1] != y->sq[1] || x->sq[2] != y->sq[2])   /* by rank, then file */
+        return strcmp(x->sq + 1, y->sq + 1);
+    return x->sq[0] - y->sq[0];
+}
+
+/* Print a line wrapped at 100 columns, continuation lines indented. */
+static void print_wrapped(const char *head, const char *text)
+{
+    int col = printf("  %s", head);
+    const char *p = text;
+    while (*p) {
+        size_t w = strcspn(p, " ");
+        if (col + 1 + (int)w > 100 && col > 8) {
+            printf("\n       ");
+            col = 7;
+        }
+        col += printf(" %.*s", (int)w, p);
+        p += w;
+        while (*p == ' ')
+            p++;
+    }
+    printf("\n");
+}
+
+static void print_urbino_moves(char *list, int n)
+{
+    umove *u = calloc((size_t)n, sizeof *u);
+    if (!u)
+        return;
+    int k = 0;
+    char *save_ptr = NULL;
+    for (char *mv = strtok_r(list, " ", &save_ptr); mv && k < n; mv = strtok_r(NULL, " ", &save_ptr)) {
+        char *comma = strchr(mv, ',');
+        const char *b = comma ? comma + 1 : mv;
+        if (b[0] != 'H' && b[0] != 'P' && b[0] != 'T') {
+            printf("  %s\n", mv);   /* placements, first:..., pass */
+            continue;
+        }
+        if (comma)
+            snprintf(u[k].key, sizeof u[k].key, "%.*s", (int)(comma - mv), mv);
+        u[k].type = b[0];
+        snprintf(u[k].sq, sizeof u[k].sq, "%s", b + 1);
+        k++;
+    }
+    qsort(u, (size_t)k, sizeof *u, umove_cmp);
+    /* One option text per architect move. */
+    int ng = 0;
+    char (*keys)[16] = calloc((size_t)k + 1, sizeof *keys);
+    char **opts = calloc((size_t)k + 1, sizeof *opts);
+    for (int i = 0; keys && opts && i < k;) {
+        int j = i;
+        size_t cap = 64 + 3 * 512, len = 0;
+        char *o = malloc(cap);
+        if (!o)
+            break;
+        o[0] = '\0';
+        /* The squares for each type; types with the same squares share them. */
+        char sqs[3][512];
+        static const char types[] = "HPT";
+        static const char *const tnames[] = {"house", "palace", "tower"};
+        for (int t = 0; t < 3; t++)
+            sqs[t][0] = '\0';
+        while (j < k && strcmp(u[j].key, u[i].key) == 0) {
+            int t = (int)(strchr(types, u[j].type) - types);
+            size_t l = strlen(sqs[t]);
+            if (l + 5 < sizeof sqs[t])
+                snprintf(sqs[t] + l, sizeof sqs[t] - l, " %s", u[j].sq);
+            j++;
+        }
+        int done[3] = {0, 0, 0};
+        for (int t = 0; t < 3; t++) {
+            if (done[t] || !sqs[t][0])
+                continue;
+            len += (size_t)snprintf(o + len, cap - len, "%s%s", len ? "; " : "", tnames[t]);
+            for (int t2 = t + 1; t2 < 3; t2++)
+                if (!done[t2] && strcmp(sqs[t], sqs[t2]) == 0) {
+                    done[t2] = 1;
+                    len += (size_t)snprintf(o + len, cap - len, "/%s", tnames[t2]);
+                }
+            len += (size_t)snprintf(o + len, cap - len, "%s", sqs[t]);
+        }
+        snprintf(keys[ng], sizeof keys[ng], "%s", u[i].key);
+        opts[ng++] = o;
+        i = j;
+    }
+    /* Architect moves with the same options share a line. */
+    for (int g = 0; keys && opts && g < ng; g++) {
+        if (!opts[g])
+            continue;
+        size_t hcap = 16 * (size_t)ng + 32, hl = 0;
+        char *head = malloc(hcap);
+        if (!head)
+            break;
+        head[0] = '\0';
+        for (int h = g; h < ng; h++) {
+            if (!opts[h] || strcmp(opts[h], opts[g]) != 0)
+                continue;
+            hl += (size_t)snprintf(head + hl, hcap - hl, "%s%s", hl ? " " : "", keys[h][0] ? keys[h] : "(no architect move)");
+            if (h != g) {
+                free(opts[h]);
+                opts[h] = NULL;
+            }
+        }
+        if (hl + 2 < hcap)
+            memcpy(head + hl, ":", 2);
+        print_wrapped(head, opts[g]);
+        free(head);
+        free(opts[g]);
+        opts[g] = NULL;
+    }
+    free(keys);
+    free(opts);
+    free(u);
+}
+
 /* Print the legal moves, grouped so a long list can be read: Urbino by
  * architect move and building, Cathedral by building, Epaminondas by the
  * rear square. */
@@ -332,10 +466,14 @@ static void print_moves(session *s)
         n += *c == ' ';
     n++;
     printf(" %d legal move%s", n, n == 1 ? "" : "s");
-    if (urb && n > 12)
-        printf(", by architect move (or none) then building type and square:\n");
-    else
-        printf(":\n");
+    if (urb && n > 12) {
+        printf(", by architect move (or none), then building and square; architect moves that allow the same\n"
+               " buildings share a line:\n");
+        print_urbino_moves(list, n);
+        free(list);
+        return;
+    }
+    printf(":\n");
     /* Group key and rest of each move. */
     char cur[TAV_MOVE_TEXT] = "\x01", curtype = 0;
     int col = 0;
