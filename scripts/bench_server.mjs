@@ -54,6 +54,10 @@ const freePort = () => new Promise((resolve) => {
   s.listen(0, "127.0.0.1", () => { const p = s.address().port; s.close(() => resolve(p)); });
 });
 const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) * 1024;
+const cpu = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(f[11]) + Number(f[12])) * 10;   // utime + stime, ms (100 Hz ticks)
+};
 const pct = (a, p) => a.length ? a[Math.min(a.length - 1, Math.floor(p * a.length))] : NaN;
 
 port = await freePort();
@@ -89,6 +93,8 @@ try {
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   const t0 = performance.now();
+  const cpu0 = cpu(server.pid);
+  const client0 = process.cpuUsage();
   await Promise.all(games.map(async (g) => {
     let cur = (await req("GET", `/api/games/${g.id}?seat=${g.seats.white}`)).body;
     for (let m = 0; m < MOVES && !cur.over; m++) {
@@ -104,6 +110,9 @@ try {
     }
   }));
   const secs = (performance.now() - t0) / 1000;
+  const cpuMs = cpu(server.pid) - cpu0;
+  const cu = process.cpuUsage(client0);
+  const clientMs = (cu.user + cu.system) / 1000;
   await new Promise((r) => setTimeout(r, 300));
   const rssEnd = rss(server.pid);
   const moves = lat.length;
@@ -112,6 +121,8 @@ try {
   if (missing) failures += missing;
   console.log(`games ${GAMES}  moves ${moves}  in ${secs.toFixed(2)} s  = ${(moves / secs).toFixed(0)} moves/s`);
   console.log(`human move latency ms: p50 ${pct(lat, 0.5).toFixed(2)}  p99 ${pct(lat, 0.99).toFixed(2)}  max ${lat.at(-1).toFixed(2)}`);
+  console.log(`server CPU: ${(cpuMs / 1000).toFixed(2)} s for ${moves} moves and ${2 * moves} reads = ${(cpuMs / moves).toFixed(2)} ms per move (with its read)` +
+    `; client CPU ${(clientMs / 1000).toFixed(2)} s; machine load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`);
   console.log(`live messages: ${games.reduce((s, g) => s + g.messages, 0)} (${missing} games missing some)`);
   console.log(`server RSS: ${(rss0 / 1048576).toFixed(1)} MiB empty, ${(rssGames / 1048576).toFixed(1)} MiB with ${GAMES} games ` +
     `(${((rssGames - rss0) / GAMES / 1024).toFixed(1)} KiB/game at start), ${(rssEnd / 1048576).toFixed(1)} MiB after play ` +

@@ -90,7 +90,10 @@ void srv_flush(srv *S)
     S->flush_scheduled = 0;
     if (store_pending(S->st)) {
         char err[256];
-        if (store_flush(S->st, err, sizeof err) != 0) {
+        double t0 = tav_now();
+        int rc = store_flush(S->st, err, sizeof err);
+        S->commit_secs += tav_now() - t0;
+        if (rc != 0) {
             /* The disk failed: stop without acknowledging anything more;
              * a restart replays what is on disk. */
             fprintf(stderr, "tavoliere serve: database commit failed: %s\n", err);
@@ -252,7 +255,8 @@ int server_main(int argc, char **argv)
     lws_sul_cancel(&S->flush_sul);
     srv_flush(S);
 
-    srv_log(S, "stopping after %ld API requests, %ld commits", S->requests, S->batches);
+    srv_log(S, "stopping after %ld API requests, %ld commits (%.2f ms each)", S->requests,
+            S->batches, S->batches ? S->commit_secs * 1000.0 / (double)S->batches : 0.0);
     games_shutdown(S);
     tav_service_free(S->svc);
     S->svc = NULL;

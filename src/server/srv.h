@@ -170,6 +170,7 @@ struct srv {
     conn *await_head;    /* answers waiting for the commit */
     game *bcast_head;    /* games to broadcast after the commit */
     long batches, batched;
+    double commit_secs;  /* time spent committing (statistics) */
     long batch_open;     /* number of the open batch (while store_pending) */
     long batch_done;     /* last committed batch */
     long requests, moves_played;
