@@ -7,7 +7,7 @@
 // commit).  Reports p50/p99/max latency, moves per second, the live
 // messages received, and the server's memory per game (RSS).
 //
-//   node scripts/bench_server.mjs [--games N] [--moves M] [--bin build/tavoliere]
+//   node scripts/bench_server.mjs [--games N] [--moves M] [--think MS] [--bin build/tavoliere]
 //                                 [--check]   (exit 1 unless every move and message arrived)
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -27,6 +27,9 @@ const MOVES = Number(opt("moves", 20));
 const BIN = opt("bin", join(process.env.BUILD || "build", "tavoliere"));
 const CHECK = args.includes("--check");
 const KINDS = (opt("kinds", "urbino,epaminondas,cathedral,toscana")).split(",");
+// Think time: each player waits a random 0..2*THINK ms before a move (0: as fast as possible,
+// a saturation test; a few seconds: people playing).
+const THINK = Number(opt("think", 0));
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(opt("sockets", 64)) });
 let port;
@@ -101,6 +104,7 @@ try {
       const seat = g.seats[cur.tomove];
       const mine = (await req("GET", `/api/games/${g.id}?seat=${seat}`)).body;
       const move = mine.legal[Math.floor(random() * mine.legal.length)];
+      if (THINK > 0) await new Promise((r) => setTimeout(r, random() * 2 * THINK));
       const t = performance.now();
       const r = await req("POST", `/api/games/${g.id}/moves`, { seat, move, ply: mine.ply });
       lat.push(performance.now() - t);
@@ -119,7 +123,7 @@ try {
   lat.sort((a, b) => a - b);
   const missing = games.filter((g) => g.messages !== g.plies + 1).length;
   if (missing) failures += missing;
-  console.log(`games ${GAMES}  moves ${moves}  in ${secs.toFixed(2)} s  = ${(moves / secs).toFixed(0)} moves/s`);
+  console.log(`games ${GAMES}  think ${THINK} ms  moves ${moves}  in ${secs.toFixed(2)} s  = ${(moves / secs).toFixed(0)} moves/s`);
   console.log(`human move latency ms: p50 ${pct(lat, 0.5).toFixed(2)}  p99 ${pct(lat, 0.99).toFixed(2)}  max ${lat.at(-1).toFixed(2)}`);
   console.log(`server CPU: ${(cpuMs / 1000).toFixed(2)} s for ${moves} moves and ${2 * moves} reads = ${(cpuMs / moves).toFixed(2)} ms per move (with its read)` +
     `; client CPU ${(clientMs / 1000).toFixed(2)} s; machine load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`);

@@ -369,13 +369,14 @@ void game_changed(srv *S, game *g)
 
 static void analysis_pump(srv *S);
 
+/* The game ended: its computer seat stops.  (Its analysis starts when
+ * someone first asks for it: a busy server does not analyse every game.) */
 static void finished(srv *S, game *g)
 {
     if (g->job) {
         cancel(S, g->job);
         g->job = NULL;
     }
-    game_analyse(S, g);
 }
 
 void game_analyse(srv *S, game *g)
