@@ -322,6 +322,19 @@ int tav_game_setup(const tav_game *g, void *st, const char *options, uint64_t se
 void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_board_view *v);
 /* Position text for `viewer`: g->public_position, or g->get_position. */
 int tav_game_public_position(const tav_game *g, const void *st, int viewer, char *buf, size_t n);
+/* Conformance checks (src/games/conformance.c): one seeded random game of g
+ * played through the table with every invariant checked at every ply (legal
+ * lists and their texts, check(), position text round trip, deterministic
+ * play, mask/determinize, an end within 20000 plies).  `hook` (may be NULL)
+ * is called at every live ply with the legal list, for checks of its own
+ * (nonzero with a message in err: a failure).  Returns 0, or -1 with the
+ * first failure in err ("seed S ply P: ..."); *plies (may be NULL) gets the
+ * plies played. */
+typedef int (*tav_conformance_hook)(void *ctx, const tav_game *g, const void *st, int ply,
+                                    const tav_move *legal, int n, char *err, size_t errlen);
+int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
+                         tav_conformance_hook hook, void *ctx, int *plies, char *err,
+                         size_t errlen);
 /* "white" / "black" / "draw" / "none" */
 const char *tav_side_name(int side);
 

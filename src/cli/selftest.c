@@ -3,8 +3,10 @@
  * random-playout invariants for every registered game.
  *
  * For each game and each of its sample option sets (tav_game.samples),
- * seeded random games are played
- * through the operations table.  At every ply:
+ * seeded random games are played through the operations table by the
+ * library's conformance checks (tav_conformance_game, src/games/
+ * conformance.c), with every player asked for a move every fifth ply.
+ * At every ply:
  *   1. the legal list is within max_moves, empty exactly when the game is
  *      over, and its texts are non-empty, short, without blanks, distinct;
  *   2. the game's own invariant checker (recount from scratch) agrees;
@@ -58,169 +60,48 @@ static void fail(ctx *c, const char *fmt, ...)
     printf("\n");
 }
 
-static uint64_t text_hash(const char *s)
+/* Every player answers a legal move in a random position (every fifth
+ * ply of the conformance games). */
+static int search_hook(void *ctxp, const tav_game *g, const void *st, int ply,
+                       const tav_move *list, int n, char *err, size_t errlen)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static int cmp_u64(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-/* Order-independent signature of the legal move texts of st; checks the
- * texts on the way.  Returns the count. */
-static int legal_signature(ctx *c, const void *st, tav_move *list, uint64_t *sig, int strict)
-{
-    const tav_game *g = c->g;
-    int n = g->legal(st, list);
-    if (n < 0 || n > g->max_moves) {
-        fail(c, "legal returned %d (max_moves %d)", n, g->max_moves);
+    const uint64_t *seed = ctxp;
+    if (ply % 5 != 2)
         return 0;
+    static const char *const players[] = {"random", "uct", "ai"};
+    const char *player = players[(ply / 5) % 3];
+    tav_limits lim;
+    tav_limits_default(&lim);
+    lim.movetime_ms = 0;
+    lim.nodes = 40;
+    lim.memory = 1u << 20;
+    lim.seed = *seed + (uint64_t)ply;
+    tav_report rep;
+    if (tav_search(g, st, player, &lim, NULL, NULL, &rep) != 0) {
+        tav_bprintf(err, errlen, "%s: no answer in a live position", player);
+        return -1;
     }
-    uint64_t *h = malloc(sizeof(uint64_t) * (size_t)(n ? n : 1));
-    char buf[TAV_MOVE_TEXT];
-    *sig = 0;
-    for (int i = 0; i < n; i++) {
-        int k = g->move_str(st, list[i], buf, sizeof buf);
-        if (strict && (k <= 0 || k >= TAV_MOVE_TEXT - 1 || (int)strlen(buf) != k ||
-                       strpbrk(buf, " \t/") != NULL))
-            fail(c, "bad move text '%s'", buf);
-        h[i] = text_hash(buf);
-        *sig += tav_mix64(h[i]);
+    int k;
+    for (k = 0; k < n && list[k] != rep.best; k++)
+        ;
+    if (k == n) {
+        tav_bprintf(err, errlen, "%s answered an illegal move", player);
+        return -1;
     }
-    if (strict) {
-        qsort(h, (size_t)n, sizeof *h, cmp_u64);
-        for (int i = 1; i < n; i++)
-            if (h[i] == h[i - 1]) {
-                fail(c, "a move is listed twice");
-                break;
-            }
-    }
-    free(h);
-    return n;
+    return 0;
 }
 
-/* Invariants 2, 3 and 5 on one state. */
-static void check_state(ctx *c, const void *st, int n, uint64_t sig)
-{
-    const tav_game *g = c->g;
-    char err[256];
-    if (g->check && g->check(st, err, sizeof err) != 0)
-        fail(c, "check: %s", err);
-    tav_result r1, r2;
-    g->result(st, &r1);
-    if ((n == 0) != (r1.over != 0))
-        fail(c, "%d legal moves but over=%d", n, r1.over);
-    if (r1.over && g->to_move(st) != TAV_NONE)
-        fail(c, "over but to_move is %d", g->to_move(st));
-    /* Position text round trip. */
-    g->get_position(st, c->pos, TAV_POSITION_TEXT);
-    if (strchr(c->pos, '/'))
-        fail(c, "position text contains '/'");
-    memset(c->c, 0, g->state_size);
-    if (g->init(c->c, c->options, err, sizeof err) != 0 ||
-        g->set_position(c->c, c->pos, err, sizeof err) != 0) {
-        fail(c, "set_position(get_position) failed: %s", err);
-        return;
-    }
-    uint64_t sig2;
-    int n2 = legal_signature(c, c->c, c->list2, &sig2, 0);
-    g->result(c->c, &r2);
-    if (n2 != n || sig2 != sig)
-        fail(c, "position round trip: %d moves vs %d", n2, n);
-    if (r1.over != r2.over || r1.winner != r2.winner || r1.score[0] != r2.score[0] ||
-        r1.score[1] != r2.score[1])
-        fail(c, "position round trip changes the result");
-    if (g->hash(c->c) != g->hash(st))
-        fail(c, "position round trip changes the hash");
-    g->get_position(c->c, c->pos2, TAV_POSITION_TEXT);
-    if (strcmp(c->pos, c->pos2) != 0)
-        fail(c, "position text not stable:\n%s\n--\n%s", c->pos, c->pos2);
-    /* Hidden information. */
-    if (g->mask && !r1.over) {
-        int viewer = g->to_move(st);
-        memcpy(c->c, st, g->state_size);
-        g->mask(c->c, viewer);
-        memcpy(c->b, c->c, g->state_size);
-        g->mask(c->b, viewer);
-        if (memcmp(c->b, c->c, g->state_size) != 0)
-            fail(c, "mask is not idempotent");
-        if (g->determinize) {
-            tav_rng rng;
-            tav_rng_seed(&rng, sig);
-            g->determinize(c->b, viewer, &rng);
-            if (g->check && g->check(c->b, err, sizeof err) != 0)
-                fail(c, "check after determinize: %s", err);
-            g->mask(c->b, viewer);
-            if (memcmp(c->b, c->c, g->state_size) != 0)
-                fail(c, "determinize then mask differs from mask");
-        }
-        n2 = legal_signature(c, c->c, c->list2, &sig2, 0);
-        if (n2 != n || sig2 != sig)
-            fail(c, "masked state has other legal moves");
-    }
-}
-
-/* One random game with all invariants; returns the number of plies. */
+/* One random game with all invariants (tav_conformance_game) and the
+ * players' answers; returns the number of plies. */
 static int play_game(ctx *c, uint64_t seed)
 {
-    const tav_game *g = c->g;
-    char err[256];
-    memset(c->a, 0, g->state_size);
-    if (g->init(c->a, c->options, err, sizeof err) != 0) {
-        fail(c, "init: %s", err);
-        return 0;
+    char err[1024];
+    int plies = 0;
+    if (tav_conformance_game(c->g, c->options, seed, search_hook, &seed, &plies, err, sizeof err) != 0) {
+        snprintf(c->where, sizeof c->where, "conformance");
+        fail(c, "%s", err);
     }
-    tav_rng rng;
-    tav_rng_seed(&rng, seed);
-    int ply = 0;
-    for (;; ply++) {
-        snprintf(c->where, sizeof c->where, "seed %llu ply %d", (unsigned long long)seed, ply);
-        uint64_t sig;
-        int n = legal_signature(c, c->a, c->list, &sig, 1);
-        check_state(c, c->a, n, sig);
-        if (n == 0 || c->failed)
-            break;
-        if (ply >= MAX_PLIES) {
-            fail(c, "game does not end");
-            break;
-        }
-        if (ply % 5 == 2) {
-            /* Every player answers a legal move in a random position. */
-            static const char *const players[] = {"random", "uct", "ai"};
-            const char *player = players[(ply / 5) % 3];
-            tav_limits lim;
-            tav_limits_default(&lim);
-            lim.movetime_ms = 0;
-            lim.nodes = 40;
-            lim.memory = 1u << 20;
-            lim.seed = seed + (uint64_t)ply;
-            tav_report rep;
-            int k;
-            if (tav_search(g, c->a, player, &lim, NULL, NULL, &rep) != 0) {
-                fail(c, "%s: no answer in a live position", player);
-            } else {
-                for (k = 0; k < n && c->list[k] != rep.best; k++)
-                    ;
-                if (k == n)
-                    fail(c, "%s answered an illegal move", player);
-            }
-        }
-        tav_move m = c->list[tav_rng_below(&rng, (uint32_t)n)];
-        memcpy(c->b, c->a, g->state_size);
-        memcpy(c->c, c->a, g->state_size);
-        g->play(c->b, m);
-        g->play(c->c, m);
-        if (memcmp(c->b, c->c, g->state_size) != 0)
-            fail(c, "play is not deterministic");
-        memcpy(c->a, c->b, g->state_size);
-    }
-    return ply;
+    return plies;
 }
 
 /* Search memory: a searcher's tree never grows past its budget, a searcher

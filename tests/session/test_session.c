@@ -17,6 +17,8 @@
  *     stack tops give byte-identical projections (legal moves, position
  *     text, board view, record, public options) for every viewer at every
  *     ply while the game is unfinished;
+ *   - the library's conformance checks (tav_conformance_game) pass for
+ *     every game and sample option set;
  *   - fuzzing: damaged move texts, position texts and records for every
  *     game answer a status with a message, and a refusal changes nothing.
  */
@@ -711,9 +713,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < tav_game_count(); i++) {
         const tav_game *g = tav_game_at(i);
         check(g->samples && g->samples[0], "%s: sample option sets", g->name);
-        for (int k = 0; g->samples && g->samples[k]; k++)
+        for (int k = 0; g->samples && g->samples[k]; k++) {
             for (int j = 0; j < per; j++)
                 random_game(g, g->samples[k], (uint64_t)(j * 1000 + k + 1));
+            /* The library's conformance checks, callable from any test. */
+            char err[1024];
+            int plies = 0;
+            check(tav_conformance_game(g, g->samples[k], 99, NULL, NULL, &plies, err,
+                                       sizeof err) == 0 && plies > 0,
+                  "%s [%s]: conformance: %s", g->name, g->samples[k], err);
+        }
     }
     for (uint64_t seed = 1; seed <= 12; seed++)
         hidden(seed);
