@@ -21,6 +21,7 @@
 
 #include "core/core.h"
 #include "engine/record.h"
+#include "session/explain.h"
 #include "tavoliere_session.h"
 
 struct tav_session {
@@ -411,7 +412,7 @@ tav_status tav_session_play_text(tav_session *s, const char *text, char *err, si
     }
     int n = s->g->legal(cur, list);
     char buf[TAV_MOVE_TEXT], near[TAV_MOVE_TEXT] = "";
-    int best = 3, found = -1;
+    int best = 2, found = -1;   /* near misses: letter case, or one edit */
     for (int i = 0; i < n && found < 0; i++) {
         s->g->move_str(cur, list[i], buf, sizeof buf);
         if (strcmp(buf, text) == 0) {
@@ -438,6 +439,12 @@ tav_status tav_session_play_text(tav_session *s, const char *text, char *err, si
         st = TAV_E_ILLEGAL;
         size_t k = tav_bprintf(err, errlen, "illegal move '%s' (not a legal move of %s now",
                                text, tav_side_name(s->g->to_move(cur)));
+        /* The game-aware explanation first (explain.c), then the near miss. */
+        char meant[TAV_MOVE_TEXT] = "", why[256] = "";
+        if (tav_explain_move(s->g, cur, text, meant, sizeof meant, why, sizeof why) == 1)
+            memcpy(near, meant, sizeof near);
+        if (why[0])
+            k += tav_bprintf(err + k, errlen - k, ": %s", why);
         if (near[0])
             tav_bprintf(err + k, errlen - k, "; did you mean %s?)", near);
         else
