@@ -166,6 +166,36 @@ async function sameScreen(env) {
   await env.shot(page, "urbino-same-screen");
 }
 
+// Epaminondas on one screen: a white phalanx marches up the n-file and
+// captures onto black's home row.  Before the capture is made the page marks
+// it (the landing ringed, the enemy piece crossed out); after it, the page
+// warns that black must answer the crossing.
+async function crossing(env) {
+  const { url, tally } = env;
+  const page = await env.newPage("crossing");
+  await newGameFromHome(page, url, { game: "epaminondas", opponent: "local" });
+  const moves = ["n1n2-n4", "n11-m10", "n3n4-n6", "a11-a10", "n5n6-n8", "a10-a9", "n7n8-n10", "a9-a8"];
+  for (let i = 0; i < moves.length; i++) {
+    await epaminondasMove(page, moves[i], i % 3 === 2 ? "keys" : "mouse");
+    await waitPly(page, i + 1);
+  }
+  tally.check("crossing: no warning before the crossing", !(await page.$('#board [data-warning="crossing"]')));
+  await page.waitForSelector("#board .sq.movable");
+  await page.click('#board [data-square="n9"]');
+  await page.click('#board [data-square="n10"]');
+  const ring = await page.$('#board [data-square="n12"] .capture-ring');
+  const doomed = await page.$('#board [data-square="n12"] .doomed');
+  const land = await page.$$eval("#board .sq.target", (els) => els.map((e) => e.getAttribute("data-square")).sort());
+  tally.check("crossing: the capture is marked before it is made", !!ring && !!doomed, `ring ${!!ring} doomed ${!!doomed}`);
+  tally.check("crossing: the phalanx's landing squares are offered", land.join(",") === "n11,n12", land.join(","));
+  await env.shot(page, "epaminondas-capture-preview");
+  await page.click('#board [data-square="n12"]');
+  await waitPly(page, 9);
+  const warn = await page.getAttribute('#board [data-warning="crossing"]', "aria-label").catch(() => null);
+  tally.check("crossing: black is warned to answer the crossing", !!warn && /black must/.test(warn), String(warn));
+  await env.shot(page, "epaminondas-crossing");
+}
+
 async function loadRecord(env, gameId) {
   const { url, tally } = env;
   const rec = await api(url, "GET", `/api/games/${gameId}/record`);
@@ -194,5 +224,6 @@ export async function run(env) {
   await home(env);
   const id = await friends(env);
   await sameScreen(env);
+  await crossing(env);
   await loadRecord(env, id);
 }

@@ -185,13 +185,22 @@ function render(): void {
   const far = farRows(view);
   let warn = "";
   if (view.phase !== "over") {
-    if (far.white > far.black) warn = `White leads on the far rows (${far.white}:${far.black}): black must capture or cross now, or lose.`;
-    else if (far.black > far.white) warn = `Black leads on the far rows (${far.black}:${far.white}): white must capture or cross now, or lose.`;
+    if (far.white > far.black) warn = `White leads ${far.white}:${far.black} on the far rows: black must capture or cross now, or lose.`;
+    else if (far.black > far.white) warn = `Black leads ${far.black}:${far.white} on the far rows: white must capture or cross now, or lose.`;
   }
   if (warn) {
     const g = el("g", { class: "warning", role: "alert", "aria-label": warn, "data-warning": "crossing" }, root);
     el("rect", { x: OX, y: 0.12, width: FW, height: 0.74, rx: 0.15 }, g);
-    text(g, OX + FW / 2, 0.49, "⚠ " + warn, { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.36 });
+    const t = text(g, OX + FW / 2, 0.49, "⚠ " + warn, { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.3 });
+    // Squeezed into the box on a narrow font.
+    try {
+      if (t.getComputedTextLength() > FW - 0.5) {
+        t.setAttribute("textLength", (FW - 0.5).toFixed(2));
+        t.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    } catch {
+      /* not laid out */
+    }
   } else {
     const mover = st.legal.length ? owner(moves[0]?.rear ?? "") : null;
     const msg = mover ? (st.rear ? (st.front ? "Click a dotted square to land." : "Click the front piece, or a dotted square.") : "Click the rear piece of the phalanx you move.") : "";
