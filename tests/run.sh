@@ -164,6 +164,12 @@ for t in api live badinput durability hidden; do
 done
 suite "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
 
+# The web page in Chromium (tests/web/*.test.mjs through tests/web/run.mjs):
+# complete games by clicks and keys against the random player, friend games in
+# several browser contexts, reload, stale tab, no console errors; screenshots
+# in $BUILD/screenshots/.
+suite "web page (Chromium)" env BUILD="$BUILD" timeout 900 node tests/web/run.mjs
+
 echo "== total"
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ] && [ "$PASS" -gt 0 ]
