@@ -315,7 +315,6 @@ function render(): void {
     text(root, OX, sy + 0.5, "No building fits anywhere:", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.34 });
     stripButton(root, OX + 5, sy + 0.1, 2.6, 0.8, "Pass", { key: "pass", onPress: () => ctx.submit("pass") });
   } else if (all.length) {
-    if (!avail.length && !st.arch) ctx.say("No lot is open: move an architect first (click one).");
     const s = supply(view, me);
     let x = OX;
     for (const k of KINDS) {
@@ -351,6 +350,10 @@ function draw(ctx: BoardContext, view: View, legal: string[]): void {
   }
   st.legal = legal;
   render();
+  // Said once for a new position, not on every redraw (a hint stays shown).
+  if (!sameLegal && builds(legal).length && !builds(legal).some((b) => !b.from)) {
+    ctx.say("No lot is open: move an architect first (click one).");
+  }
 }
 
 function reset(): void {
