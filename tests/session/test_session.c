@@ -354,6 +354,23 @@ static void views(void)
               strcmp(v->phase, "play") == 0 && strcmp(v->last_move, "Hf6") == 0,
           "urbino view after 5 moves (%d regions, %d lots)", v->nregions, lots);
     tav_session_free(s);
+    /* Urbino Monuments: three white houses in a row are a counted monument. */
+    const char *mon = ".........\n.........\n....A....\n.........\n....A....\n.........\n"
+                      ".........\n.........\nHHHh.....\nphase=play\ntomove=black\npasses=0\n"
+                      "variant=monuments\n";
+    check(tav_session_from_position(&s, "urbino", mon, err, sizeof err) == TAV_OK,
+          "urbino monuments position: %s", err);
+    if (s) {
+        tav_session_view(s, 0, TAV_SPECTATOR, v);
+        check((v->sq[0].marks & TAV_MARK_MONUMENT) && (v->sq[2].marks & TAV_MARK_MONUMENT) &&
+                  !(v->sq[3].marks & TAV_MARK_MONUMENT) && v->nregions == 1 &&
+                  v->region[0].value[0] == 6 && v->region[0].value[1] == 1 &&
+                  v->region[0].scorer == TAV_WHITE && v->region[0].points == 6 &&
+                  v->sq[3].region == 1 && v->side[0].score == 6,
+              "urbino monument marks and district (%d regions, %d:%d)", v->nregions,
+              v->region[0].value[0], v->region[0].value[1]);
+        tav_session_free(s);
+    }
     /* Cathedral: the Cathedral waits in white's hand (classic), black's (late). */
     tav_session_new(&s, "cathedral", "", 1, err, sizeof err);
     tav_session_view(s, 0, TAV_WHITE, v);
