@@ -335,6 +335,9 @@ typedef int (*tav_conformance_hook)(void *ctx, const tav_game *g, const void *st
 int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
                          tav_conformance_hook hook, void *ctx, int *plies, char *err,
                          size_t errlen);
+/* The registered games' names for messages, "urbino, epaminondas, cathedral
+ * or toscana" (registry order); returns buf. */
+char *tav_game_list(char *buf, size_t n);
 /* "white" / "black" / "draw" / "none" */
 const char *tav_side_name(int side);
 

@@ -943,7 +943,8 @@ int cli_play(int argc, char **argv)
     }
     s.g = tav_game_find(game);
     if (!s.g) {
-        fprintf(stderr, "unknown game '%s' (urbino, epaminondas, cathedral, toscana)\n", game);
+        char names[128];
+        fprintf(stderr, "unknown game '%s' (%s)\n", game, tav_game_list(names, sizeof names));
         tav_record_free(&loaded);
         return 2;
     }

@@ -252,8 +252,12 @@ static int parse_tag(cursor *c, tav_record *r, unsigned *seen, char *err, size_t
     cur_adv(c);
     if (t == 0) {
         r->game = tav_game_find(val);
-        if (!r->game)
-            return fail_at(&at, err, errlen, "unknown game (expected urbino, cathedral, toscana or epaminondas): ", val);
+        if (!r->game) {
+            char names[128], what[160];
+            tav_bprintf(what, sizeof what, "unknown game (expected %s): ",
+                        tav_game_list(names, sizeof names));
+            return fail_at(&at, err, errlen, what, val);
+        }
     } else {
         memcpy((char *)r + tagdefs[t].offset, val, k + 1);
     }

@@ -1,6 +1,7 @@
 /*
  * game.c — helpers every user of the operations table shares.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,4 +86,20 @@ void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_boar
     v->side[0].score = r.score[0];
     v->side[1].score = r.score[1];
     free(gv);
+}
+
+char *tav_game_list(char *buf, size_t n)
+{
+    size_t k = 0;
+    int count = tav_game_count();
+    if (n)
+        buf[0] = '\0';
+    for (int i = 0; i < count && k < n; i++) {
+        int w = snprintf(buf + k, n - k, "%s%s", i == 0 ? "" : i + 1 < count ? ", " : " or ",
+                         tav_game_at(i)->name);
+        if (w < 0)
+            break;
+        k += (size_t)w;
+    }
+    return buf;
 }

@@ -124,12 +124,9 @@ tav_status tav_session_new(tav_session **out, const char *game, const char *opti
     *out = NULL;
     const tav_game *g = game ? tav_game_find(game) : NULL;
     if (!g) {
-        char msg[160];
-        size_t k = tav_bprintf(msg, sizeof msg, "unknown game '%.40s' (expected ", game ? game : "");
-        for (int i = 0; i < tav_game_count(); i++)
-            k += tav_bprintf(msg + k, sizeof msg - k, "%s%s", tav_game_at(i)->name,
-                             i + 2 < tav_game_count() ? ", " : i + 1 < tav_game_count() ? " or " : ")");
-        set_err(err, errlen, msg);
+        char names[128];
+        tav_bprintf(err, errlen, "unknown game '%.40s' (expected %s)", game ? game : "",
+                    tav_game_list(names, sizeof names));
         return TAV_E_INVALID;
     }
     if (!options)
