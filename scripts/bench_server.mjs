@@ -31,7 +31,7 @@ const KINDS = (opt("kinds", "urbino,epaminondas,cathedral,toscana")).split(",");
 // a saturation test; a few seconds: people playing).
 const THINK = Number(opt("think", 0));
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number(opt("sockets", 64)) });
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number(opt("sockets", 512)) });
 let port;
 
 function req(method, path, body) {
@@ -99,6 +99,7 @@ try {
   const cpu0 = cpu(server.pid);
   const client0 = process.cpuUsage();
   await Promise.all(games.map(async (g) => {
+    if (THINK > 0) await new Promise((r) => setTimeout(r, random() * 2 * THINK));   // players arrive spread out
     let cur = (await req("GET", `/api/games/${g.id}?seat=${g.seats.white}`)).body;
     for (let m = 0; m < MOVES && !cur.over; m++) {
       const seat = g.seats[cur.tomove];

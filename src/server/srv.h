@@ -171,6 +171,7 @@ struct srv {
     game *bcast_head;    /* games to broadcast after the commit */
     long batches, batched;
     double commit_secs;  /* time spent committing (statistics) */
+    double commit_max;
     long batch_open;     /* number of the open batch (while store_pending) */
     long batch_done;     /* last committed batch */
     long requests, moves_played;
