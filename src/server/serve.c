@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -203,6 +204,12 @@ int server_main(int argc, char **argv)
         return 1;
     }
 
+    /* Every socket is a file: allow as many as the system lets this process have. */
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
     lws_set_log_level(LLL_ERR, NULL);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
