@@ -101,6 +101,19 @@ async function playGame(env, game, { colour, seed }) {
   const status = await page.textContent("#status");
   tally.check(`${game}: the result is shown`, /wins|Drawn/.test(status), status);
   await env.shot(page, `${game}-end`);
+  // The analysis after the game: a graph of every move; a point shows its position.
+  await page.click("#analysis-btn");
+  await page.waitForSelector(".analysis-graph .an-pt", { timeout: 60000 })
+    .then(async () => {
+      const pts = await page.$$eval(".analysis-graph .an-pt", (els) => els.length);
+      tally.check(`${game}: the analysis has a point per move`, pts === g.moves.length, `${pts} vs ${g.moves.length}`);
+      await page.click('.analysis-graph .an-pt[data-ply="2"]');
+      await page.waitForSelector('#board[data-ply="2"][data-live="0"]');
+      tally.check(`${game}: a point of the analysis shows its position`, true);
+      await page.keyboard.press("End");
+      await env.shot(page, `${game}-analysis`);
+    })
+    .catch((e) => tally.check(`${game}: the analysis is shown`, false, String(e.message).split("\n")[0]));
   const rec = await api(url, "GET", `/api/games/${id}/record`);
   tally.check(`${game}: the record downloads`, rec.status === 200 && typeof rec.data === "string" && rec.data.length > 20);
   const href = await page.getAttribute("#download", "href");

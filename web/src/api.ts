@@ -84,3 +84,12 @@ export function meta(): Promise<unknown> {
 export function recordUrl(id: string): string {
   return `/api/games/${enc(id)}/record`;
 }
+
+export interface Analysis {
+  done: boolean;
+  plies: { move: string; value: number; best: string; mark: string }[];
+}
+
+export function analysis(id: string): Promise<Analysis> {
+  return call("GET", `/api/games/${enc(id)}/analysis`);
+}

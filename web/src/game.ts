@@ -96,12 +96,15 @@ function build(app: HTMLElement, s: Screen): void {
   e.actions = h("div", { class: "actions" }, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
+  e.analysisBtn = act("Analyse the game", "analysis-btn", () => doAnalysis(s));
+  e.analysisOut = h("div", { class: "analysis-out", id: "analysis-out", "aria-live": "polite" });
+  e.analysis = h("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": "Analysis" }, e.analysisBtn, e.analysisOut);
 
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
   boardWrap.appendChild(s.svg);
   const side = h("aside", { class: "side-panel" },
     e.title, e.blackRow, e.status, e.message, e.whiteRow, e.links,
-    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.actions, e.conn);
+    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.analysis, e.actions, e.conn);
   app.appendChild(boardWrap);
   app.appendChild(side);
   e.rulesDialog = h("dialog", { class: "rules", id: "rules" });
@@ -270,6 +273,7 @@ function render(s: Screen): void {
   (e.resign as HTMLButtonElement).disabled = g.over;
   if (g.over) e.resign.textContent = "Resign";
 
+  e.analysis.hidden = !g.over || g.ply === 0;
   renderLinks(s);
   drawBoard(s);
 }
@@ -280,7 +284,7 @@ function renderMoves(s: Screen): void {
   const shown = s.viewPly ?? g.ply;
   ol.textContent = "";
   const item = (ply: number, label: string) => {
-    const b = h("button", { type: "button", "data-ply": ply, class: "move", "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, label);
+    const b = h("button", { type: "button", "data-ply": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, label);
     if (ply === shown) {
       b.setAttribute("aria-current", "step");
       b.classList.add("current");
@@ -528,4 +532,99 @@ function showRules(s: Screen): void {
   d.appendChild(close);
   d.showModal();
   close.focus();
+}
+
+// ---- Analysis (after the game) ------------------------------------------------------
+
+async function doAnalysis(s: Screen): Promise<void> {
+  const out = s.els.analysisOut;
+  const btn = s.els.analysisBtn as HTMLButtonElement;
+  btn.disabled = true;
+  out.textContent = "The engine is looking at every move…";
+  const t0 = Date.now();
+  for (;;) {
+    let a: api.Analysis;
+    try {
+      a = await api.analysis(s.id);
+    } catch (e) {
+      out.textContent = `No analysis: ${(e as Error).message}`;
+      btn.disabled = false;
+      return;
+    }
+    if (a.done) {
+      drawAnalysis(s, a);
+      btn.hidden = true;
+      return;
+    }
+    if (Date.now() - t0 > 180000) {
+      out.textContent = "The analysis is taking long; try again later.";
+      btn.disabled = false;
+      return;
+    }
+    await new Promise((r) => window.setTimeout(r, 700));
+  }
+}
+
+function drawAnalysis(s: Screen, a: api.Analysis): void {
+  const out = s.els.analysisOut;
+  out.textContent = "";
+  const n = a.plies.length;
+  if (!n) {
+    out.textContent = "No moves to analyse.";
+    return;
+  }
+  const NS = "http://www.w3.org/2000/svg";
+  const W = 300, H = 110, X0 = 8, Y0 = 8, GW = W - 16, GH = H - 16;
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "analysis-graph");
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", "White's expected score after every move (top: white wins, bottom: black wins)");
+  const mk = (tag: string, attrs: Record<string, string | number>) => {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    svg.appendChild(e);
+    return e;
+  };
+  const x = (i: number) => X0 + (n === 1 ? GW / 2 : (i * GW) / (n - 1));
+  const y = (v: number) => Y0 + (1 - Math.max(0, Math.min(1, v))) * GH;
+  mk("rect", { x: X0, y: Y0, width: GW, height: GH, class: "an-bg" });
+  const pts = a.plies.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`);
+  // White's share below the line (light), black's above it (dark).
+  mk("path", { d: `M${x(0).toFixed(1)},${Y0 + GH}L${pts.join("L")}L${x(n - 1).toFixed(1)},${Y0 + GH}Z`, class: "an-area" });
+  mk("line", { x1: X0, x2: X0 + GW, y1: y(0.5), y2: y(0.5), class: "an-mid" });
+  mk("polyline", { points: pts.join(" "), class: "an-line" });
+  a.plies.forEach((p, i) => {
+    const ply = i + 1;
+    const c = mk("circle", {
+      cx: x(i).toFixed(1), cy: y(p.value).toFixed(1), r: p.mark ? 4.5 : 2.6,
+      class: `an-pt${p.mark === "??" ? " blunder" : p.mark === "?" ? " mistake" : ""}`,
+      "data-ply": ply, tabindex: 0, role: "button",
+      "aria-label": `Move ${ply}: ${p.move}${p.mark ? ` ${p.mark}` : ""}, white's expected score ${Math.round(p.value * 100)}%` +
+        (p.mark && p.best ? `, the engine preferred ${p.best}` : ""),
+    });
+    const title = document.createElementNS(NS, "title");
+    title.textContent = `${ply}. ${p.move}${p.mark} (${Math.round(p.value * 100)}%)` + (p.mark && p.best ? ` — best ${p.best}` : "");
+    c.appendChild(title);
+    c.addEventListener("click", () => showPly(s, ply));
+    c.addEventListener("keydown", (ev) => {
+      if ((ev as KeyboardEvent).key === "Enter" || (ev as KeyboardEvent).key === " ") {
+        ev.preventDefault();
+        showPly(s, ply);
+      }
+    });
+  });
+  out.appendChild(svg);
+  const bad = a.plies.map((p, i) => ({ ...p, ply: i + 1 })).filter((p) => p.mark);
+  if (bad.length) {
+    const ul = h("ul", { class: "an-list" });
+    for (const p of bad.slice(0, 12)) {
+      const b = h("button", { type: "button", class: "link-btn", "data-ply": p.ply }, `${p.ply}. ${p.move} ${p.mark}`);
+      b.addEventListener("click", () => showPly(s, p.ply));
+      ul.appendChild(h("li", {}, b, p.best ? h("span", { class: "muted" }, ` best: ${p.best}`) : null));
+    }
+    out.appendChild(ul);
+  } else {
+    out.appendChild(h("p", { class: "muted" }, "No mistakes marked."));
+  }
 }
