@@ -161,6 +161,13 @@ await main(async (defer) => {
   const r429 = await get(limited.base, "/api/meta");
   check([200, 429].includes(r429.status), "still answering after the limit");
 
+  // Without a web folder, the page routes say the UI is not built.
+  const bare = await startServer({ args: ["--web", "/nonexistent/tavoliere-web"] });
+  defer(() => bare.stop());
+  const home = await request(bare.base, "GET", "/");
+  check(home.status === 200 && home.text.includes("not built"), "no web folder: / says the UI is not built", home.text.slice(0, 100));
+  eq((await request(bare.base, "GET", "/app.js")).status, 404, "no web folder: files are 404");
+
   // Still healthy: static pages, headers, a whole new game.
   const page = await request(base, "GET", "/");
   check(page.status === 200 && page.headers.get("referrer-policy") === "no-referrer" &&
