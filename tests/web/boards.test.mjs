@@ -146,7 +146,17 @@ async function playGame(env, game, { side, phone, seed, name }) {
     await makeMove(page, game, move, { keys, touch: phone, turnHow: n % 2 ? ["wheel", "key"] : ["button", "key"] });
     const was = g;
     g = await waitTurn(page, url, before);
-    if (game === "cathedral") captures += capturesBetween(was.view, g.view);
+    if (game === "cathedral") {
+      // ply by ply (a building captured and placed again at once still flew)
+      let a = was.view;
+      for (let p = before + 1; p <= g.ply; p++) {
+        const r = p === g.ply ? { status: 200, data: { view: g.view } }
+          : await api(url, "GET", `/api/games/${encodeURIComponent(made.data.id)}/view?ply=${p}`);
+        if (r.status !== 200) { a = g.view; break; }
+        captures += capturesBetween(a, r.data.view);
+        a = r.data.view;
+      }
+    }
     if (!tally.check(`${name}: ${move} (${how}) was played`, g.moves[before] === move,
       `moves from ${before}: ${g.moves.slice(before, before + 3)}`)) break;
     await waitDrawn(page, game, g);

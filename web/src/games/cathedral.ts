@@ -403,8 +403,8 @@ function drawControls(root: Element, x: number, y: number, w: number): void {
       const s = Math.min(0.26, 0.9 / Math.max(cw, ch));
       drawShape(g, cells, px, y + 0.1 + (0.9 - ch * s) / 2, s, colourOf(st.sel === "Y" ? "neutral" : st.mover), "");
       px += cw * s + 0.25;
-      msg = `${NAMES[st.sel]}: ${st.pointerType === "touch" ? "tap a square, tap again to place" :
-        "R or wheel turns, click places"}`;
+      msg = `${NAMES[st.sel]}: ${!spots(st.rot).length ? "no room turned this way: turn it" :
+        st.pointerType === "touch" ? "tap a square, tap again to place" : "R or wheel turns, click places"}`;
     } else {
       msg = st.codes.size === 1 && st.codes.has("Y") ? "Place the Cathedral: pick it from your hand." :
         "Pick a building from your hand.";
@@ -417,6 +417,37 @@ function drawControls(root: Element, x: number, y: number, w: number): void {
   }
   if (msg) text(g, x, y + 0.55, msg, { "font-size": 0.3, "font-family": FONT, fill: "currentColor",
     "dominant-baseline": "central", class: "tav-msg" });
+}
+
+// The screen cells where the selected building's handle may go in quarter
+// turn rot.
+function spots(rot: number): [number, number][] {
+  const out: [number, number][] = [];
+  if (!st.sel) return out;
+  const saved = st.rot;
+  st.rot = rot;
+  const rel = selCells();
+  st.rot = saved;
+  if (!rel) return out;
+  for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
+    const names: string[] = [];
+    for (const [x, y] of rel) {
+      const n = st.grid.square(c + x, r + y);
+      if (!n) break;
+      names.push(n);
+    }
+    if (names.length === rel.length && st.legalSet.has(`${st.sel}:${sortSquares(names).join(",")}`)) out.push([c, r]);
+  }
+  return out;
+}
+
+// Turn the building to the first quarter turn that has room, when the one
+// chosen has none.
+function turnToRoom(): void {
+  if (!st.sel || spots(st.rot).length) return;
+  for (let d = 1; d < 4; d++) {
+    if (spots((st.rot + d) % 4).length) { st.rot = (st.rot + d) % 4; return; }
+  }
 }
 
 // Redraw the ghost and the keyboard cursor only.
@@ -434,16 +465,8 @@ function drawGhost(): void {
   root.setAttribute("data-rot", String(st.rot));
   const { bx, by } = st;
   // where the handle may go in this turn: small dots
-  const rel = st.legal.length && !st.pending ? selCells() : null;
-  if (rel) {
-    for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
-      const names: string[] = [];
-      for (const [x, y] of rel) {
-        const n = st.grid.square(c + x, r + y);
-        if (!n) break;
-        names.push(n);
-      }
-      if (names.length !== rel.length || !st.legalSet.has(`${st.sel}:${sortSquares(names).join(",")}`)) continue;
+  if (st.legal.length && !st.pending) {
+    for (const [c, r] of spots(st.rot)) {
       el("circle", { cx: bx + c + 0.5, cy: by + r + 0.5, r: 0.1, fill: GOOD, opacity: 0.8, class: "tav-spot",
         "data-spot": st.grid.square(c, r)! }, layer);
     }
@@ -568,6 +591,7 @@ function select(code: string, toBoard: boolean): void {
   if (st.pending || !st.codes.has(code)) return;
   const changed = st.sel !== code;
   st.sel = code;
+  if (changed) turnToRoom();
   if (toBoard) {
     if (!st.anchor) st.anchor = [4, 5];
     st.cursor = true;
@@ -728,6 +752,7 @@ function draw(ctx: BoardContext, view: View, legal: string[]): void {
   if (st.sel && !st.codes.has(st.sel)) st.sel = null;
   if (!st.sel && st.codes.size === 1) st.sel = [...st.codes][0];
   if (!legal.length) st.cursor = false;
+  turnToRoom();
   render();
   if (prev && prev !== view) animateCaptures(prev, view);
   if (!resizeHooked && typeof window !== "undefined") {

@@ -353,10 +353,30 @@ function drawControls(root: Element, x0: number, y0: number, twoLines: boolean):
       onPress: () => rotate(-1), font: 0.7 });
     button(g, x + 1.5, y + 0.2, 1.3, 0.95, "⟳", { key: "rot-right", aria: "Turn the tile clockwise (R)",
       onPress: () => rotate(1), font: 0.7 });
-    line(st.pointerType === "touch" ? "Tap a green dot; tap it again to place the tile." :
+    line(!spots(st.rot).length ? "No room for the tile turned this way: turn it." :
+      st.pointerType === "touch" ? "Tap a green dot; tap it again to place the tile." :
       "Put the tile on a green dot: R or wheel turns, click places.", x + 3.1);
   } else if (st.view?.phase === "over") {
     line("Game over.", x);
+  }
+}
+
+// The screen cells where the tile's handle may go in quarter turn rot.
+function spots(rot: number): [number, number][] {
+  const out: [number, number][] = [];
+  const off = offOf();
+  for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
+    if (st.legalSet.has(moveAt([c, r], rot, off))) out.push([c, r]);
+  }
+  return out;
+}
+
+// Turn the tile to the first quarter turn that has room, when the one chosen
+// has none (a new tile, or a new position).
+function turnToRoom(): void {
+  if (!st.place || spots(st.rot).length) return;
+  for (let d = 1; d < 4; d++) {
+    if (spots((st.rot + d) % 4).length) { st.rot = (st.rot + d) % 4; return; }
   }
 }
 
@@ -370,9 +390,8 @@ function drawGhost(): void {
   const { bx, by } = st;
   // where the handle may go in this turn
   if (st.place && st.mover && !st.pending) {
-    const off = offOf();
-    for (let r = 0; r < N; r++) for (let c = 0; c < N; c++) {
-      if (st.legalSet.has(moveAt([c, r], st.rot, off))) {
+    for (const [c, r] of spots(st.rot)) {
+      {
         el("circle", { cx: bx + c + 0.5, cy: by + r + 0.5, r: 0.16, fill: COL.good, opacity: 0.85,
           class: "tav-spot", "data-spot": st.grid.square(c, r)! }, layer);
       }
@@ -616,6 +635,7 @@ function draw(ctx: BoardContext, view: View, legal: string[]): void {
     st.carry = carryFromMove(legal.find((m) => m.includes(":"))!);
   }
   if (!legal.length) st.cursor = false;
+  turnToRoom();
   render();
   if (!resizeHooked && typeof window !== "undefined") {
     resizeHooked = true;
