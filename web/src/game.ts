@@ -300,7 +300,8 @@ function renderMoves(s: Screen): void {
   if (cur && typeof cur.scrollIntoView === "function") cur.scrollIntoView({ block: "nearest" });
   const past = s.viewPly !== null;
   s.els.history.hidden = !past;
-  s.els.history.textContent = past ? `Showing the position after move ${s.viewPly} of ${g.ply}. Press End or ▶| to return to the game.` : "";
+  s.els.history.textContent = past ? (s.viewPly === 0 ? "Showing the start position" : `Showing the position after move ${s.viewPly} of ${g.ply}`) +
+    ". Press End or ▶| to return to the game." : "";
 }
 
 function renderLinks(s: Screen): void {
