@@ -23,8 +23,15 @@ function parse(s) { return [s.charCodeAt(0) - 97, Number(s.slice(1)) - 1]; }
 // Walk the keyboard cursor to square `to` and press Enter there.
 async function keyTo(page, to) {
   await focusBoard(page);
-  const a1 = await page.locator(`${BOARD} [data-square="a1"]`).boundingBox();
-  const b1 = await page.locator(`${BOARD} [data-square="b1"]`).boundingBox();
+  // The board may be redrawn by a live update at any moment: measure again
+  // until both squares are there.
+  let a1 = null, b1 = null;
+  for (let i = 0; i < 50 && !(a1 && b1); i++) {
+    a1 = await page.locator(`${BOARD} [data-square="a1"]`).boundingBox().catch(() => null);
+    b1 = await page.locator(`${BOARD} [data-square="b1"]`).boundingBox().catch(() => null);
+    if (!(a1 && b1)) await new Promise((r) => setTimeout(r, 40));
+  }
+  if (!(a1 && b1)) throw new Error("the board's squares cannot be measured");
   const white = b1.x > a1.x;
   const [tf, tk] = parse(to);
   for (let i = 0; i < 60; i++) {
