@@ -38,6 +38,10 @@ typedef struct tav_budget {
     uint64_t seed;      /* random seed: the same seed, budget and position give the same move
                            with one thread and a node budget */
     size_t memory;      /* search memory this search may use (0 = all of the worker's) */
+    uint64_t keep;      /* 0: start from empty memory (deterministic).  Else a key naming a line
+                           of play (one player in one game): the next search with the same key
+                           goes on with the alpha-beta table the previous one left, when the
+                           worker still holds it (then answers depend on what came before). */
 } tav_budget;
 
 typedef struct tav_answer {

@@ -7,6 +7,8 @@
 
 #include <stdio.h>
 
+#include "tavoliere_search.h"
+
 #include "tavoliere.h"
 
 int cli_engine(int argc, char **argv);
@@ -54,6 +56,10 @@ char *cli_seal_record(const char *text, const char *public_options, char *err, s
 /* Put a sealed record's stacks back in place (text is a heap string of len
  * bytes, replaced); 0 when done or nothing was sealed, -1 with a message. */
 int cli_unseal_record(char **text, size_t *len, char *err, size_t errlen);
+
+/* The process's search service (cli_service.c): made at the first call,
+ * freed at exit; NULL when it cannot be made. */
+tav_service *cli_service(void);
 
 /* Monotonic wall-clock seconds. */
 double cli_now(void);

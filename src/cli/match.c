@@ -156,9 +156,10 @@ static void ext_stop(extproc *x)
 }
 
 /* Ask a player for its move; 0 or -1 (external engine failure). */
-static int choose(match *mt, const player_spec *p, extproc *x, tav_searcher *sr, const void *st,
+static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, const tav_session *gs,
                   uint64_t seed, tav_move *scratch, tav_move *m)
 {
+    const void *st = tav_session_state(gs);
     if (strcmp(p->kind, "engine") == 0) {
         char cmd[64], ans[512];
         snprintf(cmd, sizeof cmd, "go movetime=%ld", mt->movetime);
@@ -166,20 +167,21 @@ static int choose(match *mt, const player_spec *p, extproc *x, tav_searcher *sr,
             return -1;
         return tav_find_move(mt->g, st, ans + 9, scratch, m);
     }
-    tav_limits lim;
-    tav_limits_default(&lim);
-    lim.movetime_ms = mt->movetime;
-    lim.level = p->level;
-    lim.nodes = p->nodes;
-    if (p->nodes || p->level)
-        lim.movetime_ms = mt->movetime;
-    lim.seed = seed;
-    lim.threads = 1;
-    lim.memory = 32u << 20;
-    tav_report rep;
-    if (tav_search_with(sr, mt->g, st, p->kind, &lim, NULL, NULL, &rep) != 0)
+    /* The process's search service: one worker per search. */
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.movetime_ms = mt->movetime;
+    b.level = p->level;
+    b.nodes = p->nodes;
+    b.seed = seed;
+    b.threads = 1;
+    b.memory = 32u << 20;
+    b.keep = keep;
+    tav_answer a;
+    tav_service *svc = cli_service();
+    if (!svc || tav_service_run(svc, gs, p->kind, &b, NULL, NULL, &a) != TAV_OK)
         return -1;
-    *m = rep.best;
+    *m = a.best;
     return 0;
 }
 
@@ -221,9 +223,10 @@ static int play_one(match *mt, int i)
     int outcome = -2;
     /* Games 2k and 2k+1 share the seed, so the same deal (Toscana's stacks). */
     tav_session *gs = NULL;
-    /* Each side keeps its search memory from move to move. */
-    tav_searcher *sr[2] = {tav_searcher_new(), tav_searcher_new()};
-    if (!scratch || !sr[0] || !sr[1] ||
+    /* Each side keeps its alpha-beta table from move to move (when the
+     * service's worker still holds it): a line of play per game and side. */
+    uint64_t keep[2] = {(uint64_t)i * 2 + 1, (uint64_t)i * 2 + 2};
+    if (!scratch ||
         tav_session_new(&gs, g->name, mt->options, gseed % 1000000007ULL, err, sizeof err) != TAV_OK)
         goto out;
     const player_spec *side[2];
@@ -245,8 +248,7 @@ static int play_one(match *mt, int i)
         if (tm == TAV_NONE)
             break;
         tav_move m;
-        if (choose(mt, side[tm], &x[tm], sr[tm], tav_session_state(gs), tav_rng_next(&rng), scratch,
-                   &m) != 0 ||
+        if (choose(mt, side[tm], &x[tm], keep[tm], gs, tav_rng_next(&rng), scratch, &m) != 0 ||
             tav_session_play(gs, m) != TAV_OK)
             goto out;
         char cmd[TAV_MOVE_TEXT + 8], ans[512];
@@ -268,8 +270,6 @@ static int play_one(match *mt, int i)
     }
 out:
     tav_session_free(gs);
-    tav_searcher_free(sr[0]);
-    tav_searcher_free(sr[1]);
     for (int s = 0; s < 2; s++)
         if (x[s].pid)
             ext_stop(&x[s]);

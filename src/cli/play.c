@@ -41,7 +41,6 @@ typedef struct session {
     const tav_game *g;
     char options[400];
     pspec side[2];
-    tav_searcher *sr;     /* the AI's memory, kept between moves */
     int color, unicode;
     char message[1024];   /* shown under the board once */
 } session;
@@ -111,66 +110,73 @@ static char *moves_text(session *s)
     return out;
 }
 
+/* A search on the process's service: the answer comes on a worker. */
 typedef struct think {
-    tav_searcher *sr;
-    const tav_game *g;
-    const void *st;
-    const char *player;
-    tav_limits lim;
-    tav_report rep;
-    int rc;
-    volatile int done;
+    pthread_mutex_t mu;
+    int done;
+    tav_answer ans;
 } think;
 
-static void *think_run(void *arg)
+static void think_done(void *ctx, const tav_answer *a)
 {
-    think *t = arg;
-    t->rc = tav_search_with(t->sr, t->g, t->st, t->player, &t->lim, NULL, NULL, &t->rep);
+    think *t = ctx;
+    pthread_mutex_lock(&t->mu);
+    t->ans = *a;
     t->done = 1;
-    return NULL;
+    pthread_mutex_unlock(&t->mu);
 }
 
-/* Run a search with a spinner; returns 0 and the move text. */
+static int think_over(think *t)
+{
+    pthread_mutex_lock(&t->mu);
+    int d = t->done;
+    pthread_mutex_unlock(&t->mu);
+    return d;
+}
+
+/* Run a search on the process's service with a spinner; returns 0 and the
+ * move text.  Each side keeps its alpha-beta table from move to move. */
 static int search_move(session *s, const char *player, int level, char *mv, size_t n)
 {
+    tav_service *svc = cli_service();
+    if (!svc)
+        return -1;
     think t;
     memset(&t, 0, sizeof t);
-    t.sr = s->sr;
-    t.g = s->g;
-    t.st = tav_session_state(s->gs);
-    t.player = player;
-    tav_limits_default(&t.lim);
-    t.lim.level = level;
-    t.lim.movetime_ms = level >= 1 ? 200 + 250L * level : 1500;
-    t.lim.seed = (uint64_t)time(NULL) ^ (uint64_t)tav_session_ply(s->gs);
-    t.lim.threads = 2;
-    pthread_t tid;
-    int tty = isatty(2);
-    if (pthread_create(&tid, NULL, think_run, &t) != 0) {
-        think_run(&t);
-    } else {
-        static const char *spin_u[] = {"\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8",
-                                       "\xe2\xa0\xbc", "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7"};
-        static const char *spin_a[] = {"|", "/", "-", "\\", "|", "/", "-", "\\"};
-        double t0 = cli_now();
-        int k = 0;
-        while (!t.done) {
-            if (tty && k >= 16 && k % 8 == 0) {
-                fprintf(stderr, "\r thinking %s %.1fs ", s->unicode ? spin_u[k / 8 % 8] : spin_a[k / 8 % 8],
-                        cli_now() - t0);
-                fflush(stderr);
-            }
-            k++;
-            struct timespec ts = {0, (k < 16 ? 1 : 10) * 1000 * 1000};
-            nanosleep(&ts, NULL);
-        }
-        pthread_join(tid, NULL);
-        if (tty)
-            fprintf(stderr, "\r                         \r");
-    }
-    if (t.rc != 0)
+    pthread_mutex_init(&t.mu, NULL);
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.level = level;
+    b.movetime_ms = level >= 1 ? 200 + 250L * level : 1500;
+    b.seed = (uint64_t)time(NULL) ^ (uint64_t)tav_session_ply(s->gs);
+    b.threads = 2;
+    b.keep = (uint64_t)(uintptr_t)s->gs * 2 + (uint64_t)tav_session_to_move(s->gs) + 1;
+    if (!tav_service_submit(svc, s->gs, player, &b, think_done, &t)) {
+        pthread_mutex_destroy(&t.mu);
         return -1;
-    s->g->move_str(t.st, t.rep.best, mv, n);
+    }
+    static const char *spin_u[] = {"\xe2\xa0\x8b", "\xe2\xa0\x99", "\xe2\xa0\xb9", "\xe2\xa0\xb8",
+                                   "\xe2\xa0\xbc", "\xe2\xa0\xb4", "\xe2\xa0\xa6", "\xe2\xa0\xa7"};
+    static const char *spin_a[] = {"|", "/", "-", "\\", "|", "/", "-", "\\"};
+    int tty = isatty(2);
+    double t0 = cli_now();
+    int k = 0;
+    while (!think_over(&t)) {
+        if (tty && k >= 16 && k % 8 == 0) {
+            fprintf(stderr, "\r thinking %s %.1fs ", s->unicode ? spin_u[k / 8 % 8] : spin_a[k / 8 % 8],
+                    cli_now() - t0);
+            fflush(stderr);
+        }
+        k++;
+        struct timespec ts = {0, (k < 16 ? 1 : 10) * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    if (tty)
+        fprintf(stderr, "\r                         \r");
+    pthread_mutex_destroy(&t.mu);
+    if (t.ans.status != TAV_OK)
+        return -1;
+    tav_session_move_str(s->gs, t.ans.best, mv, n);
     return 0;
 }
 
@@ -948,11 +954,6 @@ int cli_play(int argc, char **argv)
         tav_record_free(&loaded);
         return 2;
     }
-    s.sr = tav_searcher_new();
-    if (!s.sr) {
-        tav_record_free(&loaded);
-        return 1;
-    }
     char *base_options = s.options;
     for (int round = 0;; round++) {
         /* A fresh deal each game (Toscana's stacks) unless the options give one. */
@@ -962,7 +963,6 @@ int cli_play(int argc, char **argv)
         if (tav_session_new(&s.gs, s.g->name, s.options, (uint64_t)time(NULL) + (uint64_t)round * 7919u, err,
                             sizeof err) != TAV_OK) {
             fprintf(stderr, "error %s\n", err);
-            tav_searcher_free(s.sr);
             return 2;
         }
         s.message[0] = '\0';
@@ -1028,6 +1028,5 @@ int cli_play(int argc, char **argv)
             break;
     }
     tav_session_free(s.gs);
-    tav_searcher_free(s.sr);
     return 0;
 }

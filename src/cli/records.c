@@ -169,30 +169,34 @@ int cli_analyze(int argc, char **argv)
     out.comments = NULL;
     out.nmoves = out.cap = 0;
     int mistakes[2] = {0, 0};
-    tav_searcher *sr = tav_searcher_new();   /* one table for the whole game */
+    /* The process's search service; one line of play (one alpha-beta table
+     * kept) for the whole game. */
+    tav_service *svc = cli_service();
     int tty = isatty(2);
     for (int i = 0; i < r.nmoves; i++) {
         const void *st = tav_session_state_at(gs, i), *after = tav_session_state_at(gs, i + 1);
         int mover = g->to_move(st);
-        tav_limits lim;
-        tav_limits_default(&lim);
+        tav_budget lim;
+        memset(&lim, 0, sizeof lim);
         lim.movetime_ms = movetime;
         lim.seed = (uint64_t)i + 1;
-        tav_report best;
+        lim.threads = 1;
+        lim.keep = 1;
+        tav_answer best;
         char comment[256] = "";
         tav_move played;
         tav_find_move(g, st, r.moves[i], scratch, &played);
-        if (tav_search_with(sr, g, st, "ai", &lim, NULL, NULL, &best) == 0) {
+        if (svc && tav_service_run_state(svc, g, st, "ai", &lim, NULL, NULL, &best) == TAV_OK) {
             char bm[TAV_MOVE_TEXT];
             g->move_str(st, best.best, bm, sizeof bm);
             double played_value = best.value;
             if (best.best != played) {
-                tav_report rep;
+                tav_answer rep;
                 if (g->to_move(after) == TAV_NONE) {
                     tav_result res;
                     g->result(after, &res);
                     played_value = res.winner == mover ? 1.0 : res.winner == TAV_DRAW ? 0.5 : 0.0;
-                } else if (tav_search_with(sr, g, after, "ai", &lim, NULL, NULL, &rep) == 0) {
+                } else if (tav_service_run_state(svc, g, after, "ai", &lim, NULL, NULL, &rep) == TAV_OK) {
                     played_value = g->to_move(after) == mover ? rep.value : 1.0 - rep.value;
                 }
             }
@@ -209,7 +213,6 @@ int cli_analyze(int argc, char **argv)
     }
     if (tty)
         fprintf(stderr, "\n");
-    tav_searcher_free(sr);
     char *text = tav_record_write(&out);
     if (text)
         fputs(text, stdout);

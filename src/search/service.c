@@ -106,6 +106,8 @@ struct sreq {
     tav_ab *ab;
     tav_move quick;            /* random player / single legal move */
     int have_quick;
+    int table;                 /* alpha-beta: uses its leader's worker's table */
+    uint64_t tt_gen;           /* ... with this generation */
     int prepared;              /* 1 prepared, -1 failed (svc->mu) */
     sreq *prev, *next;         /* among the service's live requests */
 };
@@ -118,7 +120,10 @@ struct sworker {
     pthread_cond_t cv;
     sjob *job;                 /* assigned job, NULL when idle */
     void *mem;                 /* search memory block (svc->memory bytes) */
-    uint64_t tt_gen;           /* alpha-beta searches led here (the table's generation) */
+    uint64_t tt_gen;           /* the table's generation (svc->mu) */
+    uint64_t keep;             /* the line of play whose table the block holds, 0 = none */
+    const tav_game *keep_game;
+    size_t keep_bytes;
 };
 
 struct tav_service {
@@ -242,10 +247,8 @@ static tav_status tree_init(sreq *r, int ai)
     if (quick_answer(r, 0) != 0)
         return TAV_E_NOMEM;
     r->njobs = r->have_quick ? 1 : r->lim.threads;
-    if (r->have_quick)
-        return TAV_OK;
-    if (ai && tav_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA && r->g->eval)
-        return TAV_OK;   /* alpha-beta: prepared by the leader (it needs the deadline) */
+    r->table = !r->have_quick && ai && tav_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA &&
+               r->g->eval;
     return TAV_OK;
 }
 
@@ -270,22 +273,25 @@ static tav_status tree_prepare(sreq *r, int ai)
     return r->mcts ? TAV_OK : TAV_E_NOMEM;
 }
 
+/* The alpha-beta table's size for a request. */
+static size_t table_bytes(const sreq *r)
+{
+    size_t cap = r->svc->memory;
+    if (r->lim.memory && r->lim.memory < cap)
+        cap = r->lim.memory;
+    return tav_ab_table_bytes(cap);
+}
+
 static void tree_search(sreq *r, int i, sworker *w)
 {
     if (r->have_quick)
         return;
     if (r->ab) {
         if (i == 0) {
-            size_t cap = r->svc->memory;
-            if (r->lim.memory && r->lim.memory < cap)
-                cap = r->lim.memory;
-            size_t bytes = tav_ab_table_bytes(cap);
+            size_t bytes = table_bytes(r);
             void *mem = worker_mem(w);
             if (mem) {
-                /* A new generation: what earlier searches wrote (or a
-                 * tree's nodes left in the block) never matches. */
-                w->tt_gen++;
-                tav_ab_set_table(r->ab, mem, bytes, w->tt_gen);
+                tav_ab_set_table(r->ab, mem, bytes, r->tt_gen);
             } else {
                 tav_ab_set_table(r->ab, NULL, 0, 0);
             }
@@ -453,22 +459,54 @@ static void drop_queued_helpers(sreq *r)
         }
 }
 
-/* Hand queued jobs to idle workers (svc->mu held). */
+/* The idle worker for a job: the one whose table holds the job's line of
+ * play, else the first one holding nothing kept, else the first idle one
+ * (svc->mu held).  NULL when every worker is busy. */
+static sworker *pick_worker(tav_service *svc, const sjob *j)
+{
+    sworker *first = NULL, *free_one = NULL;
+    uint64_t keep = j->index == 0 && j->r->table ? j->r->b.keep : 0;
+    for (int i = 0; i < svc->nworkers; i++) {
+        sworker *w = &svc->w[i];
+        if (w->job || !w->started)
+            continue;
+        if (keep && w->keep == keep && w->keep_game == j->r->g)
+            return w;
+        if (!first)
+            first = w;
+        if (!free_one && !w->keep)
+            free_one = w;
+    }
+    return free_one ? free_one : first;
+}
+
+/* Hand queued jobs to idle workers (svc->mu held).  The worker's block
+ * changes hands here: a tree job overwrites it; an alpha-beta leader takes
+ * it as its table, with a new generation (what earlier searches wrote, or a
+ * tree's nodes left in the block, never matches) unless the block holds the
+ * table of the same line of play (budget.keep), which it then goes on
+ * with. */
 static void dispatch(tav_service *svc)
 {
     while (svc->qhead) {
-        sworker *w = NULL;
-        for (int i = 0; i < svc->nworkers; i++)
-            if (!svc->w[i].job && svc->w[i].started) {
-                w = &svc->w[i];
-                break;
-            }
+        sjob *j = svc->qhead;
+        sworker *w = pick_worker(svc, j);
         if (!w)
             return;
-        sjob *j = svc->qhead;
         queue_remove(svc, j);
         j->state = JOB_RUNNING;
         sreq *r = j->r;
+        if (r->table && j->index == 0) {
+            size_t bytes = table_bytes(r);
+            if (!(r->b.keep && w->keep == r->b.keep && w->keep_game == r->g && w->keep_bytes == bytes))
+                w->tt_gen++;
+            r->tt_gen = w->tt_gen;
+            w->keep = r->b.keep;
+            w->keep_game = r->g;
+            w->keep_bytes = bytes;
+        } else if (!r->table && !r->have_quick && r->ops->prepare) {
+            w->keep = 0;   /* a tree will fill the block */
+        }
         if (j->index == 0) {
             r->start = tav_now();
             double d = tav_deadline_after(r->start, r->lim.movetime_ms);

@@ -341,6 +341,40 @@ static void test_determinism(tav_service *svc)
     }
 }
 
+/* budget.keep: the next search of the same line goes on with the table;
+ * without it every search starts empty (the same work each time). */
+static void test_keep(tav_service *svc)
+{
+    const tav_game *g = tav_game_find("epaminondas");
+    tav_session *s = session_at(g, 4, 6), *other = session_at(g, 9, 7);
+    if (!s || !other) {
+        check(0, "keep: sessions");
+        return;
+    }
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.depth = 4;
+    b.seed = 1;
+    tav_answer a1, a2, a3, a4, x;
+    tav_service_run(svc, s, "ai", &b, NULL, NULL, &a1);
+    tav_service_run(svc, s, "ai", &b, NULL, NULL, &a2);
+    check(a1.status == TAV_OK && a1.nodes == a2.nodes && a1.best == a2.best,
+          "keep 0: the same work twice (%llu, %llu nodes)", (unsigned long long)a1.nodes,
+          (unsigned long long)a2.nodes);
+    b.keep = 77;
+    tav_service_run(svc, s, "ai", &b, NULL, NULL, &a3);
+    /* Another line of play in between, on the pool. */
+    tav_budget ob = b;
+    ob.keep = 78;
+    tav_service_run(svc, other, "ai", &ob, NULL, NULL, &x);
+    tav_service_run(svc, s, "ai", &b, NULL, NULL, &a4);
+    check(a3.nodes == a1.nodes && a3.best == a1.best, "keep: the first search of a line starts empty");
+    check(a4.status == TAV_OK && a4.nodes < a3.nodes, "keep: the kept table saves work (%llu then %llu nodes)",
+          (unsigned long long)a3.nodes, (unsigned long long)a4.nodes);
+    tav_session_free(s);
+    tav_session_free(other);
+}
+
 /* Info lines arrive on the calling thread. */
 typedef struct infoctx {
     pthread_t self;
@@ -503,6 +537,7 @@ int main(void)
     test_tables(svc);
     test_determinism(svc);
     test_info(svc);
+    test_keep(svc);
     test_cancel(svc);
     check(tav_service_bytes(svc) <= 2 * (8u << 20), "memory: %zu bytes held", tav_service_bytes(svc));
     tav_service_free(svc);
