@@ -437,7 +437,7 @@ static void test_free_in_flight(void)
         }
         check(ok, "free: submissions refused");
         check(once, "free in flight (round %d): every search reported once, cancelled", round);
-        check(ms < 200, "free in flight: took %.1f ms", ms);
+        check(ms < 1000, "free in flight: took %.1f ms", ms);   /* generous: loaded machines, ASan */
     }
 }
 
