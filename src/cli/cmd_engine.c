@@ -34,6 +34,7 @@ int cli_engine(int argc, char **argv)
         }
     }
     tav_engine *e = tav_engine_new(seed);
+    tav_engine_set_service(e, cli_service());   /* go searches on the process's service */
     char *line = malloc(TAV_ENGINE_MAX_LINE);
     if (!e || !line) {
         fprintf(stderr, "tavoliere: out of memory\n");

@@ -23,6 +23,7 @@
 
 #include "core/core.h"
 #include "search/search.h"
+#include "tavoliere_search.h"
 #include "tavoliere_session.h"
 
 #define GO_DEFAULT_MS 2000
@@ -37,7 +38,9 @@ struct tav_engine {
     tav_rng rng;
     int threads;                 /* threads for go (1 = deterministic) */
     size_t memory;               /* search memory for go, bytes */
-    tav_searcher *searcher;      /* search memory kept between moves */
+    tav_searcher *searcher;      /* search memory kept between moves (no service) */
+    tav_service *service;        /* the caller's search service, or NULL */
+    uint64_t keep;               /* the service's line of play: new at newgame and position */
     tav_info_fn info;
     void *info_ctx;
 };
@@ -177,6 +180,7 @@ static void cmd_newgame(tav_engine *e, char *args)
     e->s = s;
     e->game = g;
     tav_searcher_clear(e->searcher);
+    e->keep++;
     out_printf(e, "ok");
 }
 
@@ -334,7 +338,32 @@ static void cmd_go(tav_engine *e, char *args)
         return;
     }
     tav_report rep;
-    if (tav_search_with(e->searcher, e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
+    if (e->service) {
+        /* The service: its workers' memory (go memory= caps it), threads
+         * up to its pool, the table kept from move to move of this game. */
+        tav_budget b;
+        memset(&b, 0, sizeof b);
+        b.movetime_ms = lim.movetime_ms;
+        b.nodes = lim.nodes;
+        b.depth = lim.depth;
+        b.level = lim.level;
+        b.threads = lim.threads;
+        b.seed = lim.seed;
+        b.memory = lim.memory;
+        b.keep = e->keep;
+        tav_answer a;
+        if (tav_service_run_state(e->service, e->game, st, player, &b, e->info, e->info_ctx, &a) != TAV_OK) {
+            out_printf(e, "error the game is over");
+            return;
+        }
+        memset(&rep, 0, sizeof rep);
+        rep.best = a.best;
+        rep.playouts = a.playouts;
+        rep.nodes = a.nodes;
+        rep.depth = a.depth;
+        rep.value = a.value;
+        rep.seconds = a.seconds;
+    } else if (tav_search_with(e->searcher, e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
         out_printf(e, "error the game is over");
         return;
     }
@@ -381,6 +410,7 @@ static void cmd_position(tav_engine *e, char *args)
         return;
     }
     tav_searcher_clear(e->searcher);
+    e->keep++;
     out_printf(e, "ok");
 }
 
@@ -558,6 +588,12 @@ tav_engine *tav_engine_new(uint64_t seed)
     tav_rng_seed(&e->rng, seed);
     e->threads = 1;
     return e;
+}
+
+void tav_engine_set_service(tav_engine *e, tav_service *svc)
+{
+    if (e)
+        e->service = svc;
 }
 
 void tav_engine_free(tav_engine *e)

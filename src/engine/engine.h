@@ -24,6 +24,10 @@ typedef struct tav_engine tav_engine;
 /* Create a session (no game yet); NULL when out of memory. */
 tav_engine *tav_engine_new(uint64_t seed);
 void tav_engine_free(tav_engine *e);
+/* Search `go` on a search service (the caller's, it outlives the engine);
+ * NULL: each go runs its own threads (tav_search). */
+struct tav_service;
+void tav_engine_set_service(tav_engine *e, struct tav_service *svc);
 
 /* Execute one command line (no newline needed).  Returns the answer line,
  * without newline, valid until the next call.  Sets *quit on `quit`.
