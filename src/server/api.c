@@ -265,8 +265,8 @@ static void api_move(srv *S, game *g, const char *body, size_t len, reply *r)
         } else if (st == TAV_E_NOMEM) {
             refuse(r, 503, err);
         } else {
-            answer(r, 409, json_error("illegal move '%.64s'%s%s", text, err[0] ? ": " : "",
-                                      err));
+            /* The session's message names the move and says why. */
+            answer(r, 409, err[0] ? json_error("%s", err) : json_error("illegal move '%.64s'", text));
         }
     }
     json_decref(o);
