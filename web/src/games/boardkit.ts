@@ -205,3 +205,116 @@ export function moverOf(fits: (s: Side) => boolean, prefer: Side): Side | null {
 export function wideScreen(): boolean {
   return typeof window !== "undefined" && window.innerWidth > window.innerHeight * 1.15;
 }
+
+// ---- Carrying a piece over the board ----------------------------------------
+
+// The fields of a board's state that the carried-piece input reads and sets:
+// the anchor (screen cell under the ghost's handle), whether the keyboard
+// moved it (cursor), the last pointer type and the touches of a twist.
+export interface CarryState {
+  ctx: { svg: SVGSVGElement } | null;
+  grid: Grid;
+  legal: string[];
+  pending: boolean;
+  anchor: [number, number] | null;
+  cursor: boolean;
+  pointerType: string;
+  touches: Map<number, [number, number]>;
+  twist: number | null;
+}
+
+// What the board does for the carried-piece input: whether a piece is being
+// carried, turn it (+1 clockwise, -1 back), redraw the ghost, and a click.
+export interface CarryHooks {
+  carrying(): boolean;
+  rotate(d: number): void;
+  drawGhost(): void;
+  click(ev: MouseEvent): void;
+}
+
+// Screen cell of the board square an event hit, or null.
+export function squareOf(grid: Grid, ev: Event): [number, number] | null {
+  const t = ev.target as Element | null;
+  const name = t?.closest?.("[data-square]")?.getAttribute("data-square");
+  return name ? grid.cell(name) : null;
+}
+
+// The pointer input of a board: a mouse moves the anchor, one finger drags
+// the ghost, a two-finger twist turns it, the wheel turns it, leaving the
+// board (mouse) drops the ghost.
+export function carryInput(board: SVGElement, st: CarryState, hooks: CarryHooks): void {
+  const twistAngle = (): number => {
+    const [a, b] = [...st.touches.values()];
+    return Math.atan2(b[1] - a[1], b[0] - a[0]);
+  };
+  const onPointerDown = (ev: PointerEvent): void => {
+    st.pointerType = ev.pointerType || "mouse";
+    if (ev.pointerType === "touch") {
+      st.touches.set(ev.pointerId, [ev.clientX, ev.clientY]);
+      if (st.touches.size === 2) st.twist = twistAngle();
+    }
+  };
+  const onPointerMove = (ev: PointerEvent): void => {
+    if (ev.pointerType === "touch") {
+      if (!st.touches.has(ev.pointerId)) return;
+      st.touches.set(ev.pointerId, [ev.clientX, ev.clientY]);
+      if (st.touches.size === 2 && st.twist !== null) {
+        let d = twistAngle() - st.twist;
+        while (d > Math.PI) d -= 2 * Math.PI;
+        while (d < -Math.PI) d += 2 * Math.PI;
+        if (Math.abs(d) > Math.PI / 4) { st.twist = twistAngle(); hooks.rotate(d > 0 ? 1 : -1); }
+        return;
+      }
+      // one finger drags the ghost
+      const e = document.elementFromPoint(ev.clientX, ev.clientY);
+      const name = e?.closest?.("[data-square]")?.getAttribute("data-square");
+      const c = name ? st.grid.cell(name) : null;
+      if (c && hooks.carrying() && (!st.anchor || c[0] !== st.anchor[0] || c[1] !== st.anchor[1])) {
+        st.anchor = c; hooks.drawGhost();
+      }
+      return;
+    }
+    st.pointerType = ev.pointerType || "mouse";
+    const c = squareOf(st.grid, ev);
+    if (!c) return;
+    // R and the arrows should work at once: take the focus when nobody has it
+    if (st.legal.length && (!document.activeElement || document.activeElement === document.body)) {
+      refocus(st.ctx!.svg, "board");
+    }
+    if (st.anchor && c[0] === st.anchor[0] && c[1] === st.anchor[1] && !st.cursor) return;
+    st.anchor = c;
+    st.cursor = false;
+    hooks.drawGhost();
+  };
+  const onPointerUp = (ev: PointerEvent): void => {
+    st.touches.delete(ev.pointerId);
+    if (st.touches.size < 2) st.twist = null;
+  };
+  board.addEventListener("pointerdown", onPointerDown);
+  board.addEventListener("pointermove", onPointerMove);
+  board.addEventListener("pointerup", onPointerUp);
+  board.addEventListener("pointercancel", onPointerUp);
+  board.addEventListener("pointerleave", () => {
+    if (st.pointerType === "mouse" && !st.cursor) { st.anchor = null; hooks.drawGhost(); }
+  });
+  board.addEventListener("click", (ev) => hooks.click(ev));
+  board.addEventListener("wheel", (ev) => {
+    if (!hooks.carrying()) return;
+    ev.preventDefault();
+    hooks.rotate(ev.deltaY > 0 ? 1 : -1);
+  }, { passive: false });
+}
+
+// An arrow key moves the anchor one square (from `start` when there is none),
+// kept on an n x n board, and shows the keyboard cursor.  False for other keys.
+export function arrowStep(st: CarryState, k: string, n: number, start: [number, number], drawGhost: () => void): boolean {
+  const d = ({ ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] } as
+    Record<string, number[]>)[k];
+  if (!d) return false;
+  const a = st.anchor ?? start;
+  st.anchor = [Math.min(n - 1, Math.max(0, a[0] + d[0])), Math.min(n - 1, Math.max(0, a[1] + d[1]))];
+  st.cursor = true;
+  drawGhost();
+  refocus(st.ctx!.svg, "board");
+  return true;
+}

@@ -22,8 +22,8 @@
 
 import type { BoardContext, BoardModule, HandItem, Side, Square, View } from "../types";
 import {
-  button, Cells, clear, el, focusedKey, Grid, handle, markHandled, normalise, outlinePath,
-  parseSquare, refocus, sortSquares, squareName, text, turn, wasHandled, wideScreen,
+  arrowStep, button, carryInput, Cells, clear, el, focusedKey, Grid, handle, markHandled, normalise,
+  outlinePath, parseSquare, refocus, sortSquares, squareName, squareOf, text, turn, wasHandled, wideScreen,
 } from "./boardkit";
 
 const NAMES: Record<string, string> = {
@@ -366,19 +366,7 @@ function drawBoard(root: Element, view: View): void {
   el("g", { class: "tav-ghost", "pointer-events": "none" }, board);
   el("g", { class: "tav-fly", "pointer-events": "none" }, root);
 
-  board.addEventListener("pointerdown", onPointerDown);
-  board.addEventListener("pointermove", onPointerMove);
-  board.addEventListener("pointerup", onPointerUp);
-  board.addEventListener("pointercancel", onPointerUp);
-  board.addEventListener("pointerleave", () => {
-    if (st.pointerType === "mouse" && !st.cursor) { st.anchor = null; drawGhost(); }
-  });
-  board.addEventListener("click", onClick);
-  board.addEventListener("wheel", (ev) => {
-    if (!st.sel) return;
-    ev.preventDefault();
-    rotate(ev.deltaY > 0 ? 1 : -1);
-  }, { passive: false });
+  carryInput(board, st, { carrying: () => !!st.sel, rotate, drawGhost, click: onClick });
 }
 
 function drawControls(root: Element, x: number, y: number, w: number): void {
@@ -623,63 +611,8 @@ function place(): boolean {
   return false;
 }
 
-function squareOf(ev: Event): [number, number] | null {
-  const t = ev.target as Element | null;
-  const name = t?.closest?.("[data-square]")?.getAttribute("data-square");
-  return name ? st.grid.cell(name) : null;
-}
-
-function onPointerDown(ev: PointerEvent): void {
-  st.pointerType = ev.pointerType || "mouse";
-  if (ev.pointerType === "touch") {
-    st.touches.set(ev.pointerId, [ev.clientX, ev.clientY]);
-    if (st.touches.size === 2) st.twist = twistAngle();
-  }
-}
-
-function twistAngle(): number {
-  const [a, b] = [...st.touches.values()];
-  return Math.atan2(b[1] - a[1], b[0] - a[0]);
-}
-
-function onPointerMove(ev: PointerEvent): void {
-  if (ev.pointerType === "touch") {
-    if (!st.touches.has(ev.pointerId)) return;
-    st.touches.set(ev.pointerId, [ev.clientX, ev.clientY]);
-    if (st.touches.size === 2 && st.twist !== null) {
-      let d = twistAngle() - st.twist;
-      while (d > Math.PI) d -= 2 * Math.PI;
-      while (d < -Math.PI) d += 2 * Math.PI;
-      if (Math.abs(d) > Math.PI / 4) { st.twist = twistAngle(); rotate(d > 0 ? 1 : -1); }
-      return;
-    }
-    // one finger drags the ghost
-    const el2 = document.elementFromPoint(ev.clientX, ev.clientY);
-    const name = el2?.closest?.("[data-square]")?.getAttribute("data-square");
-    const c = name ? st.grid.cell(name) : null;
-    if (c && st.sel && (!st.anchor || c[0] !== st.anchor[0] || c[1] !== st.anchor[1])) { st.anchor = c; drawGhost(); }
-    return;
-  }
-  st.pointerType = ev.pointerType || "mouse";
-  const c = squareOf(ev);
-  if (!c) return;
-  // R and the arrows should work at once: take the focus when nobody has it
-  if (st.legal.length && (!document.activeElement || document.activeElement === document.body)) {
-    refocus(st.ctx!.svg, "board");
-  }
-  if (st.anchor && c[0] === st.anchor[0] && c[1] === st.anchor[1] && !st.cursor) return;
-  st.anchor = c;
-  st.cursor = false;
-  drawGhost();
-}
-
-function onPointerUp(ev: PointerEvent): void {
-  st.touches.delete(ev.pointerId);
-  if (st.touches.size < 2) st.twist = null;
-}
-
 function onClick(ev: MouseEvent): void {
-  const c = squareOf(ev);
+  const c = squareOf(st.grid, ev);
   if (!c || !st.legal.length || st.pending) return;
   if (!st.sel) {
     if (st.legal.every((m) => m === "pass")) st.ctx?.say("No building fits: press Pass.");
@@ -712,15 +645,7 @@ function handleKey(ev: KeyboardEvent): boolean {
   if (k === "r" || k === "R") {
     if (st.sel) { rotate(ev.shiftKey ? -1 : 1); done = true; }
   } else if (k === "ArrowUp" || k === "ArrowDown" || k === "ArrowLeft" || k === "ArrowRight") {
-    if (st.sel) {
-      const a = st.anchor ?? [4, 5];
-      const d = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[k]!;
-      st.anchor = [Math.min(N - 1, Math.max(0, a[0] + d[0])), Math.min(N - 1, Math.max(0, a[1] + d[1]))];
-      st.cursor = true;
-      drawGhost();
-      refocus(st.ctx!.svg, "board");
-      done = true;
-    }
+    if (st.sel) done = arrowStep(st, k, N, [4, 5], drawGhost);
   } else if (k === "Enter" || k === " ") {
     if (st.sel && st.anchor) { place(); done = true; }
     else if (st.legal.length === 1 && st.legal[0] === "pass") { submit("pass"); done = true; }

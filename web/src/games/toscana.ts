@@ -22,8 +22,8 @@
 
 import type { BoardContext, BoardModule, HandItem, Side, View } from "../types";
 import {
-  button, Cells, clear, el, focusedKey, Grid, handle, markHandled, moverOf, outlinePath, refocus,
-  sortSquares, squareName, text, turn, wasHandled, wideScreen,
+  arrowStep, button, carryInput, Cells, clear, el, focusedKey, Grid, handle, markHandled, moverOf,
+  outlinePath, refocus, sortSquares, squareName, squareOf, text, turn, wasHandled, wideScreen,
 } from "./boardkit";
 
 const N = 17;
@@ -315,19 +315,7 @@ function drawBoard(root: Element, view: View): void {
   }
   el("g", { class: "tav-ghost", "pointer-events": "none" }, board);
 
-  board.addEventListener("pointerdown", onPointerDown);
-  board.addEventListener("pointermove", onPointerMove);
-  board.addEventListener("pointerup", onPointerUp);
-  board.addEventListener("pointercancel", onPointerUp);
-  board.addEventListener("pointerleave", () => {
-    if (st.pointerType === "mouse" && !st.cursor) { st.anchor = null; drawGhost(); }
-  });
-  board.addEventListener("click", onClick);
-  board.addEventListener("wheel", (ev) => {
-    if (!st.place) return;
-    ev.preventDefault();
-    rotate(ev.deltaY > 0 ? 1 : -1);
-  }, { passive: false });
+  carryInput(board, st, { carrying: () => st.place, rotate, drawGhost, click: onClick });
 }
 
 // The buttons and the one-line explanation; on a tall screen (twoLines) the
@@ -500,60 +488,6 @@ function submit(move: string): void {
   st.ctx.submit(move);
 }
 
-function squareOf(ev: Event): [number, number] | null {
-  const t = ev.target as Element | null;
-  const name = t?.closest?.("[data-square]")?.getAttribute("data-square");
-  return name ? st.grid.cell(name) : null;
-}
-
-function onPointerDown(ev: PointerEvent): void {
-  st.pointerType = ev.pointerType || "mouse";
-  if (ev.pointerType === "touch") {
-    st.touches.set(ev.pointerId, [ev.clientX, ev.clientY]);
-    if (st.touches.size === 2) st.twist = twistAngle();
-  }
-}
-
-function twistAngle(): number {
-  const [a, b] = [...st.touches.values()];
-  return Math.atan2(b[1] - a[1], b[0] - a[0]);
-}
-
-function onPointerMove(ev: PointerEvent): void {
-  if (ev.pointerType === "touch") {
-    if (!st.touches.has(ev.pointerId)) return;
-    st.touches.set(ev.pointerId, [ev.clientX, ev.clientY]);
-    if (st.touches.size === 2 && st.twist !== null) {
-      let d = twistAngle() - st.twist;
-      while (d > Math.PI) d -= 2 * Math.PI;
-      while (d < -Math.PI) d += 2 * Math.PI;
-      if (Math.abs(d) > Math.PI / 4) { st.twist = twistAngle(); rotate(d > 0 ? 1 : -1); }
-      return;
-    }
-    const e = document.elementFromPoint(ev.clientX, ev.clientY);
-    const name = e?.closest?.("[data-square]")?.getAttribute("data-square");
-    const c = name ? st.grid.cell(name) : null;
-    if (c && st.place && (!st.anchor || c[0] !== st.anchor[0] || c[1] !== st.anchor[1])) { st.anchor = c; drawGhost(); }
-    return;
-  }
-  st.pointerType = ev.pointerType || "mouse";
-  const c = squareOf(ev);
-  if (!c) return;
-  // R and the arrows should work at once: take the focus when nobody has it
-  if (st.legal.length && (!document.activeElement || document.activeElement === document.body)) {
-    refocus(st.ctx!.svg, "board");
-  }
-  if (st.anchor && c[0] === st.anchor[0] && c[1] === st.anchor[1] && !st.cursor) return;
-  st.anchor = c;
-  st.cursor = false;
-  drawGhost();
-}
-
-function onPointerUp(ev: PointerEvent): void {
-  st.touches.delete(ev.pointerId);
-  if (st.touches.size < 2) st.twist = null;
-}
-
 function place(): void {
   const g = ghost();
   if (!g) return;
@@ -562,7 +496,7 @@ function place(): void {
 }
 
 function onClick(ev: MouseEvent): void {
-  const c = squareOf(ev);
+  const c = squareOf(st.grid, ev);
   if (!c || !st.legal.length || st.pending) return;
   if (!st.place) {
     if (st.decide) st.ctx?.say("First decide: veto or accept the opponent's tile.");
@@ -593,15 +527,8 @@ function handleKey(ev: KeyboardEvent): boolean {
   if (st.decide && (k === "v" || k === "V")) { submit("veto"); done = true; }
   else if (st.decide && (k === "a" || k === "A")) { submit("accept"); done = true; }
   else if (st.place && (k === "r" || k === "R")) { rotate(ev.shiftKey ? -1 : 1); done = true; }
-  else if (st.place && (k === "ArrowUp" || k === "ArrowDown" || k === "ArrowLeft" || k === "ArrowRight")) {
-    const a = st.anchor ?? [8, 8];
-    const d = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[k]!;
-    st.anchor = [Math.min(N - 1, Math.max(0, a[0] + d[0])), Math.min(N - 1, Math.max(0, a[1] + d[1]))];
-    st.cursor = true;
-    drawGhost();
-    refocus(st.ctx!.svg, "board");
-    done = true;
-  } else if (k === "Enter" || k === " ") {
+  else if (st.place && arrowStep(st, k, N, [8, 8], drawGhost)) done = true;
+  else if (k === "Enter" || k === " ") {
     if (st.place && st.anchor) { place(); done = true; }
     else if (st.legal.length === 1 && st.legal[0] === "pass") { submit("pass"); done = true; }
   } else if (k === "Escape" && st.cursor) {
