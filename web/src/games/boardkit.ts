@@ -8,7 +8,7 @@
 // "1") upwards, as in docs/server-api.md.  With orientation "white" rank 1 is
 // at the bottom; with "black" the board is turned half round.
 
-import type { Side } from "../types";
+import type { Side, View } from "../types";
 
 export const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -317,4 +317,17 @@ export function arrowStep(st: CarryState, k: string, n: number, start: [number, 
   drawGhost();
   refocus(st.ctx!.svg, "board");
   return true;
+}
+
+// What a drawing shows (the last move and the legal moves offered), for its
+// data-sig: a test can wait for the drawing of the position it expects.
+export function drawnSig(view: View, legal: string[]): string {
+  return `${view.last}|${legal.length}|${legal.slice().sort()[0] ?? ""}`;
+}
+
+// Ring the button the engine suggests (its data-key is the move).
+export function markHintButton(svg: SVGSVGElement, move: string): void {
+  const b = svg.querySelector(`[data-key="${move}"] rect`);
+  b?.setAttribute("stroke", "#1c7ed6");
+  b?.setAttribute("stroke-width", "0.14");
 }

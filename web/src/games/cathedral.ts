@@ -22,8 +22,9 @@
 
 import type { BoardContext, BoardModule, HandItem, Side, Square, View } from "../types";
 import {
-  arrowStep, button, carryInput, Cells, clear, el, focusedKey, Grid, handle, markHandled, normalise,
-  outlinePath, parseSquare, refocus, sortSquares, squareName, squareOf, text, turn, wasHandled, wideScreen,
+  arrowStep, button, carryInput, Cells, clear, drawnSig, el, focusedKey, Grid, handle, markHandled,
+  markHintButton, normalise, outlinePath, parseSquare, refocus, sortSquares, squareName, squareOf, text, turn,
+  wasHandled, wideScreen,
 } from "./boardkit";
 
 const NAMES: Record<string, string> = {
@@ -523,10 +524,6 @@ function animateCaptures(prev: View, view: View): void {
   }
 }
 
-function drawnSig(view: View, legal: string[]): string {
-  return `${view.last}|${legal.length}|${legal.slice().sort()[0] ?? ""}`;
-}
-
 function render(): void {
   const ctx = st.ctx, view = st.view;
   if (!ctx || !view) return;
@@ -700,7 +697,7 @@ function hint(ctx: BoardContext, move: string): void {
     if (st.codes.has(code) && st.sel !== code) { st.sel = code; render(); }
     else drawGhost();
   } else {
-    { const b = ctx.svg.querySelector(`[data-key="${move}"] rect`); b?.setAttribute("stroke", "#1c7ed6"); b?.setAttribute("stroke-width", "0.14"); }
+    markHintButton(ctx.svg, move);
   }
 }
 

@@ -22,8 +22,9 @@
 
 import type { BoardContext, BoardModule, HandItem, Side, View } from "../types";
 import {
-  arrowStep, button, carryInput, Cells, clear, el, focusedKey, Grid, handle, markHandled, moverOf,
-  outlinePath, refocus, sortSquares, squareName, squareOf, text, turn, wasHandled, wideScreen,
+  arrowStep, button, carryInput, Cells, clear, drawnSig, el, focusedKey, Grid, handle, markHandled,
+  markHintButton, moverOf, outlinePath, refocus, sortSquares, squareName, squareOf, text, turn, wasHandled,
+  wideScreen,
 } from "./boardkit";
 
 const N = 17;
@@ -428,10 +429,6 @@ function drawGhost(): void {
   }
 }
 
-function drawnSig(view: View, legal: string[]): string {
-  return `${view.last}|${legal.length}|${legal.slice().sort()[0] ?? ""}`;
-}
-
 function render(): void {
   const ctx = st.ctx, view = st.view;
   if (!ctx || !view) return;
@@ -580,7 +577,7 @@ function hint(ctx: BoardContext, move: string): void {
   if (ctx !== st.ctx || !st.legalSet.has(move)) return;
   st.hint = move;
   if (move.includes(":")) drawGhost();
-  else { const b = ctx.svg.querySelector(`[data-key="${move}"] rect`); b?.setAttribute("stroke", "#1c7ed6"); b?.setAttribute("stroke-width", "0.14"); }
+  else markHintButton(ctx.svg, move);
 }
 
 function reset(): void {
