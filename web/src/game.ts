@@ -530,6 +530,7 @@ function showRules(s: Screen): void {
   body.innerHTML = GAMES[g.game].rules;
   d.appendChild(h("h2", {}, `${GAMES[g.game].name}: the rules`));
   d.appendChild(body);
+  d.appendChild(h("p", {}, h("a", { href: `/rules/${g.game}`, class: "full-rules" }, "Full rules, with diagrams")));
   d.appendChild(close);
   d.showModal();
   close.focus();

@@ -54,7 +54,8 @@ export function showHome(app: HTMLElement): void {
     cards.appendChild(h("label", { class: "game-card", for: `game-${g}`, "data-game": g },
       input, svgPicture(info.picture, info.name),
       h("span", { class: "game-name" }, info.name),
-      h("span", { class: "game-pitch" }, info.pitch)));
+      h("span", { class: "game-pitch" }, info.pitch),
+      h("a", { class: "game-rules", href: `/rules/${g}` }, `How to play ${info.name}`)));
   });
 
   const optionBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Options" });

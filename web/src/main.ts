@@ -1,8 +1,10 @@
 // main.ts — the page's entry: the theme toggle, then the route on
-// location.pathname: "/" the home page, "/games/ID" the game screen.
+// location.pathname: "/" the home page, "/games/ID" the game screen,
+// "/rules/GAME" the rules page of a game.
 
 import { showHome } from "./home";
 import { showGame } from "./game";
+import { showRules } from "./rules";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -45,9 +47,11 @@ function setupTheme(): void {
 function route(): void {
   const app = document.getElementById("app");
   if (!app) return;
-  const m = /^\/games\/([^/]+)\/?$/.exec(location.pathname);
+  let m = /^\/games\/([^/]+)\/?$/.exec(location.pathname);
   if (m) {
     showGame(app, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("seat"));
+  } else if ((m = /^\/rules\/([^/]+)\/?$/.exec(location.pathname))) {
+    showRules(app, decodeURIComponent(m[1]));
   } else {
     showHome(app);
   }
