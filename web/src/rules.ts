@@ -61,8 +61,8 @@ line is removed. A single stone never captures.</p>
 you win. So a crossing must be answered at once: capture the intruder or cross yourself.
 A player with no legal move loses.</p>`,
     diagrams: [
-      { ply: 0, caption: "The start: 28 stones each on the two back rows. White moves first." },
-      { ply: 4, caption: "A single stone moved one square (a2-b3); phalanxes of two and three stones moved along their lines." },
+      { ply: 0, caption: "28 stones each on the two back rows. White moves first." },
+      { ply: 4, caption: "White moved a single stone one square (a2-b3), then a phalanx of two (n1, n2) one square up its column; black moved phalanxes of two along a diagonal and a column." },
       { ply: 10, caption: "Both sides advance phalanxes towards the middle; a longer phalanx can capture a shorter enemy line in its path." },
     ],
   },
