@@ -145,6 +145,21 @@ static const field new_game_fields[] = {
     {"white", F_STR, SRV_PLAYER_MAX, 1}, {"black", F_STR, SRV_PLAYER_MAX, 1},
 };
 
+/* Register a new game for session s (taken over, freed on failure) and
+ * answer 201 with its seat tokens, which are wiped afterwards. */
+static void create_game(srv *S, tav_session *s, const char *const player[2], reply *r)
+{
+    char err[256], tokens[2][48];
+    game *g = game_create(S, s, player, tokens, err, sizeof err);
+    if (!g) {
+        tav_session_free(s);
+        refuse(r, 500, err);
+        return;
+    }
+    created(r, g, tokens);
+    sodium_memzero(tokens, sizeof tokens);
+}
+
 static void api_new_game(srv *S, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, new_game_fields, 4, r);
@@ -165,15 +180,7 @@ static void api_new_game(srv *S, const char *body, size_t len, reply *r)
         if (tav_session_new(&s, name, options, seed, err, sizeof err) != TAV_OK) {
             answer(r, 400, json_error("%s", err));
         } else {
-            char tokens[2][48];
-            game *g = game_create(S, s, player, tokens, err, sizeof err);
-            if (!g) {
-                tav_session_free(s);
-                refuse(r, 500, err);
-            } else {
-                created(r, g, tokens);
-                sodium_memzero(tokens, sizeof tokens);
-            }
+            create_game(S, s, player, r);
         }
     }
     json_decref(o);
@@ -212,15 +219,7 @@ static void api_new_from_record(srv *S, const char *body, size_t len, reply *r)
             answer(r, 400, json_error("the record cannot be continued: %s", err));
             tav_session_free(s);
         } else {
-            char tokens[2][48];
-            game *g = game_create(S, s, player, tokens, err, sizeof err);
-            if (!g) {
-                tav_session_free(s);
-                refuse(r, 500, err);
-            } else {
-                created(r, g, tokens);
-                sodium_memzero(tokens, sizeof tokens);
-            }
+            create_game(S, s, player, r);
         }
     }
     json_decref(o);
