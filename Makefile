@@ -36,7 +36,7 @@ DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
            $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d
 
 .PHONY: all test bench clean web
-all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/test_session $(BUILD)/test_service web
+all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/libtavoliere-internal.a $(BUILD)/test_session $(BUILD)/test_service web
 
 # The web UI: type-checked with tsc, bundled with esbuild (node_modules from
 # `npm ci`, see scripts/setup.sh) into $(BUILD)/web, which `tavoliere serve`
@@ -53,15 +53,27 @@ $(BUILD)/web/app.js: $(WEB_SRC)
 	$(NODE_BIN)/esbuild web/src/main.ts --bundle --format=esm --target=es2020 --minify --sourcemap \
 		--log-level=warning --outfile=$(BUILD)/web/app.js
 
-$(BUILD)/libtavoliere.a: $(LIB_OBJ)
+# Two archives of the same objects.  libtavoliere.a is the public library:
+# its objects are linked into one, and every global symbol but the public API
+# (tav_*, declared in include/) is made local, so internals (tavi_*) cannot
+# clash with a user's symbols or be called from outside.  The program and the
+# internal tests link libtavoliere-internal.a, which keeps them global.
+$(BUILD)/libtavoliere-internal.a: $(LIB_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
 
+$(BUILD)/libtavoliere.a: $(LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ $(BUILD)/obj/tavoliere-all.o $(BUILD)/obj/tavoliere.o
+	$(LD) -r -o $(BUILD)/obj/tavoliere-all.o $^
+	objcopy --wildcard --keep-global-symbol='tav_*' $(BUILD)/obj/tavoliere-all.o $(BUILD)/obj/tavoliere.o
+	ar rcs $@ $(BUILD)/obj/tavoliere.o
+
 # The program also seals hidden deals in saved records (src/cli/seal.c: libsodium) and
 # links the server (src/server/: libwebsockets, jansson, SQLite, libsodium).
-$(BUILD)/tavoliere: $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere.a $(SRV_LIBS) $(LDLIBS)
+$(BUILD)/tavoliere: $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a $(SRV_LIBS) $(LDLIBS)
 
 $(SRV_OBJ): CPPFLAGS += $(SRV_CFLAGS)
 
@@ -69,8 +81,8 @@ $(SRV_OBJ): CPPFLAGS += $(SRV_CFLAGS)
 $(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
 
-$(BUILD)/test_service: $(BUILD)/obj/tests/search/test_service.o $(BUILD)/libtavoliere.a
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
+$(BUILD)/test_service: $(BUILD)/obj/tests/search/test_service.o $(BUILD)/libtavoliere-internal.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

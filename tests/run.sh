@@ -56,6 +56,7 @@ fi
 suite "reference traces" "$T" refcheck tests/ref/*.txt
 suite selftest "$T" selftest ${SELFTEST_ARGS:-}
 suite "session API" "$BUILD/test_session"
+suite "public API exports" env BUILD="$BUILD" sh tests/api_exports.sh
 suite "bench signature" env BUILD="$BUILD" sh tests/bench_signature.sh
 suite "search service" "$BUILD/test_service"
 suite "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}

@@ -86,16 +86,16 @@ static uint64_t bench_search(const char *only, double scale)
             uint64_t sig = 0, playouts = 0, nodes = 0;
             double t0 = cli_now();
             for (int i = 0; i < npos; i++) {
-                tav_limits lim;
-                tav_limits_default(&lim);
+                tavi_limits lim;
+                tavi_limits_default(&lim);
                 lim.movetime_ms = 0;
                 lim.nodes = budget;
                 lim.threads = 1;
                 lim.seed = 7;
-                tav_report rep;
-                if (tav_search(g, pos + g->state_size * (size_t)i, player, &lim, NULL, NULL, &rep) != 0)
+                tavi_report rep;
+                if (tavi_search(g, pos + g->state_size * (size_t)i, player, &lim, NULL, NULL, &rep) != 0)
                     continue;
-                sig = tav_mix64(sig ^ rep.best ^ ((rep.playouts + (uint64_t)rep.depth) << 20) ^ (rep.nodes << 40));
+                sig = tavi_mix64(sig ^ rep.best ^ ((rep.playouts + (uint64_t)rep.depth) << 20) ^ (rep.nodes << 40));
                 playouts += rep.playouts;
                 nodes += rep.nodes;
             }
@@ -106,7 +106,7 @@ static uint64_t bench_search(const char *only, double scale)
             printf("%-12s %-4s %9" PRIu64 " %11" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %s\n",
                    w->game, player, budget, playouts, nodes, sig, dt, work / dt,
                    playouts ? "playouts/s" : "nodes/s");
-            total = tav_mix64(total ^ sig);
+            total = tavi_mix64(total ^ sig);
         }
         free(list);
         free(st);
@@ -170,13 +170,13 @@ int cli_bench(int argc, char **argv)
                 if (n == 0)
                     break;
                 uint32_t pick = tav_rng_below(&rng, (uint32_t)n);
-                sig = tav_mix64(sig ^ list[pick]);
+                sig = tavi_mix64(sig ^ list[pick]);
                 g->play(st, list[pick]);
                 plies++;
             }
             tav_result r;
             g->result(st, &r);
-            sig = tav_mix64(sig ^ g->hash(st) ^ ((uint64_t)r.winner << 8) ^
+            sig = tavi_mix64(sig ^ g->hash(st) ^ ((uint64_t)r.winner << 8) ^
                             ((uint64_t)(uint32_t)r.score[0] << 16) ^ ((uint64_t)(uint32_t)r.score[1] << 40));
         }
         double dt = cli_now() - t0;
@@ -184,7 +184,7 @@ int cli_bench(int argc, char **argv)
             dt = 1e-9;
         printf("%-12s %7d %9" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %12.0f\n", g->name,
                games, plies, moves, sig, dt, games / dt, gens / dt);
-        total_sig = tav_mix64(total_sig ^ sig);
+        total_sig = tavi_mix64(total_sig ^ sig);
         total_gens += gens;
         total_moves += moves;
         total_time += dt;

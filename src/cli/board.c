@@ -270,12 +270,12 @@ static void plain_hands(FILE *out, const tav_game *g, const tav_board_view *v, c
         if (is_game(g, "urbino")) {
             for (int i = 0; i < sv->nitems; i++) {
                 const char *nm = sv->item[i].kind == 'H' ? "houses" : sv->item[i].kind == 'P' ? "palaces" : "towers";
-                k += tav_bprintf(line + k, sizeof line - k, "%s%s %d", i ? ", " : "", nm, sv->item[i].count);
+                k += tavi_bprintf(line + k, sizeof line - k, "%s%s %d", i ? ", " : "", nm, sv->item[i].count);
             }
             if (!sv->nitems)
-                tav_bprintf(line, sizeof line, "no building left");
+                tavi_bprintf(line, sizeof line, "no building left");
         } else {
-            tav_bprintf(line, sizeof line, "%d pieces on the board, %d lost", sv->on_board, sv->captured);
+            tavi_bprintf(line, sizeof line, "%d pieces on the board, %d lost", sv->on_board, sv->captured);
         }
         fprintf(out, " %s%s%s: %s\n", sty->color ? fg_owner(side) : "", tav_side_name(side),
                  sty->color ? C_RESET : "", line);
@@ -288,7 +288,7 @@ static void plain_hands(FILE *out, const tav_game *g, const tav_board_view *v, c
 static void info_without_score(const char *info, char *out, size_t n)
 {
     static const char *const prefixes[] = {"score ", "largest areas ", NULL};
-    tav_bprintf(out, n, "%s", info);
+    tavi_bprintf(out, n, "%s", info);
     for (int i = 0; prefixes[i]; i++) {
         char *p = strstr(out, prefixes[i]);
         if (!p)

@@ -18,7 +18,7 @@
 #define FX_LINE 65536
 
 typedef struct fixture {
-    tav_engine *e;
+    tavi_engine *e;
     const char *file;
     int line;
     char title[256];
@@ -68,7 +68,7 @@ static void fx_open_case(fixture *fx, const char *title)
 static const char *fx_exec(fixture *fx, const char *cmd)
 {
     int quit;
-    return tav_engine_exec(fx->e, cmd, NULL, NULL, &quit);
+    return tavi_engine_exec(fx->e, cmd, NULL, NULL, &quit);
 }
 
 /* Run a command and copy its answer into a fresh heap string. */
@@ -447,7 +447,7 @@ int cli_test(int argc, char **argv)
         return 2;
     }
     fixture fx = {0};
-    fx.e = tav_engine_new(1);
+    fx.e = tavi_engine_new(1);
     if (!fx.e) {
         fprintf(stderr, "tavoliere: out of memory\n");
         return 1;
@@ -457,7 +457,7 @@ int cli_test(int argc, char **argv)
         fx_run_file(&fx, argv[i]);
         printf("  %-36s %3d cases ok, %d failing\n", argv[i], fx.passed - before_p, fx.failed - before_f);
     }
-    tav_engine_free(fx.e);
+    tavi_engine_free(fx.e);
     printf("fixtures: %d checks\n", fx.checks);
     printf("%d passed, %d failed\n", fx.passed, fx.failed);
     return fx.failed ? 1 : 0;

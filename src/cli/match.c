@@ -30,7 +30,7 @@
 
 #include "cli/cli.h"
 #include "core/core.h"
-#include "engine/record.h"
+#include "tavoliere_record.h"
 #include "search/search.h"
 #include "tavoliere_session.h"
 
@@ -85,9 +85,9 @@ static int parse_player(const char *s, player_spec *p)
         snprintf(buf, sizeof buf, "%s", colon + 1);
         for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             uint64_t v;
-            if (strncmp(tok, "level=", 6) == 0 && tav_parse_uint(tok + 6, 10, &v) == 0 && v >= 1)
+            if (strncmp(tok, "level=", 6) == 0 && tavi_parse_uint(tok + 6, 10, &v) == 0 && v >= 1)
                 p->level = (int)v;
-            else if (strncmp(tok, "nodes=", 6) == 0 && tav_parse_uint(tok + 6, 1000000000, &v) == 0)
+            else if (strncmp(tok, "nodes=", 6) == 0 && tavi_parse_uint(tok + 6, 1000000000, &v) == 0)
                 p->nodes = v;
             else
                 return -1;
@@ -196,7 +196,7 @@ static int save_game(match *mt, int i, int a_white, const tav_session *gs)
         return -1;
     /* The Event tag tells the match, seed, game and time per move. */
     char event[256];
-    tav_bprintf(event, sizeof event, "[Event \"tavoliere match, seed %llu, game %d, %ld ms/move\"]\n",
+    tavi_bprintf(event, sizeof event, "[Event \"tavoliere match, seed %llu, game %d, %ld ms/move\"]\n",
                 (unsigned long long)mt->seed, i + 1, mt->movetime);
     char *at = strstr(text, "\n[White ");
     FILE *f = fopen(path, "w");
@@ -216,7 +216,7 @@ static int play_one(match *mt, int i)
 {
     const tav_game *g = mt->g;
     int a_white = (i % 2) == 0;
-    uint64_t gseed = tav_mix64(mt->seed + (uint64_t)(i / 2));
+    uint64_t gseed = tavi_mix64(mt->seed + (uint64_t)(i / 2));
     char err[256];
     tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
     extproc x[2] = {{0}, {0}};

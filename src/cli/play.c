@@ -24,7 +24,7 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "engine/engine.h"
-#include "engine/record.h"
+#include "tavoliere_record.h"
 #include "search/search.h"
 #include "tavoliere_session.h"
 #include "session/explain.h"
@@ -226,13 +226,13 @@ static void suggest(session *s, const char *entry, const char *why)
     free(a);
     char head[200];
     size_t wl = strlen(why);
-    tav_bprintf(head, sizeof head, "'%.40s' is not a legal move%s%.150s%s", entry, why[0] ? ": " : "", why,
+    tavi_bprintf(head, sizeof head, "'%.40s' is not a legal move%s%.150s%s", entry, why[0] ? ": " : "", why,
                 wl && why[wl - 1] == '?' ? "" : ".");
     if (total == 0)
         snprintf(s->message, sizeof s->message,
                  "%s No legal move fits it. Type 'moves' for the list, 'help' for help.", head);
     else
-        tav_bprintf(s->message, sizeof s->message, "%s Moves that fit (%d):%s%s", head, total, out,
+        tavi_bprintf(s->message, sizeof s->message, "%s Moves that fit (%d):%s%s", head, total, out,
                  total > shown ? " ..." : "");
 }
 
@@ -647,7 +647,7 @@ static int human_turn(session *s, int side)
         if (do_play(s, p) == 0)
             return TURN_MOVED;
         char meant[TAV_MOVE_TEXT], why[200];
-        int k = tav_explain_move(s->g, tav_session_state(s->gs), p, meant, sizeof meant, why, sizeof why);
+        int k = tavi_explain_move(s->g, tav_session_state(s->gs), p, meant, sizeof meant, why, sizeof why);
         if (k == 1 && do_play(s, meant) == 0) {
             snprintf(s->message, sizeof s->message, "played %s (%s)", meant, why);
             return TURN_MOVED;
@@ -740,7 +740,7 @@ static int parse_pspec(const char *t, pspec *p)
         return 0;
     }
     uint64_t v;
-    if (strncmp(t, "ai:level=", 9) == 0 && tav_parse_uint(t + 9, 10, &v) == 0 && v >= 1 && v <= 10) {
+    if (strncmp(t, "ai:level=", 9) == 0 && tavi_parse_uint(t + 9, 10, &v) == 0 && v >= 1 && v <= 10) {
         snprintf(p->kind, sizeof p->kind, "ai");
         p->level = (int)v;
         return 0;
@@ -790,7 +790,7 @@ static int choose(const char *q, const char *const *names, const char *const *la
         if (!ans[0])
             return 0;
         uint64_t v;
-        if (tav_parse_uint(ans, 10, &v) == 0 && v >= 1 && v <= (uint64_t)n)
+        if (tavi_parse_uint(ans, 10, &v) == 0 && v >= 1 && v <= (uint64_t)n)
             return (int)v - 1;
         int hit = -1, hits = 0;
         for (int i = 0; i < n; i++) {
@@ -865,7 +865,7 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
             return -1;
         if (!ans[0])
             break;
-        if (tav_parse_uint(ans, 10, &lvl) == 0 && lvl >= 1 && lvl <= 10)
+        if (tavi_parse_uint(ans, 10, &lvl) == 0 && lvl >= 1 && lvl <= 10)
             break;
         printf("'%.40s' is not a level: type a number from 1 to 10, or Enter for 5.\n", ans);
         lvl = 5;

@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "engine/engine.h"
-#include "engine/record.h"
+#include "tavoliere_record.h"
 #include "search/search.h"
 #include "tavoliere_session.h"
 
@@ -19,20 +19,20 @@ char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        tav_bprintf(err, errlen, "%s: cannot open (%s)", path, strerror(errno));
+        tavi_bprintf(err, errlen, "%s: cannot open (%s)", path, strerror(errno));
         return NULL;
     }
     char *buf = malloc(max + 1);
     if (!buf) {
         fclose(f);
-        tav_bprintf(err, errlen, "out of memory");
+        tavi_bprintf(err, errlen, "out of memory");
         return NULL;
     }
     size_t n = fread(buf, 1, max + 1, f);
     fclose(f);
     if (n > max) {
         free(buf);
-        tav_bprintf(err, errlen, "%s: larger than %zu bytes", path, max);
+        tavi_bprintf(err, errlen, "%s: larger than %zu bytes", path, max);
         return NULL;
     }
     buf[n] = '\0';
@@ -41,7 +41,7 @@ char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t
     char e2[400];
     if (cli_unseal_record(&buf, len, e2, sizeof e2) != 0) {
         free(buf);
-        tav_bprintf(err, errlen, "%s: %s", path, e2);
+        tavi_bprintf(err, errlen, "%s: %s", path, e2);
         return NULL;
     }
     return buf;
@@ -204,7 +204,7 @@ int cli_analyze(int argc, char **argv)
             const char *mark = loss > 0.25 ? "?? blunder" : loss > 0.10 ? "? mistake" : "";
             if (loss > 0.10 && mover >= 0 && mover < 2)
                 mistakes[mover]++;
-            tav_bprintf(comment, sizeof comment, "%s%s%.2f for %s; engine prefers %s (%.2f)",
+            tavi_bprintf(comment, sizeof comment, "%s%s%.2f for %s; engine prefers %s (%.2f)",
                         mark, mark[0] ? ": " : "", played_value, tav_side_name(mover), bm, best.value);
         }
         tav_record_add(&out, r.moves[i], comment);

@@ -36,7 +36,7 @@ static int count_moves(const char *a)
 }
 
 typedef struct refrun {
-    tav_engine *e;
+    tavi_engine *e;
     int passed, failed, plies;
     int in_block, block_failed, block_line;
 } refrun;
@@ -71,7 +71,7 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
     }
     char *state = trim(rest);
     int quit;
-    const char *a = tav_engine_exec(r->e, "moves", NULL, NULL, &quit);
+    const char *a = tavi_engine_exec(r->e, "moves", NULL, NULL, &quit);
     int n = strncmp(a, "moves", 5) == 0 ? count_moves(a) : -1;
     if (strcmp(count, "end") == 0) {
         if (n != 0) {
@@ -82,7 +82,7 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
         printf("FAIL %s:%d: %d legal moves, expected %s\n", file, lineno, n, count);
         r->block_failed = 1;
     }
-    a = tav_engine_exec(r->e, "state", NULL, NULL, &quit);
+    a = tavi_engine_exec(r->e, "state", NULL, NULL, &quit);
     if (strcmp(a, state) != 0) {
         printf("FAIL %s:%d: '%s', expected '%s'\n", file, lineno, a, state);
         r->block_failed = 1;
@@ -91,7 +91,7 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
     if (move) {
         char cmd[256];
         snprintf(cmd, sizeof cmd, "play %s", move);
-        a = tav_engine_exec(r->e, cmd, NULL, NULL, &quit);
+        a = tavi_engine_exec(r->e, cmd, NULL, NULL, &quit);
         if (strcmp(a, "ok") != 0) {
             printf("FAIL %s:%d: play %s answered '%s'\n", file, lineno, move, a);
             r->block_failed = 1;
@@ -106,7 +106,7 @@ int cli_refcheck(int argc, char **argv)
         return 2;
     }
     refrun r = {0};
-    r.e = tav_engine_new(1);
+    r.e = tavi_engine_new(1);
     char *line = malloc(65536);
     if (!r.e || !line) {
         fprintf(stderr, "tavoliere: out of memory\n");
@@ -131,7 +131,7 @@ int cli_refcheck(int argc, char **argv)
                 r.block_failed = 0;
                 blocks++;
                 int quit;
-                const char *a = tav_engine_exec(r.e, s, NULL, NULL, &quit);
+                const char *a = tavi_engine_exec(r.e, s, NULL, NULL, &quit);
                 if (strcmp(a, "ok") != 0) {
                     printf("FAIL %s:%d: '%s' answered '%s'\n", argv[i], lineno, s, a);
                     r.block_failed = 1;
@@ -157,6 +157,6 @@ int cli_refcheck(int argc, char **argv)
     printf("reference traces: %d plies checked\n", r.plies);
     printf("%d passed, %d failed\n", r.passed, r.failed);
     free(line);
-    tav_engine_free(r.e);
+    tavi_engine_free(r.e);
     return r.failed ? 1 : 0;
 }

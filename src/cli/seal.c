@@ -33,12 +33,12 @@ static int key_path(char *buf, size_t n, char *dir, size_t dn)
     const char *x = getenv("XDG_CONFIG_HOME");
     const char *home = getenv("HOME");
     if (x && x[0] == '/')
-        tav_bprintf(dir, dn, "%s/tavoliere", x);
+        tavi_bprintf(dir, dn, "%s/tavoliere", x);
     else if (home && home[0])
-        tav_bprintf(dir, dn, "%s/.config/tavoliere", home);
+        tavi_bprintf(dir, dn, "%s/.config/tavoliere", home);
     else
         return -1;
-    tav_bprintf(buf, n, "%s/seal.key", dir);
+    tavi_bprintf(buf, n, "%s/seal.key", dir);
     return 0;
 }
 
@@ -48,14 +48,14 @@ static int get_key(unsigned char key[KEY_BYTES], int create, char *err, size_t e
 {
     char path[1024], dir[1024], hex[2 * KEY_BYTES + 2];
     if (key_path(path, sizeof path, dir, sizeof dir) != 0) {
-        tav_bprintf(err, errlen, "no configuration directory (set HOME or XDG_CONFIG_HOME)");
+        tavi_bprintf(err, errlen, "no configuration directory (set HOME or XDG_CONFIG_HOME)");
         return -1;
     }
     FILE *f = fopen(path, "r");
     if (!f && create && errno == ENOENT) {
         /* Create the directory (and ~/.config) and a fresh key, readable by the user only. */
         char parent[1024];
-        tav_bprintf(parent, sizeof parent, "%s", dir);
+        tavi_bprintf(parent, sizeof parent, "%s", dir);
         char *slash = strrchr(parent, '/');
         if (slash && slash != parent) {
             *slash = '\0';
@@ -71,7 +71,7 @@ static int get_key(unsigned char key[KEY_BYTES], int create, char *err, size_t e
             size_t len = strlen(hex);
             int bad = write(fd, hex, len) != (ssize_t)len || write(fd, "\n", 1) != 1;
             if (close(fd) != 0 || bad) {
-                tav_bprintf(err, errlen, "cannot write the seal key %s", path);
+                tavi_bprintf(err, errlen, "cannot write the seal key %s", path);
                 unlink(path);
                 return -1;
             }
@@ -79,7 +79,7 @@ static int get_key(unsigned char key[KEY_BYTES], int create, char *err, size_t e
         f = fopen(path, "r");
     }
     if (!f) {
-        tav_bprintf(err, errlen, "no seal key %s (%s)", path, strerror(errno));
+        tavi_bprintf(err, errlen, "no seal key %s (%s)", path, strerror(errno));
         return -1;
     }
     size_t n = fread(hex, 1, sizeof hex - 1, f);
@@ -88,7 +88,7 @@ static int get_key(unsigned char key[KEY_BYTES], int create, char *err, size_t e
     size_t got = 0;
     if (n < 2 * KEY_BYTES || sodium_hex2bin(key, KEY_BYTES, hex, 2 * KEY_BYTES, NULL, &got, NULL) != 0 ||
         got != KEY_BYTES) {
-        tav_bprintf(err, errlen, "the seal key %s is damaged", path);
+        tavi_bprintf(err, errlen, "the seal key %s is damaged", path);
         return -1;
     }
     return 0;
@@ -137,7 +137,7 @@ char *cli_seal_record(const char *text, const char *public_options, char *err, s
     char *out = malloc(len + 600);
     if (!out || sodium_init() < 0) {
         free(out);
-        tav_bprintf(err, errlen, "out of memory");
+        tavi_bprintf(err, errlen, "out of memory");
         return NULL;
     }
     memcpy(out, text, len + 1);
@@ -151,7 +151,7 @@ char *cli_seal_record(const char *text, const char *public_options, char *err, s
         return NULL;
     }
     char plain[520];
-    size_t pn = tav_bprintf(plain, sizeof plain, "%s\n%s", wv, bv);
+    size_t pn = tavi_bprintf(plain, sizeof plain, "%s\n%s", wv, bv);
     unsigned char box[crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES + sizeof plain];
     randombytes_buf(box, crypto_secretbox_NONCEBYTES);
     crypto_secretbox_easy(box + crypto_secretbox_NONCEBYTES, (const unsigned char *)plain, pn, box, key);
@@ -172,8 +172,8 @@ char *cli_seal_record(const char *text, const char *public_options, char *err, s
     char ins[600];
     size_t k = 0;
     if (public_options && public_options[0])
-        k += tav_bprintf(ins, sizeof ins, "[Options \"%s\"]\n", public_options);
-    k += tav_bprintf(ins + k, sizeof ins - k, "[Sealed \"%s\"]\n", b64);
+        k += tavi_bprintf(ins, sizeof ins, "[Options \"%s\"]\n", public_options);
+    k += tavi_bprintf(ins + k, sizeof ins - k, "[Sealed \"%s\"]\n", b64);
     memmove(at + k, at, strlen(at) + 1);
     memcpy(at, ins, k);
     return out;
@@ -186,11 +186,11 @@ int cli_unseal_record(char **text, size_t *len, char *err, size_t errlen)
         return 0;
     char b64[512];
     if (tag_value(s, b64, sizeof b64) != 0) {
-        tav_bprintf(err, errlen, "a Sealed tag that cannot be read");
+        tavi_bprintf(err, errlen, "a Sealed tag that cannot be read");
         return -1;
     }
     if (sodium_init() < 0) {
-        tav_bprintf(err, errlen, "out of memory");
+        tavi_bprintf(err, errlen, "out of memory");
         return -1;
     }
     unsigned char box[512], key[KEY_BYTES];
@@ -198,12 +198,12 @@ int cli_unseal_record(char **text, size_t *len, char *err, size_t errlen)
     if (sodium_base642bin(box, sizeof box, b64, strlen(b64), NULL, &bn, NULL,
                           sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
         bn < crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES) {
-        tav_bprintf(err, errlen, "a Sealed tag that is not a sealed deal");
+        tavi_bprintf(err, errlen, "a Sealed tag that is not a sealed deal");
         return -1;
     }
     char kerr[300];
     if (get_key(key, 0, kerr, sizeof kerr) != 0) {
-        tav_bprintf(err, errlen, "the deal is sealed and cannot be opened here: %s", kerr);
+        tavi_bprintf(err, errlen, "the deal is sealed and cannot be opened here: %s", kerr);
         return -1;
     }
     unsigned char plain[512];
@@ -212,18 +212,18 @@ int cli_unseal_record(char **text, size_t *len, char *err, size_t errlen)
                                          bn - crypto_secretbox_NONCEBYTES, box, key) != 0;
     sodium_memzero(key, sizeof key);
     if (bad) {
-        tav_bprintf(err, errlen, "the deal is sealed with another key, or the Sealed tag was changed");
+        tavi_bprintf(err, errlen, "the deal is sealed with another key, or the Sealed tag was changed");
         return -1;
     }
     plain[pn] = '\0';
     char *nl = strchr((char *)plain, '\n');
     if (!nl || strchr((char *)plain, '"') || strchr((char *)plain, '\\')) {
-        tav_bprintf(err, errlen, "a sealed deal that is not two stacks");
+        tavi_bprintf(err, errlen, "a sealed deal that is not two stacks");
         return -1;
     }
     *nl = '\0';
     char tags[600];
-    size_t k = tav_bprintf(tags, sizeof tags, "[WhiteStack \"%s\"]\n[BlackStack \"%s\"]\n", (char *)plain, nl + 1);
+    size_t k = tavi_bprintf(tags, sizeof tags, "[WhiteStack \"%s\"]\n[BlackStack \"%s\"]\n", (char *)plain, nl + 1);
     sodium_memzero(plain, sizeof plain);
     /* Replace the Sealed line by the two tags. */
     size_t off = (size_t)(s - *text);
@@ -231,7 +231,7 @@ int cli_unseal_record(char **text, size_t *len, char *err, size_t errlen)
     size_t old = e ? (size_t)(e + 1 - s) : strlen(s);
     char *out = malloc(*len - old + k + 1);
     if (!out) {
-        tav_bprintf(err, errlen, "out of memory");
+        tavi_bprintf(err, errlen, "out of memory");
         return -1;
     }
     memcpy(out, *text, off);

@@ -30,7 +30,7 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "engine/engine.h"
-#include "engine/record.h"
+#include "tavoliere_record.h"
 #include "search/search.h"
 
 #define MAX_PLIES 20000
@@ -70,22 +70,22 @@ static int search_hook(void *ctxp, const tav_game *g, const void *st, int ply,
         return 0;
     static const char *const players[] = {"random", "uct", "ai"};
     const char *player = players[(ply / 5) % 3];
-    tav_limits lim;
-    tav_limits_default(&lim);
+    tavi_limits lim;
+    tavi_limits_default(&lim);
     lim.movetime_ms = 0;
     lim.nodes = 40;
     lim.memory = 1u << 20;
     lim.seed = *seed + (uint64_t)ply;
-    tav_report rep;
-    if (tav_search(g, st, player, &lim, NULL, NULL, &rep) != 0) {
-        tav_bprintf(err, errlen, "%s: no answer in a live position", player);
+    tavi_report rep;
+    if (tavi_search(g, st, player, &lim, NULL, NULL, &rep) != 0) {
+        tavi_bprintf(err, errlen, "%s: no answer in a live position", player);
         return -1;
     }
     int k;
     for (k = 0; k < n && list[k] != rep.best; k++)
         ;
     if (k == n) {
-        tav_bprintf(err, errlen, "%s answered an illegal move", player);
+        tavi_bprintf(err, errlen, "%s answered an illegal move", player);
         return -1;
     }
     return 0;
@@ -142,15 +142,15 @@ static void check_searcher(ctx *c, uint64_t seed)
     if (random_position(c, seed, 6) != 0)
         return;
     snprintf(c->where, sizeof c->where, "searcher, seed %llu", (unsigned long long)seed);
-    tav_searcher *sr = tav_searcher_new();
+    tavi_searcher *sr = tavi_searcher_new();
     if (!sr)
         return;
     static const char *const players[] = {"uct", "ai"};
     size_t allowed = 0;   /* each player's blocks stay within its budget */
     for (int p = 0; p < 2; p++) {
         int ab = p == 1 && g->ai.algorithm == TAV_AI_ALPHABETA;
-        tav_limits lim;
-        tav_limits_default(&lim);
+        tavi_limits lim;
+        tavi_limits_default(&lim);
         lim.movetime_ms = 0;
         lim.seed = seed;
         lim.memory = 16u << 10;   /* 512 tree nodes */
@@ -160,19 +160,19 @@ static void check_searcher(ctx *c, uint64_t seed)
         } else {
             lim.nodes = 1000;
         }
-        tav_report fresh, kept1, kept2;
-        tav_searcher_clear(sr);
-        if (tav_search(g, c->a, players[p], &lim, NULL, NULL, &fresh) != 0 ||
-            tav_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept1) != 0 ||
-            tav_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept2) != 0) {
+        tavi_report fresh, kept1, kept2;
+        tavi_searcher_clear(sr);
+        if (tavi_search(g, c->a, players[p], &lim, NULL, NULL, &fresh) != 0 ||
+            tavi_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept1) != 0 ||
+            tavi_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept2) != 0) {
             fail(c, "%s: search failed", players[p]);
             break;
         }
         if (!is_legal(c, c->a, fresh.best) || !is_legal(c, c->a, kept2.best))
             fail(c, "%s: illegal move", players[p]);
         allowed += lim.memory;
-        if (tav_searcher_bytes(sr) > allowed)
-            fail(c, "%s: searcher holds %zu bytes, budget %zu", players[p], tav_searcher_bytes(sr),
+        if (tavi_searcher_bytes(sr) > allowed)
+            fail(c, "%s: searcher holds %zu bytes, budget %zu", players[p], tavi_searcher_bytes(sr),
                  lim.memory);
         if (ab) {
             if (kept1.nodes != fresh.nodes || kept1.best != fresh.best)
@@ -191,7 +191,7 @@ static void check_searcher(ctx *c, uint64_t seed)
                 fail(c, "%s: kept memory changes the answer", players[p]);
         }
     }
-    tav_searcher_free(sr);
+    tavi_searcher_free(sr);
 }
 
 /* Time: `go movetime=MS` answers within MS + 5% + 20 ms (issue 6), for every
@@ -204,17 +204,17 @@ static void check_movetime(ctx *c, uint64_t seed)
     if (random_position(c, seed, 4) != 0)
         return;
     static const char *const players[] = {"uct", "ai"};
-    tav_searcher *sr = tav_searcher_new();
+    tavi_searcher *sr = tavi_searcher_new();
     for (int p = 0; p < 2 && sr; p++)
         for (int threads = 1; threads <= 2; threads++) {
-            tav_limits lim;
-            tav_limits_default(&lim);
+            tavi_limits lim;
+            tavi_limits_default(&lim);
             lim.movetime_ms = 100;
             lim.threads = threads;
             lim.seed = seed;
-            tav_report rep;
+            tavi_report rep;
             double t0 = cli_now();
-            int rc = tav_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &rep);
+            int rc = tavi_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &rep);
             double ms = (cli_now() - t0) * 1000.0;
             snprintf(c->where, sizeof c->where, "go movetime=100, %s, %d thread(s)", players[p], threads);
             if (rc != 0 || !is_legal(c, c->a, rep.best))
@@ -222,7 +222,7 @@ static void check_movetime(ctx *c, uint64_t seed)
             if (ms > 100 * 1.05 + 20)
                 fail(c, "took %.1f ms", ms);
         }
-    tav_searcher_free(sr);
+    tavi_searcher_free(sr);
 #else
     (void)c;
     (void)seed;
@@ -232,15 +232,15 @@ static void check_movetime(ctx *c, uint64_t seed)
 /* Protocol fuzz: mutations of legal moves, through a real session. */
 static void fuzz_protocol(ctx *c, uint64_t seed)
 {
-    tav_engine *e = tav_engine_new(seed);
+    tavi_engine *e = tavi_engine_new(seed);
     if (!e)
         return;
     char cmd[640];
     int quit;
     snprintf(cmd, sizeof cmd, "newgame %s %s", c->g->name, c->options);
-    if (strcmp(tav_engine_exec(e, cmd, NULL, NULL, &quit), "ok") != 0) {
+    if (strcmp(tavi_engine_exec(e, cmd, NULL, NULL, &quit), "ok") != 0) {
         fail(c, "fuzz: %s refused", cmd);
-        tav_engine_free(e);
+        tavi_engine_free(e);
         return;
     }
     tav_rng rng;
@@ -248,7 +248,7 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
     static const char junk[] = "abcdefghijklmnopqrstuvwxyzHPTAYIQSBMDXCW0123456789-,:x";
     for (int ply = 0; ply < 400; ply++) {
         snprintf(c->where, sizeof c->where, "fuzz seed %llu ply %d", (unsigned long long)seed, ply);
-        const char *a = tav_engine_exec(e, "moves", NULL, NULL, &quit);
+        const char *a = tavi_engine_exec(e, "moves", NULL, NULL, &quit);
         size_t alen = strlen(a);
         if (alen <= 5)
             break;
@@ -280,7 +280,7 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
             default: if (ml > 1) { char x = m[0]; m[0] = m[ml - 1]; m[ml - 1] = x; } break;
             }
             /* Is the mutation listed?  Search the answer copy (restore it). */
-            const char *moves_again = tav_engine_exec(e, "moves", NULL, NULL, &quit);
+            const char *moves_again = tavi_engine_exec(e, "moves", NULL, NULL, &quit);
             int listed = 0;
             size_t L = strlen(m);
             if (L > 0 && !strchr(m, ' ')) {
@@ -291,29 +291,29 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
                     }
             }
             char before[128];
-            snprintf(before, sizeof before, "%s", tav_engine_exec(e, "hash", NULL, NULL, &quit));
+            snprintf(before, sizeof before, "%s", tavi_engine_exec(e, "hash", NULL, NULL, &quit));
             snprintf(cmd, sizeof cmd, "play %s", m);
-            a = tav_engine_exec(e, cmd, NULL, NULL, &quit);
+            a = tavi_engine_exec(e, cmd, NULL, NULL, &quit);
             if (listed) {
                 if (strcmp(a, "ok") != 0)
                     fail(c, "fuzz: listed move '%s' answered '%s'", m, a);
                 else
-                    tav_engine_exec(e, "undo", NULL, NULL, &quit);
+                    tavi_engine_exec(e, "undo", NULL, NULL, &quit);
             } else if (strncmp(a, "illegal", 7) != 0 && strncmp(a, "error", 5) != 0) {
                 fail(c, "fuzz: unlisted '%s' answered '%s'", m, a);
             }
-            if (strcmp(tav_engine_exec(e, "hash", NULL, NULL, &quit), before) != 0)
+            if (strcmp(tavi_engine_exec(e, "hash", NULL, NULL, &quit), before) != 0)
                 fail(c, "fuzz: '%s' changed the position", m);
         }
         snprintf(cmd, sizeof cmd, "play %s", legal_mv);
-        a = tav_engine_exec(e, cmd, NULL, NULL, &quit);
+        a = tavi_engine_exec(e, cmd, NULL, NULL, &quit);
         if (strcmp(a, "ok") != 0)
             fail(c, "fuzz: play %s answered '%s'", legal_mv, a);
         free(copy);
         if (c->failed)
             break;
     }
-    tav_engine_free(e);
+    tavi_engine_free(e);
 }
 
 /* Records: a random game saved and parsed back replays to the same bytes;

@@ -81,7 +81,7 @@ int cli_servicebench(int argc, char **argv)
             dst = &memory, max = 4096;
         else if (strcmp(argv[i], "--seed") == 0)
             dst = &seed, max = UINT64_MAX;
-        if (!dst || i + 1 >= argc || tav_parse_uint(argv[i + 1], max, dst) != 0 ||
+        if (!dst || i + 1 >= argc || tavi_parse_uint(argv[i + 1], max, dst) != 0 ||
             (dst != &seed && dst != &plies && *dst == 0)) {
             fprintf(stderr, "usage: tavoliere servicebench [--sessions N] [--workers N] [--plies P] "
                             "[--nodes N] [--memory MB] [--seed S]\n");

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-int tav_square_str(int file, int rank, char *buf)
+int tavi_square_str(int file, int rank, char *buf)
 {
     return sprintf(buf, "%c%d", 'a' + file, rank + 1);
 }
 
-int tav_square_parse(const char **s, int width, int height, int *file, int *rank)
+int tavi_square_parse(const char **s, int width, int height, int *file, int *rank)
 {
     const char *p = *s;
     if (*p < 'a' || *p >= 'a' + width)
@@ -34,7 +34,7 @@ int tav_square_parse(const char **s, int width, int height, int *file, int *rank
     return 0;
 }
 
-int tav_opt_next(tav_optiter *it, char *key, size_t keyn, char *val, size_t valn,
+int tavi_opt_next(tavi_optiter *it, char *key, size_t keyn, char *val, size_t valn,
                  char *err, size_t errlen)
 {
     const char *p = it->p;
@@ -51,12 +51,12 @@ int tav_opt_next(tav_optiter *it, char *key, size_t keyn, char *val, size_t valn
     it->p = p;
     const char *eq = memchr(start, '=', len);
     if (!eq || eq == start) {
-        tav_bprintf(err, errlen, "expected KEY=VALUE, got '%.*s'", (int)(len > 40 ? 40 : len), start);
+        tavi_bprintf(err, errlen, "expected KEY=VALUE, got '%.*s'", (int)(len > 40 ? 40 : len), start);
         return -1;
     }
     size_t kl = (size_t)(eq - start), vl = len - kl - 1;
     if (kl >= keyn || vl >= valn) {
-        tav_bprintf(err, errlen, "option too long: '%.*s...'", 20, start);
+        tavi_bprintf(err, errlen, "option too long: '%.*s...'", 20, start);
         return -1;
     }
     memcpy(key, start, kl);
@@ -66,7 +66,7 @@ int tav_opt_next(tav_optiter *it, char *key, size_t keyn, char *val, size_t valn
     return 1;
 }
 
-int tav_parse_uint(const char *s, uint64_t max, uint64_t *out)
+int tavi_parse_uint(const char *s, uint64_t max, uint64_t *out)
 {
     if (!*s)
         return -1;
@@ -83,7 +83,7 @@ int tav_parse_uint(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
-size_t tav_bprintf(char *buf, size_t n, const char *fmt, ...)
+size_t tavi_bprintf(char *buf, size_t n, const char *fmt, ...)
 {
     if (n == 0)
         return 0;
@@ -103,7 +103,7 @@ void tav_rng_seed(tav_rng *r, uint64_t seed)
 {
     for (int i = 0; i < 4; i++) {
         seed += 0x9e3779b97f4a7c15ULL;
-        r->s[i] = tav_mix64(seed);
+        r->s[i] = tavi_mix64(seed);
     }
 }
 

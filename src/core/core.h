@@ -11,13 +11,13 @@
 #include "tavoliere.h"
 
 /* Bit tricks on 64-bit words (the one place compiler builtins are used). */
-static inline int tav_popcount(uint64_t x) { return __builtin_popcountll(x); }
-static inline int tav_ctz(uint64_t x) { return __builtin_ctzll(x); }     /* x != 0 */
-static inline int tav_clz(uint64_t x) { return __builtin_clzll(x); }     /* x != 0 */
+static inline int tavi_popcount(uint64_t x) { return __builtin_popcountll(x); }
+static inline int tavi_ctz(uint64_t x) { return __builtin_ctzll(x); }     /* x != 0 */
+static inline int tavi_clz(uint64_t x) { return __builtin_clzll(x); }     /* x != 0 */
 
 /* A strong 64-bit mixer (splitmix64 finaliser): Zobrist-style keys are
- * computed as tav_mix64(feature index) instead of read from a global table. */
-static inline uint64_t tav_mix64(uint64_t x)
+ * computed as tavi_mix64(feature index) instead of read from a global table. */
+static inline uint64_t tavi_mix64(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ULL;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -26,27 +26,27 @@ static inline uint64_t tav_mix64(uint64_t x)
 }
 
 /* Square names: file letter + rank number, "a1" bottom-left.
- * tav_square_str writes e.g. "j10" (NUL-terminated), returns its length. */
-int tav_square_str(int file, int rank, char *buf);
+ * tavi_square_str writes e.g. "j10" (NUL-terminated), returns its length. */
+int tavi_square_str(int file, int rank, char *buf);
 /* Parse a square at *s for a board of width x height; on success advances *s
  * and returns 0, setting *file and *rank (0-based).  Rejects leading zeros. */
-int tav_square_parse(const char **s, int width, int height, int *file, int *rank);
+int tavi_square_parse(const char **s, int width, int height, int *file, int *rank);
 
 /* Option parsing: iterate the space-separated KEY=VALUE pairs of `opts`.
  * Returns 1 and fills key/value (NUL-terminated, truncated to their sizes
  * with an error) for each pair, 0 at the end, -1 on a malformed token
  * (message in err). */
-typedef struct tav_optiter { const char *p; } tav_optiter;
-int tav_opt_next(tav_optiter *it, char *key, size_t keyn, char *val, size_t valn,
+typedef struct tavi_optiter { const char *p; } tavi_optiter;
+int tavi_opt_next(tavi_optiter *it, char *key, size_t keyn, char *val, size_t valn,
                  char *err, size_t errlen);
 
 /* Parse a non-negative decimal integer that fills the whole string, at most
  * `max`; returns 0 or -1. */
-int tav_parse_uint(const char *s, uint64_t max, uint64_t *out);
+int tavi_parse_uint(const char *s, uint64_t max, uint64_t *out);
 
 /* snprintf that never fails silently: returns the number of bytes written
  * (truncated output is NUL-terminated). */
-size_t tav_bprintf(char *buf, size_t n, const char *fmt, ...)
+size_t tavi_bprintf(char *buf, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 #endif

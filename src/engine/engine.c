@@ -28,7 +28,7 @@
 
 #define GO_DEFAULT_MS 2000
 
-struct tav_engine {
+struct tavi_engine {
     tav_session *s;              /* NULL before the first newgame */
     const tav_game *game;        /* the session's game, NULL before newgame */
     tav_move *scratch;           /* TAV_MAX_MOVES moves */
@@ -38,7 +38,7 @@ struct tav_engine {
     tav_rng rng;
     int threads;                 /* threads for go (1 = deterministic) */
     size_t memory;               /* search memory for go, bytes */
-    tav_searcher *searcher;      /* search memory kept between moves (no service) */
+    tavi_searcher *searcher;      /* search memory kept between moves (no service) */
     tav_service *service;        /* the caller's search service, or NULL */
     uint64_t keep;               /* the service's line of play: new at newgame and position */
     tav_info_fn info;
@@ -47,14 +47,14 @@ struct tav_engine {
 
 typedef struct command {
     const char *name;
-    void (*run)(tav_engine *e, char *args);
+    void (*run)(tavi_engine *e, char *args);
     const char *help;
 } command;
 
 /* ---------------------------------------------------------------- output */
 
 /* Reset the answer buffer. */
-static void out_reset(tav_engine *e)
+static void out_reset(tavi_engine *e)
 {
     e->outlen = 0;
     e->out_failed = 0;
@@ -62,7 +62,7 @@ static void out_reset(tav_engine *e)
 }
 
 /* Append bytes to the answer, growing the buffer. */
-static void out_add(tav_engine *e, const char *s, size_t n)
+static void out_add(tavi_engine *e, const char *s, size_t n)
 {
     if (e->out_failed)
         return;
@@ -84,8 +84,8 @@ static void out_add(tav_engine *e, const char *s, size_t n)
 }
 
 /* Append formatted text to the answer. */
-static void out_printf(tav_engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_printf(tav_engine *e, const char *fmt, ...)
+static void out_printf(tavi_engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(tavi_engine *e, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -112,7 +112,7 @@ static void quote(char *dst, size_t n, const char *src)
 
 /* ---------------------------------------------------------------- states */
 
-static const void *cur_state(const tav_engine *e) { return tav_session_state(e->s); }
+static const void *cur_state(const tavi_engine *e) { return tav_session_state(e->s); }
 
 /* ------------------------------------------------------------- arguments */
 
@@ -137,7 +137,7 @@ static char *next_token(char **s)
 }
 
 /* Answer an error when a game must exist; returns 1 if there is none. */
-static int need_game(tav_engine *e)
+static int need_game(tavi_engine *e)
 {
     if (e->game)
         return 0;
@@ -147,7 +147,7 @@ static int need_game(tav_engine *e)
 
 /* ------------------------------------------------------------- commands */
 
-static void cmd_newgame(tav_engine *e, char *args)
+static void cmd_newgame(tavi_engine *e, char *args)
 {
     char *name = next_token(&args);
     if (!name) {
@@ -179,12 +179,12 @@ static void cmd_newgame(tav_engine *e, char *args)
     tav_session_free(e->s);
     e->s = s;
     e->game = g;
-    tav_searcher_clear(e->searcher);
+    tavi_searcher_clear(e->searcher);
     e->keep++;
     out_printf(e, "ok");
 }
 
-static void cmd_moves(tav_engine *e, char *args)
+static void cmd_moves(tavi_engine *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -200,7 +200,7 @@ static void cmd_moves(tav_engine *e, char *args)
     }
 }
 
-static void cmd_play(tav_engine *e, char *args)
+static void cmd_play(tavi_engine *e, char *args)
 {
     if (need_game(e))
         return;
@@ -227,7 +227,7 @@ static void cmd_play(tav_engine *e, char *args)
         out_printf(e, "illegal %s is not a legal move here", q);
 }
 
-static void cmd_state(tav_engine *e, char *args)
+static void cmd_state(tavi_engine *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -240,7 +240,7 @@ static void cmd_state(tav_engine *e, char *args)
                r.score[1]);
 }
 
-static void cmd_undo(tav_engine *e, char *args)
+static void cmd_undo(tavi_engine *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -253,17 +253,17 @@ static void cmd_undo(tav_engine *e, char *args)
 }
 
 /* Parse `go` options into search limits; returns 0 or answers an error. */
-static int parse_go(tav_engine *e, char *args, tav_limits *lim, char *player, size_t pn)
+static int parse_go(tavi_engine *e, char *args, tavi_limits *lim, char *player, size_t pn)
 {
-    tav_optiter it = {args};
+    tavi_optiter it = {args};
     char key[32], val[32], err[128];
     int k, timed = 0;
-    tav_limits_default(lim);
+    tavi_limits_default(lim);
     lim->seed = tav_rng_next(&e->rng);
     lim->threads = e->threads;
     lim->memory = e->memory;
     snprintf(player, pn, "ai");
-    while ((k = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, sizeof err)) == 1) {
+    while ((k = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, sizeof err)) == 1) {
         uint64_t v;
         if (strcmp(key, "player") == 0) {
             if (strcmp(val, "ai") != 0 && strcmp(val, "uct") != 0 && strcmp(val, "random") != 0) {
@@ -273,7 +273,7 @@ static int parse_go(tav_engine *e, char *args, tav_limits *lim, char *player, si
             snprintf(player, pn, "%s", val);
             continue;
         }
-        if (tav_parse_uint(val, 1000000000, &v) != 0) {
+        if (tavi_parse_uint(val, 1000000000, &v) != 0) {
             char q[64];
             quote(q, sizeof q, key);
             out_printf(e, "error go: '%s' needs a whole number", q);
@@ -323,11 +323,11 @@ static int parse_go(tav_engine *e, char *args, tav_limits *lim, char *player, si
     return 0;
 }
 
-static void cmd_go(tav_engine *e, char *args)
+static void cmd_go(tavi_engine *e, char *args)
 {
     if (need_game(e))
         return;
-    tav_limits lim;
+    tavi_limits lim;
     char player[32];
     if (parse_go(e, args, &lim, player, sizeof player) != 0)
         return;
@@ -337,7 +337,7 @@ static void cmd_go(tav_engine *e, char *args)
         out_printf(e, "error the game is over");
         return;
     }
-    tav_report rep;
+    tavi_report rep;
     if (e->service) {
         /* The service: its workers' memory (go memory= caps it), threads
          * up to its pool, the table kept from move to move of this game. */
@@ -363,7 +363,7 @@ static void cmd_go(tav_engine *e, char *args)
         rep.depth = a.depth;
         rep.value = a.value;
         rep.seconds = a.seconds;
-    } else if (tav_search_with(e->searcher, e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
+    } else if (tavi_search_with(e->searcher, e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
         out_printf(e, "error the game is over");
         return;
     }
@@ -383,13 +383,13 @@ static void cmd_go(tav_engine *e, char *args)
     out_printf(e, "bestmove %s", buf);
 }
 
-static void cmd_quit(tav_engine *e, char *args)
+static void cmd_quit(tavi_engine *e, char *args)
 {
     (void)args;
     out_printf(e, "ok");
 }
 
-static void cmd_position(tav_engine *e, char *args)
+static void cmd_position(tavi_engine *e, char *args)
 {
     if (need_game(e))
         return;
@@ -409,12 +409,12 @@ static void cmd_position(tav_engine *e, char *args)
         out_printf(e, "error position: %s", st == TAV_E_NOMEM ? "out of memory" : err[0] ? err : "invalid");
         return;
     }
-    tav_searcher_clear(e->searcher);
+    tavi_searcher_clear(e->searcher);
     e->keep++;
     out_printf(e, "ok");
 }
 
-static void cmd_getposition(tav_engine *e, char *args)
+static void cmd_getposition(tavi_engine *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -431,7 +431,7 @@ static void cmd_getposition(tav_engine *e, char *args)
     out_add(e, buf, n);
 }
 
-static void cmd_probe(tav_engine *e, char *args)
+static void cmd_probe(tavi_engine *e, char *args)
 {
     if (need_game(e))
         return;
@@ -469,13 +469,13 @@ static uint64_t perft(const tav_game *g, const void *st, int depth, tav_move *li
     return total;
 }
 
-static void cmd_perft(tav_engine *e, char *args)
+static void cmd_perft(tavi_engine *e, char *args)
 {
     if (need_game(e))
         return;
     char *tok = next_token(&args);
     uint64_t d;
-    if (!tok || tav_parse_uint(tok, 8, &d) != 0 || d < 1 || next_token(&args)) {
+    if (!tok || tavi_parse_uint(tok, 8, &d) != 0 || d < 1 || next_token(&args)) {
         out_printf(e, "error perft needs a depth from 1 to 8");
         return;
     }
@@ -496,7 +496,7 @@ static void cmd_perft(tav_engine *e, char *args)
 /* Forward one rendered line to the info callback with the "info " prefix. */
 static void show_line(void *ctx, const char *line)
 {
-    tav_engine *e = ctx;
+    tavi_engine *e = ctx;
     if (!e->info)
         return;
     char buf[512];
@@ -504,7 +504,7 @@ static void show_line(void *ctx, const char *line)
     e->info(e->info_ctx, buf);
 }
 
-static void cmd_show(tav_engine *e, char *args)
+static void cmd_show(tavi_engine *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -515,12 +515,12 @@ static void cmd_show(tav_engine *e, char *args)
         return;
     }
     e->game->view(cur_state(e), v);
-    tav_render_ascii(v, show_line, e);
+    tavi_render_ascii(v, show_line, e);
     free(v);
     out_printf(e, "ok");
 }
 
-static void cmd_hash(tav_engine *e, char *args)
+static void cmd_hash(tavi_engine *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -528,7 +528,7 @@ static void cmd_hash(tav_engine *e, char *args)
     out_printf(e, "hash %016" PRIx64, e->game->hash(cur_state(e)));
 }
 
-static void cmd_help(tav_engine *e, char *args);
+static void cmd_help(tavi_engine *e, char *args);
 
 static const command commands[] = {
     {"newgame", cmd_newgame, "newgame GAME [KEY=VALUE ...]  start a game"},
@@ -548,7 +548,7 @@ static const command commands[] = {
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
-static void cmd_help(tav_engine *e, char *args)
+static void cmd_help(tavi_engine *e, char *args)
 {
     (void)args;
     for (int i = 0; i < NCOMMANDS && e->info; i++) {
@@ -559,7 +559,7 @@ static void cmd_help(tav_engine *e, char *args)
     out_printf(e, "ok");
 }
 
-const char *const *tav_engine_commands(void)
+const char *const *tavi_engine_commands(void)
 {
     static const char *const names[] = {"newgame", "moves", "play", "state", "undo",
                                         "go", "quit", "position", "getposition", "probe",
@@ -570,18 +570,18 @@ const char *const *tav_engine_commands(void)
 
 /* ------------------------------------------------------------- sessions */
 
-tav_engine *tav_engine_new(uint64_t seed)
+tavi_engine *tavi_engine_new(uint64_t seed)
 {
-    tav_engine *e = calloc(1, sizeof *e);
+    tavi_engine *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->scratch = malloc(sizeof(tav_move) * TAV_MAX_MOVES);
     e->outcap = 4096;
     e->out = malloc(e->outcap);
-    e->searcher = tav_searcher_new();
+    e->searcher = tavi_searcher_new();
     e->memory = 64u << 20;
     if (!e->scratch || !e->out || !e->searcher) {
-        tav_engine_free(e);
+        tavi_engine_free(e);
         return NULL;
     }
     e->out[0] = '\0';
@@ -590,24 +590,24 @@ tav_engine *tav_engine_new(uint64_t seed)
     return e;
 }
 
-void tav_engine_set_service(tav_engine *e, tav_service *svc)
+void tavi_engine_set_service(tavi_engine *e, tav_service *svc)
 {
     if (e)
         e->service = svc;
 }
 
-void tav_engine_free(tav_engine *e)
+void tavi_engine_free(tavi_engine *e)
 {
     if (!e)
         return;
     tav_session_free(e->s);
     free(e->scratch);
     free(e->out);
-    tav_searcher_free(e->searcher);
+    tavi_searcher_free(e->searcher);
     free(e);
 }
 
-const char *tav_engine_exec(tav_engine *e, const char *line, tav_info_fn info, void *ctx,
+const char *tavi_engine_exec(tavi_engine *e, const char *line, tav_info_fn info, void *ctx,
                             int *quit)
 {
     out_reset(e);
@@ -615,8 +615,8 @@ const char *tav_engine_exec(tav_engine *e, const char *line, tav_info_fn info, v
     e->info_ctx = ctx;
     *quit = 0;
     size_t len = strlen(line);
-    if (len >= TAV_ENGINE_MAX_LINE) {
-        out_printf(e, "error line too long (at most %d bytes)", TAV_ENGINE_MAX_LINE - 1);
+    if (len >= TAVI_ENGINE_MAX_LINE) {
+        out_printf(e, "error line too long (at most %d bytes)", TAVI_ENGINE_MAX_LINE - 1);
         return e->out;
     }
     char *buf = malloc(len + 1);
@@ -664,20 +664,20 @@ const char *tav_engine_exec(tav_engine *e, const char *line, tav_info_fn info, v
     return e->out;
 }
 
-const tav_game *tav_engine_game(const tav_engine *e) { return e->game; }
+const tav_game *tavi_engine_game(const tavi_engine *e) { return e->game; }
 
-const void *tav_engine_state(const tav_engine *e)
+const void *tavi_engine_state(const tavi_engine *e)
 {
     return e->s ? cur_state(e) : NULL;
 }
 
-int tav_engine_ply(const tav_engine *e) { return e->s ? tav_session_ply(e->s) : 0; }
+int tavi_engine_ply(const tavi_engine *e) { return e->s ? tav_session_ply(e->s) : 0; }
 
-tav_session *tav_engine_session(tav_engine *e) { return e->s; }
+tav_session *tavi_engine_session(tavi_engine *e) { return e->s; }
 
 /* --------------------------------------------------------------- render */
 
-void tav_render_ascii(const tav_view *v, tav_info_fn out, void *ctx)
+void tavi_render_ascii(const tav_view *v, tav_info_fn out, void *ctx)
 {
     char line[512];
     size_t k;

@@ -7,7 +7,7 @@
  * the line).  Every move is checked against the legal moves of the replayed
  * position, so a record that parses is a record that replays.
  */
-#include "engine/record.h"
+#include "tavoliere_record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@ static int cur_eof(const cursor *c) { return c->p >= c->end; }
 /* Format an error with the cursor's position. */
 static int fail_at(const cursor *c, char *err, size_t n, const char *what, const char *detail)
 {
-    tav_bprintf(err, n, "line %d, column %d: %s%s", c->line, c->col, what, detail ? detail : "");
+    tavi_bprintf(err, n, "line %d, column %d: %s%s", c->line, c->col, what, detail ? detail : "");
     return -1;
 }
 
@@ -70,7 +70,7 @@ int tav_record_add(tav_record *r, const char *move, const char *comment)
         r->comments = cm;
         r->cap = cap;
     }
-    tav_bprintf(r->moves[r->nmoves], TAV_MOVE_TEXT, "%s", move);
+    tavi_bprintf(r->moves[r->nmoves], TAV_MOVE_TEXT, "%s", move);
     r->comments[r->nmoves] = NULL;
     if (comment && *comment) {
         size_t n = strlen(comment);
@@ -88,15 +88,15 @@ void tav_record_start_options(const tav_record *r, char *buf, size_t n)
     buf[0] = '\0';
     /* Explicit stacks replace a seed: copy the other options through. */
     int stacks = r->white_stack[0] && r->black_stack[0];
-    tav_optiter it = {r->options};
+    tavi_optiter it = {r->options};
     char key[64], val[TAV_RECORD_TAG], e[64];
-    while (tav_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
+    while (tavi_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
         if (stacks && (strcmp(key, "seed") == 0 || strcmp(key, "white") == 0 || strcmp(key, "black") == 0))
             continue;
-        k += tav_bprintf(buf + k, n - k, "%s%s=%s", k ? " " : "", key, val);
+        k += tavi_bprintf(buf + k, n - k, "%s%s=%s", k ? " " : "", key, val);
     }
     if (stacks)
-        tav_bprintf(buf + k, n - k, "%swhite=%s black=%s", k ? " " : "", r->white_stack, r->black_stack);
+        tavi_bprintf(buf + k, n - k, "%swhite=%s black=%s", k ? " " : "", r->white_stack, r->black_stack);
 }
 
 void tav_record_set_deal(tav_record *r, const tav_game *g, const void *start)
@@ -106,12 +106,12 @@ void tav_record_set_deal(tav_record *r, const tav_game *g, const void *start)
         return;
     char opts[2 * TAV_RECORD_TAG + 32], key[32], val[TAV_RECORD_TAG], e[64];
     g->deal_options(start, opts, sizeof opts);
-    tav_optiter it = {opts};
-    while (tav_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
+    tavi_optiter it = {opts};
+    while (tavi_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
         if (strcmp(key, "white") == 0)
-            tav_bprintf(r->white_stack, sizeof r->white_stack, "%s", val);
+            tavi_bprintf(r->white_stack, sizeof r->white_stack, "%s", val);
         else if (strcmp(key, "black") == 0)
-            tav_bprintf(r->black_stack, sizeof r->black_stack, "%s", val);
+            tavi_bprintf(r->black_stack, sizeof r->black_stack, "%s", val);
     }
     if (!r->white_stack[0] || !r->black_stack[0])
         r->white_stack[0] = r->black_stack[0] = '\0';
@@ -125,8 +125,8 @@ void tav_record_finish(tav_record *r, const tav_game *g, const char *options, co
     struct tm tmv;
     if (gmtime_r(&now, &tmv))
         strftime(r->date, sizeof r->date, "%Y-%m-%d", &tmv);
-    tav_bprintf(r->result, sizeof r->result, "%s", res.over ? tav_side_name(res.winner) : "*");
-    tav_bprintf(r->score, sizeof r->score, "%d:%d", res.score[0], res.score[1]);
+    tavi_bprintf(r->result, sizeof r->result, "%s", res.over ? tav_side_name(res.winner) : "*");
+    tavi_bprintf(r->score, sizeof r->score, "%d:%d", res.score[0], res.score[1]);
     r->white_stack[0] = r->black_stack[0] = '\0';
     if (g->deal_options) {
         void *init = calloc(1, g->state_size);
@@ -215,7 +215,7 @@ static int parse_tag(cursor *c, tav_record *r, unsigned *seen, char *err, size_t
             break;
     if (t == NTAGS) {
         char d[128];
-        tav_bprintf(d, sizeof d, " '%s' (expected Game, Options, White, Black, Date, Event, Result, "
+        tavi_bprintf(d, sizeof d, " '%s' (expected Game, Options, White, Black, Date, Event, Result, "
                                  "Score, WhiteStack or BlackStack)", name);
         return fail_at(&at, err, errlen, "unknown tag", d);
     }
@@ -254,7 +254,7 @@ static int parse_tag(cursor *c, tav_record *r, unsigned *seen, char *err, size_t
         r->game = tav_game_find(val);
         if (!r->game) {
             char names[128], what[160];
-            tav_bprintf(what, sizeof what, "unknown game (expected %s): ",
+            tavi_bprintf(what, sizeof what, "unknown game (expected %s): ",
                         tav_game_list(names, sizeof names));
             return fail_at(&at, err, errlen, what, val);
         }
@@ -277,7 +277,7 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
         unsigned char b = (unsigned char)*s.p;
         if ((b < 32 && b != '\n' && b != '\r' && b != '\t') || b == 127) {
             char d[48];
-            tav_bprintf(d, sizeof d, " 0x%02x (a record is text)", b);
+            tavi_bprintf(d, sizeof d, " 0x%02x (a record is text)", b);
             return fail_at(&s, err, errlen, "unexpected byte", d);
         }
     }
@@ -300,11 +300,11 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
     tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
     int rc = -1;
     if (!st || !scratch) {
-        tav_bprintf(err, errlen, "out of memory");
+        tavi_bprintf(err, errlen, "out of memory");
         goto out;
     }
     if (g->init(st, opts, e2, sizeof e2) != 0) {
-        tav_bprintf(err, errlen, "line 1, column 1: bad Options for %s: %s", g->name, e2);
+        tavi_bprintf(err, errlen, "line 1, column 1: bad Options for %s: %s", g->name, e2);
         goto out;
     }
     for (;;) {
@@ -334,13 +334,13 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
         if (k >= 2 && tok[k - 1] == '.' && tok[0] >= '0' && tok[0] <= '9') {
             tok[k - 1] = '\0';
             uint64_t num;
-            if (tav_parse_uint(tok, 1000000, &num) != 0) {
+            if (tavi_parse_uint(tok, 1000000, &num) != 0) {
                 fail_at(&at, err, errlen, "bad move number", NULL);
                 goto out;
             }
             if (num != (uint64_t)r->nmoves + 1) {
                 char d[64];
-                tav_bprintf(d, sizeof d, " %llu (expected %d)", (unsigned long long)num, r->nmoves + 1);
+                tavi_bprintf(d, sizeof d, " %llu (expected %d)", (unsigned long long)num, r->nmoves + 1);
                 fail_at(&at, err, errlen, "move number out of order:", d);
                 goto out;
             }
@@ -353,7 +353,7 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
         tav_move m;
         if (tav_find_move(g, st, tok, scratch, &m) != 0) {
             char d[160];
-            tav_bprintf(d, sizeof d, "illegal move '%s' at ply %d (expected a legal move of %s)", tok,
+            tavi_bprintf(d, sizeof d, "illegal move '%s' at ply %d (expected a legal move of %s)", tok,
                         r->nmoves + 1, tav_side_name(g->to_move(st)));
             fail_at(&at, err, errlen, d, NULL);
             goto out;
@@ -372,18 +372,18 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
     if (r->result[0] && strcmp(r->result, "*") != 0) {
         const char *want = res.over ? tav_side_name(res.winner) : "*";
         if (strcmp(r->result, want) != 0) {
-            tav_bprintf(err, errlen, "line %d, column %d: Result says '%s' but the moves give '%s'",
+            tavi_bprintf(err, errlen, "line %d, column %d: Result says '%s' but the moves give '%s'",
                         c.line, c.col, r->result, want);
             goto out;
         }
     } else if (r->result[0] == '\0' && res.over) {
-        tav_bprintf(r->result, sizeof r->result, "%s", tav_side_name(res.winner));
+        tavi_bprintf(r->result, sizeof r->result, "%s", tav_side_name(res.winner));
     }
     if (r->score[0] && res.over) {
         char want[32];
-        tav_bprintf(want, sizeof want, "%d:%d", res.score[0], res.score[1]);
+        tavi_bprintf(want, sizeof want, "%d:%d", res.score[0], res.score[1]);
         if (strcmp(r->score, want) != 0) {
-            tav_bprintf(err, errlen, "line %d, column %d: Score says '%s' but the moves give '%s'",
+            tavi_bprintf(err, errlen, "line %d, column %d: Score says '%s' but the moves give '%s'",
                         c.line, c.col, r->score, want);
             goto out;
         }
@@ -461,7 +461,7 @@ char *tav_record_write(const tav_record *r)
     sb_add(&b, "\n");
     for (int i = 0; i < r->nmoves; i++) {
         char line[TAV_MOVE_TEXT + 32];
-        tav_bprintf(line, sizeof line, "%d. %s", i + 1, r->moves[i]);
+        tavi_bprintf(line, sizeof line, "%d. %s", i + 1, r->moves[i]);
         sb_add(&b, line);
         if (r->comments && r->comments[i]) {
             sb_add(&b, " { ");

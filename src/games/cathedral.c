@@ -199,7 +199,7 @@ static inline int bb_any(cat_bb a) { return (a.lo | a.hi) != 0; }
 /* a == b */
 static inline int bb_eq(cat_bb a, cat_bb b) { return a.lo == b.lo && a.hi == b.hi; }
 /* number of squares in a */
-static inline int bb_count(cat_bb a) { return tav_popcount(a.lo) + tav_popcount(a.hi); }
+static inline int bb_count(cat_bb a) { return tavi_popcount(a.lo) + tavi_popcount(a.hi); }
 /* square sq is in a */
 static inline int bb_has(cat_bb a, int sq)
 {
@@ -211,7 +211,7 @@ static inline cat_bb bb_sq(int sq)
     return sq < 64 ? (cat_bb){1ULL << sq, 0} : (cat_bb){0, 1ULL << (sq - 64)};
 }
 /* lowest square of a non-empty set */
-static inline int bb_first(cat_bb a) { return a.lo ? tav_ctz(a.lo) : 64 + tav_ctz(a.hi); }
+static inline int bb_first(cat_bb a) { return a.lo ? tavi_ctz(a.lo) : 64 + tavi_ctz(a.hi); }
 /* a one rank up (rank 10 falls off) */
 static inline cat_bb bb_north(cat_bb a)
 {
@@ -334,11 +334,11 @@ static int cat_gen_shape(int sh, const cat_bb *down, tav_move *out, int n)
             fit = bb_and(fit, down[or->off[c]]);
         tav_move base = cat_move_make(sh, o, 0);
         while (fit.lo) {
-            out[n++] = base | (tav_move)tav_ctz(fit.lo) << 8;
+            out[n++] = base | (tav_move)tavi_ctz(fit.lo) << 8;
             fit.lo &= fit.lo - 1;
         }
         while (fit.hi) {
-            out[n++] = base | (tav_move)(64 + tav_ctz(fit.hi)) << 8;
+            out[n++] = base | (tav_move)(64 + tavi_ctz(fit.hi)) << 8;
             fit.hi &= fit.hi - 1;
         }
     }
@@ -428,13 +428,13 @@ static void cat_claim(cathedral_state *s, int p)
 /* Parse the options (opening=classic|late) into *opening. */
 static int cat_options(const char *options, int *opening, char *err, size_t errlen)
 {
-    tav_optiter it = {options ? options : ""};
+    tavi_optiter it = {options ? options : ""};
     char key[32], val[32];
     int r;
     *opening = CAT_OPEN_CLASSIC;
-    while ((r = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+    while ((r = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
         if (strcmp(key, "opening") != 0) {
-            tav_bprintf(err, errlen, "unknown option '%s' (expected opening=classic|late)", key);
+            tavi_bprintf(err, errlen, "unknown option '%s' (expected opening=classic|late)", key);
             return -1;
         }
         if (strcmp(val, "classic") == 0)
@@ -442,7 +442,7 @@ static int cat_options(const char *options, int *opening, char *err, size_t errl
         else if (strcmp(val, "late") == 0)
             *opening = CAT_OPEN_LATE;
         else {
-            tav_bprintf(err, errlen, "bad value '%s' for opening (expected classic|late)", val);
+            tavi_bprintf(err, errlen, "bad value '%s' for opening (expected classic|late)", val);
             return -1;
         }
     }
@@ -541,10 +541,10 @@ static void cathedral_result(const void *st, tav_result *r)
 static int cat_move_text(tav_move m, char *buf, size_t n)
 {
     if (m == CAT_PASS)
-        return (int)tav_bprintf(buf, n, "pass");
+        return (int)tavi_bprintf(buf, n, "pass");
     if (!(m & CAT_MOVE_FLAG) || cat_move_shape(m) >= CAT_SHAPES ||
         cat_move_orient(m) >= cat_shapes[cat_move_shape(m)].norient || cat_move_anchor(m) >= 100)
-        return (int)tav_bprintf(buf, n, "?");
+        return (int)tavi_bprintf(buf, n, "?");
     const cat_shape *shp = &cat_shapes[cat_move_shape(m)];
     const cat_orient *or = &shp->o[cat_move_orient(m)];
     char tmp[TAV_MOVE_TEXT];
@@ -555,10 +555,10 @@ static int cat_move_text(tav_move m, char *buf, size_t n)
         int sq = cat_move_anchor(m) + or->off[c];
         if (c)
             tmp[len++] = ',';
-        len += (size_t)tav_square_str(sq % CAT_N, sq / CAT_N, tmp + len);
+        len += (size_t)tavi_square_str(sq % CAT_N, sq / CAT_N, tmp + len);
     }
     tmp[len] = '\0';
-    return (int)tav_bprintf(buf, n, "%s", tmp);
+    return (int)tavi_bprintf(buf, n, "%s", tmp);
 }
 
 static int cathedral_move_str(const void *st, tav_move m, char *buf, size_t n)
@@ -567,16 +567,16 @@ static int cathedral_move_str(const void *st, tav_move m, char *buf, size_t n)
     return cat_move_text(m, buf, n);
 }
 
-/* XOR of tav_mix64 over the squares of set b, feature block f. */
+/* XOR of tavi_mix64 over the squares of set b, feature block f. */
 static uint64_t cat_hash_set(cat_bb b, uint64_t f)
 {
     uint64_t h = 0;
     while (b.lo) {
-        h ^= tav_mix64(f * 128 + (uint64_t)tav_ctz(b.lo));
+        h ^= tavi_mix64(f * 128 + (uint64_t)tavi_ctz(b.lo));
         b.lo &= b.lo - 1;
     }
     while (b.hi) {
-        h ^= tav_mix64(f * 128 + 64 + (uint64_t)tav_ctz(b.hi));
+        h ^= tavi_mix64(f * 128 + 64 + (uint64_t)tavi_ctz(b.hi));
         b.hi &= b.hi - 1;
     }
     return h;
@@ -593,12 +593,12 @@ static uint64_t cathedral_hash(const void *st)
         h ^= cat_hash_set(s->terr[p], (uint64_t)(30 + p));
     }
     h ^= cat_hash_set(s->cath, 29);
-    h ^= tav_mix64(0x10000 + s->tomove);
-    h ^= tav_mix64(0x10010 + s->ystate);
-    h ^= tav_mix64(0x10020 + s->built);
-    h ^= tav_mix64(0x10030 + s->passes);
+    h ^= tavi_mix64(0x10000 + s->tomove);
+    h ^= tavi_mix64(0x10010 + s->ystate);
+    h ^= tavi_mix64(0x10020 + s->built);
+    h ^= tavi_mix64(0x10030 + s->passes);
     if (s->ystate == CAT_Y_HAND)
-        h ^= tav_mix64(0x10040 + s->opening);
+        h ^= tavi_mix64(0x10040 + s->opening);
     return h;
 }
 
@@ -667,14 +667,14 @@ static void cathedral_view(const void *st, tav_view *v)
     v->to_move = cathedral_to_move(s);
     const char *phase = s->passes >= 2 ? "over" : cat_y_due(s) ? "cathedral"
                         : cat_claims(s) ? "play" : "opening";
-    tav_bprintf(v->phase, sizeof v->phase, "%s", phase);
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", phase);
     for (int p = 0; p < 2; p++) {
         char h[32];
         cat_hand_str(s, p, h, sizeof h);
-        tav_bprintf(v->hand[p], sizeof v->hand[p], "%s (%d)", h, CAT_TOTAL - bb_count(s->own[p]));
+        tavi_bprintf(v->hand[p], sizeof v->hand[p], "%s (%d)", h, CAT_TOTAL - bb_count(s->own[p]));
     }
     static const char *const ynames[3] = {"in hand", "on the board", "captured"};
-    tav_bprintf(v->info, sizeof v->info, "cathedral %s, claims %s, territory %d:%d, passes %d",
+    tavi_bprintf(v->info, sizeof v->info, "cathedral %s, claims %s, territory %d:%d, passes %d",
                 ynames[s->ystate], cat_claims(s) ? "on" : "off", bb_count(s->terr[0]),
                 bb_count(s->terr[1]), s->passes);
     if (s->last)
@@ -794,9 +794,9 @@ static void cathedral_board_view(const void *st, int viewer, tav_board_view *v)
     v->side[0].score = r.score[0];
     v->side[1].score = r.score[1];
     v->to_move = gv.to_move;
-    tav_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
-    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
+    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
 }
 
 /* ---- position text ------------------------------------------------------- */
@@ -819,11 +819,11 @@ static int cathedral_get_position(const void *st, char *buf, size_t n)
     char last[TAV_MOVE_TEXT] = "none";
     if (s->last)
         cat_move_text(s->last, last, sizeof last);
-    len += tav_bprintf(text + len, sizeof text - len,
+    len += tavi_bprintf(text + len, sizeof text - len,
                        "opening=%s\ntomove=%s\ncathedral=%s\nbuilt=%s\npasses=%d\nlast=%s\n",
                        cat_opening_names[s->opening], tav_side_name(s->tomove),
                        cat_ystate_names[s->ystate], cat_built_names[s->built], s->passes, last);
-    return (int)tav_bprintf(buf, n, "%s", text);
+    return (int)tavi_bprintf(buf, n, "%s", text);
 }
 
 /* Split set k of shape sh into at most max placements; 0 if it works. */
@@ -917,7 +917,7 @@ static int cat_parse_last(cathedral_state *s, const char *val)
     char canon[TAV_MOVE_TEXT];
     for (;;) {
         int f, r;
-        if (tav_square_parse(&q, CAT_N, CAT_N, &f, &r) != 0)
+        if (tavi_square_parse(&q, CAT_N, CAT_N, &f, &r) != 0)
             return -1;
         m = bb_or(m, bb_sq(r * CAT_N + f));
         if (*q == '\0')
@@ -971,11 +971,11 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
             } else if (ch >= 'a' && ch <= 'z' && (k = strchr(cat_codes, ch - 'a' + 'A')) != NULL) {
                 t.piece[1][k - cat_codes] = bb_or(t.piece[1][k - cat_codes], bb_sq(sq));
             } else if (ch == '\n' || ch == '\0') {
-                tav_bprintf(err, errlen, "line %d: %d squares, expected 10 (rank %d)", line, f,
+                tavi_bprintf(err, errlen, "line %d: %d squares, expected 10 (rank %d)", line, f,
                             r + 1);
                 return -1;
             } else {
-                tav_bprintf(err, errlen,
+                tavi_bprintf(err, errlen,
                             "line %d column %d: '%c' is not a square letter (expected . + - Y "
                             "or TSIBQMADXCW, lower case for black)",
                             line, f + 1, ch);
@@ -983,7 +983,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
             }
         }
         if (*p != '\n') {
-            tav_bprintf(err, errlen, "line %d: %s, expected 10 squares then a new line", line,
+            tavi_bprintf(err, errlen, "line %d: %s, expected 10 squares then a new line", line,
                         *p ? "too long" : "missing the lines after it");
             return -1;
         }
@@ -999,7 +999,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
         size_t len = end ? (size_t)(end - p) : strlen(p);
         char buf[80];
         if (len >= sizeof buf) {
-            tav_bprintf(err, errlen, "line %d: too long", line);
+            tavi_bprintf(err, errlen, "line %d: too long", line);
             return -1;
         }
         memcpy(buf, p, len);
@@ -1009,7 +1009,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
             continue;
         char *eq = strchr(buf, '=');
         if (!eq) {
-            tav_bprintf(err, errlen, "line %d: expected key=value, got '%s'", line, buf);
+            tavi_bprintf(err, errlen, "line %d: expected key=value, got '%s'", line, buf);
             return -1;
         }
         *eq = '\0';
@@ -1032,25 +1032,25 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
             v = strcmp(val, "0") == 0 ? 0 : strcmp(val, "1") == 0 ? 1 : strcmp(val, "2") == 0 ? 2 : -1;
         } else if (strcmp(key, "last") == 0) {
             if (lastline) {
-                tav_bprintf(err, errlen, "line %d: last given twice", line);
+                tavi_bprintf(err, errlen, "line %d: last given twice", line);
                 return -1;
             }
             lastline = line;
             if (strlen(val) >= sizeof lastval) {
-                tav_bprintf(err, errlen, "line %d: last move too long", line);
+                tavi_bprintf(err, errlen, "line %d: last move too long", line);
                 return -1;
             }
             strcpy(lastval, val);
             continue;
         } else {
-            tav_bprintf(err, errlen,
+            tavi_bprintf(err, errlen,
                         "line %d: unknown key '%s' (expected opening, tomove, cathedral, built, "
                         "passes, last)",
                         line, key);
             return -1;
         }
         if (*slot >= 0) {
-            tav_bprintf(err, errlen, "line %d: %s given twice", line, key);
+            tavi_bprintf(err, errlen, "line %d: %s given twice", line, key);
             return -1;
         }
         if (v < 0) {
@@ -1059,7 +1059,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
                                                  "none|white|black|both", "0|1|2"};
             int i = slot == &opening ? 0 : slot == &tomove ? 1 : slot == &ystate ? 2
                     : slot == &built ? 3 : 4;
-            tav_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, val,
+            tavi_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, val,
                         key, expect[i]);
             return -1;
         }
@@ -1068,7 +1068,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
     const char *missing = opening < 0 ? "opening" : tomove < 0 ? "tomove" : ystate < 0 ? "cathedral"
                           : built < 0 ? "built" : passes < 0 ? "passes" : NULL;
     if (missing) {
-        tav_bprintf(err, errlen, "missing line %s=...", missing);
+        tavi_bprintf(err, errlen, "missing line %s=...", missing);
         return -1;
     }
     t.opening = (uint8_t)opening;
@@ -1081,7 +1081,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
         for (int k = 0; k < CAT_KINDS; k++) {
             int sh = cat_shape_of(pl, k);
             if (cat_split(sh, t.piece[pl][k], cat_count[k]) != 0) {
-                tav_bprintf(err, errlen,
+                tavi_bprintf(err, errlen,
                             "board: the squares of %s's %c do not form %d piece%s of that shape "
                             "(first at %c%d)",
                             tav_side_name(pl), cat_codes[k], cat_count[k],
@@ -1095,7 +1095,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
     /* 4. the Cathedral and the phase */
     if ((ystate == CAT_Y_BOARD) != bb_any(t.cath) ||
         (bb_any(t.cath) && !cat_match(CAT_SHAPE_Y, t.cath))) {
-        tav_bprintf(err, errlen, ystate == CAT_Y_BOARD ? "cathedral=board needs a whole Cathedral Y on the board"
+        tavi_bprintf(err, errlen, ystate == CAT_Y_BOARD ? "cathedral=board needs a whole Cathedral Y on the board"
                                                        : "a Y on the board needs cathedral=board");
         return -1;
     }
@@ -1115,7 +1115,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
             ok = pieces == 1;
         }
         if (!ok) {
-            tav_bprintf(err, errlen,
+            tavi_bprintf(err, errlen,
                         "cathedral=hand: before the Cathedral the board is empty with white to "
                         "move (late opening: or one white building with black to move), "
                         "built=none, passes=0, no territory");
@@ -1124,26 +1124,26 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
     } else {
         if (built == 1 || (built == 0 && tomove != TAV_BLACK) ||
             (built == 2 && tomove != TAV_WHITE)) {
-            tav_bprintf(err, errlen,
+            tavi_bprintf(err, errlen,
                         "built=%s with tomove=%s: after the Cathedral black builds first, then "
                         "white",
                         cat_built_names[built], tav_side_name(tomove));
             return -1;
         }
         if (ystate == CAT_Y_CAPTURED && built != 3) {
-            tav_bprintf(err, errlen, "cathedral=captured needs built=both (claims enabled)");
+            tavi_bprintf(err, errlen, "cathedral=captured needs built=both (claims enabled)");
             return -1;
         }
     }
     /* 5. territory: claims enabled, and whole regions of its owner */
     if (anyterr && built != 3) {
-        tav_bprintf(err, errlen, "territory (+ or -) needs built=both (claims enabled)");
+        tavi_bprintf(err, errlen, "territory (+ or -) needs built=both (claims enabled)");
         return -1;
     }
     for (int pl = 0; pl < 2; pl++) {
         int bad;
         if (cat_terr_ok(&t, pl, &bad) != 0) {
-            tav_bprintf(err, errlen,
+            tavi_bprintf(err, errlen,
                         "board: %s's territory is not a closed region of his: %c%d is in the "
                         "same region but not his territory",
                         tav_side_name(pl), 'a' + bad % CAT_N, 1 + bad / CAT_N);
@@ -1153,14 +1153,14 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
     /* 6. passes: who passed could place nothing */
     if (passes > 0 && (cat_y_due(&t) || cat_can_build(&t, !tomove) ||
                        (passes == 2 && cat_can_build(&t, tomove)))) {
-        tav_bprintf(err, errlen, "passes=%d but %s could place a building", passes,
+        tavi_bprintf(err, errlen, "passes=%d but %s could place a building", passes,
                     passes == 2 && !cat_can_build(&t, !tomove) ? tav_side_name(tomove)
                                                                : tav_side_name(!tomove));
         return -1;
     }
     /* 7. the last move */
     if (cat_parse_last(&t, lastval) != 0) {
-        tav_bprintf(err, errlen,
+        tavi_bprintf(err, errlen,
                     "line %d: last=%s is not none, pass or a piece on the board in canonical "
                     "notation",
                     lastline, lastval);
@@ -1181,11 +1181,11 @@ static void cat_set_str(cat_bb b, char *buf, size_t n)
         for (int r = 0; r < CAT_N; r++)
             if (bb_has(b, r * CAT_N + f)) {
                 char sq[8];
-                tav_square_str(f, r, sq);
-                len += tav_bprintf(buf + len, n - len, "%s%s", len ? "," : "", sq);
+                tavi_square_str(f, r, sq);
+                len += tavi_bprintf(buf + len, n - len, "%s%s", len ? "," : "", sq);
             }
     if (len == 0)
-        tav_bprintf(buf, n, "-");
+        tavi_bprintf(buf, n, "-");
 }
 
 /* Parse a side name (white/black/W/B); -1 if none. */
@@ -1220,9 +1220,9 @@ static int cathedral_probe(const void *st, const char *key, char *out, size_t n)
         cat_set_str(s->terr[0], a, sizeof a);
         cat_set_str(s->terr[1], b, sizeof b);
         if (side == -2)
-            tav_bprintf(out, n, "white=%s black=%s", a, b);
+            tavi_bprintf(out, n, "white=%s black=%s", a, b);
         else
-            tav_bprintf(out, n, "%s", side == TAV_WHITE ? a : b);
+            tavi_bprintf(out, n, "%s", side == TAV_WHITE ? a : b);
         return 0;
     }
     if (strcmp(word, "hand") == 0) {
@@ -1233,11 +1233,11 @@ static int cathedral_probe(const void *st, const char *key, char *out, size_t n)
         return 0;
     }
     if (strcmp(word, "claims") == 0 && !arg[0]) {
-        tav_bprintf(out, n, "%s", cat_claims(s) ? "yes" : "no");
+        tavi_bprintf(out, n, "%s", cat_claims(s) ? "yes" : "no");
         return 0;
     }
     if (strcmp(word, "cathedral") == 0 && !arg[0]) {
-        tav_bprintf(out, n, "%s", cat_ystate_names[s->ystate]);
+        tavi_bprintf(out, n, "%s", cat_ystate_names[s->ystate]);
         return 0;
     }
     if (strcmp(word, "placements") == 0 && strlen(arg) == 1) {
@@ -1246,7 +1246,7 @@ static int cathedral_probe(const void *st, const char *key, char *out, size_t n)
         for (int i = 0; i < cnt; i++)
             if (list[i] != CAT_PASS && cat_shapes[cat_move_shape(list[i])].code == arg[0])
                 hits++;
-        tav_bprintf(out, n, "%d", hits);
+        tavi_bprintf(out, n, "%d", hits);
         return 0;
     }
     if (strcmp(word, "orientations") == 0 && arg[0] && (arg[1] == '\0' || arg[1] == ' ')) {
@@ -1257,11 +1257,11 @@ static int cathedral_probe(const void *st, const char *key, char *out, size_t n)
             return -1;
         if (sh < 0)
             sh = cat_shape_of(side, (int)(k - cat_codes));
-        size_t len = tav_bprintf(out, n, "%d", cat_shapes[sh].norient);
+        size_t len = tavi_bprintf(out, n, "%d", cat_shapes[sh].norient);
         for (int o = 0; o < cat_shapes[sh].norient; o++) {
             char t[TAV_MOVE_TEXT];
             cat_move_text(cat_move_make(sh, o, 0), t, sizeof t);
-            len += tav_bprintf(out + len, n - len, " %s", t);
+            len += tavi_bprintf(out + len, n - len, " %s", t);
         }
         return 0;
     }
@@ -1307,7 +1307,7 @@ static int cat_check_shape(int sh, char *err, size_t errlen)
         }
     }
     if (c != shp->size || nseen != shp->norient) {
-        tav_bprintf(err, errlen, "shape %d: table has %d squares / %d orientations, drawing %d / %d",
+        tavi_bprintf(err, errlen, "shape %d: table has %d squares / %d orientations, drawing %d / %d",
                     sh, shp->size, shp->norient, c, nseen);
         return -1;
     }
@@ -1322,7 +1322,7 @@ static int cat_check_shape(int sh, char *err, size_t errlen)
             w = f + 1 > w ? f + 1 : w;
             hh = r + 1 > hh ? r + 1 : hh;
             if (key <= prev) {
-                tav_bprintf(err, errlen, "shape %d orientation %d: offsets not sorted", sh, o);
+                tavi_bprintf(err, errlen, "shape %d orientation %d: offsets not sorted", sh, o);
                 return -1;
             }
             prev = key;
@@ -1331,7 +1331,7 @@ static int cat_check_shape(int sh, char *err, size_t errlen)
         for (int i = 0; i < nseen; i++)
             found |= seen[i] == m;
         if (m != or->mask || !found || w != or->w || hh != or->h) {
-            tav_bprintf(err, errlen, "shape %d orientation %d differs from the drawing", sh, o);
+            tavi_bprintf(err, errlen, "shape %d orientation %d differs from the drawing", sh, o);
             return -1;
         }
     }
@@ -1350,12 +1350,12 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
         cat_bb u = {0, 0};
         for (int k = 0; k < CAT_KINDS; k++) {
             if (bb_any(bb_and(all, s->piece[p][k]))) {
-                tav_bprintf(err, errlen, "%s's %c overlaps another piece", tav_side_name(p),
+                tavi_bprintf(err, errlen, "%s's %c overlaps another piece", tav_side_name(p),
                             cat_codes[k]);
                 return -1;
             }
             if (cat_split(cat_shape_of(p, k), s->piece[p][k], cat_count[k]) != 0) {
-                tav_bprintf(err, errlen, "%s's %c squares are not whole pieces", tav_side_name(p),
+                tavi_bprintf(err, errlen, "%s's %c squares are not whole pieces", tav_side_name(p),
                             cat_codes[k]);
                 return -1;
             }
@@ -1363,35 +1363,35 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
             u = bb_or(u, s->piece[p][k]);
         }
         if (!bb_eq(u, s->own[p])) {
-            tav_bprintf(err, errlen, "%s's union of buildings is wrong", tav_side_name(p));
+            tavi_bprintf(err, errlen, "%s's union of buildings is wrong", tav_side_name(p));
             return -1;
         }
     }
     if (bb_any(bb_andnot(all, cat_full)) || bb_any(bb_and(all, bb_or(s->terr[0], s->terr[1]))) ||
         bb_any(bb_and(s->terr[0], s->terr[1])) ||
         bb_any(bb_andnot(bb_or(s->terr[0], s->terr[1]), cat_full))) {
-        tav_bprintf(err, errlen, "territory overlaps pieces or the other territory");
+        tavi_bprintf(err, errlen, "territory overlaps pieces or the other territory");
         return -1;
     }
     if ((s->ystate == CAT_Y_BOARD) != bb_any(s->cath) ||
         (bb_any(s->cath) && !cat_match(CAT_SHAPE_Y, s->cath))) {
-        tav_bprintf(err, errlen, "Cathedral state and squares disagree");
+        tavi_bprintf(err, errlen, "Cathedral state and squares disagree");
         return -1;
     }
     for (int p = 0; p < 2; p++) {
         int bad;
         if (cat_terr_ok(s, p, &bad) != 0) {
-            tav_bprintf(err, errlen, "%s's territory region also holds %c%d", tav_side_name(p),
+            tavi_bprintf(err, errlen, "%s's territory region also holds %c%d", tav_side_name(p),
                         'a' + bad % CAT_N, 1 + bad / CAT_N);
             return -1;
         }
     }
     if ((bb_any(s->terr[0]) || bb_any(s->terr[1])) && !cat_claims(s)) {
-        tav_bprintf(err, errlen, "territory before claims are enabled");
+        tavi_bprintf(err, errlen, "territory before claims are enabled");
         return -1;
     }
     if (s->tomove > 1 || s->opening > 1 || s->ystate > 2 || s->built > 3 || s->passes > 2) {
-        tav_bprintf(err, errlen, "a field is out of range");
+        tavi_bprintf(err, errlen, "a field is out of range");
         return -1;
     }
     return 0;
@@ -1579,7 +1579,7 @@ static int cathedral_move_score(const void *st, tav_move m)
 
 static const char *const cathedral_samples[] = {"", "opening=late", NULL};
 
-const tav_game cathedral_game = {
+const tav_game tavi_cathedral_game = {
     .name = "cathedral",
     .state_size = sizeof(cathedral_state),
     .max_moves = CAT_MAX_MOVES,

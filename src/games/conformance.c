@@ -43,7 +43,7 @@ static void fail(conf *c, const char *fmt, ...)
 {
     if (c->failed++)
         return;   /* the first failure is the one reported */
-    size_t k = tav_bprintf(c->err, c->errlen, "seed %llu ply %d: ", (unsigned long long)c->seed,
+    size_t k = tavi_bprintf(c->err, c->errlen, "seed %llu ply %d: ", (unsigned long long)c->seed,
                            c->ply);
     va_list ap;
     va_start(ap, fmt);
@@ -89,7 +89,7 @@ static int legal_signature(conf *c, const void *st, tav_move *list, uint64_t *si
                        strpbrk(buf, " \t/") != NULL))
             fail(c, "bad move text '%s'", buf);
         h[i] = text_hash(buf);
-        *sig += tav_mix64(h[i]);
+        *sig += tavi_mix64(h[i]);
     }
     if (strict) {
         qsort(h, (size_t)n, sizeof *h, cmp_u64);

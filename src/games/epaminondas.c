@@ -163,7 +163,7 @@ static inline epa_bb epa_side(const epaminondas_state *s, int side)
 /* Zobrist feature of a piece of `side` on `sq`. */
 static inline uint64_t epa_zpiece(int side, int sq)
 {
-    return tav_mix64(0x4570610000ULL + (uint64_t)(side * 256 + sq));
+    return tavi_mix64(0x4570610000ULL + (uint64_t)(side * 256 + sq));
 }
 static const uint64_t epa_zblack = 0x6b1f3c2d9e8a7765ULL;   /* black to move */
 
@@ -183,7 +183,7 @@ static inline int epa_emit(epa_bb t, int d, int k, int s, int cap, tav_move *out
     tav_move base = epa_move_make(0, d, k, s, cap) - (tav_move)(s * epa_off[d]);
     for (int i = 0; i < 3; i++)
         for (uint64_t w = t.w[i]; w; w &= w - 1)
-            out[n++] = base + (tav_move)(i * 64 + tav_ctz(w));
+            out[n++] = base + (tav_move)(i * 64 + tavi_ctz(w));
     return n;
 }
 
@@ -266,26 +266,26 @@ static uint64_t epa_key(const epaminondas_state *s)
     for (int side = 0; side < 2; side++)
         for (int i = 0; i < 3; i++)
             for (uint64_t w = s->pc[side][i]; w; w &= w - 1)
-                key ^= epa_zpiece(side, i * 64 + tav_ctz(w));
+                key ^= epa_zpiece(side, i * 64 + tavi_ctz(w));
     return key;
 }
 
 /* Parse the options (maxplies=N) into *maxplies. */
 static int epa_options(const char *options, uint32_t *maxplies, char *err, size_t errlen)
 {
-    tav_optiter it = { options ? options : "" };
+    tavi_optiter it = { options ? options : "" };
     char key[32], val[32];
     int r;
     *maxplies = EPA_MAXPLIES_DEFAULT;
-    while ((r = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+    while ((r = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
         uint64_t v;
         if (strcmp(key, "maxplies") != 0) {
-            tav_bprintf(err, errlen, "unknown option '%s' (expected maxplies=N, 1..%d)", key,
+            tavi_bprintf(err, errlen, "unknown option '%s' (expected maxplies=N, 1..%d)", key,
                         EPA_MAXPLIES_MAX);
             return -1;
         }
-        if (tav_parse_uint(val, EPA_MAXPLIES_MAX, &v) != 0 || v < 1) {
-            tav_bprintf(err, errlen, "bad value '%s' for maxplies (expected 1..%d)", val,
+        if (tavi_parse_uint(val, EPA_MAXPLIES_MAX, &v) != 0 || v < 1) {
+            tavi_bprintf(err, errlen, "bad value '%s' for maxplies (expected 1..%d)", val,
                         EPA_MAXPLIES_MAX);
             return -1;
         }
@@ -362,7 +362,7 @@ static void epaminondas_result(const void *st, tav_result *r)
 /* Write a square index as its name; returns the length. */
 static int epa_sq_str(int sq, char *buf)
 {
-    return tav_square_str(sq & 15, sq >> 4, buf);
+    return tavi_square_str(sq & 15, sq >> 4, buf);
 }
 
 /* Canonical text: rear front - or x destination; one square for a single piece. */
@@ -375,8 +375,8 @@ static int epa_move_text(tav_move m, char *buf, size_t n)
     epa_sq_str(f + sd * epa_off[d], c);
     char sep = epa_move_cap(m) ? 'x' : '-';
     if (k == 1)
-        return (int)tav_bprintf(buf, n, "%s%c%s", b, sep, c);
-    return (int)tav_bprintf(buf, n, "%s%s%c%s", a, b, sep, c);
+        return (int)tavi_bprintf(buf, n, "%s%c%s", b, sep, c);
+    return (int)tavi_bprintf(buf, n, "%s%s%c%s", a, b, sep, c);
 }
 
 /* Canonical text of a legal move. */
@@ -390,8 +390,8 @@ static int epaminondas_move_str(const void *st, tav_move m, char *buf, size_t n)
 static uint64_t epaminondas_hash(const void *st)
 {
     const epaminondas_state *s = st;
-    return s->key ^ tav_mix64(0x706c696573000000ULL + s->plies) ^
-           tav_mix64(0x6d61787000000000ULL + s->maxplies);
+    return s->key ^ tavi_mix64(0x706c696573000000ULL + s->plies) ^
+           tavi_mix64(0x6d61787000000000ULL + s->maxplies);
 }
 
 /* Squares touched by the last move, as a bitboard (vacated and reached). */
@@ -438,13 +438,13 @@ static void epaminondas_view(const void *st, tav_view *v)
                 c->flags |= TAV_CELL_HOME_B;
         }
     v->to_move = epaminondas_to_move(s);
-    tav_bprintf(v->phase, sizeof v->phase, "%s", s->over ? "over" : "play");
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", s->over ? "over" : "play");
     int nw = bb_count(epa_side(s, TAV_WHITE)), nb = bb_count(epa_side(s, TAV_BLACK));
-    tav_bprintf(v->hand[0], sizeof v->hand[0], "%d on board, %d captured", nw,
+    tavi_bprintf(v->hand[0], sizeof v->hand[0], "%d on board, %d captured", nw,
                 EPA_PIECES - nw < 0 ? 0 : EPA_PIECES - nw);
-    tav_bprintf(v->hand[1], sizeof v->hand[1], "%d on board, %d captured", nb,
+    tavi_bprintf(v->hand[1], sizeof v->hand[1], "%d on board, %d captured", nb,
                 EPA_PIECES - nb < 0 ? 0 : EPA_PIECES - nb);
-    tav_bprintf(v->info, sizeof v->info, "ply %u of %u; far row white %d, black %d", s->plies,
+    tavi_bprintf(v->info, sizeof v->info, "ply %u of %u; far row white %d, black %d", s->plies,
                 s->maxplies, bb_count(bb_and(epa_side(s, TAV_WHITE), epa_row12)),
                 bb_count(bb_and(epa_side(s, TAV_BLACK), epa_row1)));
     if (s->last)
@@ -476,7 +476,7 @@ static void epaminondas_board_view(const void *st, int viewer, tav_board_view *v
             q->marks |= TAV_MARK_HOME_B;
     }
     v->to_move = gv.to_move;
-    tav_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
     tav_result r;
     epaminondas_result(st, &r);
     for (int c = 0; c < 2; c++) {
@@ -485,8 +485,8 @@ static void epaminondas_board_view(const void *st, int viewer, tav_board_view *v
         v->side[c].captured = EPA_PIECES - n < 0 ? 0 : EPA_PIECES - n;
         v->side[c].score = r.score[c];
     }
-    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
 }
 
 /* Parse the value of `last=`: a move's text, checked against the board. */
@@ -495,17 +495,17 @@ static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *e
 {
     int f1, r1, f2, r2, f3, r3, cap;
     const char *start = p;
-    if (tav_square_parse(&p, EPA_W, EPA_H, &f1, &r1) != 0)
+    if (tavi_square_parse(&p, EPA_W, EPA_H, &f1, &r1) != 0)
         goto bad;
     f2 = f1;
     r2 = r1;
     int two = *p >= 'a' && *p <= 'z';
-    if (two && tav_square_parse(&p, EPA_W, EPA_H, &f2, &r2) != 0)
+    if (two && tavi_square_parse(&p, EPA_W, EPA_H, &f2, &r2) != 0)
         goto bad;
     if (*p != '-' && *p != 'x')
         goto bad;
     cap = *p++ == 'x';
-    if (tav_square_parse(&p, EPA_W, EPA_H, &f3, &r3) != 0 || *p != '\0')
+    if (tavi_square_parse(&p, EPA_W, EPA_H, &f3, &r3) != 0 || *p != '\0')
         goto bad;
     int df = f3 - f2, dr = r3 - r2;
     int adf = df < 0 ? -df : df, adr = dr < 0 ? -dr : dr;
@@ -526,7 +526,7 @@ static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *e
     int mover = s->tomove ^ 1, off = epa_off[d], front = r2 * 16 + f2, rear = r1 * 16 + f1;
     for (int i = 0; i < k; i++)
         if (!bb_test(s->pc[mover], rear + (sd + i) * off)) {
-            tav_bprintf(err, errlen, "line %d: last move %s does not match the board "
+            tavi_bprintf(err, errlen, "line %d: last move %s does not match the board "
                         "(the %s pieces that moved are not there)", line, start,
                         tav_side_name(mover));
             return -1;
@@ -534,7 +534,7 @@ static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *e
     for (int i = 0; i < sd; i++) {
         int sq = rear + i * off;
         if (bb_test(s->pc[0], sq) || bb_test(s->pc[1], sq)) {
-            tav_bprintf(err, errlen, "line %d: last move %s does not match the board "
+            tavi_bprintf(err, errlen, "line %d: last move %s does not match the board "
                         "(a square it left is occupied)", line, start);
             return -1;
         }
@@ -542,7 +542,7 @@ static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *e
     s->last = epa_move_make(front, d, k, sd, cap);
     return 0;
 bad:
-    tav_bprintf(err, errlen, "line %d: bad last move '%s' (expected none, or e.g. c3-d4, "
+    tavi_bprintf(err, errlen, "line %d: bad last move '%s' (expected none, or e.g. c3-d4, "
                 "a1a3-a5, b2d4xf6)", line, start);
     return -1;
 }
@@ -552,8 +552,8 @@ static int epa_parse_num(const char *val, const char *key, uint32_t lo, uint32_t
                          uint32_t *out, int line, char *err, size_t errlen)
 {
     uint64_t v;
-    if (tav_parse_uint(val, hi, &v) != 0 || v < lo) {
-        tav_bprintf(err, errlen, "line %d: bad %s '%s' (expected %u..%u)", line, key, val, lo,
+    if (tavi_parse_uint(val, hi, &v) != 0 || v < lo) {
+        tavi_bprintf(err, errlen, "line %d: bad %s '%s' (expected %u..%u)", line, key, val, lo,
                     hi);
         return -1;
     }
@@ -580,7 +580,7 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
         size_t len = e ? (size_t)(e - p) : strlen(p);
         line++;
         if (len >= sizeof buf) {
-            tav_bprintf(err, errlen, "line %d: too long", line);
+            tavi_bprintf(err, errlen, "line %d: too long", line);
             return -1;
         }
         memcpy(buf, p, len);
@@ -590,7 +590,7 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
             /* board: rank 12 first, 14 squares per rank */
             int rank = EPA_H - line;
             if (len != EPA_W) {
-                tav_bprintf(err, errlen, "line %d (rank %d): expected %d squares, got %zu",
+                tavi_bprintf(err, errlen, "line %d (rank %d): expected %d squares, got %zu",
                             line, rank + 1, EPA_W, len);
                 return -1;
             }
@@ -601,7 +601,7 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
                 else if (buf[f] == 'B')
                     t.pc[TAV_BLACK][sq >> 6] |= 1ULL << (sq & 63);
                 else if (buf[f] != '.') {
-                    tav_bprintf(err, errlen, "line %d, column %d: expected '.', 'W' or 'B', "
+                    tavi_bprintf(err, errlen, "line %d, column %d: expected '.', 'W' or 'B', "
                                 "got '%c'", line, f + 1,
                                 (buf[f] > ' ' && buf[f] < 127) ? buf[f] : '?');
                     return -1;
@@ -613,7 +613,7 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
             break;   /* a final newline */
         char *eq = strchr(buf, '=');
         if (!eq) {
-            tav_bprintf(err, errlen, "line %d: expected KEY=VALUE (tomove, plies, maxplies, "
+            tavi_bprintf(err, errlen, "line %d: expected KEY=VALUE (tomove, plies, maxplies, "
                         "last), got '%.40s'", line, buf);
             return -1;
         }
@@ -626,7 +626,7 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
             else if (strcmp(val, "black") == 0)
                 t.tomove = TAV_BLACK;
             else {
-                tav_bprintf(err, errlen, "line %d: bad tomove '%.20s' (expected white or black)",
+                tavi_bprintf(err, errlen, "line %d: bad tomove '%.20s' (expected white or black)",
                             line, val);
                 return -1;
             }
@@ -642,9 +642,9 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
         } else if (strcmp(buf, "last") == 0 && !have_last) {
             have_last = 1;
             lastline = line;
-            tav_bprintf(lastbuf, sizeof lastbuf, "%s", val);
+            tavi_bprintf(lastbuf, sizeof lastbuf, "%s", val);
         } else {
-            tav_bprintf(err, errlen, "line %d: %s key '%.20s' (expected tomove, plies, "
+            tavi_bprintf(err, errlen, "line %d: %s key '%.20s' (expected tomove, plies, "
                         "maxplies, last, each once)",
                         line, (strcmp(buf, "tomove") && strcmp(buf, "plies") &&
                                strcmp(buf, "maxplies") && strcmp(buf, "last")) ? "unknown"
@@ -654,24 +654,24 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
         }
     }
     if (!have_tomove) {
-        tav_bprintf(err, errlen, "line %d: missing tomove=white|black", line + 1);
+        tavi_bprintf(err, errlen, "line %d: missing tomove=white|black", line + 1);
         return -1;
     }
     for (int side = 0; side < 2; side++) {
         int n = bb_count(epa_side(&t, side));
         if (n > EPA_PIECES) {
-            tav_bprintf(err, errlen, "%s has %d pieces (at most %d)", tav_side_name(side), n,
+            tavi_bprintf(err, errlen, "%s has %d pieces (at most %d)", tav_side_name(side), n,
                         EPA_PIECES);
             return -1;
         }
     }
     if (t.plies > t.maxplies) {
-        tav_bprintf(err, errlen, "plies=%u exceeds maxplies=%u", t.plies, t.maxplies);
+        tavi_bprintf(err, errlen, "plies=%u exceeds maxplies=%u", t.plies, t.maxplies);
         return -1;
     }
     if (have_last && strcmp(lastbuf, "none") != 0) {
         if (t.plies == 0) {
-            tav_bprintf(err, errlen, "line %d: a last move needs plies >= 1", lastline);
+            tavi_bprintf(err, errlen, "line %d: a last move needs plies >= 1", lastline);
             return -1;
         }
         if (epa_parse_last(&t, lastbuf, lastline, err, errlen) != 0)
@@ -701,9 +701,9 @@ static int epaminondas_get_position(const void *st, char *buf, size_t n)
     char last[TAV_MOVE_TEXT] = "none";
     if (s->last)
         epa_move_text(s->last, last, sizeof last);
-    tav_bprintf(text + k, sizeof text - k, "tomove=%s\nplies=%u\nmaxplies=%u\nlast=%s",
+    tavi_bprintf(text + k, sizeof text - k, "tomove=%s\nplies=%u\nmaxplies=%u\nlast=%s",
                 tav_side_name(s->tomove), s->plies, s->maxplies, last);
-    return (int)tav_bprintf(buf, n, "%s", text);
+    return (int)tavi_bprintf(buf, n, "%s", text);
 }
 
 /* Game queries for tests: home, pieces, plies, maxplies, hasmove. */
@@ -712,16 +712,16 @@ static int epaminondas_probe(const void *st, const char *key, char *out, size_t 
     const epaminondas_state *s = st;
     epa_bb w = epa_side(s, TAV_WHITE), b = epa_side(s, TAV_BLACK);
     if (strcmp(key, "home") == 0)
-        tav_bprintf(out, n, "%d:%d", bb_count(bb_and(w, epa_row12)),
+        tavi_bprintf(out, n, "%d:%d", bb_count(bb_and(w, epa_row12)),
                     bb_count(bb_and(b, epa_row1)));
     else if (strcmp(key, "pieces") == 0)
-        tav_bprintf(out, n, "%d:%d", bb_count(w), bb_count(b));
+        tavi_bprintf(out, n, "%d:%d", bb_count(w), bb_count(b));
     else if (strcmp(key, "plies") == 0)
-        tav_bprintf(out, n, "%u", s->plies);
+        tavi_bprintf(out, n, "%u", s->plies);
     else if (strcmp(key, "maxplies") == 0)
-        tav_bprintf(out, n, "%u", s->maxplies);
+        tavi_bprintf(out, n, "%u", s->maxplies);
     else if (strcmp(key, "hasmove") == 0)
-        tav_bprintf(out, n, "%s:%s", epa_has_move(s, TAV_WHITE) ? "yes" : "no",
+        tavi_bprintf(out, n, "%s:%s", epa_has_move(s, TAV_WHITE) ? "yes" : "no",
                     epa_has_move(s, TAV_BLACK) ? "yes" : "no");
     else
         return -1;
@@ -734,33 +734,33 @@ static int epaminondas_check(const void *st, char *err, size_t errlen)
     const epaminondas_state *s = st;
     epa_bb w = epa_side(s, TAV_WHITE), b = epa_side(s, TAV_BLACK);
     if (bb_any(bb_andnot(bb_or(w, b), epa_board)) || bb_any(bb_and(w, b))) {
-        tav_bprintf(err, errlen, "pieces off the board or on one square twice");
+        tavi_bprintf(err, errlen, "pieces off the board or on one square twice");
         return -1;
     }
     if (bb_count(w) > EPA_PIECES || bb_count(b) > EPA_PIECES) {
-        tav_bprintf(err, errlen, "more than %d pieces for one side", EPA_PIECES);
+        tavi_bprintf(err, errlen, "more than %d pieces for one side", EPA_PIECES);
         return -1;
     }
     if (s->tomove > 1 || s->pad || s->maxplies < 1 || s->maxplies > EPA_MAXPLIES_MAX ||
         s->plies > s->maxplies) {
-        tav_bprintf(err, errlen, "bad tomove/plies/maxplies (%d, %u, %u)", s->tomove,
+        tavi_bprintf(err, errlen, "bad tomove/plies/maxplies (%d, %u, %u)", s->tomove,
                     s->plies, s->maxplies);
         return -1;
     }
     if (s->key != epa_key(s)) {
-        tav_bprintf(err, errlen, "incremental key differs from the recomputed one");
+        tavi_bprintf(err, errlen, "incremental key differs from the recomputed one");
         return -1;
     }
     epaminondas_state t = *s;
     epa_status(&t);
     if (t.over != s->over || t.winner != s->winner) {
-        tav_bprintf(err, errlen, "stored result differs from the recomputed one");
+        tavi_bprintf(err, errlen, "stored result differs from the recomputed one");
         return -1;
     }
     /* has_move's shortcut agrees with the full generator */
     for (int side = 0; side < 2; side++)
         if (epa_has_move(s, side) != (epa_generate(s, side, NULL) > 0)) {
-            tav_bprintf(err, errlen, "has_move disagrees with the generator");
+            tavi_bprintf(err, errlen, "has_move disagrees with the generator");
             return -1;
         }
     return 0;
@@ -1014,7 +1014,7 @@ static int epaminondas_playout_move(const void *st, tav_rng *rng, tav_move *scra
 
 static const char *const epaminondas_samples[] = {"", "maxplies=30", NULL};
 
-const tav_game epaminondas_game = {
+const tav_game tavi_epaminondas_game = {
     .name = "epaminondas",
     .state_size = sizeof(epaminondas_state),
     .max_moves = EPA_MAX_MOVES,

@@ -6,11 +6,11 @@
 
 #include "tavoliere.h"
 
-#define TAV_GAME_COUNT 4
+#define TAVI_GAME_COUNT 4
 
-extern const tav_game urbino_game;
-extern const tav_game epaminondas_game;
-extern const tav_game cathedral_game;
-extern const tav_game toscana_game;
+extern const tav_game tavi_urbino_game;
+extern const tav_game tavi_epaminondas_game;
+extern const tav_game tavi_cathedral_game;
+extern const tav_game tavi_toscana_game;
 
 #endif

@@ -215,14 +215,14 @@ static int tos_placements(const toscana_state *s, int side, tav_move *out)
                 for (int i = 0; i < sh.h; i++) {
                     uint32_t own = sh.own[i], tr = t[r0 + i];
                     while (own) {
-                        adj |= tr >> tav_ctz(own);
+                        adj |= tr >> tavi_ctz(own);
                         own &= own - 1;
                     }
                 }
                 cand &= adj;
             }
             while (cand) {
-                out[n++] = tos_move_make(rot, r0, tav_ctz(cand));
+                out[n++] = tos_move_make(rot, r0, tavi_ctz(cand));
                 cand &= cand - 1;
             }
         }
@@ -280,11 +280,11 @@ static int tos_area(const toscana_state *s, int colour, uint32_t *best)
                 uint32_t b = x[q];
                 rest[q] &= ~b;
                 while (b) {
-                    tiles |= 1u << (s->tileat[q * TOS_N + tav_ctz(b)] - 1);
+                    tiles |= 1u << (s->tileat[q * TOS_N + tavi_ctz(b)] - 1);
                     b &= b - 1;
                 }
             }
-            int v = tav_popcount(tiles);
+            int v = tavi_popcount(tiles);
             if (v > top) {
                 top = v;
                 if (best)
@@ -337,17 +337,17 @@ static int tos_parse_stack(const char *v, uint8_t *out, int need16, char *err, s
                 (p[2] == ',' || p[2] == '\0'))
                 t = k;
         if (t < 0) {
-            tav_bprintf(err, errlen, "bad tile id at '%.8s' in '%.60s' (expected two-digit ids "
+            tavi_bprintf(err, errlen, "bad tile id at '%.8s' in '%.60s' (expected two-digit ids "
                         "01 02 03 04 05 06 07 12 13 14 15 16 23 24 25 34, comma-separated)",
                         p, v);
             return -1;
         }
         if (seen >> t & 1) {
-            tav_bprintf(err, errlen, "tile %s given twice in '%.60s'", tos_ids[t], v);
+            tavi_bprintf(err, errlen, "tile %s given twice in '%.60s'", tos_ids[t], v);
             return -1;
         }
         if (n >= TOS_TILES) {
-            tav_bprintf(err, errlen, "more than 16 tiles in '%.60s'", v);
+            tavi_bprintf(err, errlen, "more than 16 tiles in '%.60s'", v);
             return -1;
         }
         seen |= 1u << t;
@@ -357,7 +357,7 @@ static int tos_parse_stack(const char *v, uint8_t *out, int need16, char *err, s
         p += 3;
     }
     if (need16 && n != TOS_TILES) {
-        tav_bprintf(err, errlen, "%d tiles in '%.60s' (expected all 16, each once)", n, v);
+        tavi_bprintf(err, errlen, "%d tiles in '%.60s' (expected all 16, each once)", n, v);
         return -1;
     }
     return n;
@@ -369,7 +369,7 @@ static size_t tos_stack_text(const toscana_state *s, int side, char *buf, size_t
     size_t k = 0;
     buf[0] = '\0';
     for (int i = 0; i < s->nstack[side]; i++)
-        k += tav_bprintf(buf + k, n - k, "%s%s", i ? "," : "", tos_ids[s->stack[side][i]]);
+        k += tavi_bprintf(buf + k, n - k, "%s%s", i ? "," : "", tos_ids[s->stack[side][i]]);
     return k;
 }
 
@@ -394,17 +394,17 @@ static int toscana_setup(void *st, const char *options, uint64_t seed, char *err
     memset(&t, 0, sizeof t);
     int have_seed = 0, have[2] = { 0, 0 };
     uint8_t given[2][TOS_TILES];
-    tav_optiter it = { options ? options : "" };
+    tavi_optiter it = { options ? options : "" };
     char key[32], val[256];
     int rc;
-    while ((rc = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+    while ((rc = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
         if (strcmp(key, "seed") == 0) {
             if (have_seed) {
-                tav_bprintf(err, errlen, "option 'seed' given twice");
+                tavi_bprintf(err, errlen, "option 'seed' given twice");
                 return -1;
             }
-            if (tav_parse_uint(val, UINT64_MAX, &seed) != 0) {
-                tav_bprintf(err, errlen, "bad seed '%.40s' (expected a non-negative integer)",
+            if (tavi_parse_uint(val, UINT64_MAX, &seed) != 0) {
+                tavi_bprintf(err, errlen, "bad seed '%.40s' (expected a non-negative integer)",
                             val);
                 return -1;
             }
@@ -412,17 +412,17 @@ static int toscana_setup(void *st, const char *options, uint64_t seed, char *err
         } else if (strcmp(key, "white") == 0 || strcmp(key, "black") == 0) {
             int side = key[0] == 'b';
             if (have[side]) {
-                tav_bprintf(err, errlen, "option '%s' given twice", key);
+                tavi_bprintf(err, errlen, "option '%s' given twice", key);
                 return -1;
             }
             char e2[200];
             if (tos_parse_stack(val, given[side], 1, e2, sizeof e2) < 0) {
-                tav_bprintf(err, errlen, "%s: %s", key, e2);
+                tavi_bprintf(err, errlen, "%s: %s", key, e2);
                 return -1;
             }
             have[side] = 1;
         } else {
-            tav_bprintf(err, errlen, "unknown option '%.24s' (expected seed=N, white=ID,...,ID "
+            tavi_bprintf(err, errlen, "unknown option '%.24s' (expected seed=N, white=ID,...,ID "
                         "and black=ID,...,ID)", key);
             return -1;
         }
@@ -531,14 +531,14 @@ static int tos_place_text(int tile, int rot, int r0, int c0, char *buf, size_t n
     tos_shape_make(tile, rot, &sh);
     char a[8], b[8], o[2][8];
     int k = 0;
-    tav_square_str(c0, r0 + sh.h - 1, a);
-    tav_square_str(c0 + sh.w - 1, r0, b);
+    tavi_square_str(c0, r0 + sh.h - 1, a);
+    tavi_square_str(c0 + sh.w - 1, r0, b);
     /* files left to right, ranks bottom up within a file: sorted order */
     for (int d = 0; d < sh.w; d++)
         for (int i = 0; i < sh.h; i++)
             if (sh.off[i] >> d & 1 && k < 2)
-                tav_square_str(c0 + d, r0 + i, o[k++]);
-    return (int)tav_bprintf(buf, n, "%s-%s:%s,%s", a, b, o[0], o[1]);
+                tavi_square_str(c0 + d, r0 + i, o[k++]);
+    return (int)tavi_bprintf(buf, n, "%s-%s:%s,%s", a, b, o[0], o[1]);
 }
 
 /* Canonical text of a legal action. */
@@ -546,11 +546,11 @@ static int toscana_move_str(const void *st, tav_move m, char *buf, size_t n)
 {
     const toscana_state *s = st;
     if (m == TOS_MOVE_PASS)
-        return (int)tav_bprintf(buf, n, "pass");
+        return (int)tavi_bprintf(buf, n, "pass");
     if (m == TOS_MOVE_VETO)
-        return (int)tav_bprintf(buf, n, "veto");
+        return (int)tavi_bprintf(buf, n, "veto");
     if (m == TOS_MOVE_ACCEPT)
-        return (int)tav_bprintf(buf, n, "accept");
+        return (int)tavi_bprintf(buf, n, "accept");
     tos_placed p = tos_unpack(m);
     return tos_place_text(s->stack[s->side][0], p.rot, p.r0, p.c0, buf, n);
 }
@@ -561,16 +561,16 @@ static uint64_t toscana_hash(const void *st)
     const toscana_state *s = st;
     uint64_t h = 0;
     for (int i = 0; i < s->nplaced; i++)
-        h ^= tav_mix64(0x7100000000ULL | (s->place[i] & 0x1fffffu));
+        h ^= tavi_mix64(0x7100000000ULL | (s->place[i] & 0x1fffffu));
     for (int side = 0; side < 2; side++) {
         for (int i = 0; i < s->nstack[side]; i++)
-            h ^= tav_mix64(0x7200000000ULL | (uint64_t)side << 12 | (uint64_t)i << 4 |
+            h ^= tavi_mix64(0x7200000000ULL | (uint64_t)side << 12 | (uint64_t)i << 4 |
                            s->stack[side][i]);
-        h ^= tav_mix64(0x7300000000ULL | (uint64_t)side << 4 | s->nstack[side]);
+        h ^= tavi_mix64(0x7300000000ULL | (uint64_t)side << 4 | s->nstack[side]);
         if (s->veto[side])
-            h ^= tav_mix64(0x7400000000ULL | (uint64_t)side);
+            h ^= tavi_mix64(0x7400000000ULL | (uint64_t)side);
     }
-    h ^= tav_mix64(0x7500000000ULL | (uint64_t)s->side << 8 | (uint64_t)s->phase << 4 |
+    h ^= tavi_mix64(0x7500000000ULL | (uint64_t)s->side << 8 | (uint64_t)s->phase << 4 |
                    s->passes);
     return h;
 }
@@ -614,18 +614,18 @@ static void toscana_view(const void *st, tav_view *v)
                 c->flags |= TAV_CELL_TERR_B;
         }
     v->to_move = toscana_to_move(st);
-    tav_bprintf(v->phase, sizeof v->phase, "%s",
+    tavi_bprintf(v->phase, sizeof v->phase, "%s",
                 s->phase == TOS_OVER ? "over" : s->phase == TOS_DECIDE ? "decision" : "play");
     for (int side = 0; side < 2; side++) {
         if (s->nstack[side])
-            tav_bprintf(v->hand[side], sizeof v->hand[side], "top %s, %d tiles left, veto %s",
+            tavi_bprintf(v->hand[side], sizeof v->hand[side], "top %s, %d tiles left, veto %s",
                         tos_ids[s->stack[side][0]], s->nstack[side],
                         s->veto[side] ? "unused" : "used");
         else
-            tav_bprintf(v->hand[side], sizeof v->hand[side], "no tiles left, veto %s",
+            tavi_bprintf(v->hand[side], sizeof v->hand[side], "no tiles left, veto %s",
                         s->veto[side] ? "unused" : "used");
     }
-    tav_bprintf(v->info, sizeof v->info, "largest areas %d:%d tiles, %d tiles placed, %d pass%s "
+    tavi_bprintf(v->info, sizeof v->info, "largest areas %d:%d tiles, %d tiles placed, %d pass%s "
                 "in a row", sc[0], sc[1], s->nplaced, s->passes, s->passes == 1 ? "" : "es");
     v->last_move[0] = '\0';
     if (s->nplaced) {
@@ -697,9 +697,9 @@ static void toscana_board_view(const void *st, int viewer, tav_board_view *v)
         rg->points = sc[side];
     }
     v->to_move = gv.to_move;
-    tav_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
-    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
+    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
 }
 
 /* Parse one placement "W:i10-j7:i8,j10" and put it on t; -1 with err. */
@@ -708,15 +708,15 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
     const char *p = tok;
     int owner, f[4], r[4];
     if ((p[0] != 'W' && p[0] != 'B') || p[1] != ':') {
-        tav_bprintf(err, errlen, "line %d: tile '%.24s' must start with W: or B:", line, tok);
+        tavi_bprintf(err, errlen, "line %d: tile '%.24s' must start with W: or B:", line, tok);
         return -1;
     }
     owner = p[0] == 'B';
     p += 2;
     static const char sep[4] = { '-', ':', ',', '\0' };
     for (int k = 0; k < 4; k++) {
-        if (tav_square_parse(&p, TOS_N, TOS_N, &f[k], &r[k]) != 0 || *p != sep[k]) {
-            tav_bprintf(err, errlen, "line %d: tile '%.24s' is not OWNER:TOPLEFT-BOTTOMRIGHT:"
+        if (tavi_square_parse(&p, TOS_N, TOS_N, &f[k], &r[k]) != 0 || *p != sep[k]) {
+            tavi_bprintf(err, errlen, "line %d: tile '%.24s' is not OWNER:TOPLEFT-BOTTOMRIGHT:"
                         "SQ,SQ on a..q, 1..17", line, tok);
             return -1;
         }
@@ -725,7 +725,7 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
     }
     int w = f[1] - f[0] + 1, h = r[0] - r[1] + 1;
     if (!((w == 4 && h == 2) || (w == 2 && h == 4))) {
-        tav_bprintf(err, errlen, "line %d: tile '%.24s' does not cover 2 x 4 squares", line,
+        tavi_bprintf(err, errlen, "line %d: tile '%.24s' does not cover 2 x 4 squares", line,
                     tok);
         return -1;
     }
@@ -740,24 +740,24 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
                 continue;
             for (int i = 0; i < h; i++)
                 if (t->occ[r0 + i] & ((1u << w) - 1) << c0) {
-                    tav_bprintf(err, errlen, "line %d: tile '%.24s' overlaps another tile",
+                    tavi_bprintf(err, errlen, "line %d: tile '%.24s' overlaps another tile",
                                 line, tok);
                     return -1;
                 }
             if (t->nplaced >= 2 * TOS_TILES) {
-                tav_bprintf(err, errlen, "line %d: more than 32 tiles", line);
+                tavi_bprintf(err, errlen, "line %d: more than 32 tiles", line);
                 return -1;
             }
             for (int i = 0; i < t->nplaced; i++)
                 if ((int)(t->place[i] >> 16 & 1) == owner && (int)(t->place[i] >> 17 & 15) == tile) {
-                    tav_bprintf(err, errlen, "line %d: %s tile %s placed twice", line,
+                    tavi_bprintf(err, errlen, "line %d: %s tile %s placed twice", line,
                                 tav_side_name(owner), tos_ids[tile]);
                     return -1;
                 }
             tos_put(t, owner, tile, rot, r0, c0);
             return 0;
         }
-    tav_bprintf(err, errlen, "line %d: tile '%.24s': no tile shows its off colour on exactly "
+    tavi_bprintf(err, errlen, "line %d: tile '%.24s': no tile shows its off colour on exactly "
                 "those two squares (listed sorted)", line, tok);
     return -1;
 }
@@ -792,7 +792,7 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
         if (len == 0)
             continue;
         if (len >= sizeof buf) {
-            tav_bprintf(err, errlen, "line %d: too long", line);
+            tavi_bprintf(err, errlen, "line %d: too long", line);
             return -1;
         }
         memcpy(buf, q, len);
@@ -800,13 +800,13 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
         if (nboard < TOS_N) {
             int rank = TOS_N - nboard;
             if (len != TOS_N) {
-                tav_bprintf(err, errlen, "line %d (rank %d): expected 17 squares, got %zu", line,
+                tavi_bprintf(err, errlen, "line %d (rank %d): expected 17 squares, got %zu", line,
                             rank, len);
                 return -1;
             }
             for (int f = 0; f < TOS_N; f++)
                 if (!strchr(".WwBb", buf[f]) || buf[f] == '\0') {
-                    tav_bprintf(err, errlen, "line %d, column %d: expected '.', 'W', 'w', 'B' or "
+                    tavi_bprintf(err, errlen, "line %d, column %d: expected '.', 'W', 'w', 'B' or "
                                 "'b', got '%c'", line, f + 1,
                                 (buf[f] > ' ' && buf[f] < 127) ? buf[f] : '?');
                     return -1;
@@ -823,7 +823,7 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
                     k = i;
         }
         if (k < 0 || vline[k]) {
-            tav_bprintf(err, errlen, "line %d: %s '%.20s' (expected KEY=VALUE with keys tomove, "
+            tavi_bprintf(err, errlen, "line %d: %s '%.20s' (expected KEY=VALUE with keys tomove, "
                         "phase, white, black, veto, passes, tiles, each once)", line,
                         k < 0 ? "unknown key" : "repeated key", buf);
             return -1;
@@ -832,12 +832,12 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
         memcpy(val[k], eq + 1, strlen(eq + 1) + 1);
     }
     if (nboard < TOS_N) {
-        tav_bprintf(err, errlen, "expected 17 board lines, got %d", nboard);
+        tavi_bprintf(err, errlen, "expected 17 board lines, got %d", nboard);
         return -1;
     }
     for (int k = 0; k < 7; k++)
         if (!vline[k]) {
-            tav_bprintf(err, errlen, "missing line %s=...", tos_keys[k]);
+            tavi_bprintf(err, errlen, "missing line %s=...", tos_keys[k]);
             return -1;
         }
     /* stacks */
@@ -845,7 +845,7 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
         char e2[200];
         int n = tos_parse_stack(val[2 + side], t.stack[side], 0, e2, sizeof e2);
         if (n < 0) {
-            tav_bprintf(err, errlen, "line %d: %s", vline[2 + side], e2);
+            tavi_bprintf(err, errlen, "line %d: %s", vline[2 + side], e2);
             return -1;
         }
         t.nstack[side] = (uint8_t)n;
@@ -873,7 +873,7 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
             if ((int)(t.place[i] >> 16 & 1) == side) {
                 unsigned b = 1u << (t.place[i] >> 17 & 15);
                 if (seen & b) {
-                    tav_bprintf(err, errlen, "line %d: %s tile %s is both placed and in the "
+                    tavi_bprintf(err, errlen, "line %d: %s tile %s is both placed and in the "
                                 "stack", vline[2 + side], tav_side_name(side),
                                 tos_ids[t.place[i] >> 17 & 15]);
                     return -1;
@@ -881,9 +881,9 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
                 seen |= b;
             }
         if (seen != 0xffffu) {
-            tav_bprintf(err, errlen, "line %d: %s's stack and placed tiles are %d of his 16 "
+            tavi_bprintf(err, errlen, "line %d: %s's stack and placed tiles are %d of his 16 "
                         "tiles (expected all 16)", vline[2 + side], tav_side_name(side),
-                        tav_popcount(seen));
+                        tavi_popcount(seen));
             return -1;
         }
     }
@@ -892,7 +892,7 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
         for (int f = 0; f < TOS_N; f++) {
             char g = tos_glyph(&t, TOS_N - 1 - i, f);
             if (board[i][f] != g) {
-                tav_bprintf(err, errlen, "board line %d, column %d: shows '%c' but the tiles "
+                tavi_bprintf(err, errlen, "board line %d, column %d: shows '%c' but the tiles "
                             "give '%c'", i + 1, f + 1, board[i][f], g);
                 return -1;
             }
@@ -905,13 +905,13 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
     else if (strcmp(val[4], "black") == 0)
         t.veto[1] = 1;
     else if (strcmp(val[4], "none") != 0) {
-        tav_bprintf(err, errlen, "line %d: bad veto '%.20s' (expected the players whose veto is "
+        tavi_bprintf(err, errlen, "line %d: bad veto '%.20s' (expected the players whose veto is "
                     "unused: white,black | white | black | none)", vline[4], val[4]);
         return -1;
     }
     /* passes */
     if (strlen(val[5]) != 1 || val[5][0] < '0' || val[5][0] > '2') {
-        tav_bprintf(err, errlen, "line %d: bad passes '%.20s' (expected 0, 1 or 2)", vline[5],
+        tavi_bprintf(err, errlen, "line %d: bad passes '%.20s' (expected 0, 1 or 2)", vline[5],
                     val[5]);
         return -1;
     }
@@ -925,14 +925,14 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
     else if (strcmp(val[0], "none") == 0)
         tomove = TAV_NONE;
     else {
-        tav_bprintf(err, errlen, "line %d: bad tomove '%.20s' (expected white, black or none)",
+        tavi_bprintf(err, errlen, "line %d: bad tomove '%.20s' (expected white, black or none)",
                     vline[0], val[0]);
         return -1;
     }
     int ended = (t.nstack[0] == 0 && t.nstack[1] == 0) || t.passes == 2;
     if (strcmp(val[1], "over") == 0) {
         if (!ended || tomove != TAV_NONE) {
-            tav_bprintf(err, errlen, "line %d: phase=over needs tomove=none and both stacks "
+            tavi_bprintf(err, errlen, "line %d: phase=over needs tomove=none and both stacks "
                         "empty or passes=2", vline[1]);
             return -1;
         }
@@ -941,12 +941,12 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
         t.side = TAV_WHITE;
     } else if (strcmp(val[1], "place") == 0 || strcmp(val[1], "decide") == 0) {
         if (ended) {
-            tav_bprintf(err, errlen, "line %d: the game is over (both stacks empty or passes=2): "
+            tavi_bprintf(err, errlen, "line %d: the game is over (both stacks empty or passes=2): "
                         "expected phase=over", vline[1]);
             return -1;
         }
         if (tomove == TAV_NONE) {
-            tav_bprintf(err, errlen, "line %d: tomove=none while the game goes on", vline[0]);
+            tavi_bprintf(err, errlen, "line %d: tomove=none while the game goes on", vline[0]);
             return -1;
         }
         if (val[1][0] == 'p') {
@@ -956,13 +956,13 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
             t.phase = TOS_DECIDE;
             t.side = (uint8_t)(tomove ^ 1);
             if (!t.veto[tomove] || t.nstack[t.side] < 2) {
-                tav_bprintf(err, errlen, "line %d: phase=decide needs the decider's veto unused "
+                tavi_bprintf(err, errlen, "line %d: phase=decide needs the decider's veto unused "
                             "and two or more tiles in the other stack", vline[1]);
                 return -1;
             }
         }
     } else {
-        tav_bprintf(err, errlen, "line %d: bad phase '%.20s' (expected decide, place or over)",
+        tavi_bprintf(err, errlen, "line %d: bad phase '%.20s' (expected decide, place or over)",
                     vline[1], val[1]);
         return -1;
     }
@@ -980,7 +980,7 @@ static void tos_public_stack_text(const toscana_state *s, int side, char *buf, s
     int end = tos_hidden_end(s, side);
     buf[0] = '\0';
     for (int i = 0; i < s->nstack[side]; i++)
-        k += tav_bprintf(buf + k, n - k, "%s%s", i ? "," : "",
+        k += tavi_bprintf(buf + k, n - k, "%s%s", i ? "," : "",
                          i >= 1 && i < end ? "?" : tos_ids[s->stack[side][i]]);
 }
 
@@ -1018,7 +1018,7 @@ static int tos_position(const toscana_state *s, int public, char *buf, size_t n)
         tos_stack_text(s, TAV_BLACK, bs, sizeof bs);
     }
     int tm = toscana_to_move(st);
-    k += tav_bprintf(text + k, sizeof text - k,
+    k += tavi_bprintf(text + k, sizeof text - k,
                      "tomove=%s\nphase=%s\nwhite=%s\nblack=%s\nveto=%s\npasses=%d\ntiles=",
                      tm == TAV_NONE ? "none" : tav_side_name(tm),
                      s->phase == TOS_OVER ? "over" : s->phase == TOS_DECIDE ? "decide" : "place",
@@ -1029,15 +1029,15 @@ static int tos_position(const toscana_state *s, int public, char *buf, size_t n)
                                               : "none",
                      s->passes);
     if (s->nplaced == 0)
-        k += tav_bprintf(text + k, sizeof text - k, "-");
+        k += tavi_bprintf(text + k, sizeof text - k, "-");
     for (int i = 0; i < s->nplaced; i++) {
         tos_placed p = tos_unpack(s->place[i]);
         char mv[TAV_MOVE_TEXT];
         tos_place_text(p.tile, p.rot, p.r0, p.c0, mv, sizeof mv);
-        k += tav_bprintf(text + k, sizeof text - k, "%s%c:%s", i ? " " : "",
+        k += tavi_bprintf(text + k, sizeof text - k, "%s%c:%s", i ? " " : "",
                          p.owner ? 'B' : 'W', mv);
     }
-    return (int)tav_bprintf(buf, n, "%s", text);
+    return (int)tavi_bprintf(buf, n, "%s", text);
 }
 
 /* The hidden part of a stack: [1, end) — the top is public, and so is the
@@ -1114,24 +1114,24 @@ static int toscana_probe(const void *st, const char *key, char *out, size_t n)
     int side = tos_side_arg(arg);
     if (strcmp(word, "stack") == 0 && side >= 0) {
         if (!s->nstack[side])
-            tav_bprintf(out, n, "-");
+            tavi_bprintf(out, n, "-");
         else
             tos_stack_text(s, side, out, n);
     } else if (strcmp(word, "area") == 0 && side >= 0) {
         uint32_t best[TOS_N];
         int v = tos_area(s, side, best);
-        size_t k = tav_bprintf(out, n, "%d", v);
+        size_t k = tavi_bprintf(out, n, "%d", v);
         for (int i = 0; i < s->nplaced; i++) {
             int hit = 0;
             for (int r = 0; r < TOS_N && !hit; r++)
                 for (uint32_t b = best[r]; b && !hit; b &= b - 1)
-                    hit = s->tileat[r * TOS_N + tav_ctz(b)] == i + 1;
+                    hit = s->tileat[r * TOS_N + tavi_ctz(b)] == i + 1;
             if (hit) {
                 tos_placed p = tos_unpack(s->place[i]);
                 char mv[TAV_MOVE_TEXT];
                 tos_place_text(p.tile, p.rot, p.r0, p.c0, mv, sizeof mv);
                 *strchr(mv, ':') = '\0';
-                k += tav_bprintf(out + k, n - k, " %s", mv);
+                k += tavi_bprintf(out + k, n - k, " %s", mv);
             }
         }
     } else if (strcmp(word, "masked") == 0 && (side >= 0 || !arg[0])) {
@@ -1141,27 +1141,27 @@ static int toscana_probe(const void *st, const char *key, char *out, size_t n)
         char ws[64], bs[64];
         tos_stack_text(&m, TAV_WHITE, ws, sizeof ws);
         tos_stack_text(&m, TAV_BLACK, bs, sizeof bs);
-        tav_bprintf(out, n, "white=%s black=%s hash=%016llx", ws, bs,
+        tavi_bprintf(out, n, "white=%s black=%s hash=%016llx", ws, bs,
                     (unsigned long long)toscana_hash(&m));
     } else if (strcmp(word, "veto") == 0 && !arg[0]) {
-        tav_bprintf(out, n, "white=%s black=%s", s->veto[0] ? "unused" : "used",
+        tavi_bprintf(out, n, "white=%s black=%s", s->veto[0] ? "unused" : "used",
                     s->veto[1] ? "unused" : "used");
     } else if (strcmp(word, "passes") == 0 && !arg[0]) {
-        tav_bprintf(out, n, "%d", s->passes);
+        tavi_bprintf(out, n, "%d", s->passes);
     } else if (strcmp(word, "placed") == 0 && !arg[0]) {
         int w = 0;
         for (int i = 0; i < s->nplaced; i++)
             w += !(s->place[i] >> 16 & 1);
-        tav_bprintf(out, n, "%d:%d", w, s->nplaced - w);
+        tavi_bprintf(out, n, "%d:%d", w, s->nplaced - w);
     } else if (strcmp(word, "tiles") == 0 && !arg[0]) {
         size_t k = 0;
         for (int t = 0; t < TOS_TILES; t++)
-            k += tav_bprintf(out + k, n - k, "%s%s", t ? " " : "", tos_ids[t]);
+            k += tavi_bprintf(out + k, n - k, "%s%s", t ? " " : "", tos_ids[t]);
     } else if (strcmp(word, "symmetric") == 0 && !arg[0]) {
         size_t k = 0;
         for (int t = 0; t < TOS_TILES; t++)
             if (tos_symmetric(t))
-                k += tav_bprintf(out + k, n - k, "%s%s", k ? " " : "", tos_ids[t]);
+                k += tavi_bprintf(out + k, n - k, "%s%s", k ? " " : "", tos_ids[t]);
     } else if (strcmp(word, "tile") == 0) {
         /* tile ID [ROT]: the shape, top row first, o own colour, x off colour */
         int t = -1, rot = 0;
@@ -1177,9 +1177,9 @@ static int toscana_probe(const void *st, const char *key, char *out, size_t n)
         size_t k = 0;
         for (int i = sh.h - 1; i >= 0; i--) {
             for (int d = 0; d < sh.w; d++)
-                k += tav_bprintf(out + k, n - k, "%c", sh.off[i] >> d & 1 ? 'x' : 'o');
+                k += tavi_bprintf(out + k, n - k, "%c", sh.off[i] >> d & 1 ? 'x' : 'o');
             if (i)
-                k += tav_bprintf(out + k, n - k, "|");
+                k += tavi_bprintf(out + k, n - k, "|");
         }
     } else {
         return -1;
@@ -1194,7 +1194,7 @@ static int toscana_check(const void *st, char *err, size_t errlen)
     toscana_state t;
     memset(&t, 0, sizeof t);
     if (s->nplaced > 2 * TOS_TILES || s->nstack[0] > TOS_TILES || s->nstack[1] > TOS_TILES) {
-        tav_bprintf(err, errlen, "counts out of range");
+        tavi_bprintf(err, errlen, "counts out of range");
         return -1;
     }
     for (int i = 0; i < s->nplaced; i++) {
@@ -1203,24 +1203,24 @@ static int toscana_check(const void *st, char *err, size_t errlen)
         tos_shape_make(p.tile, p.rot, &sh);
         if ((s->place[i] & ~0x1fffffu) || !(s->place[i] & TOS_MOVE_PLACE) ||
             p.r0 + sh.h > TOS_N || p.c0 + sh.w > TOS_N || p.rot >= tos_rotations(p.tile)) {
-            tav_bprintf(err, errlen, "placement %d is malformed", i + 1);
+            tavi_bprintf(err, errlen, "placement %d is malformed", i + 1);
             return -1;
         }
         for (int k = 0; k < sh.h; k++)
             if (t.occ[p.r0 + k] & ((1u << sh.w) - 1) << p.c0) {
-                tav_bprintf(err, errlen, "placement %d overlaps", i + 1);
+                tavi_bprintf(err, errlen, "placement %d overlaps", i + 1);
                 return -1;
             }
         tos_put(&t, p.owner, p.tile, p.rot, p.r0, p.c0);
     }
     if (memcmp(t.occ, s->occ, sizeof t.occ) || memcmp(t.light, s->light, sizeof t.light) ||
         memcmp(t.tileat, s->tileat, sizeof t.tileat)) {
-        tav_bprintf(err, errlen, "board words disagree with the placements");
+        tavi_bprintf(err, errlen, "board words disagree with the placements");
         return -1;
     }
     for (int i = s->nplaced; i < 2 * TOS_TILES; i++)
         if (s->place[i]) {
-            tav_bprintf(err, errlen, "unused placement slot %d is not zero", i + 1);
+            tavi_bprintf(err, errlen, "unused placement slot %d is not zero", i + 1);
             return -1;
         }
     for (int side = 0; side < 2; side++) {
@@ -1229,13 +1229,13 @@ static int toscana_check(const void *st, char *err, size_t errlen)
         for (int i = 0; i < TOS_TILES; i++) {
             if (i >= s->nstack[side]) {
                 if (s->stack[side][i]) {
-                    tav_bprintf(err, errlen, "unused stack slot not zero");
+                    tavi_bprintf(err, errlen, "unused stack slot not zero");
                     return -1;
                 }
                 continue;
             }
             if (s->stack[side][i] >= TOS_TILES) {
-                tav_bprintf(err, errlen, "bad tile index in stack");
+                tavi_bprintf(err, errlen, "bad tile index in stack");
                 return -1;
             }
             seen |= 1u << s->stack[side][i];
@@ -1247,19 +1247,19 @@ static int toscana_check(const void *st, char *err, size_t errlen)
                 count++;
             }
         if (seen != 0xffffu || count != TOS_TILES) {
-            tav_bprintf(err, errlen, "%s's tiles are not his 16 tiles once each",
+            tavi_bprintf(err, errlen, "%s's tiles are not his 16 tiles once each",
                         tav_side_name(side));
             return -1;
         }
         if (s->veto[side] > 1) {
-            tav_bprintf(err, errlen, "bad veto flag");
+            tavi_bprintf(err, errlen, "bad veto flag");
             return -1;
         }
     }
     int ended = (s->nstack[0] == 0 && s->nstack[1] == 0) || s->passes >= 2;
     if (s->passes > 2 || s->side > 1 || s->phase > TOS_OVER || ended != (s->phase == TOS_OVER) ||
         (s->phase == TOS_DECIDE && (s->nstack[s->side] < 2 || !s->veto[s->side ^ 1]))) {
-        tav_bprintf(err, errlen, "turn fields inconsistent (side %d phase %d passes %d)",
+        tavi_bprintf(err, errlen, "turn fields inconsistent (side %d phase %d passes %d)",
                     s->side, s->phase, s->passes);
         return -1;
     }
@@ -1399,9 +1399,9 @@ static int tos_cand_score(const tos_aifeat *a, const tos_shape *sh, int r0, int 
         uint32_t own = sh->own[i] << c0, off = sh->off[i] << c0;
         join |= own & a->myfront[r];
         gift |= off & a->oppfront[r];
-        contact += tav_popcount(own & a->ownnb[r]);
-        block += tav_popcount(own & a->oppfront[r]);
-        self += tav_popcount(off & a->myfront[r]);
+        contact += tavi_popcount(own & a->ownnb[r]);
+        block += tavi_popcount(own & a->oppfront[r]);
+        self += tavi_popcount(off & a->myfront[r]);
     }
     return (join ? TOS_P_JOIN : 0) + TOS_P_CONTACT * contact + TOS_P_BLOCK * block -
            (gift ? TOS_P_GIFT : 0) - TOS_P_SELF * self;
@@ -1423,7 +1423,7 @@ static double toscana_eval(const void *st, int side)
         tos_dilate(best, nb);
         int front = 0;
         for (int r = 0; r < TOS_N; r++)
-            front += tav_popcount(nb[r] & ~s->occ[r] & TOS_FULL);
+            front += tavi_popcount(nb[r] & ~s->occ[r] & TOS_FULL);
         int fc = front < TOS_FRONT_CAP ? front : TOS_FRONT_CAP;
         v[c] = area + TOS_W_FRONT * fc;
         if (front == 0 && s->nstack[c] > 0)
@@ -1496,7 +1496,7 @@ static int toscana_move_score(const void *st, tav_move m)
             nb |= tos_colour_rank(s, s->side, r - 1);
         if (r < TOS_N - 1)
             nb |= tos_colour_rank(s, s->side, r + 1);
-        contact += tav_popcount(own & nb);
+        contact += tavi_popcount(own & nb);
     }
     return contact;
 }
@@ -1508,7 +1508,7 @@ static int toscana_deal_options(const void *st, char *buf, size_t n)
     char ws[64], bs[64];
     tos_stack_text(s, TAV_WHITE, ws, sizeof ws);
     tos_stack_text(s, TAV_BLACK, bs, sizeof bs);
-    return (int)tav_bprintf(buf, n, "white=%s black=%s", ws, bs);
+    return (int)tavi_bprintf(buf, n, "white=%s black=%s", ws, bs);
 }
 
 static const char *const tos_samples[] = {
@@ -1518,7 +1518,7 @@ static const char *const tos_samples[] = {
     NULL};
 static const char *const tos_secret_options[] = {"seed", "white", "black", NULL};
 
-const tav_game toscana_game = {
+const tav_game tavi_toscana_game = {
     .name = "toscana",
     .state_size = sizeof(toscana_state),
     .max_moves = TOS_MAX_MOVES,

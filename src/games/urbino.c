@@ -119,7 +119,7 @@ static inline ubb ubb_andnot(ubb a, ubb b)
     return r;
 }
 static inline int ubb_any(ubb a) { return (a.w[0] | a.w[1]) != 0; }
-static inline int ubb_count(ubb a) { return tav_popcount(a.w[0]) + tav_popcount(a.w[1]); }
+static inline int ubb_count(ubb a) { return tavi_popcount(a.w[0]) + tavi_popcount(a.w[1]); }
 static inline int ubb_has(ubb a, int sq) { return (int)(a.w[sq >> 6] >> (sq & 63) & 1); }
 static inline void ubb_set(ubb *a, int sq) { a->w[sq >> 6] |= 1ULL << (sq & 63); }
 static inline void ubb_clear(ubb *a, int sq) { a->w[sq >> 6] &= ~(1ULL << (sq & 63)); }
@@ -337,7 +337,7 @@ static void urb_allowed_lab(const urbino_state *s, int c, ubb allowed[3], const 
     ubb ok = ubb_andnot(empty, front);
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = front.w[w]; bits; bits &= bits - 1) {
-            int q = w * 64 + tav_ctz(bits);
+            int q = w * 64 + tavi_ctz(bits);
             int qf = q % URB_N;
             int nbr[4] = { qf > 0 ? q - 1 : -1, qf < URB_N - 1 ? q + 1 : -1,
                            q >= URB_N ? q - URB_N : -1, q + URB_N < URB_SQ ? q + URB_N : -1 };
@@ -381,7 +381,7 @@ static int urb_emit(ubb lots, const ubb allowed[3], int from, int to, int rep, t
         for (int w = 0; w < 2; w++) {
             uint64_t x = b.w[w];
             while (x) {
-                int sq = w * 64 + tav_ctz(x);
+                int sq = w * 64 + tavi_ctz(x);
                 x &= x - 1;
                 out[n++] = urb_move(MK_BUILD, t, sq, from, to, rep);
             }
@@ -400,7 +400,7 @@ static int urb_emit_to(ubb to, const ubb allowed[3], int z, int from, tav_move *
         for (int w = 0; w < 2; w++) {
             uint64_t x = to.w[w];
             while (x) {
-                out[n++] = base | (tav_move)(w * 64 + tav_ctz(x)) << 16;
+                out[n++] = base | (tav_move)(w * 64 + tavi_ctz(x)) << 16;
                 x &= x - 1;
             }
         }
@@ -474,7 +474,7 @@ static int urbino_legal(const void *st, tav_move *out)
                 for (int w = 0; w < 2; w++) {
                     uint64_t x = cand.w[w];
                     while (x) {
-                        int z = w * 64 + tav_ctz(x);
+                        int z = w * 64 + tavi_ctz(x);
                         x &= x - 1;
                         /* Squares from which the mover sees z, off the stay-z segment. */
                         ubb to = ubb_and(urb_sight(z, stay_occ), targets);
@@ -581,39 +581,39 @@ static int urbino_move_str(const void *st, tav_move m, char *buf, size_t n)
     int sq = mv_sq(m);
     switch (mv_kind(m)) {
     case MK_ARCH:
-        tav_square_str(sq % URB_N, sq / URB_N, a);
-        return (int)tav_bprintf(buf, n, "A%s", a);
+        tavi_square_str(sq % URB_N, sq / URB_N, a);
+        return (int)tavi_bprintf(buf, n, "A%s", a);
     case MK_FIRST_BLACK:
-        return (int)tav_bprintf(buf, n, "first:black");
+        return (int)tavi_bprintf(buf, n, "first:black");
     case MK_FIRST_WHITE:
-        return (int)tav_bprintf(buf, n, "first:white");
+        return (int)tavi_bprintf(buf, n, "first:white");
     case MK_PASS:
-        return (int)tav_bprintf(buf, n, "pass");
+        return (int)tavi_bprintf(buf, n, "pass");
     default:
         break;
     }
-    tav_square_str(sq % URB_N, sq / URB_N, c);
+    tavi_square_str(sq % URB_N, sq / URB_N, c);
     if (!mv_rep(m))
-        return (int)tav_bprintf(buf, n, "%c%s", urb_type_letter[mv_type(m)], c);
-    tav_square_str(mv_from(m) % URB_N, mv_from(m) / URB_N, a);
-    tav_square_str(mv_to(m) % URB_N, mv_to(m) / URB_N, b);
-    return (int)tav_bprintf(buf, n, "%s-%s,%c%s", a, b, urb_type_letter[mv_type(m)], c);
+        return (int)tavi_bprintf(buf, n, "%c%s", urb_type_letter[mv_type(m)], c);
+    tavi_square_str(mv_from(m) % URB_N, mv_from(m) / URB_N, a);
+    tavi_square_str(mv_to(m) % URB_N, mv_to(m) / URB_N, b);
+    return (int)tavi_bprintf(buf, n, "%s-%s,%c%s", a, b, urb_type_letter[mv_type(m)], c);
 }
 
 /* Zobrist-style hash of buildings, architects, phase, side, passes, variant. */
 static uint64_t urbino_hash(const void *st)
 {
     const urbino_state *s = st;
-    uint64_t h = tav_mix64(0x7572626900000000ULL + s->phase) ^
-                 tav_mix64(0x7572626910000000ULL + (uint64_t)(s->tomove + 1)) ^
-                 tav_mix64(0x7572626920000000ULL + s->passes) ^
-                 tav_mix64(0x7572626930000000ULL + s->variant);
+    uint64_t h = tavi_mix64(0x7572626900000000ULL + s->phase) ^
+                 tavi_mix64(0x7572626910000000ULL + (uint64_t)(s->tomove + 1)) ^
+                 tavi_mix64(0x7572626920000000ULL + s->passes) ^
+                 tavi_mix64(0x7572626930000000ULL + s->variant);
     for (int q = 0; q < URB_SQ; q++)
         if (s->cell[q])
-            h ^= tav_mix64(0x7572626940000000ULL + (uint64_t)s->cell[q] * 128 + (uint64_t)q);
+            h ^= tavi_mix64(0x7572626940000000ULL + (uint64_t)s->cell[q] * 128 + (uint64_t)q);
     for (int i = 0; i < 2; i++)
         if (s->arch[i] != URB_NONE)
-            h ^= tav_mix64(0x7572626950000000ULL + s->arch[i]);
+            h ^= tavi_mix64(0x7572626950000000ULL + s->arch[i]);
     return h;
 }
 
@@ -656,32 +656,32 @@ static void urbino_view(const void *st, tav_view *v)
             cl->flags |= TAV_CELL_MARK;
     }
     v->to_move = urbino_to_move(s);
-    tav_bprintf(v->phase, sizeof v->phase, "%s", urb_phase_name[s->phase]);
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", urb_phase_name[s->phase]);
     for (int c = 0; c < 2; c++)
-        tav_bprintf(v->hand[c], sizeof v->hand[c], "H%d P%d T%d",
+        tavi_bprintf(v->hand[c], sizeof v->hand[c], "H%d P%d T%d",
                     urb_supply[0] - s->placed[c][0], urb_supply[1] - s->placed[c][1],
                     urb_supply[2] - s->placed[c][2]);
     int score[2], leader;
     urb_score(s, score, &leader);
-    tav_bprintf(v->info, sizeof v->info, "%s, score %d:%d, %d lots, passes %d",
+    tavi_bprintf(v->info, sizeof v->info, "%s, score %d:%d, %d lots, passes %d",
                 s->variant == VAR_MONUMENTS ? "monuments" : "standard", score[0], score[1],
                 ubb_count(lots), s->passes);
     if (s->last[2] != URB_NONE) {
         char a[4], b[4], c[4];
-        tav_square_str(s->last[2] % URB_N, s->last[2] / URB_N, c);
+        tavi_square_str(s->last[2] % URB_N, s->last[2] / URB_N, c);
         int t = (s->cell[s->last[2]] - 1) % 3;
         if (s->last[0] != URB_NONE) {
-            tav_square_str(s->last[0] % URB_N, s->last[0] / URB_N, a);
-            tav_square_str(s->last[1] % URB_N, s->last[1] / URB_N, b);
-            tav_bprintf(v->last_move, sizeof v->last_move, "%s-%s,%c%s", a, b,
+            tavi_square_str(s->last[0] % URB_N, s->last[0] / URB_N, a);
+            tavi_square_str(s->last[1] % URB_N, s->last[1] / URB_N, b);
+            tavi_bprintf(v->last_move, sizeof v->last_move, "%s-%s,%c%s", a, b,
                         urb_type_letter[t], c);
         } else {
-            tav_bprintf(v->last_move, sizeof v->last_move, "%c%s", urb_type_letter[t], c);
+            tavi_bprintf(v->last_move, sizeof v->last_move, "%c%s", urb_type_letter[t], c);
         }
     } else if (s->last[1] != URB_NONE) {
         char a[4];
-        tav_square_str(s->last[1] % URB_N, s->last[1] / URB_N, a);
-        tav_bprintf(v->last_move, sizeof v->last_move, "A%s", a);
+        tavi_square_str(s->last[1] % URB_N, s->last[1] / URB_N, a);
+        tavi_bprintf(v->last_move, sizeof v->last_move, "A%s", a);
     }
 }
 
@@ -748,7 +748,7 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
     }
     v->to_move = urbino_to_move(s);
     static const char *const phase[] = { "setup", "setup", "choose", "play", "play", "over" };
-    tav_bprintf(v->phase, sizeof v->phase, "%s", phase[s->phase]);
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", phase[s->phase]);
     int score[2], leader;
     urb_score(s, score, &leader);
     for (int c = 0; c < 2; c++) {
@@ -769,20 +769,20 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
         r->scorer = dist[i].scorer;
         r->points = dist[i].scorer == TAV_NONE ? 0 : dist[i].value[dist[i].scorer];
     }
-    tav_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tav_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
+    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
 }
 
 /* Parse the options: variant=standard|monuments. */
 static int urb_options(const char *options, int *variant, char *err, size_t errlen)
 {
-    tav_optiter it = { options ? options : "" };
+    tavi_optiter it = { options ? options : "" };
     char key[32], val[32];
     int r;
     *variant = VAR_STANDARD;
-    while ((r = tav_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+    while ((r = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
         if (strcmp(key, "variant") != 0) {
-            tav_bprintf(err, errlen, "unknown option '%s' (expected variant=standard|monuments)",
+            tavi_bprintf(err, errlen, "unknown option '%s' (expected variant=standard|monuments)",
                         key);
             return -1;
         }
@@ -791,7 +791,7 @@ static int urb_options(const char *options, int *variant, char *err, size_t errl
         else if (strcmp(val, "monuments") == 0)
             *variant = VAR_MONUMENTS;
         else {
-            tav_bprintf(err, errlen, "bad value '%s' for variant (expected standard|monuments)",
+            tavi_bprintf(err, errlen, "bad value '%s' for variant (expected standard|monuments)",
                         val);
             return -1;
         }
@@ -830,8 +830,8 @@ static int urb_board_ok(const urbino_state *s, char *err, size_t errlen)
     for (int i = 0; i < nd; i++)
         for (int c = 0; c < 2; c++)
             if (dist[i].blocks[c] > 1) {
-                tav_square_str(dist[i].first % URB_N, dist[i].first / URB_N, a);
-                tav_bprintf(err, errlen, "the district at %s has %d %s blocks (at most 1)", a,
+                tavi_square_str(dist[i].first % URB_N, dist[i].first / URB_N, a);
+                tavi_bprintf(err, errlen, "the district at %s has %d %s blocks (at most 1)", a,
                             dist[i].blocks[c], tav_side_name(c));
                 return -1;
             }
@@ -845,8 +845,8 @@ static int urb_board_ok(const urbino_state *s, char *err, size_t errlen)
                 continue;
             if ((ubb_has(s->pal, q) && ubb_has(s->pal, x)) ||
                 (ubb_has(s->tow, q) && ubb_has(s->tow, x))) {
-                tav_square_str(q % URB_N, q / URB_N, a);
-                tav_bprintf(err, errlen, "two %s side by side at %s",
+                tavi_square_str(q % URB_N, q / URB_N, a);
+                tavi_bprintf(err, errlen, "two %s side by side at %s",
                             ubb_has(s->pal, q) ? "palaces" : "towers", a);
                 return -1;
             }
@@ -881,7 +881,7 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
         if (line <= URB_N) {
             int r = URB_N - line;
             if (len != URB_N) {
-                tav_bprintf(err, errlen, "line %d (rank %d): expected 9 squares, got %zu", line,
+                tavi_bprintf(err, errlen, "line %d (rank %d): expected 9 squares, got %zu", line,
                             r + 1, len);
                 return -1;
             }
@@ -893,7 +893,7 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
                     continue;
                 if (ch == 'A') {
                     if (narch >= 2) {
-                        tav_bprintf(err, errlen, "line %d column %d: a third architect", line,
+                        tavi_bprintf(err, errlen, "line %d column %d: a third architect", line,
                                     f + 1);
                         return -1;
                     }
@@ -901,14 +901,14 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
                     continue;
                 }
                 if (!lt || !ch) {
-                    tav_bprintf(err, errlen,
+                    tavi_bprintf(err, errlen,
                                 "line %d column %d: unexpected '%c' (expected . A H P T h p t)",
                                 line, f + 1, ch);
                     return -1;
                 }
                 int k = (int)(lt - "HPThpt"), c = k / 3, ty = k % 3;
                 if (t.placed[c][ty] >= urb_supply[ty]) {
-                    tav_bprintf(err, errlen, "line %d column %d: more than %d %s %s", line, f + 1,
+                    tavi_bprintf(err, errlen, "line %d column %d: more than %d %s %s", line, f + 1,
                                 urb_supply[ty], tav_side_name(c),
                                 ty == 0 ? "houses" : ty == 1 ? "palaces" : "towers");
                     return -1;
@@ -921,7 +921,7 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
         char key[16], val[16];
         size_t kl = eq ? (size_t)(eq - b) : 0, vl = eq ? len - kl - 1 : 0;
         if (!eq || kl == 0 || kl >= sizeof key || vl >= sizeof val) {
-            tav_bprintf(err, errlen,
+            tavi_bprintf(err, errlen,
                         "line %d: expected key=value (phase, tomove, passes, variant)", line);
             return -1;
         }
@@ -935,13 +935,13 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
                     : strcmp(key, "variant") == 0 ? 3
                                                   : -1;
         if (which < 0) {
-            tav_bprintf(err, errlen,
+            tavi_bprintf(err, errlen,
                         "line %d: unknown key '%s' (expected phase, tomove, passes, variant)",
                         line, key);
             return -1;
         }
         if (have[which]++) {
-            tav_bprintf(err, errlen, "line %d: '%s' given twice", line, key);
+            tavi_bprintf(err, errlen, "line %d: '%s' given twice", line, key);
             return -1;
         }
         int bad = 0;
@@ -970,17 +970,17 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
             static const char *const expect[4] = {
                 "place1|place2|choose|first|play|over", "white|black|none", "0|1|2",
                 "standard|monuments" };
-            tav_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, val,
+            tavi_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, val,
                         key, expect[which]);
             return -1;
         }
     }
     if (line < URB_N) {
-        tav_bprintf(err, errlen, "the board needs 9 lines (rank 9 first), got %d", line);
+        tavi_bprintf(err, errlen, "the board needs 9 lines (rank 9 first), got %d", line);
         return -1;
     }
     if (!have[0] || !have[1] || !have[2]) {
-        tav_bprintf(err, errlen, "missing %s= line", !have[0] ? "phase" : !have[1] ? "tomove"
+        tavi_bprintf(err, errlen, "missing %s= line", !have[0] ? "phase" : !have[1] ? "tomove"
                                                                                    : "passes");
         return -1;
     }
@@ -988,12 +988,12 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
     int nbld = ubb_count(urb_buildings(&t));
     static const int want_arch[6] = { 0, 1, 2, 2, 2, 2 };
     if (narch != want_arch[phase]) {
-        tav_bprintf(err, errlen, "phase %s needs %d architect(s) on the board, found %d",
+        tavi_bprintf(err, errlen, "phase %s needs %d architect(s) on the board, found %d",
                     urb_phase_name[phase], want_arch[phase], narch);
         return -1;
     }
     if (phase <= PH_FIRST && nbld > 0) {
-        tav_bprintf(err, errlen, "phase %s needs an empty board, found %d building(s)",
+        tavi_bprintf(err, errlen, "phase %s needs an empty board, found %d building(s)",
                     urb_phase_name[phase], nbld);
         return -1;
     }
@@ -1002,13 +1002,13 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
                 : phase == PH_OVER                       ? tomove == TAV_NONE
                                                          : tomove != TAV_NONE;
     if (!tm_ok) {
-        tav_bprintf(err, errlen, "tomove=%s does not fit phase %s", tav_side_name(tomove),
+        tavi_bprintf(err, errlen, "tomove=%s does not fit phase %s", tav_side_name(tomove),
                     urb_phase_name[phase]);
         return -1;
     }
     int ps_ok = phase == PH_OVER ? passes == 2 : phase == PH_PLAY ? passes <= 1 : passes == 0;
     if (!ps_ok) {
-        tav_bprintf(err, errlen, "passes=%d does not fit phase %s", passes,
+        tavi_bprintf(err, errlen, "passes=%d does not fit phase %s", passes,
                     urb_phase_name[phase]);
         return -1;
     }
@@ -1035,7 +1035,7 @@ static int urbino_get_position(const void *st, char *buf, size_t n)
         text[k++] = '\n';
     }
     text[k] = '\0';
-    tav_bprintf(buf, n, "%sphase=%s\ntomove=%s\npasses=%d\nvariant=%s\n", text,
+    tavi_bprintf(buf, n, "%sphase=%s\ntomove=%s\npasses=%d\nvariant=%s\n", text,
                 urb_phase_name[s->phase], tav_side_name(s->tomove), s->passes,
                 s->variant == VAR_MONUMENTS ? "monuments" : "standard");
     return 0;
@@ -1050,13 +1050,13 @@ static void urb_squares(ubb set, char *out, size_t n)
         for (int r = 0; r < URB_N; r++)
             if (ubb_has(set, r * URB_N + f)) {
                 char a[4];
-                tav_square_str(f, r, a);
-                k += tav_bprintf(out + k, n - k, "%s%s", k ? " " : "", a);
+                tavi_square_str(f, r, a);
+                k += tavi_bprintf(out + k, n - k, "%s%s", k ? " " : "", a);
                 if (k + 1 >= n)
                     return;
             }
     if (k == 0)
-        tav_bprintf(out, n, "-");
+        tavi_bprintf(out, n, "-");
 }
 
 /* Game queries: lots, allowed H|P|T [white|black], districts, supply. */
@@ -1095,36 +1095,36 @@ static int urbino_probe(const void *st, const char *key, char *out, size_t n)
             if (d->colours != 3)
                 continue;
             char a[4];
-            tav_square_str(d->first % URB_N, d->first / URB_N, a);
-            k += tav_bprintf(out + k, n - k, "%s%s", k ? "; " : "", a);
+            tavi_square_str(d->first % URB_N, d->first / URB_N, a);
+            k += tavi_bprintf(out + k, n - k, "%s%s", k ? "; " : "", a);
             for (int c = 0; c < 2; c++) {
-                k += tav_bprintf(out + k, n - k, " %s=%d(T%dP%dH%d", tav_side_name(c),
+                k += tavi_bprintf(out + k, n - k, " %s=%d(T%dP%dH%d", tav_side_name(c),
                                  d->value[c], d->n[c][2], d->n[c][1], d->n[c][0]);
                 if (d->monument[c])
-                    k += tav_bprintf(out + k, n - k, "M%d", d->monument[c]);
-                k += tav_bprintf(out + k, n - k, ")");
+                    k += tavi_bprintf(out + k, n - k, "M%d", d->monument[c]);
+                k += tavi_bprintf(out + k, n - k, ")");
             }
             if (d->scorer == TAV_NONE)
-                k += tav_bprintf(out + k, n - k, " -> none");
+                k += tavi_bprintf(out + k, n - k, " -> none");
             else
-                k += tav_bprintf(out + k, n - k, " -> %s %d", tav_side_name(d->scorer),
+                k += tavi_bprintf(out + k, n - k, " -> %s %d", tav_side_name(d->scorer),
                                  d->value[d->scorer]);
             if (k + 1 >= n)
                 return 0;
         }
         if (k == 0)
-            tav_bprintf(out, n, "-");
+            tavi_bprintf(out, n, "-");
         return 0;
     }
     if (strcmp(key, "supply") == 0) {
-        tav_bprintf(out, n, "white H%d P%d T%d black H%d P%d T%d",
+        tavi_bprintf(out, n, "white H%d P%d T%d black H%d P%d T%d",
                     urb_supply[0] - s->placed[0][0], urb_supply[1] - s->placed[0][1],
                     urb_supply[2] - s->placed[0][2], urb_supply[0] - s->placed[1][0],
                     urb_supply[1] - s->placed[1][1], urb_supply[2] - s->placed[1][2]);
         return 0;
     }
     if (strcmp(key, "phase") == 0) {
-        tav_bprintf(out, n, "%s", urb_phase_name[s->phase]);
+        tavi_bprintf(out, n, "%s", urb_phase_name[s->phase]);
         return 0;
     }
     return -1;
@@ -1138,7 +1138,7 @@ static int urbino_check(const void *st, char *err, size_t errlen)
     urb_clear(&t, s->variant);
     for (int q = 0; q < URB_SQ; q++) {
         if (s->cell[q] > 6) {
-            tav_bprintf(err, errlen, "bad cell value %d at square %d", s->cell[q], q);
+            tavi_bprintf(err, errlen, "bad cell value %d at square %d", s->cell[q], q);
             return -1;
         }
         if (s->cell[q])
@@ -1147,13 +1147,13 @@ static int urbino_check(const void *st, char *err, size_t errlen)
     if (!ubb_eq(t.bld[0], s->bld[0]) || !ubb_eq(t.bld[1], s->bld[1]) ||
         !ubb_eq(t.pal, s->pal) || !ubb_eq(t.tow, s->tow) ||
         memcmp(t.placed, s->placed, sizeof t.placed) != 0) {
-        tav_bprintf(err, errlen, "bitboards or counts differ from the cells");
+        tavi_bprintf(err, errlen, "bitboards or counts differ from the cells");
         return -1;
     }
     for (int c = 0; c < 2; c++)
         for (int ty = 0; ty < 3; ty++)
             if (s->placed[c][ty] > urb_supply[ty]) {
-                tav_bprintf(err, errlen, "%s has placed too many of type %d", tav_side_name(c),
+                tavi_bprintf(err, errlen, "%s has placed too many of type %d", tav_side_name(c),
                             ty);
                 return -1;
             }
@@ -1163,12 +1163,12 @@ static int urbino_check(const void *st, char *err, size_t errlen)
         (narch >= 1 && (s->arch[0] >= URB_SQ || s->cell[s->arch[0]])) ||
         (narch == 2 && (s->arch[1] >= URB_SQ || s->cell[s->arch[1]] ||
                         s->arch[0] >= s->arch[1]))) {
-        tav_bprintf(err, errlen, "architects inconsistent with phase %d", s->phase);
+        tavi_bprintf(err, errlen, "architects inconsistent with phase %d", s->phase);
         return -1;
     }
     if ((s->phase == PH_OVER) != (s->tomove == TAV_NONE) || s->passes > 2 ||
         (s->phase == PH_OVER) != (s->passes == 2) || s->pad != 0) {
-        tav_bprintf(err, errlen, "phase, side or passes inconsistent");
+        tavi_bprintf(err, errlen, "phase, side or passes inconsistent");
         return -1;
     }
     return urb_board_ok(s, err, errlen);
@@ -1273,7 +1273,7 @@ static double urbino_eval(const void *st, int side)
 /* A random square of a non-empty set. */
 static int urb_pick(ubb b, tav_rng *rng)
 {
-    int n0 = tav_popcount(b.w[0]), n = n0 + tav_popcount(b.w[1]);
+    int n0 = tavi_popcount(b.w[0]), n = n0 + tavi_popcount(b.w[1]);
     int k = (int)tav_rng_below(rng, (uint32_t)n), w = 0;
     uint64_t x = b.w[0];
     if (k >= n0) {
@@ -1283,7 +1283,7 @@ static int urb_pick(ubb b, tav_rng *rng)
     }
     while (k-- > 0)
         x &= x - 1;
-    return w * 64 + tav_ctz(x);
+    return w * 64 + tavi_ctz(x);
 }
 
 /* Material contribution of one district for `side` (see urb_material). */
@@ -1401,7 +1401,7 @@ static int urbino_playout_move(const void *st, tav_rng *rng, tav_move *scratch, 
         ubb cand = ubb_and(urb_lots(bld, a, b), any);
         for (int w = 0; w < 2; w++)
             for (uint64_t x = cand.w[w]; x; x &= x - 1) {
-                int sq = w * 64 + tav_ctz(x);
+                int sq = w * 64 + tavi_ctz(x);
                 found = 1;
                 for (int t = 0; t < 3; t++) {
                     if (!ubb_has(allowed[t], sq))
@@ -1442,7 +1442,7 @@ static int urbino_move_score(const void *st, tav_move m)
 
 static const char *const urbino_samples[] = {"", "variant=monuments", NULL};
 
-const tav_game urbino_game = {
+const tav_game tavi_urbino_game = {
     .name = "urbino",
     .state_size = sizeof(urbino_state),
     .max_moves = URB_MAX_MOVES,

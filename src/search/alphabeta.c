@@ -239,7 +239,7 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             sc += 1 << 20;
         else if (m == w->killers[ply][1])
             sc += 1 << 19;
-        sc += (int)(w->history[tav_mix64(m) & 4095] >> 4);
+        sc += (int)(w->history[tavi_mix64(m) & 4095] >> 4);
         scores[i] = sc;
     }
     void *child = w->states + (size_t)(ply + 1) * g->state_size;
@@ -271,7 +271,7 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             if (s <= lo)
                 continue;
             if (s > -AB_WIN + AB_MAXPLY && s < AB_WIN - AB_MAXPLY)
-                s += (int)(tav_mix64(sh->noise_seed ^ moves[i]) % (uint64_t)sh->noise);
+                s += (int)(tavi_mix64(sh->noise_seed ^ moves[i]) % (uint64_t)sh->noise);
             if (s > best) {
                 best = s;
                 bestm = moves[i];
@@ -311,7 +311,7 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             if (scores[i] < (1 << 29) && (!g->move_score || g->move_score(st, moves[i]) < TAV_NOISY)) {
                 w->killers[ply][1] = w->killers[ply][0];
                 w->killers[ply][0] = moves[i];
-                uint32_t *h = &w->history[tav_mix64(moves[i]) & 4095];
+                uint32_t *h = &w->history[tavi_mix64(moves[i]) & 4095];
                 *h += (uint32_t)(depth * depth);
                 if (*h > (1u << 20))
                     for (int k = 0; k < 4096; k++)
@@ -349,7 +349,7 @@ static void ab_pv(shared *sh, const void *root, char *buf, size_t n)
                 break;
             char mv[TAV_MOVE_TEXT];
             g->move_str(st, m, mv, sizeof mv);
-            len += tav_bprintf(buf + len, n - len, "%s%s", len ? " " : "", mv);
+            len += tavi_bprintf(buf + len, n - len, "%s%s", len ? " " : "", mv);
             g->play(st, m);
         }
     }
@@ -403,27 +403,27 @@ static void *ab_thread(void *arg)
 /* ------------------------------------------------------------------------
  * An alpha-beta search split into jobs (Lazy SMP: job 0 leads, the others
  * help through the shared table).  The table is given by whoever runs job
- * 0 (tav_ab_set_table); helpers wait for it.
+ * 0 (tavi_ab_set_table); helpers wait for it.
  */
-struct tav_ab {
+struct tavi_ab {
     shared sh;
-    worker ws[TAV_MAX_JOBS];
-    thread_arg ta[TAV_MAX_JOBS];
+    worker ws[TAVI_MAX_JOBS];
+    thread_arg ta[TAVI_MAX_JOBS];
     int njobs;
     _Atomic int ready;         /* the table is set */
 };
 
-tav_ab *tav_ab_new(const tav_game *g, const void *st, const tav_limits *lim, double start,
+tavi_ab *tavi_ab_new(const tav_game *g, const void *st, const tavi_limits *lim, double start,
                    double deadline, uint64_t max_nodes, int njobs, tav_info_fn info, void *ctx,
                    const _Atomic int *cancel)
 {
-    tav_ab *ab = calloc(1, sizeof *ab);
+    tavi_ab *ab = calloc(1, sizeof *ab);
     if (!ab)
         return NULL;
     if (njobs < 1)
         njobs = 1;
-    if (njobs > TAV_MAX_JOBS)
-        njobs = TAV_MAX_JOBS;
+    if (njobs > TAVI_MAX_JOBS)
+        njobs = TAVI_MAX_JOBS;
     ab->njobs = njobs;
     shared *sh = &ab->sh;
     sh->g = g;
@@ -434,7 +434,7 @@ tav_ab *tav_ab_new(const tav_game *g, const void *st, const tav_limits *lim, dou
     sh->ctx = ctx;
     sh->start = start;
     sh->cancel = cancel;
-    const tav_level_row *lv = tav_level_of(lim->level);
+    const tavi_level_row *lv = tavi_level_of(lim->level);
     if (lv && lv->depth && (!sh->max_depth || sh->max_depth > lv->depth))
         sh->max_depth = lv->depth;
     if (deadline == 0 && max_nodes == 0 && sh->max_depth == 0)
@@ -442,7 +442,7 @@ tav_ab *tav_ab_new(const tav_game *g, const void *st, const tav_limits *lim, dou
     if (lv && lv->noise > 0) {
         /* Weaker levels: random root preferences worth up to a few pieces. */
         sh->noise = lv->noise;
-        sh->noise_seed = tav_mix64(lim->seed);
+        sh->noise_seed = tavi_mix64(lim->seed);
     }
     for (int i = 0; i < njobs; i++) {
         ab->ws[i].sh = sh;
@@ -453,7 +453,7 @@ tav_ab *tav_ab_new(const tav_game *g, const void *st, const tav_limits *lim, dou
     return ab;
 }
 
-size_t tav_ab_table_bytes(size_t memory)
+size_t tavi_ab_table_bytes(size_t memory)
 {
     uint64_t entries = 1;
     while (entries * 2 * sizeof(tt_entry) <= memory)
@@ -461,17 +461,17 @@ size_t tav_ab_table_bytes(size_t memory)
     return (size_t)entries * sizeof(tt_entry);
 }
 
-void tav_ab_set_table(tav_ab *ab, void *table, size_t bytes, uint64_t gen)
+void tavi_ab_set_table(tavi_ab *ab, void *table, size_t bytes, uint64_t gen)
 {
     ab->sh.tt = table;
     ab->sh.tt_mask = bytes / sizeof(tt_entry) - 1;
-    ab->sh.salt = gen ? tav_mix64(gen) : 0;
+    ab->sh.salt = gen ? tavi_mix64(gen) : 0;
     atomic_store(&ab->ready, 1);
 }
 
-void tav_ab_stop(tav_ab *ab) { atomic_store(&ab->sh.stop, 1); }
+void tavi_ab_stop(tavi_ab *ab) { atomic_store(&ab->sh.stop, 1); }
 
-void tav_ab_job(tav_ab *ab, int i)
+void tavi_ab_job(tavi_ab *ab, int i)
 {
     if (i < 0 || i >= ab->njobs)
         return;
@@ -503,7 +503,7 @@ void tav_ab_job(tav_ab *ab, int i)
     w->scores = NULL;
 }
 
-int tav_ab_finish(tav_ab *ab, tav_report *out)
+int tavi_ab_finish(tavi_ab *ab, tavi_report *out)
 {
     int rc = -1;
     worker *w0 = &ab->ws[0];
@@ -523,46 +523,46 @@ int tav_ab_finish(tav_ab *ab, tav_report *out)
     return rc;
 }
 
-void tav_ab_free(tav_ab *ab) { free(ab); }
+void tavi_ab_free(tavi_ab *ab) { free(ab); }
 
 static void *ab_job_thread(void *arg)
 {
     thread_arg *ta = arg;
-    tav_ab *ab = (tav_ab *)((char *)ta->w->sh - offsetof(tav_ab, sh));
-    tav_ab_job(ab, ta->w->id);
+    tavi_ab *ab = (tavi_ab *)((char *)ta->w->sh - offsetof(tavi_ab, sh));
+    tavi_ab_job(ab, ta->w->id);
     return NULL;
 }
 
-int tav_alphabeta(tav_searcher *sr, const tav_game *g, const void *st, const tav_limits *lim,
-                  double deadline, uint64_t max_nodes, tav_info_fn info, void *ctx, tav_report *out)
+int tavi_alphabeta(tavi_searcher *sr, const tav_game *g, const void *st, const tavi_limits *lim,
+                  double deadline, uint64_t max_nodes, tav_info_fn info, void *ctx, tavi_report *out)
 {
-    int threads = lim->threads < 1 ? 1 : lim->threads > TAV_MAX_JOBS ? TAV_MAX_JOBS : lim->threads;
-    tav_ab *ab = tav_ab_new(g, st, lim, ab_now(), deadline, max_nodes, threads, info, ctx, NULL);
+    int threads = lim->threads < 1 ? 1 : lim->threads > TAVI_MAX_JOBS ? TAVI_MAX_JOBS : lim->threads;
+    tavi_ab *ab = tavi_ab_new(g, st, lim, ab_now(), deadline, max_nodes, threads, info, ctx, NULL);
     if (!ab)
         return -1;
-    size_t bytes = tav_ab_table_bytes(lim->memory ? lim->memory : (64u << 20));
+    size_t bytes = tavi_ab_table_bytes(lim->memory ? lim->memory : (64u << 20));
     /* The searcher's table keeps its contents from the previous moves of
      * the same game; a new game (or another game) starts from zero. */
     int reused = 0;
-    void *tt = tav_searcher_take(sr, TAV_SEARCHER_TT, bytes, &reused);
+    void *tt = tavi_searcher_take(sr, TAVI_SEARCHER_TT, bytes, &reused);
     if (tt && reused && sr->tt_game != g)
         memset(tt, 0, bytes);
     if (sr)
         sr->tt_game = g;
     int rc = -1;
     if (tt) {
-        tav_ab_set_table(ab, tt, bytes, 0);
-        pthread_t tid[TAV_MAX_JOBS];
-        int started[TAV_MAX_JOBS] = {0};
+        tavi_ab_set_table(ab, tt, bytes, 0);
+        pthread_t tid[TAVI_MAX_JOBS];
+        int started[TAVI_MAX_JOBS] = {0};
         for (int i = 1; i < threads; i++)
             started[i] = pthread_create(&tid[i], NULL, ab_job_thread, &ab->ta[i]) == 0;
-        tav_ab_job(ab, 0);
+        tavi_ab_job(ab, 0);
         for (int i = 1; i < threads; i++)
             if (started[i])
                 pthread_join(tid[i], NULL);
-        rc = tav_ab_finish(ab, out);
+        rc = tavi_ab_finish(ab, out);
     }
-    tav_searcher_release(sr, tt);
-    tav_ab_free(ab);
+    tavi_searcher_release(sr, tt);
+    tavi_ab_free(ab);
     return rc;
 }

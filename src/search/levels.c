@@ -10,7 +10,7 @@
 #include "search/search_internal.h"
 #include "tavoliere_search.h"
 
-static const tav_level_row levels[11] = {
+static const tavi_level_row levels[11] = {
     {0, 0, 0, 0},
     {20, 1, 500, 450},
     {60, 1, 300, 700},
@@ -24,21 +24,21 @@ static const tav_level_row levels[11] = {
     {0, 0, 0, 2700},
 };
 
-const tav_level_row *tav_level_of(int level)
+const tavi_level_row *tavi_level_of(int level)
 {
     return level >= 1 && level <= 10 ? &levels[level] : NULL;
 }
 
 void tav_level_budget(const tav_game *g, int level, tav_budget *b)
 {
-    const tav_level_row *lv = tav_level_of(level);
+    const tavi_level_row *lv = tavi_level_of(level);
     if (!b)
         return;
     b->level = lv ? level : 0;
     if (!lv)
         return;
     b->movetime_ms = lv->movetime_ms;
-    if (g && tav_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA)
+    if (g && tavi_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA)
         b->depth = lv->depth;
     else
         b->nodes = lv->playouts;

@@ -535,7 +535,7 @@ static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t 
         }
         char mv[TAV_MOVE_TEXT];
         g->move_str(st, t->nodes[best].move, mv, sizeof mv);
-        len += tav_bprintf(buf + len, n - len, "%s%s", len ? " " : "", mv);
+        len += tavi_bprintf(buf + len, n - len, "%s%s", len ? " " : "", mv);
         g->play(st, t->nodes[best].move);
         cur = best;
     }
@@ -664,16 +664,16 @@ out:
 
 /* ------------------------------------------------------------------------
  * A tree search split into jobs: the service runs each job on a worker of
- * its pool with that worker's memory; tav_search_with runs them on threads
+ * its pool with that worker's memory; tavi_search_with runs them on threads
  * of its own.  Job i always gets the same seed and share of the budget, so
  * one job with a playout budget gives the same move wherever it runs.
  */
-struct tav_mcts {
+struct tavi_mcts {
     const tav_game *g;
     unsigned char *root;
     tav_move *order;
     int njobs;
-    job jobs[TAV_MAX_JOBS];
+    job jobs[TAVI_MAX_JOBS];
 };
 
 static int cmp_desc_u64(const void *a, const void *b)
@@ -682,7 +682,7 @@ static int cmp_desc_u64(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-void tav_mcts_free(tav_mcts *m)
+void tavi_mcts_free(tavi_mcts *m)
 {
     if (!m)
         return;
@@ -696,7 +696,7 @@ void tav_mcts_free(tav_mcts *m)
     free(m);
 }
 
-tav_mcts *tav_mcts_new(const tav_game *g, const void *st, int ai, const tav_limits *lim, int njobs,
+tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_limits *lim, int njobs,
                        double start, double deadline, tav_info_fn info, void *ctx)
 {
     params p;
@@ -704,7 +704,7 @@ tav_mcts *tav_mcts_new(const tav_game *g, const void *st, int ai, const tav_limi
     if (!ai) {
         p.c = 0.7;
     } else {
-        tav_profile pf = tav_profile_of(g, "ai");
+        tavi_profile pf = tavi_profile_of(g, "ai");
         p.c = pf.ucb_c > 0 ? pf.ucb_c : 0.5;
         p.pw_k = pf.widen_k != 0 ? (pf.widen_k < 0 ? 0 : pf.widen_k) : 2.0;
         p.pw_alpha = pf.widen_alpha > 0 ? pf.widen_alpha : 0.5;
@@ -716,19 +716,19 @@ tav_mcts *tav_mcts_new(const tav_game *g, const void *st, int ai, const tav_limi
     }
     if (njobs < 1)
         njobs = 1;
-    if (njobs > TAV_MAX_JOBS)
-        njobs = TAV_MAX_JOBS;
+    if (njobs > TAVI_MAX_JOBS)
+        njobs = TAVI_MAX_JOBS;
     uint64_t max_playouts = lim->nodes;
-    const tav_level_row *lv = tav_level_of(lim->level);
+    const tavi_level_row *lv = tavi_level_of(lim->level);
     if (lv && lv->playouts && (!max_playouts || lv->playouts < max_playouts))
         max_playouts = lv->playouts;
     if (deadline == 0 && max_playouts == 0)
         max_playouts = 1000;   /* neither budget given: a small fixed search */
-    tav_mcts *m = calloc(1, sizeof *m);
+    tavi_mcts *m = calloc(1, sizeof *m);
     tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
     if (!m || !list || !(m->root = malloc(g->state_size))) {
         free(list);
-        tav_mcts_free(m);
+        tavi_mcts_free(m);
         return NULL;
     }
     m->g = g;
@@ -743,7 +743,7 @@ tav_mcts *tav_mcts_new(const tav_game *g, const void *st, int ai, const tav_limi
     /* Levels 1-3 keep the pseudo-random root order: they are meant to miss
      * good moves now and then. */
     int weak = lim->level >= 1 && lim->level <= 3;
-    if (ai && tav_profile_of(g, "ai").order_root && g->move_score && p.pw_k > 0 && !hidden && !weak) {
+    if (ai && tavi_profile_of(g, "ai").order_root && g->move_score && p.pw_k > 0 && !hidden && !weak) {
         /* Widen the root best-first: sort by move_score, ties by a seeded
          * random key so generation order does not decide. */
         int n = g->legal(st, list);
@@ -776,7 +776,7 @@ tav_mcts *tav_mcts_new(const tav_game *g, const void *st, int ai, const tav_limi
         jb->p = p;
         jb->max_playouts = max_playouts ? (max_playouts + (uint64_t)njobs - 1) / (uint64_t)njobs : 0;
         jb->deadline = deadline;
-        jb->seed = tav_mix64(lim->seed + (uint64_t)i * 0x9e37ULL);
+        jb->seed = tavi_mix64(lim->seed + (uint64_t)i * 0x9e37ULL);
         jb->ndet = ndet_total / njobs + (i < ndet_total % njobs);
         if (jb->ndet < 1)
             jb->ndet = 1;
@@ -788,7 +788,7 @@ tav_mcts *tav_mcts_new(const tav_game *g, const void *st, int ai, const tav_limi
     return m;
 }
 
-size_t tav_mcts_job_bytes(size_t memory, int njobs)
+size_t tavi_mcts_job_bytes(size_t memory, int njobs)
 {
     size_t b = memory / (size_t)(njobs < 1 ? 1 : njobs);
     if (b < 16 * sizeof(mnode))
@@ -796,7 +796,7 @@ size_t tav_mcts_job_bytes(size_t memory, int njobs)
     return b - b % sizeof(mnode);
 }
 
-void tav_mcts_job(tav_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel)
+void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel)
 {
     if (i < 0 || i >= m->njobs || !mem)
         return;
@@ -807,7 +807,7 @@ void tav_mcts_job(tav_mcts *m, int i, void *mem, size_t bytes, const _Atomic int
     job_run(jb);
 }
 
-int tav_mcts_finish(tav_mcts *m, tav_report *out)
+int tavi_mcts_finish(tavi_mcts *m, tavi_report *out)
 {
     /* Sum the root statistics of every job (in job order); the most
      * visited move wins. */
@@ -864,7 +864,7 @@ int tav_mcts_finish(tav_mcts *m, tav_report *out)
  * The entry points of search.h, kept for the callers that have not moved to
  * the service yet: each search runs its jobs on threads of its own.
  */
-void tav_limits_default(tav_limits *lim)
+void tavi_limits_default(tavi_limits *lim)
 {
     memset(lim, 0, sizeof *lim);
     lim->movetime_ms = 2000;
@@ -873,7 +873,7 @@ void tav_limits_default(tav_limits *lim)
     lim->seed = 1;
 }
 
-double tav_deadline_after(double start, long movetime_ms)
+double tavi_deadline_after(double start, long movetime_ms)
 {
     /* Stop a little early: the last iteration and the answer must fit too. */
     if (movetime_ms <= 0)
@@ -885,14 +885,14 @@ double tav_deadline_after(double start, long movetime_ms)
     return start + (ms - margin) / 1000.0;
 }
 
-int tav_search(const tav_game *g, const void *st, const char *player, const tav_limits *lim,
-               tav_info_fn info, void *ctx, tav_report *out)
+int tavi_search(const tav_game *g, const void *st, const char *player, const tavi_limits *lim,
+               tav_info_fn info, void *ctx, tavi_report *out)
 {
-    return tav_search_with(NULL, g, st, player, lim, info, ctx, out);
+    return tavi_search_with(NULL, g, st, player, lim, info, ctx, out);
 }
 
 typedef struct thread_job {
-    tav_mcts *m;
+    tavi_mcts *m;
     int i;
     void *mem;
     size_t bytes;
@@ -901,12 +901,12 @@ typedef struct thread_job {
 static void *thread_job_run(void *arg)
 {
     thread_job *tj = arg;
-    tav_mcts_job(tj->m, tj->i, tj->mem, tj->bytes, NULL);
+    tavi_mcts_job(tj->m, tj->i, tj->mem, tj->bytes, NULL);
     return NULL;
 }
 
-int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const char *player,
-                    const tav_limits *lim, tav_info_fn info, void *ctx, tav_report *out)
+int tavi_search_with(tavi_searcher *sr, const tav_game *g, const void *st, const char *player,
+                    const tavi_limits *lim, tav_info_fn info, void *ctx, tavi_report *out)
 {
     double start = now_seconds();
     memset(out, 0, sizeof *out);
@@ -932,34 +932,34 @@ int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const c
         free(list);
         return -1;
     }
-    int threads = lim->threads < 1 ? 1 : lim->threads > TAV_MAX_JOBS ? TAV_MAX_JOBS : lim->threads;
-    double deadline = tav_deadline_after(start, lim->movetime_ms);
-    if (ai && tav_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA && g->eval) {
-        int rc = tav_alphabeta(sr, g, st, lim, deadline, lim->nodes, info, ctx, out);
+    int threads = lim->threads < 1 ? 1 : lim->threads > TAVI_MAX_JOBS ? TAVI_MAX_JOBS : lim->threads;
+    double deadline = tavi_deadline_after(start, lim->movetime_ms);
+    if (ai && tavi_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA && g->eval) {
+        int rc = tavi_alphabeta(sr, g, st, lim, deadline, lim->nodes, info, ctx, out);
         if (rc != 0)
             out->best = list[0];
         out->seconds = now_seconds() - start;
         free(list);
         return 0;
     }
-    tav_mcts *m = tav_mcts_new(g, st, ai, lim, threads, start, deadline, info, ctx);
+    tavi_mcts *m = tavi_mcts_new(g, st, ai, lim, threads, start, deadline, info, ctx);
     if (!m) {
         free(list);
         return -1;
     }
-    size_t bytes = tav_mcts_job_bytes(lim->memory ? lim->memory : (64u << 20), threads);
-    thread_job tj[TAV_MAX_JOBS];
+    size_t bytes = tavi_mcts_job_bytes(lim->memory ? lim->memory : (64u << 20), threads);
+    thread_job tj[TAVI_MAX_JOBS];
     int nrun = threads;
     for (int i = 0; i < threads; i++) {
         tj[i].m = m;
         tj[i].i = i;
         tj[i].bytes = bytes;
-        tj[i].mem = tav_searcher_take(sr, i, bytes, NULL);
+        tj[i].mem = tavi_searcher_take(sr, i, bytes, NULL);
         if (!tj[i].mem && nrun == threads)
             nrun = i;   /* out of memory: run the jobs that have it */
     }
-    pthread_t tid[TAV_MAX_JOBS];
-    int started[TAV_MAX_JOBS] = {0};
+    pthread_t tid[TAVI_MAX_JOBS];
+    int started[TAVI_MAX_JOBS] = {0};
     for (int i = 1; i < nrun; i++)
         started[i] = pthread_create(&tid[i], NULL, thread_job_run, &tj[i]) == 0;
     if (nrun > 0)
@@ -970,12 +970,12 @@ int tav_search_with(tav_searcher *sr, const tav_game *g, const void *st, const c
         else
             thread_job_run(&tj[i]);
     }
-    if (tav_mcts_finish(m, out) != 0)
+    if (tavi_mcts_finish(m, out) != 0)
         out->best = list[0];
     for (int i = 0; i < threads; i++)
-        tav_searcher_release(sr, tj[i].mem);
+        tavi_searcher_release(sr, tj[i].mem);
     out->seconds = now_seconds() - start;
-    tav_mcts_free(m);
+    tavi_mcts_free(m);
     free(list);
     return 0;
 }

@@ -8,9 +8,9 @@
 
 #include "search/search_internal.h"
 
-tav_profile tav_profile_of(const tav_game *g, const char *player)
+tavi_profile tavi_profile_of(const tav_game *g, const char *player)
 {
-    tav_profile p;
+    tavi_profile p;
     memset(&p, 0, sizeof p);
     if (!g || !player || strcmp(player, "ai") != 0)
         return p;

@@ -24,7 +24,7 @@
 
 #include "tavoliere.h"
 
-typedef struct tav_limits {
+typedef struct tavi_limits {
     long movetime_ms;   /* wall-clock budget; 0 = none */
     uint64_t nodes;     /* playout (or node) budget; 0 = none */
     int depth;          /* depth budget for alpha-beta players; 0 = none */
@@ -32,42 +32,42 @@ typedef struct tav_limits {
     int threads;        /* 1 = deterministic single thread; 2 = both cores */
     size_t memory;      /* bytes the tree may use; 0 = default */
     uint64_t seed;      /* random seed */
-} tav_limits;
+} tavi_limits;
 
-typedef struct tav_report {
+typedef struct tavi_report {
     tav_move best;
     uint64_t playouts;  /* tree search: iterations run (alpha-beta: 0) */
     uint64_t nodes;     /* tree nodes created, or alpha-beta nodes searched */
     int depth;          /* alpha-beta: the last depth completed (tree search: 0) */
     double value;       /* expected score of the best move for the mover, 0..1 */
     double seconds;
-} tav_report;
+} tavi_report;
 
 /* The memory a player keeps between moves: its trees' node arrays and the
  * alpha-beta transposition table, allocated at the first search and reused
  * by the next ones (the table keeps what it learnt, so the next move of the
  * same game starts from it).  One searcher serves one search at a time;
  * give each game (or each player of a match) its own. */
-typedef struct tav_searcher tav_searcher;
+typedef struct tavi_searcher tavi_searcher;
 
-tav_searcher *tav_searcher_new(void);
-void tav_searcher_free(tav_searcher *s);
+tavi_searcher *tavi_searcher_new(void);
+void tavi_searcher_free(tavi_searcher *s);
 /* Forget what was learnt (a new game or position); the memory stays. */
-void tav_searcher_clear(tav_searcher *s);
+void tavi_searcher_clear(tavi_searcher *s);
 /* Bytes the searcher holds now. */
-size_t tav_searcher_bytes(const tav_searcher *s);
+size_t tavi_searcher_bytes(const tavi_searcher *s);
 
 /* Fill limits with defaults (2 s, 1 thread, 64 MiB, seed 1). */
-void tav_limits_default(tav_limits *lim);
+void tavi_limits_default(tavi_limits *lim);
 
 /* Choose a move for the player to act with the named player ("random",
  * "uct", "ai").  Returns 0, or -1 if the game is over or the player is
  * unknown.  `info` (may be NULL) receives "info ..." lines while thinking. */
-int tav_search(const tav_game *g, const void *st, const char *player, const tav_limits *lim,
-               tav_info_fn info, void *ctx, tav_report *out);
+int tavi_search(const tav_game *g, const void *st, const char *player, const tavi_limits *lim,
+               tav_info_fn info, void *ctx, tavi_report *out);
 
-/* The same with a searcher's memory (NULL: temporary memory, as tav_search). */
-int tav_search_with(tav_searcher *s, const tav_game *g, const void *st, const char *player,
-                    const tav_limits *lim, tav_info_fn info, void *ctx, tav_report *out);
+/* The same with a searcher's memory (NULL: temporary memory, as tavi_search). */
+int tavi_search_with(tavi_searcher *s, const tav_game *g, const void *st, const char *player,
+                    const tavi_limits *lim, tav_info_fn info, void *ctx, tavi_report *out);
 
 #endif

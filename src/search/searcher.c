@@ -13,32 +13,32 @@
 #include "search/search.h"
 #include "search/search_internal.h"
 
-tav_searcher *tav_searcher_new(void) { return calloc(1, sizeof(tav_searcher)); }
+tavi_searcher *tavi_searcher_new(void) { return calloc(1, sizeof(tavi_searcher)); }
 
-void tav_searcher_free(tav_searcher *s)
+void tavi_searcher_free(tavi_searcher *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < TAV_SEARCHER_SLOTS; i++)
+    for (int i = 0; i < TAVI_SEARCHER_SLOTS; i++)
         free(s->block[i]);
     free(s);
 }
 
-void tav_searcher_clear(tav_searcher *s)
+void tavi_searcher_clear(tavi_searcher *s)
 {
     if (s)
         s->tt_game = NULL;
 }
 
-size_t tav_searcher_bytes(const tav_searcher *s)
+size_t tavi_searcher_bytes(const tavi_searcher *s)
 {
     size_t n = 0;
-    for (int i = 0; s && i < TAV_SEARCHER_SLOTS; i++)
+    for (int i = 0; s && i < TAVI_SEARCHER_SLOTS; i++)
         n += s->size[i];
     return n;
 }
 
-void *tav_searcher_take(tav_searcher *s, int slot, size_t bytes, int *reused)
+void *tavi_searcher_take(tavi_searcher *s, int slot, size_t bytes, int *reused)
 {
     if (reused)
         *reused = 0;
@@ -46,7 +46,7 @@ void *tav_searcher_take(tav_searcher *s, int slot, size_t bytes, int *reused)
         bytes = 1;
     if (!s)
         return calloc(1, bytes);
-    if (slot < 0 || slot >= TAV_SEARCHER_SLOTS)
+    if (slot < 0 || slot >= TAVI_SEARCHER_SLOTS)
         return NULL;
     if (s->block[slot] && s->size[slot] == bytes) {
         if (reused)
@@ -56,12 +56,12 @@ void *tav_searcher_take(tav_searcher *s, int slot, size_t bytes, int *reused)
     free(s->block[slot]);
     s->block[slot] = calloc(1, bytes);
     s->size[slot] = s->block[slot] ? bytes : 0;
-    if (slot == TAV_SEARCHER_TT)
+    if (slot == TAVI_SEARCHER_TT)
         s->tt_game = NULL;
     return s->block[slot];
 }
 
-void tav_searcher_release(tav_searcher *s, void *block)
+void tavi_searcher_release(tavi_searcher *s, void *block)
 {
     if (!s)
         free(block);

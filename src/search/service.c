@@ -91,9 +91,9 @@ struct sreq {
     const tav_player_ops *ops;
     unsigned char *root;       /* the position (the caller's copy) */
     tav_budget b;
-    tav_limits lim;            /* the budget as the searchers take it */
+    tavi_limits lim;            /* the budget as the searchers take it */
     int njobs;
-    sjob job[TAV_MAX_JOBS];
+    sjob job[TAVI_MAX_JOBS];
     int pending;               /* jobs not ended (svc->mu) */
     _Atomic int cancel;
     double start, deadline;    /* set when the leader is dispatched */
@@ -102,8 +102,8 @@ struct sreq {
     void *ctx;
     runwait *rw;               /* tav_service_run's waiter, or NULL */
     /* player data */
-    tav_mcts *mcts;
-    tav_ab *ab;
+    tavi_mcts *mcts;
+    tavi_ab *ab;
     tav_move quick;            /* random player / single legal move */
     int have_quick;
     int table;                 /* alpha-beta: uses its leader's worker's table */
@@ -236,8 +236,8 @@ static void random_finish(sreq *r, tav_answer *a) { common_finish(r, a); }
 
 static void common_free(sreq *r)
 {
-    tav_mcts_free(r->mcts);
-    tav_ab_free(r->ab);
+    tavi_mcts_free(r->mcts);
+    tavi_ab_free(r->ab);
     r->mcts = NULL;
     r->ab = NULL;
 }
@@ -247,14 +247,14 @@ static tav_status tree_init(sreq *r, int ai)
     if (quick_answer(r, 0) != 0)
         return TAV_E_NOMEM;
     r->njobs = r->have_quick ? 1 : r->lim.threads;
-    r->table = !r->have_quick && ai && tav_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA &&
+    r->table = !r->have_quick && ai && tavi_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA &&
                r->g->eval;
     return TAV_OK;
 }
 
 static int is_ab(const sreq *r, int ai)
 {
-    return ai && tav_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA && r->g->eval;
+    return ai && tavi_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA && r->g->eval;
 }
 
 /* Prepared by the dispatcher when the leader starts (under svc->mu): the
@@ -265,11 +265,11 @@ static tav_status tree_prepare(sreq *r, int ai)
         return TAV_OK;
     tav_info_fn info = r->rw ? route_info : NULL;
     if (is_ab(r, ai)) {
-        r->ab = tav_ab_new(r->g, r->root, &r->lim, r->start, r->deadline, r->lim.nodes, r->njobs,
+        r->ab = tavi_ab_new(r->g, r->root, &r->lim, r->start, r->deadline, r->lim.nodes, r->njobs,
                            info, r, &r->cancel);
         return r->ab ? TAV_OK : TAV_E_NOMEM;
     }
-    r->mcts = tav_mcts_new(r->g, r->root, ai, &r->lim, r->njobs, r->start, r->deadline, info, r);
+    r->mcts = tavi_mcts_new(r->g, r->root, ai, &r->lim, r->njobs, r->start, r->deadline, info, r);
     return r->mcts ? TAV_OK : TAV_E_NOMEM;
 }
 
@@ -279,7 +279,7 @@ static size_t table_bytes(const sreq *r)
     size_t cap = r->svc->memory;
     if (r->lim.memory && r->lim.memory < cap)
         cap = r->lim.memory;
-    return tav_ab_table_bytes(cap);
+    return tavi_ab_table_bytes(cap);
 }
 
 static void tree_search(sreq *r, int i, sworker *w)
@@ -291,14 +291,14 @@ static void tree_search(sreq *r, int i, sworker *w)
             size_t bytes = table_bytes(r);
             void *mem = worker_mem(w);
             if (mem) {
-                tav_ab_set_table(r->ab, mem, bytes, r->tt_gen);
+                tavi_ab_set_table(r->ab, mem, bytes, r->tt_gen);
             } else {
-                tav_ab_set_table(r->ab, NULL, 0, 0);
+                tavi_ab_set_table(r->ab, NULL, 0, 0);
             }
         }
-        tav_ab_job(r->ab, i);
+        tavi_ab_job(r->ab, i);
         if (i == 0)
-            tav_ab_stop(r->ab);   /* the leader has its answer: helpers end */
+            tavi_ab_stop(r->ab);   /* the leader has its answer: helpers end */
         return;
     }
     if (r->mcts) {
@@ -306,14 +306,14 @@ static void tree_search(sreq *r, int i, sworker *w)
         size_t bytes = r->svc->memory;
         if (r->lim.memory && r->lim.memory < bytes)
             bytes = r->lim.memory;
-        tav_mcts_job(r->mcts, i, mem, bytes, &r->cancel);
+        tavi_mcts_job(r->mcts, i, mem, bytes, &r->cancel);
     }
 }
 
 static void tree_stop(sreq *r)
 {
     if (r->ab)
-        tav_ab_stop(r->ab);
+        tavi_ab_stop(r->ab);
 }
 
 static void tree_finish(sreq *r, tav_answer *a)
@@ -321,13 +321,13 @@ static void tree_finish(sreq *r, tav_answer *a)
     common_finish(r, a);
     if (r->have_quick)
         return;
-    tav_report rep;
+    tavi_report rep;
     memset(&rep, 0, sizeof rep);
     int rc = -1;
     if (r->ab)
-        rc = tav_ab_finish(r->ab, &rep);
+        rc = tavi_ab_finish(r->ab, &rep);
     else if (r->mcts)
-        rc = tav_mcts_finish(r->mcts, &rep);
+        rc = tavi_mcts_finish(r->mcts, &rep);
     a->playouts = rep.playouts;
     a->nodes = rep.nodes;
     a->depth = rep.depth;
@@ -338,7 +338,7 @@ static void tree_finish(sreq *r, tav_answer *a)
     } else if (!atomic_load(&r->cancel)) {
         /* The budget ran out before a first move was searched (a node
          * budget below the alpha-beta check interval): the first legal
-         * move, as tav_search answers. */
+         * move, as tavi_search answers. */
         tav_move *list = malloc(sizeof(tav_move) * (size_t)r->g->max_moves);
         if (list && r->g->legal(r->root, list) > 0) {
             a->best = list[0];
@@ -509,7 +509,7 @@ static void dispatch(tav_service *svc)
         }
         if (j->index == 0) {
             r->start = tav_now();
-            double d = tav_deadline_after(r->start, r->lim.movetime_ms);
+            double d = tavi_deadline_after(r->start, r->lim.movetime_ms);
             if (r->b.deadline > 0 && (d == 0 || r->b.deadline < d))
                 d = r->b.deadline;
             r->deadline = d;
@@ -762,22 +762,22 @@ static tav_status request_new(tav_service *svc, const tav_game *g, const void *s
     if (b)
         bb = *b;
     r->b = bb;
-    tav_limits *lim = &r->lim;
+    tavi_limits *lim = &r->lim;
     memset(lim, 0, sizeof *lim);
     lim->movetime_ms = bb.movetime_ms > 0 ? bb.movetime_ms : 0;
     lim->nodes = bb.nodes;
     lim->depth = bb.depth > 0 ? bb.depth : 0;
-    lim->level = tav_level_of(bb.level) ? bb.level : 0;
+    lim->level = tavi_level_of(bb.level) ? bb.level : 0;
     lim->threads = bb.threads < 1 ? 1 : bb.threads;
     if (lim->threads > svc->nworkers)
         lim->threads = svc->nworkers;
-    if (lim->threads > TAV_MAX_JOBS)
-        lim->threads = TAV_MAX_JOBS;
+    if (lim->threads > TAVI_MAX_JOBS)
+        lim->threads = TAVI_MAX_JOBS;
     lim->memory = bb.memory;
     lim->seed = bb.seed;
     /* A level alone plays with its own time. */
     if (lim->level && !lim->movetime_ms && bb.deadline <= 0 && !lim->nodes && !lim->depth)
-        lim->movetime_ms = tav_level_of(lim->level)->movetime_ms;
+        lim->movetime_ms = tavi_level_of(lim->level)->movetime_ms;
     r->ops = ops;
     tav_status s = ops->init(r);
     if (s != TAV_OK) {

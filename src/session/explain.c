@@ -55,7 +55,7 @@ static int sorted_squares(const char *text, char *out, size_t n)
     for (const char *c = text; c <= colon; c++)
         out[o++] = (char)lower((unsigned char)*c);
     for (int i = 0; i < k; i++)
-        o += tav_bprintf(out + o, n - o, "%s%s", i ? "," : "", sq[i]);
+        o += tavi_bprintf(out + o, n - o, "%s%s", i ? "," : "", sq[i]);
     return 0;
 }
 
@@ -86,12 +86,12 @@ static void urbino_why(const tav_game *g, const void *st, const char *text, char
     tav_game_board_view(g, st, TAV_SPECTATOR, v);
     const tav_square *q = &v->sq[r * v->width + f];
     if (q->kind) {
-        tav_bprintf(why, wn, "%c%d is taken", 'a' + f, r + 1);
+        tavi_bprintf(why, wn, "%c%d is taken", 'a' + f, r + 1);
         free(v);
         return;
     }
     if (!strchr(text, ',') && !(q->marks & TAV_MARK_LOT)) {
-        tav_bprintf(why, wn, "%c%d is not a building lot now (a lot is a square both architects see); "
+        tavi_bprintf(why, wn, "%c%d is not a building lot now (a lot is a square both architects see); "
                     "moving an architect first can make it one", 'a' + f, r + 1);
         free(v);
         return;
@@ -106,7 +106,7 @@ static void urbino_why(const tav_game *g, const void *st, const char *text, char
         if (ff < 0 || rr < 0 || ff >= v->width || rr >= v->height)
             continue;
         if (v->sq[rr * v->width + ff].kind == t) {
-            tav_bprintf(why, wn, "a %s may not stand beside a %s (%c%d has one, of either colour)",
+            tavi_bprintf(why, wn, "a %s may not stand beside a %s (%c%d has one, of either colour)",
                         t == 'T' ? "tower" : "palace", t == 'T' ? "tower" : "palace", 'a' + ff, rr + 1);
             break;
         }
@@ -114,7 +114,7 @@ static void urbino_why(const tav_game *g, const void *st, const char *text, char
     free(v);
 }
 
-int tav_explain_move(const tav_game *g, const void *st, const char *text, char *meant, size_t mn,
+int tavi_explain_move(const tav_game *g, const void *st, const char *text, char *meant, size_t mn,
                      char *why, size_t wn)
 {
     meant[0] = '\0';
@@ -141,25 +141,25 @@ int tav_explain_move(const tav_game *g, const void *st, const char *text, char *
     for (int i = 0; i < n && !found; i++) {
         g->move_str(st, list[i], buf, sizeof buf);
         if (eq_nocase(buf, text)) {
-            tav_bprintf(meant, mn, "%s", buf);
-            tav_bprintf(why, wn, "moves are written '%s' (letter case matters)", buf);
+            tavi_bprintf(meant, mn, "%s", buf);
+            tavi_bprintf(why, wn, "moves are written '%s' (letter case matters)", buf);
             found = 1;
         } else if (cat_ok && sorted_squares(buf, have, sizeof have) == 0 && strcmp(want, have) == 0) {
-            tav_bprintf(meant, mn, "%s", buf);
-            tav_bprintf(why, wn, "the same squares in the canonical order are '%s'", buf);
+            tavi_bprintf(meant, mn, "%s", buf);
+            tavi_bprintf(why, wn, "the same squares in the canonical order are '%s'", buf);
             found = 1;
         } else if (capture[0] && eq_nocase(buf, capture)) {
             /* Not played: a capture is asked for in so many words. */
-            tav_bprintf(why, wn, "a capture is written with x: did you mean %s?", buf);
+            tavi_bprintf(why, wn, "a capture is written with x: did you mean %s?", buf);
             capture[0] = '\0';
         } else if (tl > 0 && strlen(buf) > tl && strncmp(buf, text, tl) == 0) {
             if (nprefix++ == 0)
-                tav_bprintf(prefix_move, sizeof prefix_move, "%s", buf);
+                tavi_bprintf(prefix_move, sizeof prefix_move, "%s", buf);
         }
     }
     if (!found && nprefix == 1) {
-        tav_bprintf(meant, mn, "%s", prefix_move);
-        tav_bprintf(why, wn, "the only legal move that starts with '%.40s' is %s", text, prefix_move);
+        tavi_bprintf(meant, mn, "%s", prefix_move);
+        tavi_bprintf(why, wn, "the only legal move that starts with '%.40s' is %s", text, prefix_move);
         found = 1;
     }
     if (!found && strcmp(g->name, "urbino") == 0)
@@ -171,7 +171,7 @@ int tav_explain_move(const tav_game *g, const void *st, const char *text, char *
         for (int i = 0; i < n; i++) {
             g->move_str(st, list[i], buf, sizeof buf);
             if (strcmp(buf, capture) == 0) {
-                tav_bprintf(why, wn, "that move captures nothing: did you mean %s?", buf);
+                tavi_bprintf(why, wn, "that move captures nothing: did you mean %s?", buf);
                 break;
             }
         }

@@ -20,7 +20,7 @@
  * it), else 0; either way `why` says in plain words what was wrong (an
  * Urbino tower beside a tower, a palace beside a palace, ...), or is "" when
  * nothing better than "not a legal move" can be said.  -1: out of memory. */
-int tav_explain_move(const tav_game *g, const void *st, const char *text, char *meant, size_t mn,
+int tavi_explain_move(const tav_game *g, const void *st, const char *text, char *meant, size_t mn,
                      char *why, size_t wn);
 
 #endif

@@ -20,7 +20,7 @@
 #include <time.h>
 
 #include "core/core.h"
-#include "engine/record.h"
+#include "tavoliere_record.h"
 #include "session/explain.h"
 #include "tavoliere_session.h"
 
@@ -52,7 +52,7 @@ const char *tav_status_str(tav_status st)
 static void set_err(char *err, size_t errlen, const char *msg)
 {
     if (err && errlen)
-        tav_bprintf(err, errlen, "%s", msg);
+        tavi_bprintf(err, errlen, "%s", msg);
 }
 
 static unsigned char *state_ptr(const tav_session *s, int ply)
@@ -125,7 +125,7 @@ tav_status tav_session_new(tav_session **out, const char *game, const char *opti
     const tav_game *g = game ? tav_game_find(game) : NULL;
     if (!g) {
         char names[128];
-        tav_bprintf(err, errlen, "unknown game '%.40s' (expected %s)", game ? game : "",
+        tavi_bprintf(err, errlen, "unknown game '%.40s' (expected %s)", game ? game : "",
                     tav_game_list(names, sizeof names));
         return TAV_E_INVALID;
     }
@@ -209,7 +209,7 @@ tav_status tav_session_from_record(tav_session **out, const char *text, size_t l
         char e2[256];
         st = tav_session_play_text(s, r.moves[i], e2, sizeof e2);
         if (st != TAV_OK) {
-            tav_bprintf(err, errlen, "ply %d: %s", i + 1, e2);
+            tavi_bprintf(err, errlen, "ply %d: %s", i + 1, e2);
             tav_session_free(s);
         }
     }
@@ -282,35 +282,35 @@ void tav_session_public_options(const tav_session *s, char *buf, size_t n)
     size_t k = 0;
     buf[0] = '\0';
     int over = session_over(s);
-    tav_optiter it = {s->options};
+    tavi_optiter it = {s->options};
     char key[64], val[TAV_POSITION_TEXT], e[64];
-    while (tav_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
+    while (tavi_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
         int secret = 0;
         for (const char *const *p = s->g->secret_options; !over && p && *p; p++)
             if (strcmp(*p, key) == 0)
                 secret = 1;
         if (!secret)
-            k += tav_bprintf(buf + k, n - k, "%s%s=%s", k ? " " : "", key, val);
+            k += tavi_bprintf(buf + k, n - k, "%s%s=%s", k ? " " : "", key, val);
     }
 }
 
 void tav_session_start_options(const tav_session *s, char *buf, size_t n)
 {
     if (!s->g->deal_options) {
-        tav_bprintf(buf, n, "%s", s->options);
+        tavi_bprintf(buf, n, "%s", s->options);
         return;
     }
     size_t k = 0;
     buf[0] = '\0';
-    tav_optiter it = {s->options};
+    tavi_optiter it = {s->options};
     char key[64], val[TAV_POSITION_TEXT], e[64];
-    while (tav_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
+    while (tavi_opt_next(&it, key, sizeof key, val, sizeof val, e, sizeof e) == 1) {
         int secret = 0;
         for (const char *const *p = s->g->secret_options; p && *p; p++)
             if (strcmp(*p, key) == 0)
                 secret = 1;
         if (!secret)
-            k += tav_bprintf(buf + k, n - k, "%s=%s ", key, val);
+            k += tavi_bprintf(buf + k, n - k, "%s=%s ", key, val);
     }
     s->g->deal_options(state_ptr(s, 0), buf + k, n - k);
 }
@@ -393,7 +393,7 @@ tav_status tav_session_play_text(tav_session *s, const char *text, char *err, si
     }
     for (const char *p = text; *p; p++)
         if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 127) {
-            tav_bprintf(err, errlen, "bad character in move '%.40s' (a move is one word of "
+            tavi_bprintf(err, errlen, "bad character in move '%.40s' (a move is one word of "
                         "printable ASCII)", text);
             return TAV_E_INVALID;
         }
@@ -434,18 +434,18 @@ tav_status tav_session_play_text(tav_session *s, const char *text, char *err, si
             set_err(err, errlen, "out of memory");
     } else {
         st = TAV_E_ILLEGAL;
-        size_t k = tav_bprintf(err, errlen, "illegal move '%s' (not a legal move of %s now",
+        size_t k = tavi_bprintf(err, errlen, "illegal move '%s' (not a legal move of %s now",
                                text, tav_side_name(s->g->to_move(cur)));
         /* The game-aware explanation first (explain.c), then the near miss. */
         char meant[TAV_MOVE_TEXT] = "", why[256] = "";
-        if (tav_explain_move(s->g, cur, text, meant, sizeof meant, why, sizeof why) == 1)
+        if (tavi_explain_move(s->g, cur, text, meant, sizeof meant, why, sizeof why) == 1)
             memcpy(near, meant, sizeof near);
         if (why[0])
-            k += tav_bprintf(err + k, errlen - k, ": %s", why);
+            k += tavi_bprintf(err + k, errlen - k, ": %s", why);
         if (near[0])
-            tav_bprintf(err + k, errlen - k, "; did you mean %s?)", near);
+            tavi_bprintf(err + k, errlen - k, "; did you mean %s?)", near);
         else
-            tav_bprintf(err + k, errlen - k, ")");
+            tavi_bprintf(err + k, errlen - k, ")");
     }
     free(list);
     return st;
@@ -531,10 +531,10 @@ tav_status tav_session_view(const tav_session *s, int ply, int viewer, tav_board
     if (viewer != TAV_WHITE && viewer != TAV_BLACK && viewer != TAV_SPECTATOR)
         return TAV_E_INVALID;
     tav_game_board_view(s->g, state_ptr(s, ply), viewer, v);
-    tav_bprintf(v->last_move, sizeof v->last_move, "%s", ply ? s->moves[ply - 1] : "");
+    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", ply ? s->moves[ply - 1] : "");
     if (ply == s->ply && s->resigned != TAV_NONE) {
         v->to_move = TAV_NONE;
-        tav_bprintf(v->phase, sizeof v->phase, "over");
+        tavi_bprintf(v->phase, sizeof v->phase, "over");
     }
     return TAV_OK;
 }
@@ -548,11 +548,11 @@ static char *write_record(const tav_session *s, int all, const char *white_name,
     tav_record_init(&r);
     r.game = s->g;
     if (all)
-        tav_bprintf(r.options, sizeof r.options, "%s", s->options);
+        tavi_bprintf(r.options, sizeof r.options, "%s", s->options);
     else
         tav_session_public_options(s, r.options, sizeof r.options);
-    tav_bprintf(r.white, sizeof r.white, "%s", white_name ? white_name : "");
-    tav_bprintf(r.black, sizeof r.black, "%s", black_name ? black_name : "");
+    tavi_bprintf(r.white, sizeof r.white, "%s", white_name ? white_name : "");
+    tavi_bprintf(r.black, sizeof r.black, "%s", black_name ? black_name : "");
     for (int i = 0; i < s->ply; i++)
         if (tav_record_add(&r, s->moves[i], NULL) != 0) {
             tav_record_free(&r);
@@ -566,10 +566,10 @@ static char *write_record(const tav_session *s, int all, const char *white_name,
      * them); a resignation is told in the Event tag. */
     tav_result res;
     s->g->result(state_ptr(s, s->ply), &res);
-    tav_bprintf(r.result, sizeof r.result, "%s", res.over ? tav_side_name(res.winner) : "*");
-    tav_bprintf(r.score, sizeof r.score, "%d:%d", res.score[0], res.score[1]);
+    tavi_bprintf(r.result, sizeof r.result, "%s", res.over ? tav_side_name(res.winner) : "*");
+    tavi_bprintf(r.score, sizeof r.score, "%d:%d", res.score[0], res.score[1]);
     if (s->resigned != TAV_NONE)
-        tav_bprintf(r.event, sizeof r.event, "%s resigned", tav_side_name(s->resigned));
+        tavi_bprintf(r.event, sizeof r.event, "%s resigned", tav_side_name(s->resigned));
     if (all || session_over(s))
         tav_record_set_deal(&r, s->g, state_ptr(s, 0));
     char *text = tav_record_write(&r);

@@ -1,7 +1,7 @@
 /*
  * test_service.c — the search service (include/tavoliere_search.h):
  * cancel latency for every game, player and thread count; the thread budget
- * under many concurrent submissions; determinism against tav_search; free
+ * under many concurrent submissions; determinism against tavi_search; free
  * with searches in flight; the player and level tables; bad requests.
  * Prints "N passed, N failed".
  */
@@ -283,7 +283,7 @@ static void test_threads(void)
         tav_session_free(s[gi]);
 }
 
-/* 3. One thread and a node budget: the same move as tav_search. */
+/* 3. One thread and a node budget: the same move as tavi_search. */
 static void test_determinism(tav_service *svc)
 {
     static const char *const players[] = {"random", "uct", "ai"};
@@ -295,12 +295,12 @@ static void test_determinism(tav_service *svc)
         const void *st = tav_session_state(s);
         for (int p = 0; p < 3; p++)
             for (uint64_t seed = 1; seed <= 2; seed++) {
-                tav_limits lim;
-                tav_limits_default(&lim);
+                tavi_limits lim;
+                tavi_limits_default(&lim);
                 lim.movetime_ms = 0;
                 lim.nodes = 300;
                 lim.seed = seed;
-                tav_report rep;
+                tavi_report rep;
                 tav_budget b;
                 memset(&b, 0, sizeof b);
                 b.nodes = 300;
@@ -311,14 +311,14 @@ static void test_determinism(tav_service *svc)
                     lim.depth = b.depth = 3;
                 }
                 tav_answer a, a2;
-                int rc = tav_search(g, st, players[p], &lim, NULL, NULL, &rep);
+                int rc = tavi_search(g, st, players[p], &lim, NULL, NULL, &rep);
                 tav_status s1 = tav_service_run_state(svc, g, st, players[p], &b, NULL, NULL, &a);
                 tav_status s2 = tav_service_run(svc, s, players[p], &b, NULL, NULL, &a2);
                 check(rc == 0 && s1 == TAV_OK && s2 == TAV_OK, "determinism %s %s: rc %d %d %d", g->name,
                       players[p], rc, (int)s1, (int)s2);
                 check(a.best == rep.best && a2.best == rep.best && a.nodes == rep.nodes &&
                           a.playouts == rep.playouts,
-                      "determinism %s %s seed %llu: service %s (%llu nodes) vs tav_search (%llu nodes)",
+                      "determinism %s %s seed %llu: service %s (%llu nodes) vs tavi_search (%llu nodes)",
                       g->name, players[p], (unsigned long long)seed, a.best_text,
                       (unsigned long long)a.nodes, (unsigned long long)rep.nodes);
                 check(legal_in(g, st, a.best) && a.best_text[0], "determinism %s %s: legal move text",
@@ -326,21 +326,21 @@ static void test_determinism(tav_service *svc)
             }
         /* A level alone (tree search: its playout cap; alpha-beta: its depth). */
         for (int level = 1; level <= 3; level += 2) {
-            tav_limits lim;
-            tav_limits_default(&lim);
+            tavi_limits lim;
+            tavi_limits_default(&lim);
             lim.movetime_ms = 0;
             lim.level = level;
             lim.seed = 9;
-            tav_report rep;
+            tavi_report rep;
             tav_budget b;
             memset(&b, 0, sizeof b);
             b.level = level;
             b.seed = 9;
             tav_answer a;
-            int rc = tav_search(g, st, "ai", &lim, NULL, NULL, &rep);
+            int rc = tavi_search(g, st, "ai", &lim, NULL, NULL, &rep);
             tav_status s1 = tav_service_run_state(svc, g, st, "ai", &b, NULL, NULL, &a);
             check(rc == 0 && s1 == TAV_OK && a.best == rep.best && a.nodes == rep.nodes,
-                  "level %d %s: service %s differs from tav_search", level, g->name, a.best_text);
+                  "level %d %s: service %s differs from tavi_search", level, g->name, a.best_text);
         }
         tav_session_free(s);
     }
