@@ -1,5 +1,5 @@
 /*
- * match.c — `tavoliere match GAME --a P --b P [--games N] [--movetime MS]
+ * match.c — `tavoliere match GAME --a P --b P [--games N] [--movetime MS|own]
  *            [--jobs J] [--seed S] [--options "K=V ..."] [--save DIR]`
  *
  * Plays computer-vs-computer matches with alternating colours: games 2k and
@@ -155,6 +155,15 @@ static void ext_stop(extproc *x)
     memset(x, 0, sizeof *x);
 }
 
+/* "200 ms/move", or the levels' own budgets for --movetime own (0). */
+static void movetime_text(long movetime, char *buf, size_t n)
+{
+    if (movetime)
+        tavi_bprintf(buf, n, "%ld ms/move", movetime);
+    else
+        tavi_bprintf(buf, n, "levels' own budgets");
+}
+
 /* Ask a player for its move; 0 or -1 (external engine failure). */
 static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, const tav_session *gs,
                   uint64_t seed, tav_move *scratch, tav_move *m)
@@ -162,7 +171,7 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
     const void *st = tav_session_state(gs);
     if (strcmp(p->kind, "engine") == 0) {
         char cmd[64], ans[512];
-        snprintf(cmd, sizeof cmd, "go movetime=%ld", mt->movetime);
+        snprintf(cmd, sizeof cmd, "go movetime=%ld", mt->movetime ? mt->movetime : 200);
         if (ext_call(x, cmd, ans, sizeof ans) != 0 || strncmp(ans, "bestmove ", 9) != 0)
             return -1;
         return tav_find_move(mt->g, st, ans + 9, scratch, m);
@@ -170,7 +179,9 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
     /* The process's search service: one worker per search. */
     tav_budget b;
     memset(&b, 0, sizeof b);
-    b.movetime_ms = mt->movetime;
+    /* --movetime own (0): a level plays with its own budget (levels.c), any
+     * other player with the default 200 ms. */
+    b.movetime_ms = mt->movetime ? mt->movetime : p->level ? 0 : 200;
     b.level = p->level;
     b.nodes = p->nodes;
     b.seed = seed;
@@ -196,8 +207,10 @@ static int save_game(match *mt, int i, int a_white, const tav_session *gs)
         return -1;
     /* The Event tag tells the match, seed, game and time per move. */
     char event[256];
-    tavi_bprintf(event, sizeof event, "[Event \"tavoliere match, seed %llu, game %d, %ld ms/move\"]\n",
-                (unsigned long long)mt->seed, i + 1, mt->movetime);
+    char per_move[48];
+    movetime_text(mt->movetime, per_move, sizeof per_move);
+    tavi_bprintf(event, sizeof event, "[Event \"tavoliere match, seed %llu, game %d, %s\"]\n",
+                (unsigned long long)mt->seed, i + 1, per_move);
     char *at = strstr(text, "\n[White ");
     FILE *f = fopen(path, "w");
     int bad = !f || !at;
@@ -368,7 +381,7 @@ int cli_match(int argc, char **argv)
     const char *a = "ai", *b = "uct";
     if (argc < 2) {
         fprintf(stderr, "usage: tavoliere match GAME --a PLAYER --b PLAYER [--games N] "
-                        "[--movetime MS] [--jobs J] [--seed S] [--options \"K=V ...\"] [--save DIR]\n");
+                        "[--movetime MS|own] [--jobs J] [--seed S] [--options \"K=V ...\"] [--save DIR]\n");
         return 2;
     }
     mt.g = tav_game_find(argv[1]);
@@ -390,7 +403,7 @@ int cli_match(int argc, char **argv)
         else if (strcmp(k, "--games") == 0)
             mt.games = atoi(v);
         else if (strcmp(k, "--movetime") == 0)
-            mt.movetime = atol(v);
+            mt.movetime = strcmp(v, "own") == 0 ? 0 : atol(v) > 0 ? atol(v) : -1;
         else if (strcmp(k, "--jobs") == 0)
             mt.jobs = atoi(v);
         else if (strcmp(k, "--seed") == 0)
@@ -408,8 +421,8 @@ int cli_match(int argc, char **argv)
         fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N or engine:COMMAND\n");
         return 2;
     }
-    if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 1) {
-        fprintf(stderr, "tavoliere match: --games, --jobs (1..64) and --movetime must be positive\n");
+    if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 0) {
+        fprintf(stderr, "tavoliere match: --games, --jobs (1..64) and --movetime (or --movetime own) must be positive\n");
         return 2;
     }
     mt.a_text = a;
@@ -431,8 +444,10 @@ int cli_match(int argc, char **argv)
     double s = n ? (mt.wins + 0.5 * mt.draws) / n : 0.5;
     double var = n ? (mt.wins * pow(1 - s, 2) + mt.draws * pow(0.5 - s, 2) + mt.losses * pow(s, 2)) / n : 0;
     double se = n ? sqrt(var / n) : 0;
-    printf("match %s %s: %s (A) vs %s (B), %d games, %ld ms/move, seed %llu\n", mt.g->name,
-           mt.options[0] ? mt.options : "", a, b, mt.games, mt.movetime, (unsigned long long)mt.seed);
+    char per_move[48];
+    movetime_text(mt.movetime, per_move, sizeof per_move);
+    printf("match %s %s: %s (A) vs %s (B), %d games, %s, seed %llu\n", mt.g->name,
+           mt.options[0] ? mt.options : "", a, b, mt.games, per_move, (unsigned long long)mt.seed);
     printf("| player A | player B | games | A wins | draws | A losses | A score | Elo diff | 95%% interval |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
     char diff[48], iv[80];

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// scripts/levels_table.mjs [--c] [GAME ...] — ratings of the levels from the
+// ladder results in results/levels/GAME.csv (scripts/rate_levels.sh).
+//
+// One scale per game: random play = 0; level L+1's rating is level L's plus
+// the Elo difference its games against level L show.  Games of one pair from
+// several runs (different seeds) are added together.  The point estimate adds
+// one drawn game to every pair (so a clean sweep gives a finite number); the
+// 95% interval of a step comes from the games alone (a sweep has no upper
+// end), and a level's interval adds up the variances of the steps below it.
+//
+// Prints Markdown (default) or, with --c, the rows for src/search/levels.c.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const cOut = args.includes('--c');
+let games = args.filter((a) => !a.startsWith('--'));
+if (games.length === 0)
+    games = existsSync('results/levels')
+        ? readdirSync('results/levels').filter((f) => f.endsWith('.csv')).map((f) => f.replace(/\.csv$/, '')).sort()
+        : [];
+
+const elo = (p) => -400 * Math.log10(1 / p - 1);
+const levelOf = (p) => (p === 'random' ? 0 : Number((p.match(/^ai:level=(\d+)$/) || [])[1]));
+
+function ladder(game) {
+    const text = readFileSync(`results/levels/${game}.csv`, 'utf8').trim().split('\n').slice(1);
+    const pairs = new Map();
+    const seen = new Set();
+    for (const line of text) {
+        const [a, b, n, w, d, l, seed, , , secs] = line.split(',');
+        const la = levelOf(a), lb = levelOf(b);
+        if (!(la === lb + 1)) throw new Error(`${game}: not an adjacent pair: ${line}`);
+        const key = `${la}/${seed}`;
+        if (seen.has(key)) throw new Error(`${game}: level ${la} against ${lb} twice with seed ${seed}`);
+        seen.add(key);
+        const p = pairs.get(la) || { n: 0, w: 0, d: 0, l: 0, secs: 0 };
+        p.n += +n; p.w += +w; p.d += +d; p.l += +l; p.secs += +secs;
+        pairs.set(la, p);
+    }
+    const rows = [];
+    let rating = 0, variance = 0, open = false;
+    for (let L = 1; pairs.has(L); L++) {
+        const p = pairs.get(L);
+        const s = (p.w + p.d / 2) / p.n;
+        const sPrior = (p.w + p.d / 2 + 0.5) / (p.n + 1);
+        const v = (p.w * (1 - s) ** 2 + p.d * (0.5 - s) ** 2 + p.l * s ** 2) / p.n / p.n;
+        const se = Math.sqrt(v);
+        const lo = s - 1.96 * se, hi = s + 1.96 * se;
+        const step = elo(sPrior);
+        // Variance in Elo of the step (delta method at the prior-adjusted score).
+        const k = 400 / Math.LN10 / (sPrior * (1 - sPrior));
+        const vStep = (k * Math.max(se, 0.5 / (p.n + 1))) ** 2;
+        rating += step;
+        variance += vStep;
+        if (hi >= 1) open = true;
+        rows.push({
+            level: L, ...p, score: s, step,
+            stepLo: lo <= 0 ? -Infinity : elo(lo), stepHi: hi >= 1 ? Infinity : elo(hi),
+            rating, half: 1.96 * Math.sqrt(variance), open,
+            secsPerGame: p.secs / p.n * 2,
+        });
+    }
+    return rows;
+}
+
+const sign = (x) => (x === Infinity ? '+∞' : x === -Infinity ? '−∞' : `${x >= 0 ? '+' : '−'}${Math.abs(Math.round(x))}`);
+
+for (const game of games) {
+    const rows = ladder(game);
+    if (cOut) {
+        console.log(`    /* ${game} */ {0, ${rows.map((r) => Math.round(r.rating)).join(', ')}},`);
+        continue;
+    }
+    console.log(`\n### ${game}\n`);
+    console.log('| level | against | games | wins | draws | losses | score | step (Elo) | step 95% | rating | rating 95% | s/game |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of rows) {
+        const against = r.level === 1 ? 'random' : `level ${r.level - 1}`;
+        const stronger = r.stepLo > 0 ? '' : ' (not shown stronger)';
+        console.log(`| ${r.level} | ${against} | ${r.n} | ${r.w} | ${r.d} | ${r.l} | ${(100 * r.score).toFixed(1)}% | ${sign(r.step)} | [${sign(r.stepLo)}, ${sign(r.stepHi)}]${stronger} | ${Math.round(r.rating)} | ±${Math.round(r.half)}${r.open ? ' (lower bound only above a sweep)' : ''} | ${r.secsPerGame.toFixed(1)} |`);
+    }
+}
