@@ -192,6 +192,77 @@ static inline int mv_kind(tav_move m) { return (int)(m >> 24 & 7); }
 /* All buildings. */
 static inline ubb urb_buildings(const urbino_state *s) { return ubb_or(s->bld[0], s->bld[1]); }
 
+/* The four orthogonal neighbours of q (W, E, S, N), -1 off the board. */
+static inline void urb_nbr4(int q, int nbr[4])
+{
+    int qf = q % URB_N;
+    nbr[0] = qf > 0 ? q - 1 : -1;
+    nbr[1] = qf < URB_N - 1 ? q + 1 : -1;
+    nbr[2] = q >= URB_N ? q - URB_N : -1;
+    nbr[3] = q + URB_N < URB_SQ ? q + URB_N : -1;
+}
+
+/* The monument (base value 3, 5 or 8; 0 when none) of the line of three
+ * buildings of one colour starting at q, rightward (dir 0) or upward (dir 1):
+ * house-house-house, palace-house-palace, tower-palace-tower. */
+static int urb_monument_line(const urbino_state *s, int q, int dir)
+{
+    int step = dir == 0 ? 1 : URB_N;
+    if (!s->cell[q] || (dir == 0 ? q % URB_N > URB_N - 3 : q + 2 * URB_N >= URB_SQ))
+        return 0;
+    int a = s->cell[q], b = s->cell[q + step], e = s->cell[q + 2 * step], c = (a - 1) / 3;
+    if (!b || !e || (b - 1) / 3 != c || (e - 1) / 3 != c)
+        return 0;
+    int ta = (a - 1) % 3, tb = (b - 1) % 3, te = (e - 1) % 3;
+    if (ta == URB_HOUSE && tb == URB_HOUSE && te == URB_HOUSE)
+        return 3;
+    if (ta == URB_PALACE && tb == URB_HOUSE && te == URB_PALACE)
+        return 5;
+    if (ta == URB_TOWER && tb == URB_PALACE && te == URB_TOWER)
+        return 8;
+    return 0;
+}
+
+/* Who scores a district holding both colours, from each colour's block value,
+ * counted monument and buildings per type: the higher value, then monument,
+ * towers, palaces, houses; TAV_NONE when all are equal. */
+static int urb_scorer(const int value[2], const int mon[2], const int n[2][3])
+{
+    int key[2][5];
+    for (int c = 0; c < 2; c++) {
+        key[c][0] = value[c];
+        key[c][1] = mon[c];
+        key[c][2] = n[c][URB_TOWER];
+        key[c][3] = n[c][URB_PALACE];
+        key[c][4] = n[c][URB_HOUSE];
+    }
+    for (int i = 0; i < 5; i++)
+        if (key[0][i] != key[1][i])
+            return key[0][i] > key[1][i] ? TAV_WHITE : TAV_BLACK;
+    return TAV_NONE;
+}
+
+/* The districts orthogonally beside square q, each once, in neighbour order
+ * (W, E, S, N): their labels in out[]; returns how many (at most 4).  The one
+ * walk the placement rule (urb_allowed_lab) and the evaluation's gain
+ * (urb_gain) share. */
+static int urb_districts_beside(const urbino_state *s, const int8_t *lab, int q, int out[4])
+{
+    int nbr[4], ns = 0;
+    urb_nbr4(q, nbr);
+    for (int i = 0; i < 4; i++) {
+        int x = nbr[i];
+        if (x < 0 || !s->cell[x])
+            continue;
+        int L = lab[x], dup = 0;
+        for (int j = 0; j < ns; j++)
+            dup |= out[j] == L;
+        if (!dup)
+            out[ns++] = L;
+    }
+    return ns;
+}
+
 /* Label districts (lab[sq] = district index or -1) and describe them; returns the count. */
 static int urb_districts(const urbino_state *s, int variant, int8_t *lab, urb_district *dist)
 {
@@ -219,9 +290,8 @@ static int urb_districts(const urbino_state *s, int variant, int8_t *lab, urb_di
                 d->colours |= 1 << c;
                 d->n[c][t]++;
                 d->value[c] += urb_value[t];
-                int qf = q % URB_N;
-                int nbr[4] = { qf > 0 ? q - 1 : -1, qf < URB_N - 1 ? q + 1 : -1,
-                               q >= URB_N ? q - URB_N : -1, q + URB_N < URB_SQ ? q + URB_N : -1 };
+                int nbr[4];
+                urb_nbr4(q, nbr);
                 for (int i = 0; i < 4; i++)
                     if (nbr[i] >= 0 && s->cell[nbr[i]] && lab[nbr[i]] < 0) {
                         lab[nbr[i]] = (int8_t)nd;
@@ -233,10 +303,8 @@ static int urb_districts(const urbino_state *s, int variant, int8_t *lab, urb_di
                     bs[bp++] = q;
                     blk[q] = (int8_t)nb;
                     while (bp > 0) {
-                        int x = bs[--bp], xf = x % URB_N;
-                        int nx[4] = { xf > 0 ? x - 1 : -1, xf < URB_N - 1 ? x + 1 : -1,
-                                      x >= URB_N ? x - URB_N : -1,
-                                      x + URB_N < URB_SQ ? x + URB_N : -1 };
+                        int x = bs[--bp], nx[4];
+                        urb_nbr4(x, nx);
                         for (int i = 0; i < 4; i++)
                             if (nx[i] >= 0 && s->cell[nx[i]] && blk[nx[i]] < 0 &&
                                 (s->cell[nx[i]] - 1) / 3 == c) {
@@ -250,19 +318,7 @@ static int urb_districts(const urbino_state *s, int variant, int8_t *lab, urb_di
                 /* Monuments: lines of three starting at q, rightward and upward. */
                 if (variant == VAR_MONUMENTS) {
                     for (int dir = 0; dir < 2; dir++) {
-                        int st = dir == 0 ? 1 : URB_N;
-                        if (dir == 0 ? qf > URB_N - 3 : q + 2 * URB_N >= URB_SQ)
-                            continue;
-                        int a = s->cell[q], b = s->cell[q + st], e = s->cell[q + 2 * st];
-                        if (!b || !e || (b - 1) / 3 != c || (e - 1) / 3 != c)
-                            continue;
-                        int ta = (a - 1) % 3, tb = (b - 1) % 3, te = (e - 1) % 3, m = 0;
-                        if (ta == URB_HOUSE && tb == URB_HOUSE && te == URB_HOUSE)
-                            m = 3;
-                        else if (ta == URB_PALACE && tb == URB_HOUSE && te == URB_PALACE)
-                            m = 5;
-                        else if (ta == URB_TOWER && tb == URB_PALACE && te == URB_TOWER)
-                            m = 8;
+                        int m = urb_monument_line(s, q, dir);
                         if (m > d->monument[c])
                             d->monument[c] = m;
                     }
@@ -271,19 +327,8 @@ static int urb_districts(const urbino_state *s, int variant, int8_t *lab, urb_di
             for (int c = 0; c < 2; c++)
                 d->value[c] += d->monument[c];
             /* Who scores a two-colour district: value, monument, towers, palaces, houses. */
-            if (d->colours == 3) {
-                int key[2][5];
-                for (int c = 0; c < 2; c++) {
-                    key[c][0] = d->value[c];
-                    key[c][1] = d->monument[c];
-                    key[c][2] = d->n[c][URB_TOWER];
-                    key[c][3] = d->n[c][URB_PALACE];
-                    key[c][4] = d->n[c][URB_HOUSE];
-                }
-                for (int i = 0; i < 5 && d->scorer == TAV_NONE; i++)
-                    if (key[0][i] != key[1][i])
-                        d->scorer = key[0][i] > key[1][i] ? TAV_WHITE : TAV_BLACK;
-            }
+            if (d->colours == 3)
+                d->scorer = urb_scorer(d->value, d->monument, d->n);
             nd++;
         }
     return nd;
@@ -338,20 +383,11 @@ static void urb_allowed_lab(const urbino_state *s, int c, ubb allowed[3], const 
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = front.w[w]; bits; bits &= bits - 1) {
             int q = w * 64 + tavi_ctz(bits);
-            int qf = q % URB_N;
-            int nbr[4] = { qf > 0 ? q - 1 : -1, qf < URB_N - 1 ? q + 1 : -1,
-                           q >= URB_N ? q - URB_N : -1, q + URB_N < URB_SQ ? q + URB_N : -1 };
-            int seen[4], ns = 0, n_other = 0, good = 1;
-            for (int i = 0; i < 4; i++) {
-                int x = nbr[i];
-                if (x < 0 || !s->cell[x])
-                    continue;
-                int L = lab[x], dup = 0;
-                for (int j = 0; j < ns; j++)
-                    dup |= seen[j] == L;
-                if (dup)
-                    continue;
-                seen[ns++] = L;
+            int nbr[4], beside[4], n_other = 0, good = 1;
+            int ns = urb_districts_beside(s, lab, q, beside);
+            urb_nbr4(q, nbr);
+            for (int i = 0; i < ns; i++) {
+                int L = beside[i];
                 if (dist[L].colours & (1 << o))
                     n_other++;
                 if (dist[L].colours & (1 << c)) {
@@ -706,22 +742,10 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
         for (int q = 0; q < URB_SQ; q++) {
             if (!s->cell[q])
                 continue;
-            int c = (s->cell[q] - 1) / 3, qf = q % URB_N;
+            int c = (s->cell[q] - 1) / 3;
             const urb_district *d = &dist[lab[q]];
             for (int dir = 0; dir < 2 && d->monument[c]; dir++) {
-                int step = dir == 0 ? 1 : URB_N;
-                if (dir == 0 ? qf > URB_N - 3 : q + 2 * URB_N >= URB_SQ)
-                    continue;
-                int a = s->cell[q], b = s->cell[q + step], e = s->cell[q + 2 * step];
-                if (!b || !e || (b - 1) / 3 != c || (e - 1) / 3 != c)
-                    continue;
-                int ta = (a - 1) % 3, tb = (b - 1) % 3, te = (e - 1) % 3, m = 0;
-                if (ta == URB_HOUSE && tb == URB_HOUSE && te == URB_HOUSE)
-                    m = 3;
-                else if (ta == URB_PALACE && tb == URB_HOUSE && te == URB_PALACE)
-                    m = 5;
-                else if (ta == URB_TOWER && tb == URB_PALACE && te == URB_TOWER)
-                    m = 8;
+                int step = dir == 0 ? 1 : URB_N, m = urb_monument_line(s, q, dir);
                 if (m && m == d->monument[c])
                     for (int k = 0; k < 3; k++)
                         ubb_set(&monument, q + k * step);
@@ -1296,20 +1320,10 @@ static double urb_contrib(int colours, const int value[2], const int mon[2], con
         int c = colours == 1 ? 0 : 1;
         return (c == side ? URB_AI_SINGLE : -URB_AI_SINGLE) * value[c];
     }
-    int key[2][5];
-    for (int c = 0; c < 2; c++) {
-        key[c][0] = value[c];
-        key[c][1] = mon[c];
-        key[c][2] = n[c][URB_TOWER];
-        key[c][3] = n[c][URB_PALACE];
-        key[c][4] = n[c][URB_HOUSE];
-    }
-    for (int i = 0; i < 5; i++)
-        if (key[0][i] != key[1][i]) {
-            int w = key[0][i] > key[1][i] ? 0 : 1;
-            return w == side ? value[w] : -value[w];
-        }
-    return 0;
+    int w = urb_scorer(value, mon, n);
+    if (w == TAV_NONE)
+        return 0;
+    return w == side ? value[w] : -value[w];
 }
 
 /* Change of urb_material for colour c when c builds type t on empty square sq, from the
@@ -1317,26 +1331,14 @@ static double urb_contrib(int colours, const int value[2], const int mon[2], con
 static double urb_gain(const urbino_state *s, const int8_t *lab, const urb_district *dist, int c,
                        int t, int sq)
 {
-    int qf = sq % URB_N;
-    int nbr[4] = { qf > 0 ? sq - 1 : -1, qf < URB_N - 1 ? sq + 1 : -1,
-                   sq >= URB_N ? sq - URB_N : -1, sq + URB_N < URB_SQ ? sq + URB_N : -1 };
-    int seen[4], ns = 0;
+    int beside[4], ns = urb_districts_beside(s, lab, sq, beside);
     int colours = 1 << c, value[2] = { 0, 0 }, mon[2] = { 0, 0 };
     int n[2][3] = { { 0, 0, 0 }, { 0, 0, 0 } };
     double before = 0;
     value[c] = urb_value[t];
     n[c][t] = 1;
-    for (int i = 0; i < 4; i++) {
-        int x = nbr[i];
-        if (x < 0 || !s->cell[x])
-            continue;
-        int L = lab[x], dup = 0;
-        for (int j = 0; j < ns; j++)
-            dup |= seen[j] == L;
-        if (dup)
-            continue;
-        seen[ns++] = L;
-        const urb_district *d = &dist[L];
+    for (int i = 0; i < ns; i++) {
+        const urb_district *d = &dist[beside[i]];
         before += urb_contrib(d->colours, d->value, d->monument, d->n, c);
         colours |= d->colours;
         for (int k = 0; k < 2; k++) {
