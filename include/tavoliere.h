@@ -48,34 +48,6 @@ typedef struct tav_result {
     int score[2];  /* white's and black's score, as SPEC.md defines per game */
 } tav_result;
 
-/* One square of the drawing view. */
-enum {
-    TAV_CELL_LAST = 1 << 0,     /* touched by the last move */
-    TAV_CELL_TERR_W = 1 << 1,   /* white's territory / area / lot of interest */
-    TAV_CELL_TERR_B = 1 << 2,   /* black's territory / area */
-    TAV_CELL_MARK = 1 << 3,     /* game-specific highlight (Urbino lot, home row...) */
-    TAV_CELL_HOME_W = 1 << 4,   /* white's home row (Epaminondas) */
-    TAV_CELL_HOME_B = 1 << 5,   /* black's home row */
-};
-typedef struct tav_cell {
-    char glyph;      /* one printable ASCII character; '.' for an empty square */
-    int8_t owner;    /* TAV_WHITE, TAV_BLACK, TAV_DRAW for neutral, TAV_NONE for empty */
-    uint8_t flags;   /* TAV_CELL_* */
-    uint8_t group;   /* game-specific grouping (piece id, tile id), 0 when none */
-} tav_cell;
-
-/* A view of the position for drawing: squares, hands, turn, phase, last move.
- * cell[rank * width + file], rank 0 = rank "1" at the bottom, file 0 = 'a'. */
-typedef struct tav_view {
-    int width, height;
-    tav_cell cell[TAV_MAX_SQUARES];
-    int to_move;                 /* TAV_WHITE, TAV_BLACK or TAV_NONE */
-    char phase[32];              /* e.g. "setup", "play", "decision", "over" */
-    char hand[2][160];           /* what each player holds, as short text */
-    char info[256];              /* one more line of game-specific information */
-    char last_move[TAV_MOVE_TEXT];
-} tav_view;
-
 /* ------------------------------------------------------------------------
  * The drawing view (tav_board_view): everything a board renderer (terminal or browser) needs,
  * projected for one viewer.  Squares are indexed rank * width + file, rank 0
@@ -111,6 +83,11 @@ enum {
  *   tav_region.id; 0 when none. */
 typedef struct tav_square {
     char kind;
+    char glyph;        /* the square's character in text drawings (the engine's `show`):
+                        * '.' when empty, else a printable letter (Urbino: A H P T, black
+                        * h p t; Epaminondas W B; Cathedral the position text's letters;
+                        * Toscana W w on white tiles, B b on black ones, upper case in the
+                        * owner's colour) */
     int8_t owner;      /* TAV_WHITE, TAV_BLACK, TAV_DRAW (neutral), TAV_NONE (empty) */
     uint16_t piece;
     uint16_t marks;    /* TAV_MARK_* */
@@ -145,8 +122,11 @@ typedef struct tav_side_view {
     int stack;        /* Toscana: tiles left in the stack (their order is never shown) */
     int veto;         /* Toscana: 1 while the veto is unused */
     int on_board;     /* pieces on the board (Epaminondas, Urbino buildings, Cathedral buildings) */
-    int captured;     /* Epaminondas: pieces lost; Cathedral: buildings captured so far */
+    int captured;     /* pieces of this side lost to captures: Epaminondas' pieces taken,
+                         Cathedral's buildings captured so far (each went back to the
+                         owner's hand) */
     int score;        /* as SPEC.md's state line */
+    char text[160];   /* what this side holds, as short text for people (`show`) */
 } tav_side_view;
 
 #define TAV_MAX_REGIONS 64
@@ -213,9 +193,6 @@ typedef struct tav_game {
      * beyond what the rules need): equal positions give equal hashes. */
     uint64_t (*hash)(const void *st);
 
-    /* Fill the drawing view. */
-    void (*view)(const void *st, tav_view *v);
-
     /* Position text: a game-specific, documented, line-based format holding
      * the whole state (lines separated by '\n'; never contains '/').
      * set_position(get_position(s)) gives back a state with the same legal
@@ -234,8 +211,8 @@ typedef struct tav_game {
      * NULL: nothing is hidden, get_position is public. */
     int (*public_position)(const void *st, int viewer, char *buf, size_t n);
 
-    /* (optional) Fill the drawing view for `viewer`, nothing hidden in it.
-     * NULL: derived from view() by tav_game_board_view(). */
+    /* Fill the drawing view for `viewer`, nothing hidden in it (the one
+     * drawing view: terminal, `show`, server and browser all draw from it). */
     void (*board_view)(const void *st, int viewer, tav_board_view *v);
 
     /* Sample option sets, NULL-terminated ("" = the defaults first): the
@@ -318,7 +295,7 @@ int tav_find_move(const tav_game *g, const void *st, const char *text,
  * random setup.  0, or -1 with a message. */
 int tav_game_setup(const tav_game *g, void *st, const char *options, uint64_t seed, char *err,
                    size_t errlen);
-/* The drawing view for `viewer`: g->board_view, or one derived from g->view. */
+/* The drawing view for `viewer` (g->board_view on a cleared view). */
 void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_board_view *v);
 /* Position text for `viewer`: g->public_position, or g->get_position. */
 int tav_game_public_position(const tav_game *g, const void *st, int viewer, char *buf, size_t n);

@@ -27,6 +27,7 @@
 #include "tavoliere_session.h"
 
 #define GO_DEFAULT_MS 2000
+#define TAVI_ENGINE_SHOW_LINE 512   /* a `show` line, before its "info " prefix */
 
 struct tavi_engine {
     tav_session *s;              /* NULL before the first newgame */
@@ -150,15 +151,17 @@ static int need_game(tavi_engine *e)
 static void cmd_newgame(tavi_engine *e, char *args)
 {
     char *name = next_token(&args);
+    char games[128];
+    tav_game_list(games, sizeof games);
     if (!name) {
-        out_printf(e, "error newgame needs a game: urbino, cathedral, toscana or epaminondas");
+        out_printf(e, "error newgame needs a game: %s", games);
         return;
     }
     const tav_game *g = tav_game_find(name);
     if (!g) {
         char q[64];
         quote(q, sizeof q, name);
-        out_printf(e, "error unknown game '%s' (expected urbino, cathedral, toscana or epaminondas)", q);
+        out_printf(e, "error unknown game '%s' (expected %s)", q, games);
         return;
     }
     while (*args == ' ' || *args == '\t')
@@ -499,23 +502,26 @@ static void show_line(void *ctx, const char *line)
     tavi_engine *e = ctx;
     if (!e->info)
         return;
-    char buf[512];
+    char buf[TAVI_ENGINE_SHOW_LINE + 8];
     snprintf(buf, sizeof buf, "info %s", line);
     e->info(e->info_ctx, buf);
 }
+
+static void render_ascii(const tav_board_view *v, tav_info_fn out, void *ctx);
 
 static void cmd_show(tavi_engine *e, char *args)
 {
     (void)args;
     if (need_game(e))
         return;
-    tav_view *v = calloc(1, sizeof *v);
+    tav_board_view *v = calloc(1, sizeof *v);
     if (!v) {
         out_printf(e, "error out of memory");
         return;
     }
-    e->game->view(cur_state(e), v);
-    tavi_render_ascii(v, show_line, e);
+    /* The session's projection for a spectator: nothing hidden is drawn. */
+    tav_session_view(e->s, tav_session_ply(e->s), TAV_SPECTATOR, v);
+    render_ascii(v, show_line, e);
     free(v);
     out_printf(e, "ok");
 }
@@ -677,23 +683,27 @@ tav_session *tavi_engine_session(tavi_engine *e) { return e->s; }
 
 /* --------------------------------------------------------------- render */
 
-void tavi_render_ascii(const tav_view *v, tav_info_fn out, void *ctx)
+/* Draw a view as ASCII lines, one callback per line (`show`): each square's
+ * glyph, '+' / '-' on empty territory, '*' on an empty lot, '<' after a
+ * square the last move touched; then the turn, what each side holds and the
+ * game's info line. */
+static void render_ascii(const tav_board_view *v, tav_info_fn out, void *ctx)
 {
-    char line[512];
+    char line[TAVI_ENGINE_SHOW_LINE];
     size_t k;
     for (int r = v->height - 1; r >= 0; r--) {
         k = (size_t)snprintf(line, sizeof line, "%2d ", r + 1);
         for (int f = 0; f < v->width && k + 3 < sizeof line; f++) {
-            const tav_cell *c = &v->cell[r * v->width + f];
-            char g = c->glyph ? c->glyph : '.';
-            if (g == '.' && (c->flags & TAV_CELL_TERR_W))
+            const tav_square *q = &v->sq[r * v->width + f];
+            char g = q->glyph ? q->glyph : '.';
+            if (g == '.' && (q->marks & TAV_MARK_TERR_W))
                 g = '+';
-            else if (g == '.' && (c->flags & TAV_CELL_TERR_B))
+            else if (g == '.' && (q->marks & TAV_MARK_TERR_B))
                 g = '-';
-            else if (g == '.' && (c->flags & TAV_CELL_MARK))
+            else if (g == '.' && (q->marks & TAV_MARK_LOT))
                 g = '*';
             line[k++] = g;
-            line[k++] = (c->flags & TAV_CELL_LAST) ? '<' : ' ';
+            line[k++] = (q->marks & TAV_MARK_LAST) ? '<' : ' ';
         }
         line[k] = '\0';
         out(ctx, line);
@@ -708,9 +718,9 @@ void tavi_render_ascii(const tav_view *v, tav_info_fn out, void *ctx)
     snprintf(line, sizeof line, "to move: %s  phase: %s  last: %s", tav_side_name(v->to_move),
              v->phase[0] ? v->phase : "-", v->last_move[0] ? v->last_move : "-");
     out(ctx, line);
-    snprintf(line, sizeof line, "white: %s", v->hand[0]);
+    snprintf(line, sizeof line, "white: %s", v->side[0].text);
     out(ctx, line);
-    snprintf(line, sizeof line, "black: %s", v->hand[1]);
+    snprintf(line, sizeof line, "black: %s", v->side[1].text);
     out(ctx, line);
     if (v->info[0]) {
         snprintf(line, sizeof line, "%s", v->info);

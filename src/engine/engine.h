@@ -43,9 +43,6 @@ int tavi_engine_ply(const tavi_engine *e);                     /* moves played s
 struct tav_session;
 struct tav_session *tavi_engine_session(tavi_engine *e);
 
-/* Draw a view as ASCII lines, one callback per line (used by `show`). */
-void tavi_render_ascii(const tav_view *v, tav_info_fn out, void *ctx);
-
 /* The command names, for help and coverage tests; NULL-terminated. */
 const char *const *tavi_engine_commands(void);
 

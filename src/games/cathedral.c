@@ -12,8 +12,9 @@
  * squares he has claimed; a building he later places there takes its squares
  * out), the side to move, the opening, where the Cathedral is (hand, board,
  * captured), which players have built since the Cathedral (claims start when
- * both have), the count of consecutive passes (2 = over) and the last move
- * (for the view and the position text only; not part of the hash).  Hands
+ * both have), the count of consecutive passes (2 = over), and for the view
+ * and the position text only (not part of the hash) the last move and how
+ * many of each player's buildings were captured so far.  Hands
  * are not stored: a kind's pieces on the board are popcount / size, because
  * every building lies wholly inside one region of the opponent, so counting
  * squares per kind is enough to count pieces and to capture one.
@@ -80,7 +81,9 @@ typedef struct cathedral_state {
     uint8_t ystate;               /* CAT_Y_* */
     uint8_t built;                /* bit p: player p has built since the Cathedral */
     uint8_t passes;               /* consecutive passes; 2 = game over */
-    uint8_t pad[3];
+    uint8_t lost[2];              /* each player's buildings captured so far (back to his
+                                     hand), up to 255; view only, like last: not hashed */
+    uint8_t pad;
 } cathedral_state;
 
 typedef struct cat_orient {
@@ -416,6 +419,8 @@ static void cat_claim(cathedral_state *s, int p)
             } else {
                 s->piece[opp][kind] = bb_andnot(s->piece[opp][kind], r);
                 s->own[opp] = bb_andnot(s->own[opp], r);
+                if (s->lost[opp] < 255)
+                    s->lost[opp]++;
             }
         }
         s->terr[p] = bb_or(s->terr[p], r);
@@ -631,56 +636,6 @@ static void cat_hand_str(const cathedral_state *s, int p, char *buf, size_t n)
     buf[len] = '\0';
 }
 
-/* Fill the drawing view. */
-static void cathedral_view(const void *st, tav_view *v)
-{
-    const cathedral_state *s = st;
-    memset(v, 0, sizeof *v);
-    v->width = v->height = CAT_N;
-    cat_bb last = {0, 0};
-    if (s->last && s->last != CAT_PASS)
-        last = cat_move_mask(s->last);
-    for (int sq = 0; sq < CAT_SQUARES; sq++) {
-        tav_cell *c = &v->cell[sq];
-        char ch = cat_square_char(s, sq);
-        c->owner = TAV_NONE;
-        c->glyph = ch;
-        if (ch == 'Y') {
-            c->owner = TAV_DRAW;
-            c->group = 12;
-        } else if (ch >= 'A' && ch <= 'Z') {
-            c->owner = TAV_WHITE;
-            c->group = (uint8_t)(1 + (strchr(cat_codes, ch) - cat_codes));
-        } else if (ch >= 'a' && ch <= 'z') {
-            c->owner = TAV_BLACK;
-            c->group = (uint8_t)(13 + (strchr(cat_codes, ch - 'a' + 'A') - cat_codes));
-        } else {
-            c->glyph = '.';
-        }
-        if (bb_has(s->terr[TAV_WHITE], sq))
-            c->flags |= TAV_CELL_TERR_W;
-        if (bb_has(s->terr[TAV_BLACK], sq))
-            c->flags |= TAV_CELL_TERR_B;
-        if (bb_has(last, sq))
-            c->flags |= TAV_CELL_LAST;
-    }
-    v->to_move = cathedral_to_move(s);
-    const char *phase = s->passes >= 2 ? "over" : cat_y_due(s) ? "cathedral"
-                        : cat_claims(s) ? "play" : "opening";
-    tavi_bprintf(v->phase, sizeof v->phase, "%s", phase);
-    for (int p = 0; p < 2; p++) {
-        char h[32];
-        cat_hand_str(s, p, h, sizeof h);
-        tavi_bprintf(v->hand[p], sizeof v->hand[p], "%s (%d)", h, CAT_TOTAL - bb_count(s->own[p]));
-    }
-    static const char *const ynames[3] = {"in hand", "on the board", "captured"};
-    tavi_bprintf(v->info, sizeof v->info, "cathedral %s, claims %s, territory %d:%d, passes %d",
-                ynames[s->ystate], cat_claims(s) ? "on" : "off", bb_count(s->terr[0]),
-                bb_count(s->terr[1]), s->passes);
-    if (s->last)
-        cat_move_text(s->last, v->last_move, sizeof v->last_move);
-}
-
 /* Split the squares k of shape sh into at most max pieces, their masks into
  * out[*n..]: 0, or -1 when they do not split (cat_split, keeping pieces). */
 static int cat_split_pieces(int sh, cat_bb k, int max, cat_bb *out, int *n)
@@ -730,20 +685,21 @@ static void cathedral_board_view(const void *st, int viewer, tav_board_view *v)
 {
     const cathedral_state *s = st;
     (void)viewer;
-    tav_view gv;
-    memset(&gv, 0, sizeof gv);
-    cathedral_view(st, &gv);
     memset(v, 0, sizeof *v);
     v->width = v->height = CAT_N;
+    cat_bb last = {0, 0};
+    if (s->last && s->last != CAT_PASS)
+        last = cat_move_mask(s->last);
     for (int sq = 0; sq < CAT_SQUARES; sq++) {
-        const tav_cell *c = &gv.cell[sq];
         tav_square *q = &v->sq[sq];
+        char ch = cat_square_char(s, sq);
         q->owner = TAV_NONE;
-        if (c->flags & TAV_CELL_LAST)
+        q->glyph = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') ? ch : '.';
+        if (bb_has(last, sq))
             q->marks |= TAV_MARK_LAST;
-        if (c->flags & TAV_CELL_TERR_W)
+        if (bb_has(s->terr[TAV_WHITE], sq))
             q->marks |= TAV_MARK_TERR_W;
-        if (c->flags & TAV_CELL_TERR_B)
+        if (bb_has(s->terr[TAV_BLACK], sq))
             q->marks |= TAV_MARK_TERR_B;
     }
     uint16_t id = 0;
@@ -793,10 +749,23 @@ static void cathedral_board_view(const void *st, int viewer, tav_board_view *v)
     cathedral_result(st, &r);
     v->side[0].score = r.score[0];
     v->side[1].score = r.score[1];
-    v->to_move = gv.to_move;
-    tavi_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
-    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+    for (int p = 0; p < 2; p++) {
+        char h[32];
+        v->side[p].captured = s->lost[p];
+        cat_hand_str(s, p, h, sizeof h);
+        tavi_bprintf(v->side[p].text, sizeof v->side[p].text, "%s (%d)", h,
+                    CAT_TOTAL - bb_count(s->own[p]));
+    }
+    v->to_move = cathedral_to_move(s);
+    const char *phase = s->passes >= 2 ? "over" : cat_y_due(s) ? "cathedral"
+                        : cat_claims(s) ? "play" : "opening";
+    tavi_bprintf(v->phase, sizeof v->phase, "%s", phase);
+    static const char *const ynames[3] = {"in hand", "on the board", "captured"};
+    tavi_bprintf(v->info, sizeof v->info, "cathedral %s, claims %s, territory %d:%d, passes %d",
+                ynames[s->ystate], cat_claims(s) ? "on" : "off", bb_count(s->terr[0]),
+                bb_count(s->terr[1]), s->passes);
+    if (s->last)
+        cat_move_text(s->last, v->last_move, sizeof v->last_move);
 }
 
 /* ---- position text ------------------------------------------------------- */
@@ -823,6 +792,8 @@ static int cathedral_get_position(const void *st, char *buf, size_t n)
                        "opening=%s\ntomove=%s\ncathedral=%s\nbuilt=%s\npasses=%d\nlast=%s\n",
                        cat_opening_names[s->opening], tav_side_name(s->tomove),
                        cat_ystate_names[s->ystate], cat_built_names[s->built], s->passes, last);
+    if (s->lost[0] || s->lost[1])
+        len += tavi_bprintf(text + len, sizeof text - len, "lost=%d:%d\n", s->lost[0], s->lost[1]);
     return (int)tavi_bprintf(buf, n, "%s", text);
 }
 
@@ -992,7 +963,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
     /* 2. key=value lines */
     int opening = -1, tomove = -1, ystate = -1, built = -1, passes = -1;
     char lastval[TAV_MOVE_TEXT] = "none";
-    int lastline = 0;
+    int lastline = 0, lost[2] = {-1, -1};
     while (*p) {
         line++;
         const char *end = strchr(p, '\n');
@@ -1042,10 +1013,33 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
             }
             strcpy(lastval, val);
             continue;
+        } else if (strcmp(key, "lost") == 0) {
+            uint64_t a, b;
+            const char *colon = strchr(val, ':');
+            char wv[8];
+            if (lost[0] >= 0) {
+                tavi_bprintf(err, errlen, "line %d: lost given twice", line);
+                return -1;
+            }
+            if (!colon || (size_t)(colon - val) >= sizeof wv) {
+                tavi_bprintf(err, errlen, "line %d: bad value '%s' for lost (expected W:B, each 0..255)",
+                            line, val);
+                return -1;
+            }
+            memcpy(wv, val, (size_t)(colon - val));
+            wv[colon - val] = '\0';
+            if (tavi_parse_uint(wv, 255, &a) != 0 || tavi_parse_uint(colon + 1, 255, &b) != 0) {
+                tavi_bprintf(err, errlen, "line %d: bad value '%s' for lost (expected W:B, each 0..255)",
+                            line, val);
+                return -1;
+            }
+            lost[0] = (int)a;
+            lost[1] = (int)b;
+            continue;
         } else {
             tavi_bprintf(err, errlen,
                         "line %d: unknown key '%s' (expected opening, tomove, cathedral, built, "
-                        "passes, last)",
+                        "passes, last, lost)",
                         line, key);
             return -1;
         }
@@ -1076,6 +1070,8 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
     t.ystate = (uint8_t)ystate;
     t.built = (uint8_t)built;
     t.passes = (uint8_t)passes;
+    t.lost[0] = (uint8_t)(lost[0] > 0 ? lost[0] : 0);
+    t.lost[1] = (uint8_t)(lost[1] > 0 ? lost[1] : 0);
     /* 3. the buildings: whole pieces, no more than a hand holds */
     for (int pl = 0; pl < 2; pl++) {
         for (int k = 0; k < CAT_KINDS; k++) {
@@ -1593,7 +1589,6 @@ const tav_game tavi_cathedral_game = {
     .result = cathedral_result,
     .move_str = cathedral_move_str,
     .hash = cathedral_hash,
-    .view = cathedral_view,
     .set_position = cathedral_set_position,
     .get_position = cathedral_get_position,
     .probe = cathedral_probe,

@@ -409,10 +409,12 @@ static epa_bb epa_last_squares(const epaminondas_state *s)
     return r;
 }
 
-/* Fill the drawing view. */
-static void epaminondas_view(const void *st, tav_view *v)
+/* The drawing view for any viewer (nothing is hidden): pieces 'M' (glyphs W
+ * and B), home rows, the last move, pieces on the board and lost. */
+static void epaminondas_board_view(const void *st, int viewer, tav_board_view *v)
 {
     const epaminondas_state *s = st;
+    (void)viewer;
     epa_bb last = epa_last_squares(s);
     memset(v, 0, sizeof *v);
     v->width = EPA_W;
@@ -420,73 +422,39 @@ static void epaminondas_view(const void *st, tav_view *v)
     for (int r = 0; r < EPA_H; r++)
         for (int f = 0; f < EPA_W; f++) {
             int sq = r * 16 + f;
-            tav_cell *c = &v->cell[r * EPA_W + f];
-            c->glyph = '.';
-            c->owner = TAV_NONE;
-            if (bb_test(s->pc[TAV_WHITE], sq)) {
-                c->glyph = 'W';
-                c->owner = TAV_WHITE;
-            } else if (bb_test(s->pc[TAV_BLACK], sq)) {
-                c->glyph = 'B';
-                c->owner = TAV_BLACK;
-            }
+            tav_square *q = &v->sq[r * EPA_W + f];
+            q->glyph = '.';
+            q->owner = TAV_NONE;
+            for (int c = 0; c < 2; c++)
+                if (bb_test(s->pc[c], sq)) {
+                    q->kind = 'M';
+                    q->glyph = c == TAV_WHITE ? 'W' : 'B';
+                    q->owner = (int8_t)c;
+                }
             if (bb_test(last.w, sq))
-                c->flags |= TAV_CELL_LAST;
+                q->marks |= TAV_MARK_LAST;
             if (r == 0)
-                c->flags |= TAV_CELL_HOME_W;
+                q->marks |= TAV_MARK_HOME_W;
             if (r == EPA_H - 1)
-                c->flags |= TAV_CELL_HOME_B;
+                q->marks |= TAV_MARK_HOME_B;
         }
     v->to_move = epaminondas_to_move(s);
     tavi_bprintf(v->phase, sizeof v->phase, "%s", s->over ? "over" : "play");
-    int nw = bb_count(epa_side(s, TAV_WHITE)), nb = bb_count(epa_side(s, TAV_BLACK));
-    tavi_bprintf(v->hand[0], sizeof v->hand[0], "%d on board, %d captured", nw,
-                EPA_PIECES - nw < 0 ? 0 : EPA_PIECES - nw);
-    tavi_bprintf(v->hand[1], sizeof v->hand[1], "%d on board, %d captured", nb,
-                EPA_PIECES - nb < 0 ? 0 : EPA_PIECES - nb);
+    tav_result r;
+    epaminondas_result(st, &r);
+    for (int c = 0; c < 2; c++) {
+        tav_side_view *sv = &v->side[c];
+        int n = bb_count(epa_side(s, c));
+        sv->on_board = n;
+        sv->captured = EPA_PIECES - n < 0 ? 0 : EPA_PIECES - n;
+        sv->score = r.score[c];
+        tavi_bprintf(sv->text, sizeof sv->text, "%d on board, %d captured", n, sv->captured);
+    }
     tavi_bprintf(v->info, sizeof v->info, "ply %u of %u; far row white %d, black %d", s->plies,
                 s->maxplies, bb_count(bb_and(epa_side(s, TAV_WHITE), epa_row12)),
                 bb_count(bb_and(epa_side(s, TAV_BLACK), epa_row1)));
     if (s->last)
         epa_move_text(s->last, v->last_move, sizeof v->last_move);
-}
-
-/* The drawing view for any viewer (nothing is hidden): pieces 'M', home
- * rows, the last move, pieces on the board and lost. */
-static void epaminondas_board_view(const void *st, int viewer, tav_board_view *v)
-{
-    const epaminondas_state *s = st;
-    (void)viewer;
-    tav_view gv;
-    memset(&gv, 0, sizeof gv);
-    epaminondas_view(st, &gv);
-    memset(v, 0, sizeof *v);
-    v->width = EPA_W;
-    v->height = EPA_H;
-    for (int i = 0; i < EPA_W * EPA_H; i++) {
-        const tav_cell *c = &gv.cell[i];
-        tav_square *q = &v->sq[i];
-        q->kind = c->owner == TAV_NONE ? 0 : 'M';
-        q->owner = c->owner;
-        if (c->flags & TAV_CELL_LAST)
-            q->marks |= TAV_MARK_LAST;
-        if (c->flags & TAV_CELL_HOME_W)
-            q->marks |= TAV_MARK_HOME_W;
-        if (c->flags & TAV_CELL_HOME_B)
-            q->marks |= TAV_MARK_HOME_B;
-    }
-    v->to_move = gv.to_move;
-    tavi_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
-    tav_result r;
-    epaminondas_result(st, &r);
-    for (int c = 0; c < 2; c++) {
-        int n = bb_count(epa_side(s, c));
-        v->side[c].on_board = n;
-        v->side[c].captured = EPA_PIECES - n < 0 ? 0 : EPA_PIECES - n;
-        v->side[c].score = r.score[c];
-    }
-    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
 }
 
 /* Parse the value of `last=`: a move's text, checked against the board. */
@@ -1028,7 +996,6 @@ const tav_game tavi_epaminondas_game = {
     .result = epaminondas_result,
     .move_str = epaminondas_move_str,
     .hash = epaminondas_hash,
-    .view = epaminondas_view,
     .set_position = epaminondas_set_position,
     .get_position = epaminondas_get_position,
     .probe = epaminondas_probe,

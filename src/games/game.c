@@ -50,42 +50,10 @@ int tav_game_public_position(const tav_game *g, const void *st, int viewer, char
     return g->get_position(st, buf, n);
 }
 
-/* A drawing view derived from the glyph view, for games without their own. */
 void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_board_view *v)
 {
     memset(v, 0, sizeof *v);
-    if (g->board_view) {
-        g->board_view(st, viewer, v);
-        return;
-    }
-    tav_view *gv = calloc(1, sizeof *gv);
-    if (!gv)
-        return;
-    g->view(st, gv);
-    v->width = gv->width;
-    v->height = gv->height;
-    for (int i = 0; i < gv->width * gv->height && i < TAV_MAX_SQUARES; i++) {
-        const tav_cell *c = &gv->cell[i];
-        tav_square *q = &v->sq[i];
-        q->kind = c->glyph == '.' ? 0 : c->glyph;
-        q->owner = c->owner;
-        q->piece = c->group;
-        if (c->flags & TAV_CELL_LAST)
-            q->marks |= TAV_MARK_LAST;
-        if (c->flags & TAV_CELL_HOME_W)
-            q->marks |= TAV_MARK_HOME_W;
-        if (c->flags & TAV_CELL_HOME_B)
-            q->marks |= TAV_MARK_HOME_B;
-    }
-    v->to_move = gv->to_move;
-    memcpy(v->phase, gv->phase, sizeof v->phase);
-    memcpy(v->info, gv->info, sizeof v->info);
-    memcpy(v->last_move, gv->last_move, sizeof v->last_move);
-    tav_result r;
-    g->result(st, &r);
-    v->side[0].score = r.score[0];
-    v->side[1].score = r.score[1];
-    free(gv);
+    g->board_view(st, viewer, v);
 }
 
 char *tav_game_list(char *buf, size_t n)

@@ -589,51 +589,6 @@ static char tos_glyph(const toscana_state *s, int r, int f)
     return light ? 'b' : 'B';
 }
 
-/* Fill the drawing view. */
-static void toscana_view(const void *st, tav_view *v)
-{
-    const toscana_state *s = st;
-    uint32_t area[2][TOS_N];
-    int sc[2];
-    sc[0] = tos_area(s, TAV_WHITE, area[0]);
-    sc[1] = tos_area(s, TAV_BLACK, area[1]);
-    v->width = v->height = TOS_N;
-    for (int r = 0; r < TOS_N; r++)
-        for (int f = 0; f < TOS_N; f++) {
-            tav_cell *c = &v->cell[r * TOS_N + f];
-            int id = s->tileat[r * TOS_N + f];
-            c->glyph = tos_glyph(s, r, f);
-            c->owner = (int8_t)(id ? (int)(s->place[id - 1] >> 16 & 1) : TAV_NONE);
-            c->group = (uint8_t)id;
-            c->flags = 0;
-            if (id && id == s->nplaced)
-                c->flags |= TAV_CELL_LAST;
-            if (area[0][r] >> f & 1)
-                c->flags |= TAV_CELL_TERR_W;
-            if (area[1][r] >> f & 1)
-                c->flags |= TAV_CELL_TERR_B;
-        }
-    v->to_move = toscana_to_move(st);
-    tavi_bprintf(v->phase, sizeof v->phase, "%s",
-                s->phase == TOS_OVER ? "over" : s->phase == TOS_DECIDE ? "decision" : "play");
-    for (int side = 0; side < 2; side++) {
-        if (s->nstack[side])
-            tavi_bprintf(v->hand[side], sizeof v->hand[side], "top %s, %d tiles left, veto %s",
-                        tos_ids[s->stack[side][0]], s->nstack[side],
-                        s->veto[side] ? "unused" : "used");
-        else
-            tavi_bprintf(v->hand[side], sizeof v->hand[side], "no tiles left, veto %s",
-                        s->veto[side] ? "unused" : "used");
-    }
-    tavi_bprintf(v->info, sizeof v->info, "largest areas %d:%d tiles, %d tiles placed, %d pass%s "
-                "in a row", sc[0], sc[1], s->nplaced, s->passes, s->passes == 1 ? "" : "es");
-    v->last_move[0] = '\0';
-    if (s->nplaced) {
-        tos_placed p = tos_unpack(s->place[s->nplaced - 1]);
-        tos_place_text(p.tile, p.rot, p.r0, p.c0, v->last_move, sizeof v->last_move);
-    }
-}
-
 /* The drawing view for any viewer: tiles as light / dark squares with their
  * placement number, the largest areas, the centre before the first tile,
  * and of each stack only its visible top (with its 2x4 frame), its size and
@@ -642,9 +597,6 @@ static void toscana_board_view(const void *st, int viewer, tav_board_view *v)
 {
     const toscana_state *s = st;
     (void)viewer;
-    tav_view gv;
-    memset(&gv, 0, sizeof gv);
-    toscana_view(st, &gv);
     memset(v, 0, sizeof *v);
     v->width = v->height = TOS_N;
     uint32_t area[2][TOS_N];
@@ -656,6 +608,7 @@ static void toscana_board_view(const void *st, int viewer, tav_board_view *v)
             tav_square *q = &v->sq[r * TOS_N + f];
             int id = s->tileat[r * TOS_N + f];
             q->owner = TAV_NONE;
+            q->glyph = tos_glyph(s, r, f);
             if (id) {
                 q->kind = (s->light[r] >> f & 1) ? 'L' : 'D';
                 q->owner = (int8_t)(s->place[id - 1] >> 16 & 1);
@@ -690,16 +643,28 @@ static void toscana_board_view(const void *st, int viewer, tav_board_view *v)
                 it->offcolour[c] = c == tos_offcells[tile][0] || c == tos_offcells[tile][1];
             }
         }
+        if (s->nstack[side])
+            tavi_bprintf(sv->text, sizeof sv->text, "top %s, %d tiles left, veto %s",
+                        tos_ids[s->stack[side][0]], s->nstack[side],
+                        s->veto[side] ? "unused" : "used");
+        else
+            tavi_bprintf(sv->text, sizeof sv->text, "no tiles left, veto %s",
+                        s->veto[side] ? "unused" : "used");
         tav_region *rg = &v->region[v->nregions++];
         rg->id = (uint16_t)(side + 1);
         rg->value[side] = sc[side];
         rg->scorer = side;
         rg->points = sc[side];
     }
-    v->to_move = gv.to_move;
-    tavi_bprintf(v->phase, sizeof v->phase, "%s", gv.phase);
-    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+    v->to_move = toscana_to_move(st);
+    tavi_bprintf(v->phase, sizeof v->phase, "%s",
+                s->phase == TOS_OVER ? "over" : s->phase == TOS_DECIDE ? "decision" : "play");
+    tavi_bprintf(v->info, sizeof v->info, "largest areas %d:%d tiles, %d tiles placed, %d pass%s "
+                "in a row", sc[0], sc[1], s->nplaced, s->passes, s->passes == 1 ? "" : "es");
+    if (s->nplaced) {
+        tos_placed p = tos_unpack(s->place[s->nplaced - 1]);
+        tos_place_text(p.tile, p.rot, p.r0, p.c0, v->last_move, sizeof v->last_move);
+    }
 }
 
 /* Parse one placement "W:i10-j7:i8,j10" and put it on t; -1 with err. */
@@ -1536,7 +1501,6 @@ const tav_game tavi_toscana_game = {
     .result = toscana_result,
     .move_str = toscana_move_str,
     .hash = toscana_hash,
-    .view = toscana_view,
     .set_position = toscana_set_position,
     .get_position = toscana_get_position,
     .probe = toscana_probe,

@@ -673,35 +673,10 @@ static ubb urb_current_lots(const urbino_state *s)
     return urb_lots(urb_buildings(s), s->arch[0], s->arch[1]);
 }
 
-/* Fill the drawing view. */
-static void urbino_view(const void *st, tav_view *v)
+/* The text of the last move (view only), "" when none. */
+static void urb_last_text(const urbino_state *s, char *buf, size_t n)
 {
-    const urbino_state *s = st;
-    memset(v, 0, sizeof *v);
-    v->width = v->height = URB_N;
-    ubb lots = urb_current_lots(s);
-    for (int q = 0; q < URB_SQ; q++) {
-        tav_cell *cl = &v->cell[q];
-        cl->glyph = urb_letter(s, q);
-        cl->owner = (int8_t)(cl->glyph == '.' ? TAV_NONE
-                             : cl->glyph == 'A' ? TAV_DRAW
-                             : (s->cell[q] - 1) / 3);
-        if (q == s->last[0] || q == s->last[1] || q == s->last[2])
-            cl->flags |= TAV_CELL_LAST;
-        if (ubb_has(lots, q) && s->phase != PH_OVER)
-            cl->flags |= TAV_CELL_MARK;
-    }
-    v->to_move = urbino_to_move(s);
-    tavi_bprintf(v->phase, sizeof v->phase, "%s", urb_phase_name[s->phase]);
-    for (int c = 0; c < 2; c++)
-        tavi_bprintf(v->hand[c], sizeof v->hand[c], "H%d P%d T%d",
-                    urb_supply[0] - s->placed[c][0], urb_supply[1] - s->placed[c][1],
-                    urb_supply[2] - s->placed[c][2]);
-    int score[2], leader;
-    urb_score(s, score, &leader);
-    tavi_bprintf(v->info, sizeof v->info, "%s, score %d:%d, %d lots, passes %d",
-                s->variant == VAR_MONUMENTS ? "monuments" : "standard", score[0], score[1],
-                ubb_count(lots), s->passes);
+    buf[0] = '\0';
     if (s->last[2] != URB_NONE) {
         char a[4], b[4], c[4];
         tavi_square_str(s->last[2] % URB_N, s->last[2] / URB_N, c);
@@ -709,15 +684,14 @@ static void urbino_view(const void *st, tav_view *v)
         if (s->last[0] != URB_NONE) {
             tavi_square_str(s->last[0] % URB_N, s->last[0] / URB_N, a);
             tavi_square_str(s->last[1] % URB_N, s->last[1] / URB_N, b);
-            tavi_bprintf(v->last_move, sizeof v->last_move, "%s-%s,%c%s", a, b,
-                        urb_type_letter[t], c);
+            tavi_bprintf(buf, n, "%s-%s,%c%s", a, b, urb_type_letter[t], c);
         } else {
-            tavi_bprintf(v->last_move, sizeof v->last_move, "%c%s", urb_type_letter[t], c);
+            tavi_bprintf(buf, n, "%c%s", urb_type_letter[t], c);
         }
     } else if (s->last[1] != URB_NONE) {
         char a[4];
         tavi_square_str(s->last[1] % URB_N, s->last[1] / URB_N, a);
-        tavi_bprintf(v->last_move, sizeof v->last_move, "A%s", a);
+        tavi_bprintf(buf, n, "A%s", a);
     }
 }
 
@@ -728,9 +702,6 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
 {
     const urbino_state *s = st;
     (void)viewer;
-    tav_view gv;
-    memset(&gv, 0, sizeof gv);
-    urbino_view(st, &gv);
     memset(v, 0, sizeof *v);
     v->width = v->height = URB_N;
     int8_t lab[URB_SQ];
@@ -753,6 +724,7 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
         }
     for (int q = 0; q < URB_SQ; q++) {
         tav_square *sq = &v->sq[q];
+        sq->glyph = urb_letter(s, q);
         if (q == s->arch[0] || q == s->arch[1]) {
             sq->kind = 'A';
             sq->owner = TAV_DRAW;
@@ -784,6 +756,8 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
             sv->on_board += s->placed[c][t];
         }
         sv->score = score[c];
+        tavi_bprintf(sv->text, sizeof sv->text, "H%d P%d T%d", sv->item[0].count,
+                    sv->item[1].count, sv->item[2].count);
     }
     for (int i = 0; i < nd && i < TAV_MAX_REGIONS; i++) {
         tav_region *r = &v->region[v->nregions++];
@@ -793,8 +767,10 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
         r->scorer = dist[i].scorer;
         r->points = dist[i].scorer == TAV_NONE ? 0 : dist[i].value[dist[i].scorer];
     }
-    tavi_bprintf(v->info, sizeof v->info, "%s", gv.info);
-    tavi_bprintf(v->last_move, sizeof v->last_move, "%s", gv.last_move);
+    tavi_bprintf(v->info, sizeof v->info, "%s, score %d:%d, %d lots, passes %d",
+                s->variant == VAR_MONUMENTS ? "monuments" : "standard", score[0], score[1],
+                ubb_count(lots), s->passes);
+    urb_last_text(s, v->last_move, sizeof v->last_move);
 }
 
 /* Parse the options: variant=standard|monuments. */
@@ -1458,7 +1434,6 @@ const tav_game tavi_urbino_game = {
     .result = urbino_result,
     .move_str = urbino_move_str,
     .hash = urbino_hash,
-    .view = urbino_view,
     .set_position = urbino_set_position,
     .get_position = urbino_get_position,
     .probe = urbino_probe,

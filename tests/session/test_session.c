@@ -399,6 +399,53 @@ static void views(void)
     tav_session_view(s, 0, TAV_WHITE, v);
     check(v->side[1].item[0].kind == 'Y' && v->side[0].item[0].kind == 'T', "cathedral late view");
     tav_session_free(s);
+    /* Cathedral captures (docs/rules/cathedral.md's example, PerGioco #33): black's
+     * I:d2,e1,e2 closes a region holding white's Stable alone; the Stable goes back
+     * to white's hand and the view counts it as captured, at that ply and after. */
+    static const char cap[] = "..........\n..........\n..........\n..........\n..........\n"
+                              ".......CCC\nbbbs..BCYC\nS..s..BYYY\nS.....B.Y.\n........Y.\n"
+                              "opening=classic\ntomove=black\ncathedral=board\nbuilt=both\n"
+                              "passes=0\nlast=none\n";
+    check(tav_session_from_position(&s, "cathedral", cap, err, sizeof err) == TAV_OK,
+          "cathedral capture position: %s", err);
+    if (s) {
+        tav_session_view(s, 0, TAV_SPECTATOR, v);
+        int before_w = v->side[0].on_board, stables = 0;
+        for (int k = 0; k < v->side[0].nitems; k++)
+            stables += v->side[0].item[k].kind == 'S' ? v->side[0].item[k].count : 0;
+        check(v->side[0].captured == 0 && v->side[1].captured == 0 && stables == 1,
+              "cathedral: nothing captured yet (%d:%d)", v->side[0].captured, v->side[1].captured);
+        check(tav_session_play_text(s, "I:d2,e1,e2", err, sizeof err) == TAV_OK,
+              "cathedral: black captures the Stable: %s", err);
+        tav_session_view(s, 1, TAV_SPECTATOR, v);
+        int stables2 = 0, a1 = v->sq[0].kind, a2 = v->sq[10].kind;
+        for (int k = 0; k < v->side[0].nitems; k++)
+            stables2 += v->side[0].item[k].kind == 'S' ? v->side[0].item[k].count : 0;
+        const tav_game *cg = tav_game_find("cathedral");
+        char hand[64] = "";
+        cg->probe(tav_session_state(s), "hand white", hand, sizeof hand);
+        check(v->side[0].captured == 1 && v->side[1].captured == 0 &&
+                  v->side[0].on_board == before_w - 1 && stables2 == 2 && strchr(hand, 'S') &&
+                  strchr(hand, 'S') != strrchr(hand, 'S') && a1 != 'S' && a2 != 'S' &&
+                  (v->sq[0].marks & TAV_MARK_TERR_B),
+              "cathedral: the captured Stable is counted (%d:%d), back in white's hand (%s)",
+              v->side[0].captured, v->side[1].captured, hand);
+        /* The count survives the position text, and the view of ply 0 still says 0. */
+        char pos[TAV_POSITION_TEXT];
+        tav_session_position(s, TAV_SPECTATOR, pos, sizeof pos);
+        tav_session *t = NULL;
+        check(strstr(pos, "\nlost=1:0\n") && tav_session_from_position(&t, "cathedral", pos, err,
+                                                                        sizeof err) == TAV_OK,
+              "cathedral: lost=1:0 in the position text: %s", err);
+        if (t) {
+            tav_session_view(t, 0, TAV_SPECTATOR, v);
+            check(v->side[0].captured == 1, "cathedral: captured count from the position text");
+            tav_session_free(t);
+        }
+        tav_session_view(s, 0, TAV_SPECTATOR, v);
+        check(v->side[0].captured == 0, "cathedral: the view of the ply before the capture");
+        tav_session_free(s);
+    }
     /* Toscana: the visible top with its frame, the stack size, the centre. */
     tav_session_new(&s, "toscana", "white=07,01,02,03,04,05,06,12,13,14,15,16,23,24,25,34", 1,
                     err, sizeof err);
