@@ -54,6 +54,14 @@ typedef struct tav_result {
  * = rank "1" at the bottom, file 0 = 'a'.
  */
 
+/* What the sides hold (tav_board_view.hands). */
+enum {
+    TAV_HANDS_NONE = 0,    /* nothing: pieces on the board and lost (Epaminondas) */
+    TAV_HANDS_COUNT = 1,   /* kinds with counts and names (Urbino's supply) */
+    TAV_HANDS_SHAPES = 2,  /* buildings with their shapes (Cathedral) */
+    TAV_HANDS_TILES = 3    /* a stack's visible top tile, its size and the veto (Toscana) */
+};
+
 /* Marks on a square. */
 enum {
     TAV_MARK_LAST = 1 << 0,      /* touched by the last move */
@@ -109,6 +117,8 @@ typedef struct tav_square {
  *   Epaminondas  nothing (see on_board/captured) */
 typedef struct tav_hand_item {
     char kind;
+    char name[12];                      /* what it is, plural, for people ("houses"); "" when
+                                           its shape says enough */
     char id[4];                         /* Toscana tile id, else "" */
     uint8_t count;
     uint8_t ncells;
@@ -151,7 +161,20 @@ typedef struct tav_board_view {
     tav_region region[TAV_MAX_REGIONS];
     char last_move[TAV_MOVE_TEXT];
     char info[256];              /* one line of game-specific text for people */
+    int light_dark;              /* 1 (Toscana): covered squares are light ('L') or dark
+                                    ('D') and are drawn in those colours, the tiles told
+                                    apart by their piece number */
+    int hands;                   /* what the sides hold, for drawing: TAV_HANDS_* */
 } tav_board_view;
+
+/* A start menu's question about one option of newgame (Urbino's variant,
+ * Cathedral's opening). */
+typedef struct tav_choice {
+    const char *key;                 /* "variant" */
+    const char *question;            /* "Which rules?" */
+    const char *const *values;       /* NULL-terminated, the default first */
+    const char *const *labels;       /* one per value, for people */
+} tav_choice;
 
 /* A small, fast random generator whose state is a value (xoshiro256**-like). */
 typedef struct tav_rng { uint64_t s[4]; } tav_rng;
@@ -248,6 +271,40 @@ typedef struct tav_game {
     /* (optional) Fill hidden information at random, consistent with
      * what `viewer` sees. */
     void (*determinize)(void *st, int viewer, tav_rng *rng);
+
+    /* ---- For people: menus and explanations (terminal play).  Generic code
+     * asks these, never a game's name.  All optional. ---- */
+
+    /* The game's name for people ("Urbino"), and what its score counts and
+     * who wins by it ("district points, higher wins"). */
+    const char *title;
+    const char *score_words;
+    /* The option a start menu asks about (its values, the default first). */
+    const tav_choice *menu;
+    /* Explain a move text that is not a legal move's text, beyond what
+     * generic code sees (letter case, a unique beginning): returns 1 with
+     * `meant` set to the canonical text of the legal move it means
+     * (Cathedral: the same squares in another order), else 0, with `why`
+     * (may be left "") saying what is wrong.  `legal` holds the n legal
+     * moves of st. */
+    int (*explain_move)(const void *st, const char *text, const tav_move *legal, int n,
+                        char *meant, size_t mn, char *why, size_t wn);
+    /* Lines for people about the position beyond the drawing (Urbino: its
+     * districts as they score now), each ending in '\n'; returns the length
+     * written, 0 when there is nothing to say. */
+    int (*describe)(const void *st, char *buf, size_t n);
+    /* Why a finished game ended as it did, in lines for people (each ending
+     * in '\n'); returns the length written. */
+    int (*explain_result)(const void *st, char *buf, size_t n);
+    /* The group a move is listed under in a long move list (Cathedral: the
+     * building code, Epaminondas: the rear square), at most kn bytes with
+     * its NUL; "" when none. */
+    void (*move_group)(const char *move, char *key, size_t kn);
+    /* A long move list laid out for people by the game itself (Urbino: by
+     * architect move, then building), one `out` call per line; the first
+     * line continues the sentence " N legal moves".  When set, used instead
+     * of move_group. */
+    void (*list_moves)(char *const *moves, int n, tav_info_fn out, void *ctx);
 
     /* ---- Hooks for the `ai` player (all optional; see docs/ai/). ---- */
 

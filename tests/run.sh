@@ -65,6 +65,7 @@ suite "terminal menu (tmux)" env BUILD="$BUILD" sh tests/menu_tmux.sh
 suite "match records" env BUILD="$BUILD" sh tests/match_save.sh
 suite "documents" env BUILD="$BUILD" sh tests/docs_check.sh
 suite "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
+suite "generic code" env BUILD="$BUILD" sh tests/generic_code.sh
 suite "replay and analyze" env BUILD="$BUILD" sh tests/replay_analyze.sh
 suite "sealed deals" env BUILD="$BUILD" sh tests/seal.sh
 

@@ -4,7 +4,9 @@
  * Cathedral's territories, Toscana's light and dark squares and largest
  * areas, Epaminondas' home rows), what each player holds (Cathedral's
  * buildings and Toscana's top tiles drawn as shapes), the score once with
- * what it counts, and Urbino's districts as they score now.
+ * what it counts, and Urbino's districts as they score now.  Everything
+ * comes from the drawing view (its hands style, light / dark squares) and
+ * the game's words for people (score_words, describe): no game is named.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +36,7 @@ static const char *fg_owner(int owner)
 #define TOS_LIGHT_AREA "\033[48;5;230m\033[1;38;5;88m"
 #define TOS_DARK_AREA "\033[48;5;52m\033[1;38;5;230m"
 
-static int is_game(const tav_game *g, const char *name)
-{
-    return strcmp(g->name, name) == 0;
-}
-
-/* One Toscana square, two columns wide. */
+/* One square of a light / dark view (Toscana), two columns wide. */
 static void tos_cell(FILE *out, const tav_square *q, const cli_style *sty)
 {
     int light = q->kind == 'L';
@@ -102,9 +99,9 @@ static void cell(FILE *out, const tav_square *q, const cli_style *sty)
     }
 }
 
-static void board(FILE *out, const tav_game *g, const tav_board_view *v, const cli_style *sty)
+static void board(FILE *out, const tav_board_view *v, const cli_style *sty)
 {
-    int tos = is_game(g, "toscana");
+    int tos = v->light_dark;
     fprintf(out, "\n");
     for (int r = v->height - 1; r >= 0; r--) {
         fprintf(out, " %2d ", r + 1);
@@ -157,9 +154,9 @@ static int shape_cell(const shape_box *b, int x, int y)
     return -1;
 }
 
-/* Cathedral: the buildings a player holds, drawn as shapes of their letter,
- * side by side, with the count under each. */
-static void cathedral_hand(FILE *out, int side, const tav_side_view *sv, const cli_style *sty)
+/* Hands of shapes (Cathedral): the buildings a player holds, drawn as shapes
+ * of their letter, side by side, with the count under each. */
+static void shapes_hand(FILE *out, int side, const tav_side_view *sv, const cli_style *sty)
 {
     const char *col = sty->color ? fg_owner(side) : "";
     const char *rst = sty->color ? C_RESET : "";
@@ -217,9 +214,9 @@ static void cathedral_hand(FILE *out, int side, const tav_side_view *sv, const c
     }
 }
 
-/* Toscana: the top tile of each stack as its 2 x 4 frame, light and dark
- * squares as on the board, beside the stack count and the veto. */
-static void toscana_hands(FILE *out, const tav_board_view *v, const cli_style *sty)
+/* Hands of tiles (Toscana): the top tile of each stack as its 2 x 4 frame,
+ * light and dark squares as on the board, beside the stack count and the veto. */
+static void tiles_hands(FILE *out, const tav_board_view *v, const cli_style *sty)
 {
     const char *name[2] = {"white (light)", "black (dark)"};
     fprintf(out, " ");
@@ -259,21 +256,24 @@ static void toscana_hands(FILE *out, const tav_board_view *v, const cli_style *s
     }
 }
 
-/* The other games' supplies as one line each. */
-static void plain_hands(FILE *out, const tav_game *g, const tav_board_view *v, const cli_style *sty)
+/* Supplies as one line each: named counts, or pieces on the board and lost. */
+static void plain_hands(FILE *out, const tav_board_view *v, const cli_style *sty)
 {
     for (int side = 0; side < 2; side++) {
         const tav_side_view *sv = &v->side[side];
         char line[256];
         size_t k = 0;
         line[0] = '\0';
-        if (is_game(g, "urbino")) {
+        if (v->hands == TAV_HANDS_COUNT) {
             for (int i = 0; i < sv->nitems; i++) {
-                const char *nm = sv->item[i].kind == 'H' ? "houses" : sv->item[i].kind == 'P' ? "palaces" : "towers";
-                k += tavi_bprintf(line + k, sizeof line - k, "%s%s %d", i ? ", " : "", nm, sv->item[i].count);
+                const tav_hand_item *it = &sv->item[i];
+                if (it->name[0])
+                    k += tavi_bprintf(line + k, sizeof line - k, "%s%s %d", i ? ", " : "", it->name, it->count);
+                else
+                    k += tavi_bprintf(line + k, sizeof line - k, "%s%c %d", i ? ", " : "", it->kind, it->count);
             }
             if (!sv->nitems)
-                tavi_bprintf(line, sizeof line, "no building left");
+                tavi_bprintf(line, sizeof line, "nothing left");
         } else {
             tavi_bprintf(line, sizeof line, "%d pieces on the board, %d lost", sv->on_board, sv->captured);
         }
@@ -304,35 +304,6 @@ static void info_without_score(const char *info, char *out, size_t n)
         out[--len] = '\0';
 }
 
-/* What the score counts, and who wins by it. */
-static const char *score_meaning(const tav_game *g)
-{
-    if (is_game(g, "urbino"))
-        return "district points, higher wins";
-    if (is_game(g, "cathedral"))
-        return "squares of the buildings left outside, lower wins";
-    if (is_game(g, "toscana"))
-        return "tiles touched by each largest area, higher wins";
-    return "pieces on the board";
-}
-
-/* Urbino's districts as they would score now. */
-static void urbino_districts(FILE *out, const tav_game *g, const void *st)
-{
-    char buf[2048];
-    if (!g->probe || g->probe(st, "districts", buf, sizeof buf) != 0 || strcmp(buf, "-") == 0) {
-        fprintf(out, " districts: none scores yet (a district scores once both colours build in it)\n");
-        return;
-    }
-    fprintf(out, " districts (square, block values, who scores now):\n");
-    char *save = NULL;
-    for (char *d = strtok_r(buf, ";", &save); d; d = strtok_r(NULL, ";", &save)) {
-        while (*d == ' ')
-            d++;
-        fprintf(out, "   %s\n", d);
-    }
-}
-
 cli_style cli_style_for(FILE *f)
 {
     cli_style s;
@@ -353,20 +324,25 @@ void cli_draw(FILE *out, const tav_game *g, const void *st, int viewer, const cl
     if (!v)
         return;
     tav_game_board_view(g, st, viewer, v);
-    board(out, g, v, sty);
-    if (is_game(g, "cathedral")) {
+    board(out, v, sty);
+    if (v->hands == TAV_HANDS_SHAPES) {
         for (int side = 0; side < 2; side++)
-            cathedral_hand(out, side, &v->side[side], sty);
-    } else if (is_game(g, "toscana")) {
-        toscana_hands(out, v, sty);
+            shapes_hand(out, side, &v->side[side], sty);
+    } else if (v->hands == TAV_HANDS_TILES) {
+        tiles_hands(out, v, sty);
     } else {
-        plain_hands(out, g, v, sty);
+        plain_hands(out, v, sty);
     }
-    if (is_game(g, "urbino"))
-        urbino_districts(out, g, st);
+    /* What the game says about the position beyond the drawing (Urbino's districts). */
+    char text[4096];
+    if (g->describe && g->describe(st, text, sizeof text) > 0)
+        fputs(text, out);
     char info[256];
     info_without_score(v->info, info, sizeof info);
-    fprintf(out, " score white %d, black %d (%s)\n", v->side[0].score, v->side[1].score, score_meaning(g));
+    fprintf(out, " score white %d, black %d", v->side[0].score, v->side[1].score);
+    if (g->score_words)
+        fprintf(out, " (%s)", g->score_words);
+    fprintf(out, "\n");
     fprintf(out, " %s%slast move: %s\n", info, info[0] ? "; " : "", v->last_move[0] ? v->last_move : "-");
     free(v);
 }

@@ -317,143 +317,18 @@ static int save_asking(session *s)
     return rc;
 }
 
-/* Urbino's long move lists: each architect move (or none) with the
- * buildings it allows, and architect moves that allow the same buildings on
- * one line. */
-typedef struct umove {
-    char key[16];     /* "g3-a1", or "" for no architect move */
-    char type;        /* H, P, T */
-    char sq[4];
-} umove;
-
-static int umove_cmp(const void *a, const void *b)
+/* One line of a game's own move list layout (the first one continues the
+ * sentence " N legal moves"). */
+static void print_line(void *ctx, const char *line)
 {
-    const umove *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    if (c)
-        return c;
-    static const char order[] = "HPT";
-    c = (int)(strchr(order, x->type) - order) - (int)(strchr(order, y->type) - order);
-    if (c)
-        return c;
-    if (x->sq[1] != y->sq[1] || x->sq[2] != y->sq[2])   /* by rank, then file */
-        return strcmp(x->sq + 1, y->sq + 1);
-    return x->sq[0] - y->sq[0];
+    (void)ctx;
+    printf("%s\n", line);
 }
 
-/* Print a line wrapped at 100 columns, continuation lines indented. */
-static void print_wrapped(const char *head, const char *text)
-{
-    int col = printf("  %s", head);
-    const char *p = text;
-    while (*p) {
-        size_t w = strcspn(p, " ");
-        if (col + 1 + (int)w > 100 && col > 8) {
-            printf("\n       ");
-            col = 7;
-        }
-        col += printf(" %.*s", (int)w, p);
-        p += w;
-        while (*p == ' ')
-            p++;
-    }
-    printf("\n");
-}
-
-static void print_urbino_moves(char *list, int n)
-{
-    umove *u = calloc((size_t)n, sizeof *u);
-    if (!u)
-        return;
-    int k = 0;
-    char *save_ptr = NULL;
-    for (char *mv = strtok_r(list, " ", &save_ptr); mv && k < n; mv = strtok_r(NULL, " ", &save_ptr)) {
-        char *comma = strchr(mv, ',');
-        const char *b = comma ? comma + 1 : mv;
-        if (b[0] != 'H' && b[0] != 'P' && b[0] != 'T') {
-            printf("  %s\n", mv);   /* placements, first:..., pass */
-            continue;
-        }
-        if (comma)
-            snprintf(u[k].key, sizeof u[k].key, "%.*s", (int)(comma - mv), mv);
-        u[k].type = b[0];
-        snprintf(u[k].sq, sizeof u[k].sq, "%s", b + 1);
-        k++;
-    }
-    qsort(u, (size_t)k, sizeof *u, umove_cmp);
-    /* One option text per architect move. */
-    int ng = 0;
-    char (*keys)[16] = calloc((size_t)k + 1, sizeof *keys);
-    char **opts = calloc((size_t)k + 1, sizeof *opts);
-    for (int i = 0; keys && opts && i < k;) {
-        int j = i;
-        size_t cap = 64 + 3 * 512, len = 0;
-        char *o = malloc(cap);
-        if (!o)
-            break;
-        o[0] = '\0';
-        /* The squares for each type; types with the same squares share them. */
-        char sqs[3][512];
-        static const char types[] = "HPT";
-        static const char *const tnames[] = {"house", "palace", "tower"};
-        for (int t = 0; t < 3; t++)
-            sqs[t][0] = '\0';
-        while (j < k && strcmp(u[j].key, u[i].key) == 0) {
-            int t = (int)(strchr(types, u[j].type) - types);
-            size_t l = strlen(sqs[t]);
-            if (l + 5 < sizeof sqs[t])
-                snprintf(sqs[t] + l, sizeof sqs[t] - l, " %s", u[j].sq);
-            j++;
-        }
-        int done[3] = {0, 0, 0};
-        for (int t = 0; t < 3; t++) {
-            if (done[t] || !sqs[t][0])
-                continue;
-            len += (size_t)snprintf(o + len, cap - len, "%s%s", len ? "; " : "", tnames[t]);
-            for (int t2 = t + 1; t2 < 3; t2++)
-                if (!done[t2] && strcmp(sqs[t], sqs[t2]) == 0) {
-                    done[t2] = 1;
-                    len += (size_t)snprintf(o + len, cap - len, "/%s", tnames[t2]);
-                }
-            len += (size_t)snprintf(o + len, cap - len, "%s", sqs[t]);
-        }
-        snprintf(keys[ng], sizeof keys[ng], "%s", u[i].key);
-        opts[ng++] = o;
-        i = j;
-    }
-    /* Architect moves with the same options share a line. */
-    for (int g = 0; keys && opts && g < ng; g++) {
-        if (!opts[g])
-            continue;
-        size_t hcap = 16 * (size_t)ng + 32, hl = 0;
-        char *head = malloc(hcap);
-        if (!head)
-            break;
-        head[0] = '\0';
-        for (int h = g; h < ng; h++) {
-            if (!opts[h] || strcmp(opts[h], opts[g]) != 0)
-                continue;
-            hl += (size_t)snprintf(head + hl, hcap - hl, "%s%s", hl ? " " : "", keys[h][0] ? keys[h] : "(no architect move)");
-            if (h != g) {
-                free(opts[h]);
-                opts[h] = NULL;
-            }
-        }
-        if (hl + 2 < hcap)
-            memcpy(head + hl, ":", 2);
-        print_wrapped(head, opts[g]);
-        free(head);
-        free(opts[g]);
-        opts[g] = NULL;
-    }
-    free(keys);
-    free(opts);
-    free(u);
-}
-
-/* Print the legal moves, grouped so a long list can be read: Urbino by
- * architect move and building, Cathedral by building, Epaminondas by the
- * rear square. */
+/* Print the legal moves, grouped so a long list can be read: by the game's
+ * own layout (list_moves: Urbino by architect move and building) or by its
+ * move groups (move_group: Cathedral by building, Epaminondas by the rear
+ * square). */
 static void print_moves(session *s)
 {
     char *a = moves_text(s);
@@ -466,63 +341,38 @@ static void print_moves(session *s)
     }
     char *list = a;
     memmove(list, a + 6, strlen(a + 6) + 1);
-    int urb = strcmp(s->g->name, "urbino") == 0;
     int n = 0;
     for (char *c = list; *c; c++)
         n += *c == ' ';
     n++;
     printf(" %d legal move%s", n, n == 1 ? "" : "s");
-    if (urb && n > 12) {
-        printf(", by architect move (or none), then building and square; architect moves that allow the same\n"
-               " buildings share a line:\n");
-        print_urbino_moves(list, n);
+    if (s->g->list_moves && n > 12) {
+        char **mv = malloc(sizeof *mv * (size_t)n);
+        if (mv) {
+            int k = 0;
+            char *save_ptr = NULL;
+            for (char *m = strtok_r(list, " ", &save_ptr); m && k < n; m = strtok_r(NULL, " ", &save_ptr))
+                mv[k++] = m;
+            s->g->list_moves(mv, k, print_line, NULL);
+            free(mv);
+        }
         free(list);
         return;
     }
     printf(":\n");
     /* Group key and rest of each move. */
-    char cur[TAV_MOVE_TEXT] = "\x01", curtype = 0;
+    char cur[TAV_MOVE_TEXT] = "\x01";
     int col = 0;
     char *save_ptr = NULL;
     for (char *mv = strtok_r(list, " ", &save_ptr); mv; mv = strtok_r(NULL, " ", &save_ptr)) {
         char key[TAV_MOVE_TEXT] = "", rest[TAV_MOVE_TEXT];
-        char type = 0;
         snprintf(rest, sizeof rest, "%s", mv);
-        if (urb && n > 12) {
-            char *comma = strchr(mv, ',');
-            if (comma) {
-                snprintf(key, sizeof key, "%.*s", (int)(comma - mv), mv);
-                snprintf(rest, sizeof rest, "%s", comma + 1);
-            } else if (mv[0] == 'H' || mv[0] == 'P' || mv[0] == 'T') {
-                snprintf(key, sizeof key, "no move");
-            }
-            if (rest[0] == 'H' || rest[0] == 'P' || rest[0] == 'T') {
-                type = rest[0];
-                memmove(rest, rest + 1, strlen(rest));
-            }
-        } else if (n > 12) {
-            /* Cathedral: the code before ':'; Epaminondas: the rear square. */
-            char *colon = strchr(mv, ':');
-            if (colon && strcmp(s->g->name, "cathedral") == 0)
-                snprintf(key, sizeof key, "%.*s", (int)(colon - mv), mv);
-            else if (strcmp(s->g->name, "epaminondas") == 0)
-                snprintf(key, sizeof key, "%.*s", 1 + (int)strspn(mv + 1, "0123456789"), mv);
-        }
+        if (n > 12 && s->g->move_group)
+            s->g->move_group(mv, key, sizeof key);
         if (strcmp(key, cur) != 0) {
             snprintf(cur, sizeof cur, "%s", key);
-            curtype = 0;
             printf("%s  %s%s", col ? "\n" : "", key, key[0] ? ":" : "");
             col = 2 + (int)strlen(key) + 1;
-        }
-        if (type && type != curtype) {
-            curtype = type;
-            const char *nm = type == 'H' ? "house" : type == 'P' ? "palace" : "tower";
-            if (col > 80) {
-                printf("\n     ");
-                col = 5;
-            }
-            printf(" %s", nm);
-            col += 1 + (int)strlen(nm);
         }
         if (col + 1 + (int)strlen(rest) > 100) {
             printf("\n     ");
@@ -665,7 +515,6 @@ static void end_screen(session *s)
     const void *st = tav_session_state(s->gs);
     tav_result res;
     tav_session_result(s->gs, &res);
-    const char *g = s->g->name;
     int resigned = tav_session_resigned(s->gs);
     if (resigned != TAV_NONE) {
         printf(" %s resigned: %s wins.\n", tav_side_name(resigned), tav_side_name(1 - resigned));
@@ -677,48 +526,10 @@ static void end_screen(session *s)
     }
     int w = res.winner;
     printf(" Game over: %s.\n", w == TAV_DRAW ? "a draw" : w == TAV_WHITE ? "white wins" : "black wins");
-    char buf[2048];
-    if (strcmp(g, "urbino") == 0) {
-        printf(" Urbino is won by the higher sum of district points: white %d, black %d.\n", res.score[0],
-               res.score[1]);
-        if (res.score[0] == res.score[1])
-            printf(" The sums are equal, so the scored buildings decide: more towers, then more palaces,\n"
-                   " then more houses; %s.\n", w == TAV_DRAW ? "they are equal too" : "that decided it");
-        if (s->g->probe && s->g->probe(st, "districts", buf, sizeof buf) == 0 && strcmp(buf, "-") != 0) {
-            printf(" Districts (square, block values, who scores):\n");
-            char *save_ptr = NULL;
-            for (char *d = strtok_r(buf, ";", &save_ptr); d; d = strtok_r(NULL, ";", &save_ptr))
-                printf("   %s\n", d + strspn(d, " "));
-        }
-    } else if (strcmp(g, "cathedral") == 0) {
-        printf(" In Cathedral the lower score wins: a score is the squares of the buildings that could\n"
-               " not be placed. White left %d, black %d.\n", res.score[0], res.score[1]);
-    } else if (strcmp(g, "toscana") == 0) {
-        printf(" Toscana is won by the larger largest area (the tiles touched by one connected region of\n"
-               " a player's colour): white %d tiles, black %d.\n", res.score[0], res.score[1]);
-    } else if (strcmp(g, "epaminondas") == 0) {
-        tav_board_view *v = calloc(1, sizeof *v);
-        int far[2] = {0, 0};
-        if (v) {
-            tav_game_board_view(s->g, st, TAV_SPECTATOR, v);
-            for (int f = 0; f < v->width; f++) {
-                const tav_square *top = &v->sq[(v->height - 1) * v->width + f], *bot = &v->sq[f];
-                far[0] += top->kind && top->owner == TAV_WHITE;
-                far[1] += bot->kind && bot->owner == TAV_BLACK;
-            }
-            free(v);
-        }
-        if (w != TAV_DRAW && far[w] > far[1 - w])
-            printf(" %s reached the far row: %d of its pieces stand on %s's home row against %d, and\n"
-                   " %s could not level the count in its turn.\n",
-                   tav_side_name(w), far[w], tav_side_name(1 - w), far[1 - w], tav_side_name(1 - w));
-        else if (w != TAV_DRAW)
-            printf(" %s has no legal move left (no piece, or every piece blocked), and loses.\n",
-                   tav_side_name(1 - w));
-        else
-            printf(" The ply limit was reached with no winner: a draw.\n");
-        printf(" Pieces left: white %d, black %d.\n", res.score[0], res.score[1]);
-    }
+    /* The game's own breakdown. */
+    char buf[4096];
+    if (s->g->explain_result && s->g->explain_result(st, buf, sizeof buf) > 0)
+        fputs(buf, stdout);
 }
 
 /* Parse a player: human, random, ai, ai:level=N; 0 or -1. */
@@ -815,31 +626,34 @@ static int choose(const char *q, const char *const *names, const char *const *la
  * game name, options and both players; 0, or -1 when the input ended. */
 static int menu(char *game, size_t gn, char *options, size_t on, char *white, char *black, size_t pn)
 {
-    static const char *const games[] = {"urbino", "epaminondas", "cathedral", "toscana"};
-    static const char *const game_labels[] = {"Urbino", "Epaminondas", "Cathedral", "Toscana"};
+    /* The games and their labels come from the registry. */
+    enum { MAX_GAMES = 16 };
+    const char *games[MAX_GAMES], *game_labels[MAX_GAMES];
+    int ng = 0;
+    for (int i = 0; i < tav_game_count() && ng < MAX_GAMES; i++) {
+        const tav_game *gi = tav_game_at(i);
+        games[ng] = gi->name;
+        game_labels[ng++] = gi->title ? gi->title : gi->name;
+    }
     printf("Tavoliere \xe2\x80\x94 which game?\n");
-    int k = choose("game [1]: ", games, game_labels, 4);
+    int k = choose("game [1]: ", games, game_labels, ng);
     if (k < 0)
         return -1;
     snprintf(game, gn, "%s", games[k]);
     options[0] = '\0';
-    if (k == 0) {
-        static const char *const v[] = {"standard", "monuments"};
-        static const char *const vl[] = {"standard", "monuments (three buildings in a row form a monument that doubles its value)"};
-        printf("Which rules?\n");
-        int c = choose("variant [1]: ", v, vl, 2);
+    /* The option the game's menu asks about (Urbino's variant, Cathedral's opening). */
+    const tav_choice *ch = tav_game_at(k)->menu;
+    if (ch) {
+        int nv = 0;
+        while (ch->values[nv])
+            nv++;
+        char q[64];
+        snprintf(q, sizeof q, "%s [1]: ", ch->key);
+        printf("%s\n", ch->question);
+        int c = choose(q, ch->values, ch->labels, nv);
         if (c < 0)
             return -1;
-        snprintf(options, on, "variant=%s", v[c]);
-    } else if (k == 2) {
-        static const char *const v[] = {"classic", "late"};
-        static const char *const vl[] = {"classic (white places the Cathedral first)",
-                                         "late (white builds first, black places the Cathedral after)"};
-        printf("Which opening?\n");
-        int c = choose("opening [1]: ", v, vl, 2);
-        if (c < 0)
-            return -1;
-        snprintf(options, on, "opening=%s", v[c]);
+        snprintf(options, on, "%s=%s", ch->key, ch->values[c]);
     }
     static const char *const opp[] = {"computer", "people"};
     static const char *const oppl[] = {"against the computer", "two people at one screen"};

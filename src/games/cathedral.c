@@ -687,6 +687,7 @@ static void cathedral_board_view(const void *st, int viewer, tav_board_view *v)
     (void)viewer;
     memset(v, 0, sizeof *v);
     v->width = v->height = CAT_N;
+    v->hands = TAV_HANDS_SHAPES;
     cat_bb last = {0, 0};
     if (s->last && s->last != CAT_PASS)
         last = cat_move_mask(s->last);
@@ -1573,6 +1574,92 @@ static int cathedral_move_score(const void *st, tav_move m)
     return cat_quick_score(st, m);
 }
 
+/* ---- for people ---------------------------------------------------------- */
+
+static int cat_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* "X:sq,sq,..." with its squares sorted, lower-cased (for comparing moves
+ * whose squares are given in any order); 0, or -1. */
+static int cat_sorted_squares(const char *text, char *out, size_t n)
+{
+    const char *colon = strchr(text, ':');
+    if (!colon || colon == text || (size_t)(colon - text) > 2 || strlen(text) >= n)
+        return -1;
+    char sq[16][8];
+    int k = 0;
+    const char *p = colon + 1;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (k == 16 || len == 0 || len >= sizeof sq[0])
+            return -1;
+        for (size_t i = 0; i < len; i++)
+            sq[k][i] = (char)cat_lower((unsigned char)p[i]);
+        sq[k++][len] = '\0';
+        p += len + (e ? 1 : 0);
+        if (e && !*p)
+            return -1;
+    }
+    /* Insertion sort: at most 16 squares. */
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && strcmp(sq[j - 1], sq[j]) > 0; j--) {
+            char t[8];
+            memcpy(t, sq[j], sizeof t);
+            memcpy(sq[j], sq[j - 1], sizeof t);
+            memcpy(sq[j - 1], t, sizeof t);
+        }
+    size_t o = 0;
+    for (const char *c = text; c <= colon; c++)
+        out[o++] = (char)cat_lower((unsigned char)*c);
+    for (int i = 0; i < k; i++)
+        o += tavi_bprintf(out + o, n - o, "%s%s", i ? "," : "", sq[i]);
+    return 0;
+}
+
+/* A placement typed with its squares in another order is that placement. */
+static int cathedral_explain_move(const void *st, const char *text, const tav_move *legal, int n,
+                                  char *meant, size_t mn, char *why, size_t wn)
+{
+    char want[TAV_MOVE_TEXT * 2], have[TAV_MOVE_TEXT * 2], buf[TAV_MOVE_TEXT];
+    if (cat_sorted_squares(text, want, sizeof want) != 0)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        cathedral_move_str(st, legal[i], buf, sizeof buf);
+        if (cat_sorted_squares(buf, have, sizeof have) == 0 && strcmp(want, have) == 0) {
+            tavi_bprintf(meant, mn, "%s", buf);
+            tavi_bprintf(why, wn, "the same squares in the canonical order are '%s'", buf);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Long move lists are grouped by building. */
+static void cathedral_move_group(const char *move, char *key, size_t kn)
+{
+    const char *colon = strchr(move, ':');
+    tavi_bprintf(key, kn, "%.*s", colon ? (int)(colon - move) : 0, move);
+}
+
+static int cathedral_explain_result(const void *st, char *buf, size_t n)
+{
+    tav_result r;
+    cathedral_result(st, &r);
+    return (int)tavi_bprintf(buf, n,
+                            " In Cathedral the lower score wins: a score is the squares of the "
+                            "buildings that could\n not be placed. White left %d, black %d.\n",
+                            r.score[0], r.score[1]);
+}
+
+static const char *const cat_menu_values[] = {"classic", "late", NULL};
+static const char *const cat_menu_labels[] = {
+    "classic (white places the Cathedral first)",
+    "late (white builds first, black places the Cathedral after)"};
+static const tav_choice cat_menu = {"opening", "Which opening?", cat_menu_values, cat_menu_labels};
+
 static const char *const cathedral_samples[] = {"", "opening=late", NULL};
 
 const tav_game tavi_cathedral_game = {
@@ -1593,6 +1680,12 @@ const tav_game tavi_cathedral_game = {
     .get_position = cathedral_get_position,
     .probe = cathedral_probe,
     .check = cathedral_check,
+    .title = "Cathedral",
+    .score_words = "squares of the buildings left outside, lower wins",
+    .menu = &cat_menu,
+    .explain_move = cathedral_explain_move,
+    .explain_result = cathedral_explain_result,
+    .move_group = cathedral_move_group,
     .eval = cathedral_eval,
     .playout_move = cathedral_playout_move,
     .move_score = cathedral_move_score,

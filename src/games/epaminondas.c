@@ -980,6 +980,87 @@ static int epaminondas_playout_move(const void *st, tav_rng *rng, tav_move *scra
     return 1;
 }
 
+/* ---- for people ---------------------------------------------------------- */
+
+static int epa_lower(int c)
+{
+    return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* `-` typed for a capture, `x` for a plain move: says which was meant (the
+ * move is not played: a capture is asked for in so many words). */
+static int epaminondas_explain_move(const void *st, const char *text, const tav_move *legal, int n,
+                                    char *meant, size_t mn, char *why, size_t wn)
+{
+    (void)meant;
+    (void)mn;
+    char other[TAV_MOVE_TEXT], buf[TAV_MOVE_TEXT];
+    size_t tl = strlen(text);
+    if (tl >= sizeof other)
+        return 0;
+    const char *dash = strrchr(text, '-');
+    if (dash) {
+        memcpy(other, text, tl + 1);
+        other[dash - text] = 'x';
+        for (int i = 0; i < n; i++) {
+            epaminondas_move_str(st, legal[i], buf, sizeof buf);
+            size_t k = 0;
+            while (buf[k] && epa_lower((unsigned char)buf[k]) == epa_lower((unsigned char)other[k]))
+                k++;
+            if (!buf[k] && !other[k]) {
+                tavi_bprintf(why, wn, "a capture is written with x: did you mean %s?", buf);
+                return 0;
+            }
+        }
+    }
+    const char *x = strrchr(text, 'x');
+    if (x) {
+        memcpy(other, text, tl + 1);
+        other[x - text] = '-';
+        for (int i = 0; i < n; i++) {
+            epaminondas_move_str(st, legal[i], buf, sizeof buf);
+            if (strcmp(buf, other) == 0) {
+                tavi_bprintf(why, wn, "that move captures nothing: did you mean %s?", buf);
+                return 0;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Long move lists are grouped by the rear square. */
+static void epaminondas_move_group(const char *move, char *key, size_t kn)
+{
+    tavi_bprintf(key, kn, "%.*s", 1 + (int)strspn(move + 1, "0123456789"), move);
+}
+
+static int epaminondas_explain_result(const void *st, char *buf, size_t n)
+{
+    const epaminondas_state *s = st;
+    tav_result r;
+    epaminondas_result(st, &r);
+    int far[2] = { bb_count(bb_and(epa_side(s, TAV_WHITE), epa_row12)),
+                   bb_count(bb_and(epa_side(s, TAV_BLACK), epa_row1)) };
+    int w = r.winner;
+    size_t k = 0;
+    if (w == TAV_WHITE || w == TAV_BLACK) {
+        if (far[w] > far[1 - w])
+            k += tavi_bprintf(buf + k, n - k,
+                             " %s reached the far row: %d of its pieces stand on %s's home row "
+                             "against %d, and\n %s could not level the count in its turn.\n",
+                             tav_side_name(w), far[w], tav_side_name(1 - w), far[1 - w],
+                             tav_side_name(1 - w));
+        else
+            k += tavi_bprintf(buf + k, n - k,
+                             " %s has no legal move left (no piece, or every piece blocked), and "
+                             "loses.\n", tav_side_name(1 - w));
+    } else {
+        k += tavi_bprintf(buf + k, n - k, " The ply limit was reached with no winner: a draw.\n");
+    }
+    k += tavi_bprintf(buf + k, n - k, " Pieces left: white %d, black %d.\n", r.score[0], r.score[1]);
+    return (int)k;
+}
+
 static const char *const epaminondas_samples[] = {"", "maxplies=30", NULL};
 
 const tav_game tavi_epaminondas_game = {
@@ -1000,6 +1081,11 @@ const tav_game tavi_epaminondas_game = {
     .get_position = epaminondas_get_position,
     .probe = epaminondas_probe,
     .check = epaminondas_check,
+    .title = "Epaminondas",
+    .score_words = "pieces on the board",
+    .explain_move = epaminondas_explain_move,
+    .explain_result = epaminondas_explain_result,
+    .move_group = epaminondas_move_group,
     .eval = epaminondas_eval,
     .playout_move = epaminondas_playout_move,
     .move_score = epaminondas_move_score,

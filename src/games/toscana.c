@@ -598,6 +598,8 @@ static void toscana_board_view(const void *st, int viewer, tav_board_view *v)
     const toscana_state *s = st;
     (void)viewer;
     memset(v, 0, sizeof *v);
+    v->light_dark = 1;
+    v->hands = TAV_HANDS_TILES;
     v->width = v->height = TOS_N;
     uint32_t area[2][TOS_N];
     int sc[2];
@@ -1476,6 +1478,18 @@ static int toscana_deal_options(const void *st, char *buf, size_t n)
     return (int)tavi_bprintf(buf, n, "white=%s black=%s", ws, bs);
 }
 
+/* ---- for people ---------------------------------------------------------- */
+
+static int toscana_explain_result(const void *st, char *buf, size_t n)
+{
+    tav_result r;
+    toscana_result(st, &r);
+    return (int)tavi_bprintf(buf, n,
+                            " Toscana is won by the larger largest area (the tiles touched by one "
+                            "connected region of\n a player's colour): white %d tiles, black %d.\n",
+                            r.score[0], r.score[1]);
+}
+
 static const char *const tos_samples[] = {
     "seed=1", "seed=12345", "seed=777",
     "white=34,25,16,07,01,02,03,04,05,06,12,13,14,15,23,24 "
@@ -1507,6 +1521,9 @@ const tav_game tavi_toscana_game = {
     .check = toscana_check,
     .mask = toscana_mask,
     .determinize = toscana_determinize,
+    .title = "Toscana",
+    .score_words = "tiles touched by each largest area, higher wins",
+    .explain_result = toscana_explain_result,
     .eval = toscana_eval,
     .playout_move = toscana_playout_move,
     .move_score = toscana_move_score,

@@ -704,6 +704,7 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
     (void)viewer;
     memset(v, 0, sizeof *v);
     v->width = v->height = URB_N;
+    v->hands = TAV_HANDS_COUNT;
     int8_t lab[URB_SQ];
     urb_district dist[URB_SQ];
     int nd = urb_districts(s, s->variant, lab, dist);
@@ -753,6 +754,8 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
         for (int t = 0; t < 3; t++) {
             sv->item[t].kind = urb_type_letter[t];
             sv->item[t].count = (uint8_t)(urb_supply[t] - s->placed[c][t]);
+            tavi_bprintf(sv->item[t].name, sizeof sv->item[t].name, "%s",
+                        t == URB_HOUSE ? "houses" : t == URB_PALACE ? "palaces" : "towers");
             sv->on_board += s->placed[c][t];
         }
         sv->score = score[c];
@@ -1059,6 +1062,42 @@ static void urb_squares(ubb set, char *out, size_t n)
         tavi_bprintf(out, n, "-");
 }
 
+/* The districts holding both colours as they would score now: "SQ
+ * white=V(TnPnHn[Mm]) black=V(...) -> SIDE POINTS; ..." ("-> none" when
+ * tied), "-" when there is none (the probe `districts`). */
+static void urb_districts_text(const urbino_state *s, char *out, size_t n)
+{
+    int8_t lab[URB_SQ];
+    urb_district dist[URB_SQ];
+    int nd = urb_districts(s, s->variant, lab, dist);
+    size_t k = 0;
+    out[0] = '\0';
+    for (int i = 0; i < nd; i++) {
+        const urb_district *d = &dist[i];
+        if (d->colours != 3)
+            continue;
+        char a[4];
+        tavi_square_str(d->first % URB_N, d->first / URB_N, a);
+        k += tavi_bprintf(out + k, n - k, "%s%s", k ? "; " : "", a);
+        for (int c = 0; c < 2; c++) {
+            k += tavi_bprintf(out + k, n - k, " %s=%d(T%dP%dH%d", tav_side_name(c),
+                             d->value[c], d->n[c][2], d->n[c][1], d->n[c][0]);
+            if (d->monument[c])
+                k += tavi_bprintf(out + k, n - k, "M%d", d->monument[c]);
+            k += tavi_bprintf(out + k, n - k, ")");
+        }
+        if (d->scorer == TAV_NONE)
+            k += tavi_bprintf(out + k, n - k, " -> none");
+        else
+            k += tavi_bprintf(out + k, n - k, " -> %s %d", tav_side_name(d->scorer),
+                             d->value[d->scorer]);
+        if (k + 1 >= n)
+            return;
+    }
+    if (k == 0)
+        tavi_bprintf(out, n, "-");
+}
+
 /* Game queries: lots, allowed H|P|T [white|black], districts, supply. */
 static int urbino_probe(const void *st, const char *key, char *out, size_t n)
 {
@@ -1085,35 +1124,7 @@ static int urbino_probe(const void *st, const char *key, char *out, size_t n)
         return 0;
     }
     if (strcmp(key, "districts") == 0) {
-        int8_t lab[URB_SQ];
-        urb_district dist[URB_SQ];
-        int nd = urb_districts(s, s->variant, lab, dist);
-        size_t k = 0;
-        out[0] = '\0';
-        for (int i = 0; i < nd; i++) {
-            const urb_district *d = &dist[i];
-            if (d->colours != 3)
-                continue;
-            char a[4];
-            tavi_square_str(d->first % URB_N, d->first / URB_N, a);
-            k += tavi_bprintf(out + k, n - k, "%s%s", k ? "; " : "", a);
-            for (int c = 0; c < 2; c++) {
-                k += tavi_bprintf(out + k, n - k, " %s=%d(T%dP%dH%d", tav_side_name(c),
-                                 d->value[c], d->n[c][2], d->n[c][1], d->n[c][0]);
-                if (d->monument[c])
-                    k += tavi_bprintf(out + k, n - k, "M%d", d->monument[c]);
-                k += tavi_bprintf(out + k, n - k, ")");
-            }
-            if (d->scorer == TAV_NONE)
-                k += tavi_bprintf(out + k, n - k, " -> none");
-            else
-                k += tavi_bprintf(out + k, n - k, " -> %s %d", tav_side_name(d->scorer),
-                                 d->value[d->scorer]);
-            if (k + 1 >= n)
-                return 0;
-        }
-        if (k == 0)
-            tavi_bprintf(out, n, "-");
+        urb_districts_text(s, out, n);
         return 0;
     }
     if (strcmp(key, "supply") == 0) {
@@ -1418,6 +1429,237 @@ static int urbino_move_score(const void *st, tav_move m)
     return (int)(10.0 * urb_material(&tmp, c, &leader)) - mv_rep(m);
 }
 
+/* ---- for people ---------------------------------------------------------- */
+
+/* Why a building may not stand where it was typed ("Td4", "e5-g7,Td4"). */
+static int urbino_explain_move(const void *st, const char *text, const tav_move *legal, int n,
+                               char *meant, size_t mn, char *why, size_t wn)
+{
+    const urbino_state *s = st;
+    (void)legal;
+    (void)n;
+    (void)meant;
+    (void)mn;
+    const char *b = strchr(text, ',');
+    b = b ? b + 1 : text;
+    char t = (char)(*b >= 'a' && *b <= 'z' ? *b - 'a' + 'A' : *b);
+    if ((t != 'H' && t != 'P' && t != 'T') || b[1] < 'a' || b[1] > 'i' || b[2] < '1' ||
+        b[2] > '9' || b[3])
+        return 0;
+    int f = b[1] - 'a', r = b[2] - '1', q = r * URB_N + f;
+    if (s->cell[q] || q == s->arch[0] || q == s->arch[1]) {
+        tavi_bprintf(why, wn, "%c%d is taken", 'a' + f, r + 1);
+        return 0;
+    }
+    if (!strchr(text, ',') && !(ubb_has(urb_current_lots(s), q) && s->phase != PH_OVER)) {
+        tavi_bprintf(why, wn, "%c%d is not a building lot now (a lot is a square both architects "
+                    "see); moving an architect first can make it one", 'a' + f, r + 1);
+        return 0;
+    }
+    if (t == 'H')
+        return 0;
+    static const int d[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    for (int k = 0; k < 4; k++) {
+        int ff = f + d[k][0], rr = r + d[k][1], x = rr * URB_N + ff;
+        if (ff < 0 || rr < 0 || ff >= URB_N || rr >= URB_N)
+            continue;
+        if (s->cell[x] && x != s->arch[0] && x != s->arch[1] &&
+            urb_type_letter[(s->cell[x] - 1) % 3] == t) {
+            const char *nm = t == 'T' ? "tower" : "palace";
+            tavi_bprintf(why, wn, "a %s may not stand beside a %s (%c%d has one, of either colour)",
+                        nm, nm, 'a' + ff, rr + 1);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* The districts as they score now, for people. */
+static int urbino_describe(const void *st, char *buf, size_t n)
+{
+    char d[2048];
+    urb_districts_text(st, d, sizeof d);
+    if (strcmp(d, "-") == 0)
+        return (int)tavi_bprintf(buf, n, " districts: none scores yet (a district scores once both "
+                                         "colours build in it)\n");
+    size_t k = tavi_bprintf(buf, n, " districts (square, block values, who scores now):\n");
+    char *save = NULL;
+    for (char *p = strtok_r(d, ";", &save); p; p = strtok_r(NULL, ";", &save))
+        k += tavi_bprintf(buf + k, n - k, "   %s\n", p + strspn(p, " "));
+    return (int)k;
+}
+
+static int urbino_explain_result(const void *st, char *buf, size_t n)
+{
+    const urbino_state *s = st;
+    tav_result r;
+    urbino_result(st, &r);
+    size_t k = tavi_bprintf(buf, n, " Urbino is won by the higher sum of district points: white %d, "
+                                    "black %d.\n", r.score[0], r.score[1]);
+    if (r.score[0] == r.score[1])
+        k += tavi_bprintf(buf + k, n - k, " The sums are equal, so the scored buildings decide: more "
+                                          "towers, then more palaces,\n then more houses; %s.\n",
+                         r.winner == TAV_DRAW ? "they are equal too" : "that decided it");
+    char d[2048];
+    urb_districts_text(s, d, sizeof d);
+    if (strcmp(d, "-") != 0) {
+        k += tavi_bprintf(buf + k, n - k, " Districts (square, block values, who scores):\n");
+        char *save = NULL;
+        for (char *p = strtok_r(d, ";", &save); p; p = strtok_r(NULL, ";", &save))
+            k += tavi_bprintf(buf + k, n - k, "   %s\n", p + strspn(p, " "));
+    }
+    return (int)k;
+}
+
+/* Long move lists: each architect move (or none) with the buildings it
+ * allows, and architect moves that allow the same buildings on one line. */
+typedef struct urb_listed {
+    char key[16];     /* "g3-a1", or "" for no architect move */
+    char type;        /* H, P, T */
+    char sq[4];
+} urb_listed;
+
+static int urb_listed_cmp(const void *a, const void *b)
+{
+    const urb_listed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    static const char order[] = "HPT";
+    c = (int)(strchr(order, x->type) - order) - (int)(strchr(order, y->type) - order);
+    if (c)
+        return c;
+    if (x->sq[1] != y->sq[1] || x->sq[2] != y->sq[2])   /* by rank, then file */
+        return strcmp(x->sq + 1, y->sq + 1);
+    return x->sq[0] - y->sq[0];
+}
+
+/* One line "  HEAD TEXT" wrapped at 100 columns, continuation lines indented. */
+static void urb_wrapped(const char *head, const char *text, tav_info_fn out, void *ctx)
+{
+    size_t cap = strlen(head) + 128;
+    char *line = malloc(cap);
+    if (!line)
+        return;
+    size_t col = tavi_bprintf(line, cap, "  %s", head);
+    const char *p = text;
+    while (*p) {
+        size_t w = strcspn(p, " ");
+        if (col + 1 + w > 100 && col > 8) {
+            out(ctx, line);
+            col = tavi_bprintf(line, cap, "       ");
+        }
+        if (col + 1 + w < cap)
+            col += tavi_bprintf(line + col, cap - col, " %.*s", (int)w, p);
+        p += w;
+        while (*p == ' ')
+            p++;
+    }
+    out(ctx, line);
+    free(line);
+}
+
+/* (Allocates its work lists; prints nothing more when memory runs out.) */
+static void urbino_list_moves(char *const *moves, int n, tav_info_fn out, void *ctx)
+{
+    out(ctx, ", by architect move (or none), then building and square; architect moves that "
+             "allow the same");
+    out(ctx, " buildings share a line:");
+    urb_listed *u = calloc((size_t)n + 1, sizeof *u);
+    char (*keys)[16] = calloc((size_t)n + 1, sizeof *keys);
+    char **opts = calloc((size_t)n + 1, sizeof *opts);
+    int k = 0, ng = 0;
+    char line[TAV_MOVE_TEXT + 8];
+    for (int i = 0; u && keys && opts && i < n; i++) {
+        const char *mv = moves[i], *comma = strchr(mv, ',');
+        const char *b = comma ? comma + 1 : mv;
+        if (b[0] != 'H' && b[0] != 'P' && b[0] != 'T') {
+            tavi_bprintf(line, sizeof line, "  %s", mv);   /* placements, first:..., pass */
+            out(ctx, line);
+            continue;
+        }
+        if (comma)
+            tavi_bprintf(u[k].key, sizeof u[k].key, "%.*s", (int)(comma - mv), mv);
+        u[k].type = b[0];
+        tavi_bprintf(u[k].sq, sizeof u[k].sq, "%s", b + 1);
+        k++;
+    }
+    if (u)
+        qsort(u, (size_t)k, sizeof *u, urb_listed_cmp);
+    /* One option text per architect move: the squares for each type, types
+     * with the same squares sharing them. */
+    for (int i = 0; u && keys && opts && i < k;) {
+        int j = i;
+        size_t cap = 64 + 3 * 512, len = 0;
+        char *o = malloc(cap);
+        if (!o)
+            break;
+        o[0] = '\0';
+        char sqs[3][512];
+        static const char types[] = "HPT";
+        static const char *const tnames[] = {"house", "palace", "tower"};
+        for (int t = 0; t < 3; t++)
+            sqs[t][0] = '\0';
+        while (j < k && strcmp(u[j].key, u[i].key) == 0) {
+            int t = (int)(strchr(types, u[j].type) - types);
+            size_t l = strlen(sqs[t]);
+            if (l + 5 < sizeof sqs[t])
+                tavi_bprintf(sqs[t] + l, sizeof sqs[t] - l, " %s", u[j].sq);
+            j++;
+        }
+        int done[3] = {0, 0, 0};
+        for (int t = 0; t < 3; t++) {
+            if (done[t] || !sqs[t][0])
+                continue;
+            len += tavi_bprintf(o + len, cap - len, "%s%s", len ? "; " : "", tnames[t]);
+            for (int t2 = t + 1; t2 < 3; t2++)
+                if (!done[t2] && strcmp(sqs[t], sqs[t2]) == 0) {
+                    done[t2] = 1;
+                    len += tavi_bprintf(o + len, cap - len, "/%s", tnames[t2]);
+                }
+            len += tavi_bprintf(o + len, cap - len, "%s", sqs[t]);
+        }
+        tavi_bprintf(keys[ng], sizeof keys[ng], "%s", u[i].key);
+        opts[ng++] = o;
+        i = j;
+    }
+    /* Architect moves with the same options share a line. */
+    for (int g = 0; keys && opts && g < ng; g++) {
+        if (!opts[g])
+            continue;
+        size_t hcap = 16 * (size_t)ng + 32, hl = 0;
+        char *head = malloc(hcap);
+        if (!head)
+            break;
+        head[0] = '\0';
+        for (int h = g; h < ng; h++) {
+            if (!opts[h] || strcmp(opts[h], opts[g]) != 0)
+                continue;
+            hl += tavi_bprintf(head + hl, hcap - hl, "%s%s", hl ? " " : "",
+                              keys[h][0] ? keys[h] : "(no architect move)");
+            if (h != g) {
+                free(opts[h]);
+                opts[h] = NULL;
+            }
+        }
+        tavi_bprintf(head + hl, hcap - hl, ":");
+        urb_wrapped(head, opts[g], out, ctx);
+        free(head);
+        free(opts[g]);
+        opts[g] = NULL;
+    }
+    for (int g = 0; opts && g < ng; g++)
+        free(opts[g]);
+    free(keys);
+    free(opts);
+    free(u);
+}
+
+static const char *const urb_menu_values[] = {"standard", "monuments", NULL};
+static const char *const urb_menu_labels[] = {
+    "standard", "monuments (three buildings in a row form a monument that doubles its value)"};
+static const tav_choice urb_menu = {"variant", "Which rules?", urb_menu_values, urb_menu_labels};
+
 static const char *const urbino_samples[] = {"", "variant=monuments", NULL};
 
 const tav_game tavi_urbino_game = {
@@ -1438,6 +1680,13 @@ const tav_game tavi_urbino_game = {
     .get_position = urbino_get_position,
     .probe = urbino_probe,
     .check = urbino_check,
+    .title = "Urbino",
+    .score_words = "district points, higher wins",
+    .menu = &urb_menu,
+    .explain_move = urbino_explain_move,
+    .describe = urbino_describe,
+    .explain_result = urbino_explain_result,
+    .list_moves = urbino_list_moves,
     .eval = urbino_eval,
     .playout_move = urbino_playout_move,
     .move_score = urbino_move_score,

@@ -13,8 +13,9 @@
 /* `text` is not a legal move of st (the caller tried it).  Looks for the
  * legal move it most likely means:
  *   - the same move in another letter case (`he4` for `He4`);
- *   - Cathedral squares in another order (any order names the same move);
- *   - `-` typed for an Epaminondas capture (`d3d4-d5` for `d3d4xd5`);
+ *   - what the game's explain_move operation finds (Cathedral squares in
+ *     another order, `-` typed for an Epaminondas capture, why an Urbino
+ *     building may not stand there, ...);
  *   - a partial entry that exactly one legal move starts with.
  * Returns 1 with that move's canonical text in `meant` (the caller may play
  * it), else 0; either way `why` says in plain words what was wrong (an
