@@ -290,8 +290,8 @@ typedef struct tav_game {
     int (*explain_move)(const void *st, const char *text, const tav_move *legal, int n,
                         char *meant, size_t mn, char *why, size_t wn);
     /* Lines for people about the position beyond the drawing (Urbino: its
-     * districts as they score now), each ending in '\n'; returns the length
-     * written, 0 when there is nothing to say. */
+     * districts as they score now), each ending in '\n', public (anyone may
+     * read them); returns the length written, 0 when there is nothing to say. */
     int (*describe)(const void *st, char *buf, size_t n);
     /* Why a finished game ended as it did, in lines for people (each ending
      * in '\n'); returns the length written. */
@@ -303,7 +303,8 @@ typedef struct tav_game {
     /* A long move list laid out for people by the game itself (Urbino: by
      * architect move, then building), one `out` call per line; the first
      * line continues the sentence " N legal moves".  When set, used instead
-     * of move_group. */
+     * of move_group.  (The one operation that may allocate: its work lists;
+     * it prints less when memory runs out.) */
     void (*list_moves)(char *const *moves, int n, tav_info_fn out, void *ctx);
 
     /* ---- Hooks for the `ai` player (all optional; see docs/ai/). ---- */
