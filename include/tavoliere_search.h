@@ -40,8 +40,10 @@ typedef struct tav_budget {
     size_t memory;      /* search memory this search may use (0 = all of the worker's) */
     uint64_t keep;      /* 0: start from empty memory (deterministic).  Else a key naming a line
                            of play (one player in one game): the next search with the same key
-                           goes on with the alpha-beta table the previous one left, when the
-                           worker still holds it (then answers depend on what came before). */
+                           goes on with what the previous one left on the worker, when the
+                           worker still holds it: the alpha-beta table, or the tree search's
+                           subtree of the new position (when the game went on along the tree;
+                           see tav_answer.reused).  Answers then depend on what came before. */
 } tav_budget;
 
 typedef struct tav_answer {
@@ -49,6 +51,12 @@ typedef struct tav_answer {
     tav_move best;      /* valid with TAV_OK */
     char best_text[TAV_MOVE_TEXT];
     uint64_t playouts, nodes;
+    uint64_t reused;    /* tree search with budget.keep: playouts the kept subtree of this
+                           position already held (0: started from an empty tree) */
+    tav_move ponder;    /* tree search, have_ponder 1: the opponent's reply the tree expects
+                           after `best` (its most visited; a move of the position after best,
+                           for a hidden-information game one seen in sampled deals) */
+    int have_ponder;
     int depth;
     double value;       /* expected score of the best move for the mover, 0..1 */
     double seconds;

@@ -9,9 +9,10 @@
  * goes to stderr; the result table (wins, draws, losses, score, Elo
  * difference with its 95% interval, from A's point of view) to stdout.
  *
- * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` (options after
- * a colon, comma-separated), or `engine:COMMAND` — any program that speaks
- * the engine protocol, started with /bin/sh -c COMMAND.
+ * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` / `ai:reuse=0`
+ * (options after a colon, comma-separated; reuse=0: nothing kept between
+ * moves, neither table nor tree), or `engine:COMMAND` — any program that
+ * speaks the engine protocol, started with /bin/sh -c COMMAND.
  *
  * With --save DIR every game is written as a record (docs/records.md),
  * DIR/GAME-NNNN.rec, numbered from 1 in the order games were started.
@@ -39,6 +40,7 @@ typedef struct player_spec {
     char command[512];    /* engine command */
     int level;
     uint64_t nodes;
+    int no_keep;          /* reuse=0: every search starts from empty memory (budget.keep 0) */
 } player_spec;
 
 typedef struct extproc {
@@ -89,6 +91,8 @@ static int parse_player(const char *s, player_spec *p)
                 p->level = (int)v;
             else if (strncmp(tok, "nodes=", 6) == 0 && tavi_parse_uint(tok + 6, 1000000000, &v) == 0)
                 p->nodes = v;
+            else if (strncmp(tok, "reuse=", 6) == 0 && tavi_parse_uint(tok + 6, 1, &v) == 0)
+                p->no_keep = v == 0;
             else
                 return -1;
         }
@@ -187,7 +191,7 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
     b.seed = seed;
     b.threads = 1;
     b.memory = 32u << 20;
-    b.keep = keep;
+    b.keep = p->no_keep ? 0 : keep;
     tav_answer a;
     tav_service *svc = cli_service();
     if (!svc || tav_service_run(svc, gs, p->kind, &b, NULL, NULL, &a) != TAV_OK)
@@ -418,7 +422,7 @@ int cli_match(int argc, char **argv)
         }
     }
     if (parse_player(a, &mt.a) != 0 || parse_player(b, &mt.b) != 0) {
-        fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N or engine:COMMAND\n");
+        fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N, ai:reuse=0 or engine:COMMAND\n");
         return 2;
     }
     if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 0) {

@@ -52,7 +52,8 @@ typedef struct mnode {
     uint32_t ntried;      /* children created */
     float reward;         /* summed reward for `mover` */
     int8_t mover;
-    uint8_t pad[3];
+    uint8_t salt[3];      /* 0, or 1 + the creation-order salt modulo nlegal of
+                             a node moved by a re-root (see perm_salt) */
 } mnode;
 
 typedef struct params {
@@ -88,6 +89,8 @@ typedef struct tree {
     uint32_t *trail;      /* key of each move played this iteration */
     int ntrail;
     const _Atomic int *cancel;   /* read every playout ply: a cancel ends a long playout */
+    int reused;           /* the root came from an earlier search's tree */
+    int root_cursor;      /* reused root: next root_order entry to look at */
 } tree;
 
 #define MAST_SIZE (1u << 16)
@@ -166,6 +169,8 @@ typedef struct job {
     tav_move *moves;
     uint32_t *visits;
     double *reward;
+    tav_move *reply;              /* the most visited reply to each root move (one tree) */
+    uint32_t *reply_visits;       /*   and its visits (0: none) */
     int nroot;
     uint64_t playouts, nodes;
     tav_info_fn info;
@@ -173,6 +178,9 @@ typedef struct job {
     int report;                   /* this job prints info lines */
     double start;
     const _Atomic int *cancel;    /* set from any thread: stop now (NULL: none) */
+    const unsigned char *real;    /* the position as given (unmasked): where reuse looks */
+    tavi_tree_kept *kept;         /* the block's kept tree (NULL: start empty, keep nothing) */
+    uint64_t reused;              /* playouts the reused subtree held */
 } job;
 
 static double now_seconds(void)
@@ -270,6 +278,33 @@ static int perm_index(uint32_t salt, int i, int n)
     return (int)(((uint64_t)salt + (uint64_t)i * b) % (uint64_t)n);
 }
 
+/* The salt of a node's creation order: its index, unless a re-root moved
+ * it (then the salt of its first index was kept in the node). */
+static uint32_t perm_salt(const mnode *n, int32_t cur)
+{
+    uint32_t kept = (uint32_t)n->salt[0] | (uint32_t)n->salt[1] << 8 | (uint32_t)n->salt[2] << 16;
+    return kept ? kept - 1 : (uint32_t)(cur * 2654435761u);
+}
+
+/* A reused root widened best-first: the next move of the root order that
+ * is not a child yet (the children came in another order when it was not
+ * the root).  0 with *found 0 when every ordered move is a child. */
+static tav_move next_root_move(tree *t, int *found)
+{
+    *found = 0;
+    while (t->root_cursor < t->p.nroot_order) {
+        tav_move m = t->p.root_order[t->root_cursor++];
+        int32_t c = t->nodes[0].child;
+        while (c >= 0 && t->nodes[c].move != m)
+            c = t->nodes[c].sibling;
+        if (c < 0) {
+            *found = 1;
+            return m;
+        }
+    }
+    return 0;
+}
+
 /* How many children a node with v visits may have. */
 static uint32_t widen_limit(const params *p, uint32_t v, int32_t nlegal)
 {
@@ -322,11 +357,16 @@ static void iterate(tree *t, const unsigned char *root)
             int cnt = listed ? n->nlegal : g->legal(t->st, t->list);
             if (cnt != n->nlegal)   /* cannot happen for a consistent game */
                 n->nlegal = cnt;
-            tav_move m;
-            if (cur == 0 && t->p.root_order && (int)n->ntried < t->p.nroot_order)
+            tav_move m = 0;
+            int ordered = 0;
+            if (cur == 0 && t->p.root_order && t->reused) {
+                m = next_root_move(t, &ordered);
+            } else if (cur == 0 && t->p.root_order && (int)n->ntried < t->p.nroot_order) {
                 m = t->p.root_order[n->ntried];
-            else
-                m = t->list[perm_index((uint32_t)(cur * 2654435761u), (int)n->ntried, cnt)];
+                ordered = 1;
+            }
+            if (!ordered)
+                m = t->list[perm_index(perm_salt(n, cur), (int)n->ntried, cnt)];
             int32_t c = node_new(t, m, mover);
             if (c >= 0) {
                 n = &t->nodes[cur];   /* (array is not reallocated; kept for clarity) */
@@ -543,6 +583,160 @@ static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t 
     free(st);
 }
 
+/* ------------------------------------------------------------------------
+ * Tree reuse (budget.keep).  A worker's block keeps the tree of its last
+ * search of a line of play, with the position that search started from.
+ * The next search of the line looks for its own position below that root:
+ * it replays the tree's moves from the old position, depth by depth (the
+ * new root is usually two plies below: our move and the reply), comparing
+ * the hash with the new position's.  The real (unmasked) positions are
+ * compared: the moves between them are public, and a hidden-information
+ * tree's moves are checked for legality before they are replayed.  Found:
+ * the subtree is moved to the front of the block and becomes the tree. */
+
+#define FIND_DEPTH 4          /* plies below the old root looked at */
+#define FIND_PLAYS 20000      /* moves replayed at most while looking */
+
+typedef struct finder {
+    const tav_game *g;
+    const mnode *nodes;
+    const unsigned char *target;
+    uint64_t target_hash;
+    int check_legal;
+    unsigned char *st;        /* FIND_DEPTH + 1 states */
+    tav_move *list;
+    long plays;
+} finder;
+
+/* The same position: by hash (a state's padding bytes need not agree,
+ * so memcmp could miss it), or by bytes for a game without one. */
+static int same_position(const tav_game *g, const unsigned char *st, const unsigned char *target,
+                         uint64_t target_hash)
+{
+    if (g->hash)
+        return g->hash(st) == target_hash;
+    return memcmp(st, target, g->state_size) == 0;
+}
+
+/* Depth-first below node `cur` (its state at level d): a node exactly
+ * `want` plies below the old root whose position is the target; -1. */
+static int32_t find_at(finder *f, int32_t cur, int d, int want)
+{
+    const tav_game *g = f->g;
+    const unsigned char *st = f->st + (size_t)d * g->state_size;
+    if (d == want)
+        return same_position(g, st, f->target, f->target_hash) ? cur : -1;
+    int n = -1;
+    if (f->check_legal) {
+        if (f->nodes[cur].child < 0)
+            return -1;
+        n = g->legal(st, f->list);
+    }
+    unsigned char *next = f->st + (size_t)(d + 1) * g->state_size;
+    for (int32_t c = f->nodes[cur].child; c >= 0; c = f->nodes[c].sibling) {
+        if (f->nodes[c].visits == 0)
+            continue;
+        if (f->check_legal) {
+            int k = 0;
+            while (k < n && f->list[k] != f->nodes[c].move)
+                k++;
+            if (k == n)
+                continue;   /* another deal's move */
+        }
+        if (++f->plays > FIND_PLAYS)
+            return -1;
+        memcpy(next, st, g->state_size);
+        g->play(next, f->nodes[c].move);
+        int32_t r = find_at(f, c, d + 1, want);
+        if (r >= 0)
+            return r;
+        if (f->check_legal)   /* the list was overwritten below */
+            n = g->legal(st, f->list);
+    }
+    return -1;
+}
+
+/* The node of `target` in the tree of `count` nodes searched from `old`;
+ * -1 when it is not there (or no memory to look). */
+static int32_t find_root(const tav_game *g, const mnode *nodes, int32_t count, const unsigned char *old,
+                         const unsigned char *target, int hidden)
+{
+    if (count < 1)
+        return -1;
+    /* A hidden-information tree holds what its viewer knows: never another
+     * viewer's (a line of play is one player; this keeps it so). */
+    if (hidden && g->to_move(old) != g->to_move(target))
+        return -1;
+    uint64_t th = g->hash ? g->hash(target) : 0;
+    if (same_position(g, old, target, th))
+        return 0;
+    finder f;
+    memset(&f, 0, sizeof f);
+    f.g = g;
+    f.nodes = nodes;
+    f.target = target;
+    f.target_hash = th;
+    f.check_legal = hidden;
+    f.st = malloc(g->state_size * (FIND_DEPTH + 1));
+    f.list = hidden ? malloc(sizeof(tav_move) * (size_t)g->max_moves) : NULL;
+    int32_t r = -1;
+    if (f.st && (!hidden || f.list)) {
+        memcpy(f.st, old, g->state_size);
+        for (int want = 1; want <= FIND_DEPTH && r < 0 && f.plays <= FIND_PLAYS; want++)
+            r = find_at(&f, 0, 0, want);
+    }
+    free(f.st);
+    free(f.list);
+    return r;
+}
+
+/* Make node `root` the root: its subtree moves to the front of the array
+ * (in index order, so no node lands on one not yet moved), everything else
+ * is dropped.  Returns the new node count, or -1 (no memory; the tree is
+ * untouched). */
+static int32_t reroot(mnode *nodes, int32_t count, int32_t root, int keep_salt)
+{
+    if (root == 0)
+        return count;
+    int32_t *map = malloc(sizeof(int32_t) * (size_t)(count - root));
+    if (!map)
+        return -1;
+    /* Mark: a child always has a larger index than its parent. */
+    for (int32_t i = 0; i < count - root; i++)
+        map[i] = -1;
+    map[0] = 0;
+    for (int32_t i = root; i < count; i++) {
+        if (map[i - root] < 0)
+            continue;
+        for (int32_t c = nodes[i].child; c >= 0; c = nodes[c].sibling)
+            map[c - root] = 0;
+    }
+    int32_t n = 0;
+    for (int32_t i = root; i < count; i++)
+        if (map[i - root] >= 0)
+            map[i - root] = n++;
+    for (int32_t i = root; i < count; i++) {
+        int32_t k = map[i - root];
+        if (k < 0)
+            continue;
+        mnode nd = nodes[i];
+        if (keep_salt && nd.nlegal > 0 && !nd.salt[0] && !nd.salt[1] && !nd.salt[2]) {
+            uint32_t s = (uint32_t)(i * 2654435761u) % (uint32_t)nd.nlegal + 1;
+            nd.salt[0] = (uint8_t)s;
+            nd.salt[1] = (uint8_t)(s >> 8);
+            nd.salt[2] = (uint8_t)(s >> 16);
+        }
+        nd.child = nd.child >= 0 ? map[nd.child - root] : -1;
+        nd.sibling = nd.sibling >= 0 && k > 0 ? map[nd.sibling - root] : -1;
+        nodes[k] = nd;
+    }
+    nodes[0].move = 0;
+    nodes[0].mover = TAV_NONE;
+    nodes[0].reward = 0;
+    free(map);
+    return n;
+}
+
 /* Add a tree's root statistics to the job's totals. */
 static void merge_root(job *jb, const tree *t)
 {
@@ -558,11 +752,34 @@ static void merge_root(job *jb, const tree *t)
             jb->moves[k] = ch->move;
             jb->visits[k] = 0;
             jb->reward[k] = 0;
+            jb->reply_visits[k] = 0;
             jb->nroot++;
         }
         jb->visits[k] += ch->visits;
+        for (int32_t r = ch->child; r >= 0; r = t->nodes[r].sibling)
+            if (t->nodes[r].visits > jb->reply_visits[k]) {
+                jb->reply_visits[k] = t->nodes[r].visits;
+                jb->reply[k] = t->nodes[r].move;
+            }
         jb->reward[k] += ch->reward;
     }
+}
+
+/* Remember the tree left in the block and the position it was searched
+ * from (a failed copy keeps nothing). */
+static void kept_store(tavi_tree_kept *k, const unsigned char *st, size_t size, int32_t count)
+{
+    if (k->size != size) {
+        free(k->root);
+        k->root = malloc(size);
+        k->size = k->root ? size : 0;
+    }
+    if (!k->root) {
+        k->count = 0;
+        return;
+    }
+    memcpy(k->root, st, size);
+    k->count = count;
 }
 
 /* Run a job: its determinizations one after the other, each with an equal
@@ -597,20 +814,39 @@ static void *job_run(void *arg)
         jb->moves = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         jb->visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
         jb->reward = malloc(sizeof(double) * (size_t)g->max_moves);
+        jb->reply = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+        jb->reply_visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
     }
-    if (!jb->moves || !jb->visits || !jb->reward || t.cap < 1)
+    if (!jb->moves || !jb->visits || !jb->reward || !jb->reply || !jb->reply_visits || t.cap < 1)
         goto out;
     if (!t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set) ||
         (t.p.mast > 0 && (!t.mast || !t.trail)))
         goto out;
     tav_rng_seed(&t.rng, jb->seed);
     double last_info = jb->start;
+    /* One tree from one position: a tree per deal is not kept. */
+    int keepable = jb->kept && jb->ndet == 1 && !(jb->hidden && !t.p.infoset);
     for (int d = 0; d < jb->ndet; d++) {
         memcpy(root, jb->root, g->state_size);
         if (jb->hidden && !t.p.infoset)
             g->determinize(root, jb->viewer, &t.rng);
         t.count = 0;
-        node_new(&t, 0, TAV_NONE);
+        t.reused = 0;
+        t.root_cursor = 0;
+        if (d == 0 && keepable && jb->kept->count > 0 && jb->kept->count <= t.cap && jb->kept->root &&
+            jb->kept->size == g->state_size) {
+            int32_t r = find_root(g, t.nodes, jb->kept->count, jb->kept->root, jb->real, jb->hidden);
+            int32_t n = r >= 0 ? reroot(t.nodes, jb->kept->count, r, !t.p.infoset) : -1;
+            if (n > 0) {
+                t.count = n;
+                t.reused = 1;
+                jb->reused += t.nodes[0].visits;
+            }
+        }
+        if (keepable)
+            jb->kept->count = 0;   /* the block is being rewritten */
+        if (t.count == 0)
+            node_new(&t, 0, TAV_NONE);
         uint64_t share = jb->max_playouts ? (jb->max_playouts - jb->playouts) / (uint64_t)(jb->ndet - d) : 0;
         double dl = 0;
         if (jb->deadline > 0) {
@@ -649,6 +885,8 @@ static void *job_run(void *arg)
         jb->playouts += t.playouts;
         jb->nodes += (uint64_t)t.count;
         merge_root(jb, &t);
+        if (keepable)
+            kept_store(jb->kept, jb->real, g->state_size, t.count);
         if (jb->cancel && atomic_load_explicit(jb->cancel, memory_order_relaxed))
             break;
     }
@@ -671,6 +909,7 @@ out:
 struct tavi_mcts {
     const tav_game *g;
     unsigned char *root;
+    unsigned char *real;   /* the position as given (NULL: root, nothing masked) */
     tav_move *order;
     int njobs;
     job jobs[TAVI_MAX_JOBS];
@@ -690,9 +929,12 @@ void tavi_mcts_free(tavi_mcts *m)
         free(m->jobs[i].moves);
         free(m->jobs[i].visits);
         free(m->jobs[i].reward);
+        free(m->jobs[i].reply);
+        free(m->jobs[i].reply_visits);
     }
     free(m->order);
     free(m->root);
+    free(m->real);
     free(m);
 }
 
@@ -736,8 +978,16 @@ tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_l
     memcpy(m->root, st, g->state_size);
     int hidden = g->mask && g->determinize;
     int viewer = g->to_move(st);
-    if (hidden)
+    if (hidden) {
+        m->real = malloc(g->state_size);
+        if (!m->real) {
+            free(list);
+            tavi_mcts_free(m);
+            return NULL;
+        }
+        memcpy(m->real, st, g->state_size);
         g->mask(m->root, viewer);
+    }
     if (hidden && ai)
         p.infoset = 1;   /* one information-set tree per job */
     /* Levels 1-3 keep the pseudo-random root order: they are meant to miss
@@ -771,6 +1021,7 @@ tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_l
         job *jb = &m->jobs[i];
         jb->g = g;
         jb->root = m->root;
+        jb->real = m->real ? m->real : m->root;
         jb->hidden = hidden;
         jb->viewer = viewer;
         jb->p = p;
@@ -796,7 +1047,8 @@ size_t tavi_mcts_job_bytes(size_t memory, int njobs)
     return b - b % sizeof(mnode);
 }
 
-void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel)
+void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel,
+                  tavi_tree_kept *kept)
 {
     if (i < 0 || i >= m->njobs || !mem)
         return;
@@ -804,6 +1056,7 @@ void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic i
     jb->tree_mem = mem;
     jb->memory = bytes - bytes % sizeof(mnode);
     jb->cancel = cancel;
+    jb->kept = kept;
     job_run(jb);
 }
 
@@ -850,9 +1103,22 @@ int tavi_mcts_finish(tavi_mcts *m, tavi_report *out)
         }
     }
     out->value = bestv ? bestr / bestv : 0.5;
+    /* The expected reply: the most visited one in any job's tree (after
+     * several deals per tree, the last deal's). */
+    uint32_t rv = 0;
+    for (int i = 0; found && i < m->njobs; i++) {
+        const job *jb = &m->jobs[i];
+        for (int j = 0; j < jb->nroot; j++)
+            if (jb->moves[j] == out->best && jb->reply_visits[j] > rv) {
+                rv = jb->reply_visits[j];
+                out->ponder = jb->reply[j];
+            }
+    }
+    out->have_ponder = rv > 0;
     for (int i = 0; i < m->njobs; i++) {
         out->playouts += m->jobs[i].playouts;
         out->nodes += m->jobs[i].nodes;
+        out->reused += m->jobs[i].reused;
     }
     free(moves);
     free(visits);
@@ -901,7 +1167,7 @@ typedef struct thread_job {
 static void *thread_job_run(void *arg)
 {
     thread_job *tj = arg;
-    tavi_mcts_job(tj->m, tj->i, tj->mem, tj->bytes, NULL);
+    tavi_mcts_job(tj->m, tj->i, tj->mem, tj->bytes, NULL, NULL);
     return NULL;
 }
 

@@ -38,6 +38,9 @@ typedef struct tavi_report {
     tav_move best;
     uint64_t playouts;  /* tree search: iterations run (alpha-beta: 0) */
     uint64_t nodes;     /* tree nodes created, or alpha-beta nodes searched */
+    uint64_t reused;    /* tree search: playouts of the kept subtree it went on from */
+    tav_move ponder;    /* tree search: the reply the tree expects (have_ponder) */
+    int have_ponder;
     int depth;          /* alpha-beta: the last depth completed (tree search: 0) */
     double value;       /* expected score of the best move for the mover, 0..1 */
     double seconds;

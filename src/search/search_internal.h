@@ -62,9 +62,20 @@ tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_l
                        double start, double deadline, tav_info_fn info, void *ctx);
 /* Tree bytes of each job when `memory` is split among njobs. */
 size_t tavi_mcts_job_bytes(size_t memory, int njobs);
+/* The tree a worker's block holds between searches of one line of play
+ * (budget.keep): its node count (0 = none) and the position it was searched
+ * from (`size` bytes, malloc'd; the owner frees `root`). */
+typedef struct tavi_tree_kept {
+    int32_t count;
+    unsigned char *root;
+    size_t size;
+} tavi_tree_kept;
 /* Run job i with `bytes` of tree memory; returns when its budget is spent
- * or *cancel is set. */
-void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel);
+ * or *cancel is set.  kept (NULL: start empty, keep nothing): the tree the
+ * block holds; the job goes on from the node of its position when that
+ * tree has it, and leaves its own tree there. */
+void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel,
+                  tavi_tree_kept *kept);
 /* Sum the jobs' root statistics into out (best, value, playouts, nodes);
  * -1 when no job found a move. */
 int tavi_mcts_finish(tavi_mcts *m, tavi_report *out);

@@ -107,6 +107,8 @@ struct sreq {
     tav_move quick;            /* random player / single legal move */
     int have_quick;
     int table;                 /* alpha-beta: uses its leader's worker's table */
+    int tree;                  /* tree search: KEEP_UCT or KEEP_AI; 0 when its trees are not
+                                  kept (one tree per deal, or no tree) */
     uint64_t tt_gen;           /* ... with this generation */
     int prepared;              /* 1 prepared, -1 failed (svc->mu) */
     sreq *prev, *next;         /* among the service's live requests */
@@ -121,10 +123,16 @@ struct sworker {
     sjob *job;                 /* assigned job, NULL when idle */
     void *mem;                 /* search memory block (svc->memory bytes) */
     uint64_t tt_gen;           /* the table's generation (svc->mu) */
-    uint64_t keep;             /* the line of play whose table the block holds, 0 = none */
+    uint64_t keep;             /* the line of play whose table or tree the block holds, 0 = none */
     const tav_game *keep_game;
     size_t keep_bytes;
+    int keep_kind;             /* KEEP_TABLE, KEEP_UCT or KEEP_AI */
+    int keep_job;              /* a tree: the job of its search that grew it */
+    tavi_tree_kept kept;       /* a tree: its size and the position it was searched from */
+    uint64_t used;             /* when it last took a job (svc->tick) */
 };
+
+enum { KEEP_TABLE = 1, KEEP_UCT, KEEP_AI };
 
 struct tav_service {
     pthread_mutex_t mu;
@@ -135,6 +143,7 @@ struct tav_service {
     sjob *qhead, *qtail;
     sreq *live;
     uint64_t next_handle;
+    uint64_t tick;             /* jobs dispatched so far */
     int quit;
     _Atomic int alive;         /* worker threads running now */
     _Atomic size_t bytes;      /* search memory held */
@@ -249,6 +258,9 @@ static tav_status tree_init(sreq *r, int ai)
     r->njobs = r->have_quick ? 1 : r->lim.threads;
     r->table = !r->have_quick && ai && tavi_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA &&
                r->g->eval;
+    /* A tree per deal (uct on a hidden-information game) is not kept. */
+    int per_deal = !ai && r->g->mask && r->g->determinize;
+    r->tree = r->have_quick || r->table || per_deal ? 0 : ai ? KEEP_AI : KEEP_UCT;
     return TAV_OK;
 }
 
@@ -306,7 +318,7 @@ static void tree_search(sreq *r, int i, sworker *w)
         size_t bytes = r->svc->memory;
         if (r->lim.memory && r->lim.memory < bytes)
             bytes = r->lim.memory;
-        tavi_mcts_job(r->mcts, i, mem, bytes, &r->cancel);
+        tavi_mcts_job(r->mcts, i, mem, bytes, &r->cancel, r->b.keep && r->tree ? &w->kept : NULL);
     }
 }
 
@@ -330,10 +342,13 @@ static void tree_finish(sreq *r, tav_answer *a)
         rc = tavi_mcts_finish(r->mcts, &rep);
     a->playouts = rep.playouts;
     a->nodes = rep.nodes;
+    a->reused = rep.reused;
     a->depth = rep.depth;
     if (rc == 0) {
         a->best = rep.best;
         a->value = rep.value;
+        a->ponder = rep.ponder;
+        a->have_ponder = rep.have_ponder;
         a->status = TAV_OK;
     } else if (!atomic_load(&r->cancel)) {
         /* The budget ran out before a first move was searched (a node
@@ -459,20 +474,42 @@ static void drop_queued_helpers(sreq *r)
         }
 }
 
-/* The idle worker for a job: the one whose table holds the job's line of
- * play, else the first one holding nothing kept, else the first idle one
- * (svc->mu held).  NULL when every worker is busy. */
+/* What a job keeps in its worker's block: KEEP_TABLE (an alpha-beta
+ * leader), KEEP_UCT or KEEP_AI (a tree job), 0 (nothing). */
+static int job_keeps(const sjob *j)
+{
+    if (!j->r->b.keep)
+        return 0;
+    if (j->r->table)
+        return j->index == 0 ? KEEP_TABLE : 0;
+    return j->r->tree;
+}
+
+/* The idle worker for a job: the one whose block holds the job's line of
+ * play (its table, or the tree this job grew), else the first one holding
+ * nothing kept, else the idle one used least recently, whose line is the
+ * least likely to come back (svc->mu held).  NULL when every worker is
+ * busy, or when the one holding the line still ends the line's previous
+ * search (it has answered and is freeing it: the job waits for it). */
 static sworker *pick_worker(tav_service *svc, const sjob *j)
 {
     sworker *first = NULL, *free_one = NULL;
-    uint64_t keep = j->index == 0 && j->r->table ? j->r->b.keep : 0;
+    int kind = job_keeps(j);
+    uint64_t keep = kind ? j->r->b.keep : 0;
     for (int i = 0; i < svc->nworkers; i++) {
         sworker *w = &svc->w[i];
-        if (w->job || !w->started)
+        if (!w->started)
             continue;
-        if (keep && w->keep == keep && w->keep_game == j->r->g)
+        int mine = keep && w->keep == keep && w->keep_game == j->r->g && w->keep_kind == kind &&
+                   w->keep_job == j->index;
+        if (w->job) {
+            if (mine && w->job->r->b.keep == keep && w->job->r->g == j->r->g)
+                return NULL;
+            continue;
+        }
+        if (mine)
             return w;
-        if (!first)
+        if (!first || w->used < first->used)
             first = w;
         if (!free_one && !w->keep)
             free_one = w;
@@ -496,16 +533,29 @@ static void dispatch(tav_service *svc)
         queue_remove(svc, j);
         j->state = JOB_RUNNING;
         sreq *r = j->r;
+        int kind = job_keeps(j);
         if (r->table && j->index == 0) {
             size_t bytes = table_bytes(r);
-            if (!(r->b.keep && w->keep == r->b.keep && w->keep_game == r->g && w->keep_bytes == bytes))
+            if (!(kind && w->keep == r->b.keep && w->keep_game == r->g && w->keep_kind == kind &&
+                  w->keep_bytes == bytes))
                 w->tt_gen++;
             r->tt_gen = w->tt_gen;
             w->keep = r->b.keep;
             w->keep_game = r->g;
             w->keep_bytes = bytes;
+            w->keep_kind = KEEP_TABLE;
+            w->keep_job = 0;
+            w->kept.count = 0;
         } else if (!r->table && !r->have_quick && r->ops->prepare) {
-            w->keep = 0;   /* a tree will fill the block */
+            /* A tree will fill the block: the one this job's line grew there
+             * stays for it to go on from; any other is forgotten. */
+            if (!(kind && w->keep == r->b.keep && w->keep_game == r->g && w->keep_kind == kind &&
+                  w->keep_job == j->index))
+                w->kept.count = 0;
+            w->keep = kind ? r->b.keep : 0;
+            w->keep_game = r->g;
+            w->keep_kind = kind;
+            w->keep_job = j->index;
         }
         if (j->index == 0) {
             r->start = tav_now();
@@ -516,6 +566,7 @@ static void dispatch(tav_service *svc)
             r->leader_worker = w->id;
         }
         w->job = j;
+        w->used = ++svc->tick;
         svc->running++;
         if (svc->running > atomic_load(&svc->peak))
             atomic_store(&svc->peak, svc->running);
@@ -717,6 +768,7 @@ void tav_service_free(tav_service *svc)
     for (int i = 0; i < svc->nworkers; i++) {
         pthread_cond_destroy(&svc->w[i].cv);
         free(svc->w[i].mem);
+        free(svc->w[i].kept.root);
     }
     pthread_cond_destroy(&svc->ended);
     pthread_mutex_destroy(&svc->mu);

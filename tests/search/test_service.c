@@ -146,7 +146,7 @@ static int retries;
  * cancel call to the done callback (0 when it finished first), or -1 after
  * a failure (counted). */
 static double cancel_once(tav_service *svc, const tav_game *g, tav_session *s, const char *player,
-                          int threads)
+                          int threads, uint64_t keep)
 {
     waiter w;
     waiter_init(&w);
@@ -155,6 +155,7 @@ static double cancel_once(tav_service *svc, const tav_game *g, tav_session *s, c
     b.movetime_ms = 10000;
     b.threads = threads;
     b.seed = 3;
+    b.keep = keep;
     uint64_t h = tav_service_submit(svc, s, player, &b, on_done, &w);
     check(h > 0, "cancel %s %s: submit refused", g->name, player);
     if (!h) {
@@ -195,26 +196,30 @@ static void test_cancel(tav_service *svc)
             continue;
         }
         for (int p = 0; players[p]; p++)
-            for (int threads = 1; threads <= 2; threads++) {
-                /* A latency over 20 ms is tried again (twice at most) and
-                 * reported: on a loaded machine the scheduler, not the
-                 * search, may hold a worker back. */
-                double ms = 0;
-                for (int attempt = 0; attempt < 3; attempt++) {
-                    ms = cancel_once(svc, g, s, players[p], threads);
-                    if (ms < 0 || ms <= 20.0)
-                        break;
-                    printf("cancel %s %s threads=%d: %.1f ms after cancel, tried again\n", g->name,
-                           players[p], threads, ms);
-                    retries++;
+            for (int threads = 1; threads <= 2; threads++)
+                for (int kept = 0; kept <= 1; kept++) {
+                    /* kept: a line of play whose tree (or table) the last
+                     * cancelled search left, so this one goes on from it. */
+                    uint64_t keep = kept ? 5000 + (uint64_t)gi * 10 + (uint64_t)p : 0;
+                    /* A latency over 20 ms is tried again (twice at most)
+                     * and reported: on a loaded machine the scheduler, not
+                     * the search, may hold a worker back. */
+                    double ms = 0;
+                    for (int attempt = 0; attempt < 3; attempt++) {
+                        ms = cancel_once(svc, g, s, players[p], threads, keep);
+                        if (ms < 0 || ms <= 20.0)
+                            break;
+                        printf("cancel %s %s threads=%d keep=%d: %.1f ms after cancel, tried again\n",
+                               g->name, players[p], threads, kept, ms);
+                        retries++;
+                    }
+                    if (ms < 0)
+                        continue;   /* already counted as a failure */
+                    if (ms > max_latency_ms)
+                        max_latency_ms = ms;
+                    check(ms <= 20.0, "cancel %s %s threads=%d keep=%d: done %.1f ms after cancel",
+                          g->name, players[p], threads, kept, ms);
                 }
-                if (ms < 0)
-                    continue;   /* already counted as a failure */
-                if (ms > max_latency_ms)
-                    max_latency_ms = ms;
-                check(ms <= 20.0, "cancel %s %s threads=%d: done %.1f ms after cancel", g->name,
-                      players[p], threads, ms);
-            }
         tav_session_free(s);
     }
     printf("cancel latency: max %.2f ms (%d cases tried again)\n", max_latency_ms, retries);
@@ -380,6 +385,119 @@ static void test_keep(tav_service *svc)
     tav_session_free(other);
 }
 
+/* budget.keep with tree search: a line of play goes on from the subtree of
+ * its new position when the game went on along the tree (a.reused > 0),
+ * and starts from an empty tree otherwise. */
+static void reuse_case(tav_service *svc, const tav_game *g, const char *player, int threads,
+                       uint64_t key)
+{
+    tav_session *s = session_at(g, 11, 6), *off = session_at(g, 12, 9);
+    if (!s || !off) {
+        check(0, "reuse %s: sessions", g->name);
+        tav_session_free(s);
+        tav_session_free(off);
+        return;
+    }
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.nodes = 3000;
+    b.seed = 5;
+    b.threads = threads;
+    b.keep = key;
+    tav_answer a0, a1, a2, a3, a4, a5;
+    tav_service_run(svc, s, player, &b, NULL, NULL, &a1);
+    check(a1.status == TAV_OK && a1.reused == 0, "reuse %s %s threads=%d: a new line starts empty (status %d, reused %llu)",
+          g->name, player, threads, (int)a1.status, (unsigned long long)a1.reused);
+    int hidden = g->mask && g->determinize;
+    if (hidden) {
+        /* The same position again (nothing revealed): the whole tree. */
+        tav_service_run(svc, s, player, &b, NULL, NULL, &a0);
+        check(a0.status == TAV_OK && a0.reused == a1.playouts &&
+                  a0.reused > 0,
+              "reuse %s %s threads=%d: the same position goes on with the tree (reused %llu of %llu)", g->name,
+              player, threads, (unsigned long long)a0.reused, (unsigned long long)a1.playouts);
+        a1 = a0;
+    }
+    /* Our move and the reply the tree expects (two plies below the root);
+     * without one (our move's node was a leaf), the position after our move. */
+    int plies = a1.have_ponder ? 2 : 1;
+    if (a1.status != TAV_OK || tav_session_play(s, a1.best) != TAV_OK ||
+        (plies == 2 && (!legal_in(g, tav_session_state(s), a1.ponder) ||
+                        tav_session_play(s, a1.ponder) != TAV_OK))) {
+        check(0, "reuse %s %s threads=%d: move and reply", g->name, player, threads);
+        goto out;
+    }
+    if (tav_session_to_move(s) == TAV_NONE)
+        goto out;
+    tav_service_run(svc, s, player, &b, NULL, NULL, &a2);
+    check(a2.status == TAV_OK && legal_in(g, tav_session_state(s), a2.best),
+          "reuse %s %s threads=%d: %d plies down, status %d", g->name, player, threads, plies, (int)a2.status);
+    /* A hidden-information game: a move usually reveals something (a
+     * Toscana stack's next tile), so the masked position the search gets
+     * is not one the tree's replay reaches: it starts afresh. */
+    if (!hidden)
+        check(a2.reused > 0 && a2.reused < a1.playouts + a1.reused,
+              "reuse %s %s threads=%d: %d plies down, the subtree's %llu of %llu playouts", g->name, player,
+              threads, plies, (unsigned long long)a2.reused, (unsigned long long)(a1.playouts + a1.reused));
+    /* A different key: empty. */
+    tav_budget other = b;
+    other.keep = key + 2;
+    tav_service_run(svc, s, player, &other, NULL, NULL, &a3);
+    check(a3.status == TAV_OK && a3.reused == 0, "reuse %s %s: another key starts empty (%llu)", g->name,
+          player, (unsigned long long)a3.reused);
+    /* A position off the tree, same key: empty, legal. */
+    tav_service_run(svc, off, player, &b, NULL, NULL, &a4);
+    check(a4.status == TAV_OK && a4.reused == 0 && legal_in(g, tav_session_state(off), a4.best),
+          "reuse %s %s: a position off the tree starts empty (status %d, reused %llu)", g->name, player,
+          (int)a4.status, (unsigned long long)a4.reused);
+    /* keep 0: never reused. */
+    tav_budget none = b;
+    none.keep = 0;
+    tav_service_run(svc, off, player, &none, NULL, NULL, &a5);
+    tav_service_run(svc, off, player, &none, NULL, NULL, &a5);
+    check(a5.status == TAV_OK && a5.reused == 0, "reuse %s %s: keep 0 starts empty", g->name, player);
+out:
+    tav_session_free(s);
+    tav_session_free(off);
+}
+
+static void test_reuse(tav_service *svc)
+{
+    uint64_t key = 9000;
+    for (int gi = 0; gi < tav_game_count(); gi++) {
+        const tav_game *g = tav_game_at(gi);
+        for (int p = 0; p < 2; p++) {
+            const char *player = p ? "ai" : "uct";
+            tav_budget lb;
+            memset(&lb, 0, sizeof lb);
+            tav_level_budget(g, 5, &lb);
+            if (p && lb.depth)
+                continue;   /* alpha-beta: its table is kept (test_keep) */
+            if (!p && g->mask && g->determinize) {
+                /* uct on hidden information: a tree per deal, not kept. */
+                tav_session *s = session_at(g, 11, 6);
+                tav_budget b;
+                memset(&b, 0, sizeof b);
+                b.nodes = 800;
+                b.seed = 5;
+                b.keep = key;
+                tav_answer a;
+                tav_service_run(svc, s, player, &b, NULL, NULL, &a);
+                tav_service_run(svc, s, player, &b, NULL, NULL, &a);
+                check(a.status == TAV_OK && a.reused == 0, "reuse %s uct: trees per deal are not kept",
+                      g->name);
+                tav_session_free(s);
+                key += 10;
+                continue;
+            }
+            for (int threads = 1; threads <= 2; threads++) {
+                reuse_case(svc, g, player, threads, key);
+                key += 10;
+            }
+        }
+    }
+}
+
 /* Info lines arrive on the calling thread. */
 typedef struct infoctx {
     pthread_t self;
@@ -543,6 +661,7 @@ int main(void)
     test_determinism(svc);
     test_info(svc);
     test_keep(svc);
+    test_reuse(svc);
     test_cancel(svc);
     check(tav_service_bytes(svc) <= 2 * (8u << 20), "memory: %zu bytes held", tav_service_bytes(svc));
     tav_service_free(svc);
