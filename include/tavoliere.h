@@ -254,6 +254,14 @@ typedef struct tav_game {
      * record or another engine needs to replay the game exactly. */
     int (*deal_options)(const void *st, char *buf, size_t n);
 
+    /* (optional) A uniformly random legal move without listing them all:
+     * exactly the move list[tav_rng_below(rng, n)] would be after
+     * n = legal(st, list), drawing from rng exactly as that call does, so a
+     * caller may use either and replay the same games.  Returns n (the
+     * number of legal moves) with *m set, or 0 when the game is over (rng
+     * untouched).  NULL: callers list with legal() and draw the index. */
+    int (*random_move)(const void *st, tav_rng *rng, tav_move *m);
+
     /* (optional) Game-specific queries for tests and tools, e.g. Urbino's
      * "lots".  Writes a single-line answer; returns -1 for an unknown key. */
     int (*probe)(const void *st, const char *key, char *out, size_t n);

@@ -164,14 +164,17 @@ int cli_bench(int argc, char **argv)
             memset(st, 0, g->state_size);
             g->init(st, options, err, sizeof err);
             for (;;) {
-                int n = g->legal(st, list);
+                /* the same move either way (tav_game.random_move) */
+                tav_move m = 0;
+                int n = g->random_move ? g->random_move(st, &rng, &m) : g->legal(st, list);
                 gens++;
                 moves += (uint64_t)n;
                 if (n == 0)
                     break;
-                uint32_t pick = tav_rng_below(&rng, (uint32_t)n);
-                sig = tavi_mix64(sig ^ list[pick]);
-                g->play(st, list[pick]);
+                if (!g->random_move)
+                    m = list[tav_rng_below(&rng, (uint32_t)n)];
+                sig = tavi_mix64(sig ^ m);
+                g->play(st, m);
                 plies++;
             }
             tav_result r;

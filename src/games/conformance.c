@@ -14,7 +14,11 @@
  *   5. for hidden information: masking is idempotent, determinizing then
  *      masking gives the masked state back, and the masked state has the
  *      same legal moves as the real one;
- *   6. the game ends within TAV_CONFORMANCE_MAX_PLIES plies.
+ *   6. the game ends within TAV_CONFORMANCE_MAX_PLIES plies;
+ *   7. random_move, when the game has it, chooses the move the legal list
+ *      and tav_rng_below would choose, returns the same count and leaves
+ *      the generator in the same state (several draws per ply), and returns
+ *      0 with the generator untouched when the game is over.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -164,6 +168,31 @@ static void check_state(conf *c, const void *st, int n, uint64_t sig)
     }
 }
 
+/* Invariant 7 on one state with its legal list (n moves). */
+static void check_random_move(conf *c, const void *st, const tav_move *list, int n)
+{
+    const tav_game *g = c->g;
+    for (int i = 0; i < (n ? 4 : 1); i++) {
+        tav_rng r1, r2;
+        tav_rng_seed(&r1, tavi_mix64(c->seed ^ ((uint64_t)c->ply << 8) ^ (uint64_t)i));
+        r2 = r1;
+        tav_move m = 0;
+        int k = g->random_move(st, &r1, &m);
+        if (k != n) {
+            fail(c, "random_move counts %d moves, legal %d", k, n);
+            return;
+        }
+        if (n && m != list[tav_rng_below(&r2, (uint32_t)n)]) {
+            fail(c, "random_move chose another move than the legal list would");
+            return;
+        }
+        if (memcmp(&r1, &r2, sizeof r1) != 0) {
+            fail(c, "random_move drew from the generator differently");
+            return;
+        }
+    }
+}
+
 int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
                          tav_conformance_hook hook, void *ctx, int *plies, char *err,
                          size_t errlen)
@@ -195,6 +224,8 @@ int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
         uint64_t sig;
         int n = legal_signature(&c, c.a, c.list, &sig, 1);
         check_state(&c, c.a, n, sig);
+        if (g->random_move && !c.failed)
+            check_random_move(&c, c.a, c.list, n);
         if (n == 0 || c.failed)
             break;
         if (c.ply >= TAV_CONFORMANCE_MAX_PLIES) {

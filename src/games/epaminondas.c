@@ -121,10 +121,17 @@ static inline int epa_popcnt(uint64_t x)
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
-/* Number of squares in a bitboard. */
+/* Number of squares in a bitboard: the SWAR count of the three words with
+ * their 4-bit partial sums added (at most 12 each) before one final fold. */
 static inline int bb_count(epa_bb a)
 {
-    return epa_popcnt(a.w[0]) + epa_popcnt(a.w[1]) + epa_popcnt(a.w[2]);
+    const uint64_t m1 = 0x5555555555555555ULL, m2 = 0x3333333333333333ULL;
+    uint64_t x0 = a.w[0] - (a.w[0] >> 1 & m1), x1 = a.w[1] - (a.w[1] >> 1 & m1),
+             x2 = a.w[2] - (a.w[2] >> 1 & m1);
+    uint64_t x = (x0 & m2) + (x0 >> 2 & m2) + (x1 & m2) + (x1 >> 2 & m2) + (x2 & m2) +
+                 (x2 >> 2 & m2);
+    x = (x & 0x0f0f0f0f0f0f0f0fULL) + (x >> 4 & 0x0f0f0f0f0f0f0f0fULL);
+    return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 /* Whether square sq (any int; outside 0..191 is empty) is set in words w. */
 static inline int bb_test(const uint64_t *w, int sq)
@@ -146,10 +153,22 @@ static inline epa_bb bb_down(epa_bb b, int n)
                    b.w[2] >> n } };
     return r;
 }
-/* Move every square one step in direction d. */
+/* Move every square one step in direction d.  Exact on the real squares
+ * for a set of real squares; a padding bit of the result may be set, so the
+ * result is always intersected with a set of real squares.  Along a rank
+ * (d = E, W) no bit crosses a word: a word's top bit is padding (file 15),
+ * so the carry up is 0 and the carry down would land on padding. */
 static inline epa_bb bb_shift(epa_bb b, int d)
 {
     int o = epa_off[d];
+    if (o == 1) {
+        epa_bb r = { { b.w[0] << 1, b.w[1] << 1, b.w[2] << 1 } };
+        return r;
+    }
+    if (o == -1) {
+        epa_bb r = { { b.w[0] >> 1, b.w[1] >> 1, b.w[2] >> 1 } };
+        return r;
+    }
     return o > 0 ? bb_up(b, o) : bb_down(b, -o);
 }
 
@@ -174,57 +193,211 @@ static inline void epa_toggle(epaminondas_state *s, int side, int sq)
     s->key ^= epa_zpiece(side, sq);
 }
 
-/* Emit a move for every bit of `t`: front = target - s*off. */
-static inline int epa_emit(epa_bb t, int d, int k, int s, int cap, tav_move *out, int n)
+/* ---- The walk: every move of one side, in list order ----
+ *
+ * epa_walk_dir is the only enumeration of moves in this file.  What it does
+ * with each set of targets depends on its mode, a constant at every call
+ * (the function is always inlined, so each use gets its own specialised
+ * copy with nothing left of the other modes):
+ *   EPA_LIST   write the moves (legal, the eval's answer check);
+ *   EPA_COUNT  count them (has_move, the sampler's first pass);
+ *   EPA_FIND   stop at the move of a given index in list order (the sampler);
+ *   EPA_FEAT   count them and collect the squares they reach (the eval).
+ * List order: direction d, then k, then s; at each s the captures before
+ * the plain moves; within one set, ascending target square.
+ *
+ * Counting needs one popcount per (d, k), not one per (d, k, s): for a given
+ * d and k the targets of all s are different squares (two fronts on one line
+ * cannot reach the same square, the nearer front blocks the other's path,
+ * and a capture lands on an enemy square, a plain move on an empty one), so
+ * the union of the sets has exactly as many squares as there are moves.
+ */
+enum { EPA_LIST, EPA_COUNT, EPA_FIND, EPA_FEAT };
+
+typedef struct epa_walk {
+    tav_move *out;     /* EPA_LIST: where the moves go */
+    int n;             /* moves listed or counted so far */
+    int big;           /* EPA_FEAT: moves of phalanxes of 3 or more */
+    int idx;           /* EPA_FIND: index (in list order) of the move wanted */
+    tav_move found;    /* EPA_FIND: that move, 0 until found */
+    epa_bb attacked;   /* EPA_FEAT: enemy squares a capture can land on */
+    epa_bb reach;      /* EPA_FEAT: empty squares a plain move can land on */
+} epa_walk;
+
+#define EPA_INLINE static inline __attribute__((always_inline))
+
+/* Emit a move for every bit of `t`, whose values are base + target square. */
+EPA_INLINE int epa_emit(epa_bb t, tav_move base, tav_move *out, int n)
 {
-    if (!out)
-        return n + bb_count(t);
-    /* move value of target square t: base + t (the front square is t - s*off) */
-    tav_move base = epa_move_make(0, d, k, s, cap) - (tav_move)(s * epa_off[d]);
     for (int i = 0; i < 3; i++)
         for (uint64_t w = t.w[i]; w; w &= w - 1)
             out[n++] = base + (tav_move)(i * 64 + tavi_ctz(w));
     return n;
 }
 
-/* Generate (or count, when out is NULL) the moves in direction d; n so far. */
-static inline int epa_generate_dir(epa_bb own, epa_bb opp, epa_bb empty, int d, tav_move *out,
-                                   int n)
+/* The j-th square (0 = lowest) of a bitboard with more than j squares. */
+static int bb_nth(epa_bb t, int j)
 {
-    int od = (d + 4) & 7;
+    for (int i = 0; i < 3; i++) {
+        int c = epa_popcnt(t.w[i]);
+        if (j < c) {
+            uint64_t w = t.w[i];
+            while (j-- > 0)
+                w &= w - 1;
+            return i * 64 + tavi_ctz(w);
+        }
+        j -= c;
+    }
+    return -1;
+}
+
+/* Value of move (d, k, s, cap) whose target square is t: the front is t - s * off. */
+static inline tav_move epa_move_base(int d, int k, int s, int cap)
+{
+    return epa_move_make(0, d, k, s, cap) - (tav_move)(s * epa_off[d]);
+}
+
+/* EPA_FIND inside one (d, k): the move of index j among those of the fronts
+ * r (lines of k or more), pushed s = 1..k squares as the walk does. */
+static tav_move epa_find_k(epa_bb r, epa_bb opp, epa_bb q, epa_bb empty, int d, int k, int j)
+{
+    for (int s = 1; s <= k; s++) {
+        epa_bb nx = bb_shift(r, d);
+        if (k >= 2) {
+            epa_bb c = bb_andnot(bb_and(nx, opp), q);
+            int nc = bb_count(c);
+            if (j < nc)
+                return epa_move_base(d, k, s, 1) + (tav_move)bb_nth(c, j);
+            j -= nc;
+        }
+        r = bb_and(nx, empty);
+        int nr = bb_count(r);
+        if (j < nr)
+            return epa_move_base(d, k, s, 0) + (tav_move)bb_nth(r, j);
+        j -= nr;
+    }
+    return 0;   /* not reached: j is below the count of this (d, k) */
+}
+
+/* Walk the moves of `own` (against `opp`) in direction d.  EPA_FIND: returns
+ * 1 when the move was found (the walk stops), else 0 with w->idx lowered by
+ * the moves passed. */
+EPA_INLINE int epa_walk_dir(epa_bb own, epa_bb opp, epa_bb empty, const int d, const int mode,
+                            epa_walk *w)
+{
+    const int od = (d + 4) & 7;
     /* 1. fronts: own pieces whose next square toward d is not own */
     epa_bb front = bb_andnot(own, bb_shift(own, od));
+    /* p = P_k: own squares ending a row of k own pieces toward d;
+     * q = Q_k: enemy squares starting a row of k enemy pieces toward d */
     epa_bb p = own, q = opp;
     for (int k = 1;; k++) {
         /* 2. fronts of lines at least k long: P_k & F */
         epa_bb r = bb_and(front, p);
         if (!bb_any(r))
-            break;
+            return 0;
+        epa_bb fk = r, all = { { 0, 0, 0 } };
         /* 3. push them s = 1..k squares; capture on enemy lines < k */
         for (int s = 1; s <= k; s++) {
             epa_bb nx = bb_shift(r, d);
-            if (k >= 2)
-                n = epa_emit(bb_andnot(bb_and(nx, opp), q), d, k, s, 1, out, n);
+            if (k >= 2) {
+                epa_bb c = bb_andnot(bb_and(nx, opp), q);
+                if (mode == EPA_LIST)
+                    w->n = epa_emit(c, epa_move_base(d, k, s, 1), w->out, w->n);
+                else
+                    all = bb_or(all, c);
+                if (mode == EPA_FEAT)
+                    w->attacked = bb_or(w->attacked, c);
+            }
             r = bb_and(nx, empty);
             if (!bb_any(r))
                 break;
-            n = epa_emit(r, d, k, s, 0, out, n);
+            if (mode == EPA_LIST)
+                w->n = epa_emit(r, epa_move_base(d, k, s, 0), w->out, w->n);
+            else
+                all = bb_or(all, r);
+            if (mode == EPA_FEAT)
+                w->reach = bb_or(w->reach, r);
+        }
+        if (mode != EPA_LIST) {
+            int c = bb_count(all);
+            if (mode == EPA_FIND) {
+                if (w->idx < c) {
+                    w->found = epa_find_k(fk, opp, q, empty, d, k, w->idx);
+                    return 1;
+                }
+                w->idx -= c;
+            }
+            w->n += c;
+            if (mode == EPA_FEAT && k >= 3)
+                w->big += c;
         }
         p = bb_and(own, bb_shift(p, d));
         q = bb_and(opp, bb_shift(q, od));
     }
-    return n;
 }
 
-/* Generate (or just count, when out is NULL) the moves of `side`. */
+/* Walk every direction in list order; per[d] (may be NULL) gets the moves
+ * of each direction. */
+EPA_INLINE void epa_walk_all(epa_bb own, epa_bb opp, const int mode, epa_walk *w, int per[8])
+{
+    epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
+#define EPA_DIR(d)                                                   \
+    do {                                                             \
+        int n0 = w->n;                                               \
+        if (epa_walk_dir(own, opp, empty, d, mode, w))               \
+            return;                                                  \
+        if (per)                                                     \
+            per[d] = w->n - n0;                                      \
+    } while (0)
+    EPA_DIR(0);
+    EPA_DIR(1);
+    EPA_DIR(2);
+    EPA_DIR(3);
+    EPA_DIR(4);
+    EPA_DIR(5);
+    EPA_DIR(6);
+    EPA_DIR(7);
+#undef EPA_DIR
+}
+
+/* List the moves of `side` into out (room for EPA_MAX_MOVES); their count. */
 static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
+{
+    epa_walk w = { .out = out };
+    epa_walk_all(epa_side(st, side), epa_side(st, side ^ 1), EPA_LIST, &w, NULL);
+    return w.n;
+}
+
+/* Count the moves of `side`; per[d] (may be NULL) gets those of each direction. */
+static int epa_count(const epaminondas_state *st, int side, int per[8])
+{
+    epa_walk w = { .n = 0 };
+    epa_walk_all(epa_side(st, side), epa_side(st, side ^ 1), EPA_COUNT, &w, per);
+    return w.n;
+}
+
+/* The move of index idx (0 <= idx < count) of `side` in list order, with the
+ * per-direction counts of epa_count: only direction d is walked. */
+static tav_move epa_find(const epaminondas_state *st, int side, const int per[8], int idx)
 {
     epa_bb own = epa_side(st, side), opp = epa_side(st, side ^ 1);
     epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
-    int n = 0;
-    for (int d = 0; d < 8; d++)
-        n = epa_generate_dir(own, opp, empty, d, out, n);
-    return n;
+    int d = 0;
+    while (d < 7 && idx >= per[d])
+        idx -= per[d++];
+    epa_walk w = { .idx = idx };
+    switch (d) {
+    case 0: epa_walk_dir(own, opp, empty, 0, EPA_FIND, &w); break;
+    case 1: epa_walk_dir(own, opp, empty, 1, EPA_FIND, &w); break;
+    case 2: epa_walk_dir(own, opp, empty, 2, EPA_FIND, &w); break;
+    case 3: epa_walk_dir(own, opp, empty, 3, EPA_FIND, &w); break;
+    case 4: epa_walk_dir(own, opp, empty, 4, EPA_FIND, &w); break;
+    case 5: epa_walk_dir(own, opp, empty, 5, EPA_FIND, &w); break;
+    case 6: epa_walk_dir(own, opp, empty, 6, EPA_FIND, &w); break;
+    default: epa_walk_dir(own, opp, empty, 7, EPA_FIND, &w); break;
+    }
+    return w.found;
 }
 
 /* Whether `side` has any legal move (fast: a free neighbour suffices). */
@@ -237,7 +410,7 @@ static int epa_has_move(const epaminondas_state *st, int side)
         reach = bb_or(reach, bb_shift(own, d));
     if (bb_any(bb_and(reach, empty)))
         return 1;
-    return epa_generate(st, side, NULL) > 0;
+    return epa_count(st, side, NULL) > 0;
 }
 
 /* Recompute over / winner for the start of the turn of s->tomove. */
@@ -320,6 +493,33 @@ static int epaminondas_legal(const void *st, tav_move *out)
     return epa_generate(s, s->tomove, out);
 }
 
+/* The capture walk: the enemy line a capture landing on dest in direction
+ * `off` removes (dest and the enemy pieces right behind it), as a
+ * bitboard; play() removes it, move_score() values it. */
+static inline epa_bb epa_captured(const epaminondas_state *s, int op, int dest, int off)
+{
+    epa_bb line = { { 0, 0, 0 } };
+    for (int t = dest; bb_test(s->pc[op], t); t += off)
+        line.w[t >> 6] |= 1ULL << (t & 63);
+    return line;
+}
+
+/* A uniformly random legal move, the one legal() and tav_rng_below would
+ * pick: count the moves (per direction), draw the index, walk only the
+ * direction holding it. */
+static int epaminondas_random_move(const void *st, tav_rng *rng, tav_move *m)
+{
+    const epaminondas_state *s = st;
+    if (s->over)
+        return 0;
+    int per[8];
+    int n = epa_count(s, s->tomove, per);
+    if (n == 0)
+        return 0;
+    *m = epa_find(s, s->tomove, per, (int)tav_rng_below(rng, (uint32_t)n));
+    return n;
+}
+
 /* Play a legal move: shift the moving part, remove a captured line. */
 static void epaminondas_play(void *st, tav_move m)
 {
@@ -328,9 +528,12 @@ static void epaminondas_play(void *st, tav_move m)
     int f = epa_move_front(m), d = epa_move_dir(m), k = epa_move_k(m), sd = epa_move_s(m);
     int off = epa_off[d];
     int rear = f - (k - 1) * off, dest = f + sd * off;
-    if (epa_move_cap(m))
-        for (int t = dest; bb_test(s->pc[op], t); t += off)
-            epa_toggle(s, op, t);
+    if (epa_move_cap(m)) {
+        epa_bb line = epa_captured(s, op, dest, off);
+        for (int i = 0; i < 3; i++)
+            for (uint64_t w = line.w[i]; w; w &= w - 1)
+                epa_toggle(s, op, i * 64 + tavi_ctz(w));
+    }
     for (int i = 0; i < sd; i++) {
         epa_toggle(s, me, rear + i * off);
         epa_toggle(s, me, f + (i + 1) * off);
@@ -727,7 +930,7 @@ static int epaminondas_check(const void *st, char *err, size_t errlen)
     }
     /* has_move's shortcut agrees with the full generator */
     for (int side = 0; side < 2; side++)
-        if (epa_has_move(s, side) != (epa_generate(s, side, NULL) > 0)) {
+        if (epa_has_move(s, side) != (epa_count(s, side, NULL) > 0)) {
             tavi_bprintf(err, errlen, "has_move disagrees with the generator");
             return -1;
         }
@@ -744,52 +947,6 @@ static int epaminondas_check(const void *st, char *err, size_t errlen)
 #ifndef EPA_TUNE
 #define EPA_TUNE 0
 #endif
-
-/* Board facts one pass of bit-parallel generation gives about one side. */
-typedef struct epa_feat {
-    int moves;        /* legal moves (plain and captures) */
-    int big;          /* moves of phalanxes of 3 or more */
-    epa_bb attacked;  /* enemy squares a capture can land on */
-    epa_bb reach;     /* empty squares a plain move can land on */
-} epa_feat;
-
-/* Like epa_generate_dir, but counts and collects target sets. */
-static void epa_features(epa_bb own, epa_bb opp, epa_feat *f)
-{
-    epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
-    memset(f, 0, sizeof *f);
-    for (int d = 0; d < 8; d++) {
-        int od = (d + 4) & 7;
-        epa_bb front = bb_andnot(own, bb_shift(own, od));
-        epa_bb p = own, q = opp;
-        for (int k = 1;; k++) {
-            epa_bb r = bb_and(front, p);
-            if (!bb_any(r))
-                break;
-            for (int s = 1; s <= k; s++) {
-                epa_bb nx = bb_shift(r, d);
-                if (k >= 2) {
-                    epa_bb c = bb_andnot(bb_and(nx, opp), q);
-                    f->attacked = bb_or(f->attacked, c);
-                    int nc = bb_count(c);
-                    f->moves += nc;
-                    if (k >= 3)
-                        f->big += nc;
-                }
-                r = bb_and(nx, empty);
-                if (!bb_any(r))
-                    break;
-                f->reach = bb_or(f->reach, r);
-                int nr = bb_count(r);
-                f->moves += nr;
-                if (k >= 3)
-                    f->big += nr;
-            }
-            p = bb_and(own, bb_shift(p, d));
-            q = bb_and(opp, bb_shift(q, od));
-        }
-    }
-}
 
 /* Pieces of a side on each rank, as seen from that side (index 0 = home). */
 static void epa_rank_counts(const epaminondas_state *s, int side, int cnt[EPA_H])
@@ -881,9 +1038,9 @@ static int epa_score(const epaminondas_state *s)
     }
 #endif
     epa_bb own = epa_side(s, me), opp = epa_side(s, op);
-    epa_feat fm, fo;
-    epa_features(own, opp, &fm);
-    epa_features(opp, own, &fo);
+    epa_walk fm = { .n = 0 }, fo = { .n = 0 };
+    epa_walk_all(own, opp, EPA_FEAT, &fm, NULL);
+    epa_walk_all(opp, own, EPA_FEAT, &fo, NULL);
     int cm[EPA_H], co[EPA_H];
     epa_rank_counts(s, me, cm);
     epa_rank_counts(s, op, co);
@@ -894,7 +1051,7 @@ static int epa_score(const epaminondas_state *s)
         score += epa_adv[r] * EPA_ADV_MUL / 100 * (cm[r] - co[r]);
     }
     score += EPA_W_MATERIAL * (nm - no);
-    score += EPA_W_MOBILITY * (fm.moves - fo.moves) + EPA_W_BIG * (fm.big - fo.big);
+    score += EPA_W_MOBILITY * (fm.n - fo.n) + EPA_W_BIG * (fm.big - fo.big);
     score += EPA_W_ATTACK_MOVER * bb_count(fm.attacked) - EPA_W_ATTACK * bb_count(fo.attacked);
     score += EPA_W_HOME * ((cm[0] < EPA_HOME_KEEP ? cm[0] : EPA_HOME_KEEP) -
                            (co[0] < EPA_HOME_KEEP ? co[0] : EPA_HOME_KEEP));
@@ -933,15 +1090,13 @@ static int epaminondas_move_score(const void *st, tav_move m)
     int me = s->tomove, op = me ^ 1;
     int d = epa_move_dir(m), k = epa_move_k(m), sd = epa_move_s(m), off = epa_off[d];
     int dest = epa_move_front(m) + sd * off;
-    int farrank = me == TAV_WHITE ? EPA_H - 1 : 0, homerank = EPA_H - 1 - farrank;
+    int farrank = me == TAV_WHITE ? EPA_H - 1 : 0;
     int fwd = me == TAV_WHITE ? epa_dr[d] : -epa_dr[d];
     int score;
     if (epa_move_cap(m)) {
-        int n = 0, home = 0;
-        for (int t = dest; bb_test(s->pc[op], t); t += off) {
-            n++;
-            home += (t >> 4) == homerank;
-        }
+        epa_bb line = epa_captured(s, op, dest, off);
+        int n = bb_count(line);
+        int home = bb_count(bb_and(line, me == TAV_WHITE ? epa_row1 : epa_row12));
         score = TAV_NOISY + 100 * n + 400 * home + ((dest >> 4) == farrank ? 300 : 0) - k;
     } else if ((dest >> 4) == farrank) {
         score = TAV_NOISY + 50;
@@ -1072,6 +1227,7 @@ const tav_game tavi_epaminondas_game = {
     .bench_games = 200,
     .board_view = epaminondas_board_view,
     .legal = epaminondas_legal,
+    .random_move = epaminondas_random_move,
     .play = epaminondas_play,
     .to_move = epaminondas_to_move,
     .result = epaminondas_result,
