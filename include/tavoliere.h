@@ -328,6 +328,11 @@ typedef struct tav_game {
     /* Move-ordering score for alpha-beta (higher first).  Moves scoring at
      * least TAV_NOISY (captures, immediate wins) are searched in quiescence. */
     int (*move_score)(const void *st, tav_move m);
+    /* (optional) The noisy moves alone: exactly the moves of legal(st) whose
+     * move_score is at least TAV_NOISY, in the order legal() lists them;
+     * returns their count (out has room for max_moves).  The quiescence
+     * search uses it when present, else lists with legal() and filters. */
+    int (*noisy)(const void *st, tav_move *out);
     /* Search settings tuned for this game; zero fields take the defaults. */
     struct {
         int algorithm;       /* TAV_AI_MCTS (default) or TAV_AI_ALPHABETA */

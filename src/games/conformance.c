@@ -18,7 +18,9 @@
  *   7. random_move, when the game has it, chooses the move the legal list
  *      and tav_rng_below would choose, returns the same count and leaves
  *      the generator in the same state (several draws per ply), and returns
- *      0 with the generator untouched when the game is over.
+ *      0 with the generator untouched when the game is over;
+ *   8. noisy, when the game has it, lists exactly the moves of the legal
+ *      list whose move_score is at least TAV_NOISY, in the same order.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -193,6 +195,24 @@ static void check_random_move(conf *c, const void *st, const tav_move *list, int
     }
 }
 
+/* Invariant 8 on one state with its legal list (n moves). */
+static void check_noisy(conf *c, const void *st, const tav_move *list, int n)
+{
+    const tav_game *g = c->g;
+    int k = g->noisy(st, c->list2), j = 0;
+    if (k < 0 || k > n) {
+        fail(c, "noisy listed %d moves of %d", k, n);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        if (g->move_score(st, list[i]) >= TAV_NOISY && (j >= k || c->list2[j++] != list[i])) {
+            fail(c, "noisy differs from the legal list's noisy moves at %d", j - 1);
+            return;
+        }
+    if (j != k)
+        fail(c, "noisy listed %d moves, the legal list has %d noisy ones", k, j);
+}
+
 int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
                          tav_conformance_hook hook, void *ctx, int *plies, char *err,
                          size_t errlen)
@@ -226,6 +246,8 @@ int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
         check_state(&c, c.a, n, sig);
         if (g->random_move && !c.failed)
             check_random_move(&c, c.a, c.list, n);
+        if (g->noisy && g->move_score && !c.failed)
+            check_noisy(&c, c.a, c.list, n);
         if (n == 0 || c.failed)
             break;
         if (c.ply >= TAV_CONFORMANCE_MAX_PLIES) {

@@ -202,7 +202,9 @@ static inline void epa_toggle(epaminondas_state *s, int side, int sq)
  *   EPA_LIST   write the moves (legal, the eval's answer check);
  *   EPA_COUNT  count them (has_move, the sampler's first pass);
  *   EPA_FIND   stop at the move of a given index in list order (the sampler);
- *   EPA_FEAT   count them and collect the squares they reach (the eval).
+ *   EPA_FEAT   count them and collect the squares they reach (the eval);
+ *   EPA_NOISY  write only the captures and the plain moves onto w->far (the
+ *              far row): the moves move_score calls noisy, for quiescence.
  * List order: direction d, then k, then s; at each s the captures before
  * the plain moves; within one set, ascending target square.
  *
@@ -212,7 +214,7 @@ static inline void epa_toggle(epaminondas_state *s, int side, int sq)
  * and a capture lands on an enemy square, a plain move on an empty one), so
  * the union of the sets has exactly as many squares as there are moves.
  */
-enum { EPA_LIST, EPA_COUNT, EPA_FIND, EPA_FEAT };
+enum { EPA_LIST, EPA_COUNT, EPA_FIND, EPA_FEAT, EPA_NOISY };
 
 typedef struct epa_walk {
     tav_move *out;     /* EPA_LIST: where the moves go */
@@ -220,6 +222,7 @@ typedef struct epa_walk {
     int big;           /* EPA_FEAT: moves of phalanxes of 3 or more */
     int idx;           /* EPA_FIND: index (in list order) of the move wanted */
     tav_move found;    /* EPA_FIND: that move, 0 until found */
+    epa_bb far;        /* EPA_NOISY: the far row */
     epa_bb attacked;   /* EPA_FEAT: enemy squares a capture can land on */
     epa_bb reach;      /* EPA_FEAT: empty squares a plain move can land on */
 } epa_walk;
@@ -298,28 +301,34 @@ EPA_INLINE int epa_walk_dir(epa_bb own, epa_bb opp, epa_bb empty, const int d, c
             return 0;
         epa_bb fk = r, all = { { 0, 0, 0 } };
         /* 3. push them s = 1..k squares; capture on enemy lines < k */
-        for (int s = 1; s <= k; s++) {
-            epa_bb nx = bb_shift(r, d);
-            if (k >= 2) {
-                epa_bb c = bb_andnot(bb_and(nx, opp), q);
-                if (mode == EPA_LIST)
-                    w->n = epa_emit(c, epa_move_base(d, k, s, 1), w->out, w->n);
-                else
-                    all = bb_or(all, c);
-                if (mode == EPA_FEAT)
-                    w->attacked = bb_or(w->attacked, c);
+        if (mode == EPA_LIST || mode == EPA_NOISY) {
+            for (int s = 1; s <= k; s++) {
+                epa_bb nx = bb_shift(r, d);
+                if (k >= 2)
+                    w->n = epa_emit(bb_andnot(bb_and(nx, opp), q), epa_move_base(d, k, s, 1),
+                                    w->out, w->n);
+                r = bb_and(nx, empty);
+                if (!bb_any(r))
+                    break;
+                w->n = epa_emit(mode == EPA_NOISY ? bb_and(r, w->far) : r,
+                                epa_move_base(d, k, s, 0), w->out, w->n);
             }
-            r = bb_and(nx, empty);
-            if (!bb_any(r))
-                break;
-            if (mode == EPA_LIST)
-                w->n = epa_emit(r, epa_move_base(d, k, s, 0), w->out, w->n);
-            else
-                all = bb_or(all, r);
-            if (mode == EPA_FEAT)
-                w->reach = bb_or(w->reach, r);
+        } else {
+            /* only the union of the targets: captures and plain moves at once */
+            epa_bb tgt = k >= 2 ? bb_or(bb_andnot(opp, q), empty) : empty;
+            for (int s = 1; s <= k; s++) {
+                epa_bb nx = bb_shift(r, d);
+                all = bb_or(all, bb_and(nx, tgt));
+                r = bb_and(nx, empty);
+                if (!bb_any(r))
+                    break;
+            }
+            if (mode == EPA_FEAT) {
+                w->attacked = bb_or(w->attacked, bb_and(all, opp));
+                w->reach = bb_or(w->reach, bb_and(all, empty));
+            }
         }
-        if (mode != EPA_LIST) {
+        if (mode != EPA_LIST && mode != EPA_NOISY) {
             int c = bb_count(all);
             if (mode == EPA_FIND) {
                 if (w->idx < c) {
@@ -366,6 +375,18 @@ static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
 {
     epa_walk w = { .out = out };
     epa_walk_all(epa_side(st, side), epa_side(st, side ^ 1), EPA_LIST, &w, NULL);
+    return w.n;
+}
+
+/* List the noisy moves of the player to move (captures and plain moves onto
+ * the far row), in list order; their count. */
+static int epaminondas_noisy(const void *st, tav_move *out)
+{
+    const epaminondas_state *s = st;
+    if (s->over)
+        return 0;
+    epa_walk w = { .out = out, .far = s->tomove == TAV_WHITE ? epa_row12 : epa_row1 };
+    epa_walk_all(epa_side(s, s->tomove), epa_side(s, s->tomove ^ 1), EPA_NOISY, &w, NULL);
     return w.n;
 }
 
@@ -496,11 +517,13 @@ static int epaminondas_legal(const void *st, tav_move *out)
 /* The capture walk: the enemy line a capture landing on dest in direction
  * `off` removes (dest and the enemy pieces right behind it), as a
  * bitboard; play() removes it, move_score() values it. */
-static inline epa_bb epa_captured(const epaminondas_state *s, int op, int dest, int off)
+static inline epa_bb epa_captured(const epaminondas_state *s, int op, int dest, int off, int *n)
 {
     epa_bb line = { { 0, 0, 0 } };
-    for (int t = dest; bb_test(s->pc[op], t); t += off)
+    int c = 0;
+    for (int t = dest; bb_test(s->pc[op], t); t += off, c++)
         line.w[t >> 6] |= 1ULL << (t & 63);
+    *n = c;
     return line;
 }
 
@@ -529,7 +552,8 @@ static void epaminondas_play(void *st, tav_move m)
     int off = epa_off[d];
     int rear = f - (k - 1) * off, dest = f + sd * off;
     if (epa_move_cap(m)) {
-        epa_bb line = epa_captured(s, op, dest, off);
+        int n;
+        epa_bb line = epa_captured(s, op, dest, off, &n);
         for (int i = 0; i < 3; i++)
             for (uint64_t w = line.w[i]; w; w &= w - 1)
                 epa_toggle(s, op, i * 64 + tavi_ctz(w));
@@ -951,9 +975,17 @@ static int epaminondas_check(const void *st, char *err, size_t errlen)
 /* Pieces of a side on each rank, as seen from that side (index 0 = home). */
 static void epa_rank_counts(const epaminondas_state *s, int side, int cnt[EPA_H])
 {
-    for (int r = 0; r < EPA_H; r++) {
-        int c = epa_popcnt(s->pc[side][r >> 2] >> (16 * (r & 3)) & 0x3fffULL);
-        cnt[side == TAV_WHITE ? r : EPA_H - 1 - r] = c;
+    for (int i = 0; i < 3; i++) {
+        /* SWAR count of the four 16-bit ranks of word i, one count per lane */
+        uint64_t x = s->pc[side][i];
+        x = x - (x >> 1 & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+        x = (x + (x >> 8)) & 0x00ff00ff00ff00ffULL;
+        for (int j = 0; j < 4; j++) {
+            int r = 4 * i + j;
+            cnt[side == TAV_WHITE ? r : EPA_H - 1 - r] = (int)(x >> (16 * j) & 0xff);
+        }
     }
 }
 
@@ -1094,9 +1126,11 @@ static int epaminondas_move_score(const void *st, tav_move m)
     int fwd = me == TAV_WHITE ? epa_dr[d] : -epa_dr[d];
     int score;
     if (epa_move_cap(m)) {
-        epa_bb line = epa_captured(s, op, dest, off);
-        int n = bb_count(line);
-        int home = bb_count(bb_and(line, me == TAV_WHITE ? epa_row1 : epa_row12));
+        int n;
+        epa_bb line = epa_captured(s, op, dest, off, &n);
+        /* pieces taken on one's own home row (rank 1 in word 0, rank 12 in word 2) */
+        int home = me == TAV_WHITE ? epa_popcnt(line.w[0] & epa_row1.w[0])
+                                   : epa_popcnt(line.w[2] & epa_row12.w[2]);
         score = TAV_NOISY + 100 * n + 400 * home + ((dest >> 4) == farrank ? 300 : 0) - k;
     } else if ((dest >> 4) == farrank) {
         score = TAV_NOISY + 50;
@@ -1245,6 +1279,7 @@ const tav_game tavi_epaminondas_game = {
     .eval = epaminondas_eval,
     .playout_move = epaminondas_playout_move,
     .move_score = epaminondas_move_score,
+    .noisy = epaminondas_noisy,
     .ai = { .algorithm = EPA_TUNE == 2 ? TAV_AI_MCTS : TAV_AI_ALPHABETA, .ucb_c = 0.5, .widen_k = 2.0, .widen_alpha = 0.5,
             .cutoff = 12 },
 };

@@ -180,7 +180,8 @@ static int quiesce(worker *w, const void *st, int alpha, int beta, int ply, int 
         alpha = stand;
     tav_move *moves = w->lists + (size_t)ply * (size_t)g->max_moves;
     int *scores = w->scores + (size_t)ply * (size_t)g->max_moves;
-    int n = g->legal(st, moves), k = 0;
+    /* the noisy moves in list order: g->noisy lists only those */
+    int n = g->noisy ? g->noisy(st, moves) : g->legal(st, moves), k = 0;
     for (int i = 0; i < n; i++) {
         int sc = g->move_score(st, moves[i]);
         if (sc >= TAV_NOISY) {
