@@ -58,6 +58,10 @@
 
 typedef struct epa_bb { uint64_t w[3]; } epa_bb;
 
+/* The bitboard helpers and the walk are always inlined: the walk is large,
+ * and a helper left out of line costs a call per step. */
+#define EPA_INLINE static inline __attribute__((always_inline))
+
 typedef struct epaminondas_state {
     uint64_t pc[2][3];    /* pieces of white, black: bitboards */
     uint64_t key;         /* Zobrist key of pieces and side to move */
@@ -96,43 +100,50 @@ static inline int epa_move_s(tav_move m) { return (int)(m >> 15 & 31); }
 static inline int epa_move_cap(tav_move m) { return (int)(m >> 20 & 1); }
 
 /* Bitwise and / or / and-not / emptiness of bitboards. */
-static inline epa_bb bb_and(epa_bb a, epa_bb b)
+EPA_INLINE epa_bb bb_and(epa_bb a, epa_bb b)
 {
     epa_bb r = { { a.w[0] & b.w[0], a.w[1] & b.w[1], a.w[2] & b.w[2] } };
     return r;
 }
-static inline epa_bb bb_or(epa_bb a, epa_bb b)
+EPA_INLINE epa_bb bb_or(epa_bb a, epa_bb b)
 {
     epa_bb r = { { a.w[0] | b.w[0], a.w[1] | b.w[1], a.w[2] | b.w[2] } };
     return r;
 }
-static inline epa_bb bb_andnot(epa_bb a, epa_bb b)
+EPA_INLINE epa_bb bb_andnot(epa_bb a, epa_bb b)
 {
     epa_bb r = { { a.w[0] & ~b.w[0], a.w[1] & ~b.w[1], a.w[2] & ~b.w[2] } };
     return r;
 }
-static inline int bb_any(epa_bb a) { return (a.w[0] | a.w[1] | a.w[2]) != 0; }
-/* Population count inline (SWAR): the build has no -mpopcnt, and the
- * library call __builtin_popcountll becomes is a hot spot in search. */
-static inline int epa_popcnt(uint64_t x)
+EPA_INLINE int bb_any(epa_bb a) { return (a.w[0] | a.w[1] | a.w[2]) != 0; }
+/* Population count, inline SWAR (without -mpopcnt, __builtin_popcountll is
+ * a library call, a hot spot in search).  GCC turns this exact sequence into
+ * the processor's popcnt instruction where that is enabled: in a -mpopcnt
+ * build, and in the popcnt clones of the hot functions (EPA_HOT below). */
+EPA_INLINE int epa_popcnt(uint64_t x)
 {
     x = x - (x >> 1 & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
-/* Number of squares in a bitboard: the SWAR count of the three words with
- * their 4-bit partial sums added (at most 12 each) before one final fold. */
-static inline int bb_count(epa_bb a)
+/* Number of squares in a bitboard. */
+EPA_INLINE int bb_count(epa_bb a)
 {
-    const uint64_t m1 = 0x5555555555555555ULL, m2 = 0x3333333333333333ULL;
-    uint64_t x0 = a.w[0] - (a.w[0] >> 1 & m1), x1 = a.w[1] - (a.w[1] >> 1 & m1),
-             x2 = a.w[2] - (a.w[2] >> 1 & m1);
-    uint64_t x = (x0 & m2) + (x0 >> 2 & m2) + (x1 & m2) + (x1 >> 2 & m2) + (x2 & m2) +
-                 (x2 >> 2 & m2);
-    x = (x & 0x0f0f0f0f0f0f0f0fULL) + (x >> 4 & 0x0f0f0f0f0f0f0f0fULL);
-    return (int)((x * 0x0101010101010101ULL) >> 56);
+    return epa_popcnt(a.w[0]) + epa_popcnt(a.w[1]) + epa_popcnt(a.w[2]);
 }
+
+/* The hot functions (the walks and the evaluation) are compiled twice on
+ * x86-64 with GCC when the build does not already assume popcnt: a copy
+ * using the popcnt instruction and a plain one, the loader picking one for
+ * the processor (GCC's target_clones, an ifunc).  Elsewhere: one copy. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__) && \
+    !defined(__POPCNT__) && !defined(__SANITIZE_ADDRESS__)
+#define EPA_HOT __attribute__((target_clones("popcnt", "default")))
+#else
+#define EPA_HOT
+#endif
+
 /* Whether square sq (any int; outside 0..191 is empty) is set in words w. */
 static inline int bb_test(const uint64_t *w, int sq)
 {
@@ -140,14 +151,14 @@ static inline int bb_test(const uint64_t *w, int sq)
 }
 
 /* Move every square of a bitboard n places up (0 < n < 64). */
-static inline epa_bb bb_up(epa_bb b, int n)
+EPA_INLINE epa_bb bb_up(epa_bb b, int n)
 {
     epa_bb r = { { b.w[0] << n, b.w[1] << n | b.w[0] >> (64 - n),
                    b.w[2] << n | b.w[1] >> (64 - n) } };
     return r;
 }
 /* Move every square of a bitboard n places down (0 < n < 64). */
-static inline epa_bb bb_down(epa_bb b, int n)
+EPA_INLINE epa_bb bb_down(epa_bb b, int n)
 {
     epa_bb r = { { b.w[0] >> n | b.w[1] << (64 - n), b.w[1] >> n | b.w[2] << (64 - n),
                    b.w[2] >> n } };
@@ -158,7 +169,7 @@ static inline epa_bb bb_down(epa_bb b, int n)
  * result is always intersected with a set of real squares.  Along a rank
  * (d = E, W) no bit crosses a word: a word's top bit is padding (file 15),
  * so the carry up is 0 and the carry down would land on padding. */
-static inline epa_bb bb_shift(epa_bb b, int d)
+EPA_INLINE epa_bb bb_shift(epa_bb b, int d)
 {
     int o = epa_off[d];
     if (o == 1) {
@@ -173,7 +184,7 @@ static inline epa_bb bb_shift(epa_bb b, int d)
 }
 
 /* The pieces of one side as a bitboard. */
-static inline epa_bb epa_side(const epaminondas_state *s, int side)
+EPA_INLINE epa_bb epa_side(const epaminondas_state *s, int side)
 {
     epa_bb r = { { s->pc[side][0], s->pc[side][1], s->pc[side][2] } };
     return r;
@@ -226,8 +237,6 @@ typedef struct epa_walk {
     epa_bb attacked;   /* EPA_FEAT: enemy squares a capture can land on */
     epa_bb reach;      /* EPA_FEAT: empty squares a plain move can land on */
 } epa_walk;
-
-#define EPA_INLINE static inline __attribute__((always_inline))
 
 /* Emit a move for every bit of `t`, whose values are base + target square. */
 EPA_INLINE int epa_emit(epa_bb t, tav_move base, tav_move *out, int n)
@@ -371,7 +380,7 @@ EPA_INLINE void epa_walk_all(epa_bb own, epa_bb opp, const int mode, epa_walk *w
 }
 
 /* List the moves of `side` into out (room for EPA_MAX_MOVES); their count. */
-static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
+EPA_HOT static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
 {
     epa_walk w = { .out = out };
     epa_walk_all(epa_side(st, side), epa_side(st, side ^ 1), EPA_LIST, &w, NULL);
@@ -380,7 +389,7 @@ static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
 
 /* List the noisy moves of the player to move (captures and plain moves onto
  * the far row), in list order; their count. */
-static int epaminondas_noisy(const void *st, tav_move *out)
+EPA_HOT static int epaminondas_noisy(const void *st, tav_move *out)
 {
     const epaminondas_state *s = st;
     if (s->over)
@@ -391,7 +400,7 @@ static int epaminondas_noisy(const void *st, tav_move *out)
 }
 
 /* Count the moves of `side`; per[d] (may be NULL) gets those of each direction. */
-static int epa_count(const epaminondas_state *st, int side, int per[8])
+EPA_HOT static int epa_count(const epaminondas_state *st, int side, int per[8])
 {
     epa_walk w = { .n = 0 };
     epa_walk_all(epa_side(st, side), epa_side(st, side ^ 1), EPA_COUNT, &w, per);
@@ -400,7 +409,7 @@ static int epa_count(const epaminondas_state *st, int side, int per[8])
 
 /* The move of index idx (0 <= idx < count) of `side` in list order, with the
  * per-direction counts of epa_count: only direction d is walked. */
-static tav_move epa_find(const epaminondas_state *st, int side, const int per[8], int idx)
+EPA_HOT static tav_move epa_find(const epaminondas_state *st, int side, const int per[8], int idx)
 {
     epa_bb own = epa_side(st, side), opp = epa_side(st, side ^ 1);
     epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
@@ -1056,7 +1065,7 @@ static const int epa_adv[EPA_H] = { 0, 0, 2, 4, 6, 9, 12, 15, 19, 24, 30, 30 };
 #endif
 
 /* Static score (mover's view) in centipawn-like units. */
-static int epa_score(const epaminondas_state *s)
+EPA_HOT static int epa_score(const epaminondas_state *s)
 {
     int me = s->tomove, op = me ^ 1;
 #if EPA_TUNE == 1
