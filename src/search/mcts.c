@@ -236,6 +236,10 @@ static void playout(tree *t, float rw[2])
         } else if (smart && g->playout_move) {
             if (!g->playout_move(t->st, &t->rng, t->list, &m))
                 break;
+        } else if (g->random_move) {
+            /* the move the list and tav_rng_below would give, not listed */
+            if (g->random_move(t->st, &t->rng, &m) == 0)
+                break;
         } else {
             int n = g->legal(t->st, t->list);
             if (n == 0)
