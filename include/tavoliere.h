@@ -31,7 +31,6 @@
 typedef uint32_t tav_move;
 
 #define TAV_NOISY 1000          /* move_score at or above this: a noisy move */
-enum { TAV_AI_MCTS = 0, TAV_AI_ALPHABETA = 1 };
 
 /* Receives one line of output (thinking info, drawings); ctx is the caller's. */
 typedef void (*tav_info_fn)(void *ctx, const char *line);
@@ -315,7 +314,10 @@ typedef struct tav_game {
      * it prints less when memory runs out.) */
     void (*list_moves)(char *const *moves, int n, tav_info_fn out, void *ctx);
 
-    /* ---- Hooks for the `ai` player (all optional; see docs/ai/). ---- */
+    /* ---- Hooks for the `ai` player (all optional; see docs/ai/).  How the
+     * player searches each game (algorithm, UCB constant, widening, cut-off,
+     * ...) is search tuning, kept in the search layer's per-(game, player)
+     * profiles (src/search/profiles.c), not here. ---- */
 
     /* Heuristic value of the position for `side`, in [0, 1] (1 = sure win).
      * Cheap; the search uses it to end playouts early (after `cutoff`
@@ -333,23 +335,6 @@ typedef struct tav_game {
      * returns their count (out has room for max_moves).  The quiescence
      * search uses it when present, else lists with legal() and filters. */
     int (*noisy)(const void *st, tav_move *out);
-    /* Search settings tuned for this game; zero fields take the defaults. */
-    struct {
-        int algorithm;       /* TAV_AI_MCTS (default) or TAV_AI_ALPHABETA */
-        double ucb_c;        /* UCB exploration constant (default 0.5) */
-        double widen_k;      /* progressive widening: children <= 1 + k * visits^alpha */
-        double widen_alpha;  /*   (k < 0: no widening) */
-        int cutoff;          /* playout plies before eval() decides (0: play to the end) */
-        double mast;         /* > 0: playouts pick the move with the best average
-                                reward so far (move-average sampling), a uniform
-                                one with this probability; 0: off */
-        double margin;       /* > 0: a finished playout's reward mixes in the score
-                                margin, (1 - margin) * win + margin * (1 + tanh(
-                                (own - other) / margin_scale)) / 2; 0: win/draw/loss */
-        double margin_scale;
-        int order_root;      /* 1: with widening, the root's children are created
-                                best-first by move_score (ties in random order) */
-    } ai;
 } tav_game;
 
 /* The registry: every game known to Tavoliere. */

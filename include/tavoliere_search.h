@@ -41,9 +41,13 @@ typedef struct tav_budget {
     uint64_t keep;      /* 0: start from empty memory (deterministic).  Else a key naming a line
                            of play (one player in one game): the next search with the same key
                            goes on with what the previous one left on the worker, when the
-                           worker still holds it: the alpha-beta table, or the tree search's
-                           subtree of the new position (when the game went on along the tree;
-                           see tav_answer.reused).  Answers then depend on what came before. */
+                           worker still holds it: the alpha-beta table, and with keep_tree the
+                           tree search's subtree of the new position (when the game went on
+                           along the tree; see tav_answer.reused).  Answers then depend on what
+                           came before. */
+    int keep_tree;      /* 1: with keep, tree searches keep their trees too.  Off by default:
+                           measured, it lost 30 Elo in Cathedral at 50 ms a move
+                           (results/search-service.md). */
 } tav_budget;
 
 typedef struct tav_answer {

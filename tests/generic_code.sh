@@ -4,8 +4,10 @@
 # the command line, the search or the server holds a registered game's name
 # as a string or asks a game probe, so that everything it needs comes from
 # the game's table (registry, drawing view, words for people).  The bench's
-# per-game search budgets (src/cli/bench.c) are benchmark configuration and
-# allowed.  Prints "N passed, N failed".
+# per-game search budgets (src/cli/bench.c) are benchmark configuration, and
+# the search profiles (src/search/profiles.c: search tuning per game and
+# player, keyed by the game's name) search configuration: both allowed.
+# Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 T="$(pwd)/$BUILD/tavoliere"
 P=0
@@ -17,7 +19,7 @@ if [ -z "$names" ]; then
     exit 0
 fi
 for g in $names; do
-    hits=$(grep -rn "\"$g\"" src/session src/engine src/cli src/search src/server | grep -v '^src/cli/bench\.c:')
+    hits=$(grep -rn "\"$g\"" src/session src/engine src/cli src/search src/server | grep -v '^src/cli/bench\.c:' | grep -v '^src/search/profiles\.c:')
     if [ -z "$hits" ]; then
         P=$((P + 1))
     else

@@ -22,7 +22,6 @@
 
 #include "cli/cli.h"
 #include "core/core.h"
-#include "search/search.h"
 
 /* The random-games workload of each game comes from the registry:
  * tav_game.bench_games games with its first sample option set. */
@@ -47,6 +46,12 @@ static const search_load search_loads[] = {
 static uint64_t bench_search(const char *only, double scale)
 {
     uint64_t total = 0;
+    /* The search service with one worker and 64 MiB of search memory. */
+    tav_service *svc = tav_service_new(1, (size_t)64 << 20);
+    if (!svc) {
+        fprintf(stderr, "tavoliere bench: out of memory\n");
+        return 0;
+    }
     printf("\n%-12s %-4s %9s %11s %11s %16s %9s %12s\n", "search", "ai", "budget", "playouts",
            "nodes", "signature", "seconds", "per second");
     for (size_t k = 0; k < sizeof search_loads / sizeof search_loads[0]; k++) {
@@ -86,18 +91,20 @@ static uint64_t bench_search(const char *only, double scale)
             uint64_t sig = 0, playouts = 0, nodes = 0;
             double t0 = cli_now();
             for (int i = 0; i < npos; i++) {
-                tavi_limits lim;
-                tavi_limits_default(&lim);
-                lim.movetime_ms = 0;
-                lim.nodes = budget;
-                lim.threads = 1;
-                lim.seed = 7;
-                tavi_report rep;
-                if (tavi_search(g, pos + g->state_size * (size_t)i, player, &lim, NULL, NULL, &rep) != 0)
+                /* One thread, a node budget, seed 7, nothing kept: the
+                 * same moves and counts on any machine. */
+                tav_budget b;
+                memset(&b, 0, sizeof b);
+                b.nodes = budget;
+                b.threads = 1;
+                b.seed = 7;
+                tav_answer a;
+                if (tav_service_run_state(svc, g, pos + g->state_size * (size_t)i, player, &b, NULL, NULL,
+                                          &a) != TAV_OK)
                     continue;
-                sig = tavi_mix64(sig ^ rep.best ^ ((rep.playouts + (uint64_t)rep.depth) << 20) ^ (rep.nodes << 40));
-                playouts += rep.playouts;
-                nodes += rep.nodes;
+                sig = tavi_mix64(sig ^ a.best ^ ((a.playouts + (uint64_t)a.depth) << 20) ^ (a.nodes << 40));
+                playouts += a.playouts;
+                nodes += a.nodes;
             }
             double dt = cli_now() - t0;
             if (dt <= 0)
@@ -112,6 +119,7 @@ static uint64_t bench_search(const char *only, double scale)
         free(st);
         free(pos);
     }
+    tav_service_free(svc);
     printf("%-12s %-4s %9s %11s %11s %016" PRIx64 "\n", "search", "all", "", "", "", total);
     return total;
 }

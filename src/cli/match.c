@@ -9,9 +9,10 @@
  * goes to stderr; the result table (wins, draws, losses, score, Elo
  * difference with its 95% interval, from A's point of view) to stdout.
  *
- * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` / `ai:reuse=0`
- * (options after a colon, comma-separated; reuse=0: nothing kept between
- * moves, neither table nor tree), or `engine:COMMAND` — any program that
+ * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` / `ai:reuse=0` /
+ * `ai:tree=1` (options after a colon, comma-separated; reuse=0: nothing kept
+ * between moves, not even the alpha-beta table; tree=1: tree searches keep
+ * their trees too, budget.keep_tree), or `engine:COMMAND` — any program that
  * speaks the engine protocol, started with /bin/sh -c COMMAND.
  *
  * With --save DIR every game is written as a record (docs/records.md),
@@ -32,7 +33,6 @@
 #include "cli/cli.h"
 #include "core/core.h"
 #include "tavoliere_record.h"
-#include "search/search.h"
 #include "tavoliere_session.h"
 
 typedef struct player_spec {
@@ -41,6 +41,7 @@ typedef struct player_spec {
     int level;
     uint64_t nodes;
     int no_keep;          /* reuse=0: every search starts from empty memory (budget.keep 0) */
+    int keep_tree;        /* tree=1: tree searches keep their trees too (budget.keep_tree) */
 } player_spec;
 
 typedef struct extproc {
@@ -93,6 +94,8 @@ static int parse_player(const char *s, player_spec *p)
                 p->nodes = v;
             else if (strncmp(tok, "reuse=", 6) == 0 && tavi_parse_uint(tok + 6, 1, &v) == 0)
                 p->no_keep = v == 0;
+            else if (strncmp(tok, "tree=", 5) == 0 && tavi_parse_uint(tok + 5, 1, &v) == 0)
+                p->keep_tree = (int)v;
             else
                 return -1;
         }
@@ -192,6 +195,7 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
     b.threads = 1;
     b.memory = 32u << 20;
     b.keep = p->no_keep ? 0 : keep;
+    b.keep_tree = p->keep_tree;
     tav_answer a;
     tav_service *svc = cli_service();
     if (!svc || tav_service_run(svc, gs, p->kind, &b, NULL, NULL, &a) != TAV_OK)
@@ -422,7 +426,7 @@ int cli_match(int argc, char **argv)
         }
     }
     if (parse_player(a, &mt.a) != 0 || parse_player(b, &mt.b) != 0) {
-        fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N, ai:reuse=0 or engine:COMMAND\n");
+        fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N, ai:reuse=0, ai:tree=1 or engine:COMMAND\n");
         return 2;
     }
     if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 0) {

@@ -25,7 +25,6 @@
 #include "core/core.h"
 #include "engine/engine.h"
 #include "tavoliere_record.h"
-#include "search/search.h"
 #include "tavoliere_session.h"
 #include "session/explain.h"
 

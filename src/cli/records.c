@@ -12,7 +12,6 @@
 #include "core/core.h"
 #include "engine/engine.h"
 #include "tavoliere_record.h"
-#include "search/search.h"
 #include "tavoliere_session.h"
 
 char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t errlen)

@@ -31,7 +31,7 @@
 #include "core/core.h"
 #include "engine/engine.h"
 #include "tavoliere_record.h"
-#include "search/search.h"
+#include "tavoliere_search.h"
 
 #define MAX_PLIES 20000
 
@@ -45,6 +45,8 @@ typedef struct ctx {
     char *pos, *pos2;
     int failed;
     char where[128];
+    tav_service *svc;      /* every search goes through the service (two workers) */
+    uint64_t seed;         /* search_hook's seed */
 } ctx;
 
 static void fail(ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -65,24 +67,25 @@ static void fail(ctx *c, const char *fmt, ...)
 static int search_hook(void *ctxp, const tav_game *g, const void *st, int ply,
                        const tav_move *list, int n, char *err, size_t errlen)
 {
-    const uint64_t *seed = ctxp;
+    const ctx *c = ctxp;
     if (ply % 5 != 2)
         return 0;
     static const char *const players[] = {"random", "uct", "ai"};
     const char *player = players[(ply / 5) % 3];
-    tavi_limits lim;
-    tavi_limits_default(&lim);
-    lim.movetime_ms = 0;
-    lim.nodes = 40;
-    lim.memory = 1u << 20;
-    lim.seed = *seed + (uint64_t)ply;
-    tavi_report rep;
-    if (tavi_search(g, st, player, &lim, NULL, NULL, &rep) != 0) {
-        tavi_bprintf(err, errlen, "%s: no answer in a live position", player);
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.nodes = 40;
+    b.memory = 1u << 20;
+    b.threads = 1;
+    b.seed = c->seed + (uint64_t)ply;
+    tav_answer a;
+    tav_status rc = tav_service_run_state(c->svc, g, st, player, &b, NULL, NULL, &a);
+    if (rc != TAV_OK) {
+        tavi_bprintf(err, errlen, "%s: no answer in a live position (status %d)", player, (int)rc);
         return -1;
     }
     int k;
-    for (k = 0; k < n && list[k] != rep.best; k++)
+    for (k = 0; k < n && list[k] != a.best; k++)
         ;
     if (k == n) {
         tavi_bprintf(err, errlen, "%s answered an illegal move", player);
@@ -97,17 +100,20 @@ static int play_game(ctx *c, uint64_t seed)
 {
     char err[1024];
     int plies = 0;
-    if (tav_conformance_game(c->g, c->options, seed, search_hook, &seed, &plies, err, sizeof err) != 0) {
+    c->seed = seed;
+    if (tav_conformance_game(c->g, c->options, seed, search_hook, c, &plies, err, sizeof err) != 0) {
         snprintf(c->where, sizeof c->where, "conformance");
         fail(c, "%s", err);
     }
     return plies;
 }
 
-/* Search memory: a searcher's tree never grows past its budget, a searcher
- * kept between moves gives the same tree-search answers as fresh memory,
- * and the alpha-beta table it keeps makes the same search cheaper until it
- * is cleared. */
+/* Search memory through the service: the same seed gives the same move;
+ * a tree never grows past its memory budget; a line of play (budget.keep)
+ * starts from empty memory and then goes on with what it kept (the
+ * alpha-beta table makes the same search cheaper, the tree search goes on
+ * from the whole tree of the same position); with no memory for a tree the
+ * answer is TAV_E_NOMEM, never "the game is over". */
 static int is_legal(ctx *c, const void *st, tav_move m)
 {
     int n = c->g->legal(st, c->list2);
@@ -136,62 +142,78 @@ static int random_position(ctx *c, uint64_t seed, int plies)
     return g->to_move(c->a) == TAV_NONE ? -1 : 0;
 }
 
-static void check_searcher(ctx *c, uint64_t seed)
+static tav_status run(ctx *c, const char *player, const tav_budget *b, tav_answer *a)
+{
+    return tav_service_run_state(c->svc, c->g, c->a, player, b, NULL, NULL, a);
+}
+
+static void check_memory(ctx *c, uint64_t seed)
 {
     const tav_game *g = c->g;
     if (random_position(c, seed, 6) != 0)
         return;
-    snprintf(c->where, sizeof c->where, "searcher, seed %llu", (unsigned long long)seed);
-    tavi_searcher *sr = tavi_searcher_new();
-    if (!sr)
-        return;
+    snprintf(c->where, sizeof c->where, "search memory, seed %llu", (unsigned long long)seed);
     static const char *const players[] = {"uct", "ai"};
-    size_t allowed = 0;   /* each player's blocks stay within its budget */
     for (int p = 0; p < 2; p++) {
-        int ab = p == 1 && g->ai.algorithm == TAV_AI_ALPHABETA;
-        tavi_limits lim;
-        tavi_limits_default(&lim);
-        lim.movetime_ms = 0;
-        lim.seed = seed;
-        lim.memory = 16u << 10;   /* 512 tree nodes */
+        tav_budget lb;   /* the level table says which algorithm the ai player uses */
+        memset(&lb, 0, sizeof lb);
+        tav_level_budget(g, 5, &lb);
+        int ab = p == 1 && lb.depth > 0;
+        int per_deal = p == 0 && g->mask && g->determinize;   /* uct: a tree per deal, not kept */
+        tav_budget b;
+        memset(&b, 0, sizeof b);
+        b.seed = seed;
+        b.threads = 1;
+        b.memory = 16u << 10;   /* 512 tree nodes */
         if (ab) {
-            lim.depth = 3;
-            lim.memory = 1u << 20;
+            b.depth = 3;
+            b.memory = 1u << 20;
         } else {
-            lim.nodes = 1000;
+            b.nodes = 1000;
         }
-        tavi_report fresh, kept1, kept2;
-        tavi_searcher_clear(sr);
-        if (tavi_search(g, c->a, players[p], &lim, NULL, NULL, &fresh) != 0 ||
-            tavi_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept1) != 0 ||
-            tavi_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &kept2) != 0) {
+        tav_answer fresh, again, kept1, kept2;
+        tav_budget kb = b;
+        kb.keep = 1000 + (uint64_t)p + seed * 4;
+        kb.keep_tree = 1;
+        if (run(c, players[p], &b, &fresh) != TAV_OK || run(c, players[p], &b, &again) != TAV_OK ||
+            run(c, players[p], &kb, &kept1) != TAV_OK || run(c, players[p], &kb, &kept2) != TAV_OK) {
             fail(c, "%s: search failed", players[p]);
             break;
         }
         if (!is_legal(c, c->a, fresh.best) || !is_legal(c, c->a, kept2.best))
             fail(c, "%s: illegal move", players[p]);
-        allowed += lim.memory;
-        if (tavi_searcher_bytes(sr) > allowed)
-            fail(c, "%s: searcher holds %zu bytes, budget %zu", players[p], tavi_searcher_bytes(sr),
-                 lim.memory);
+        if (again.best != fresh.best || again.nodes != fresh.nodes || again.playouts != fresh.playouts)
+            fail(c, "%s: the same seed gave another search", players[p]);
+        if (kept1.best != fresh.best || kept1.nodes != fresh.nodes || kept1.reused != 0)
+            fail(c, "%s: a new line of play did not start from empty memory", players[p]);
         if (ab) {
-            if (kept1.nodes != fresh.nodes || kept1.best != fresh.best)
-                fail(c, "alpha-beta with a cleared searcher differs from fresh memory");
             if (!(kept2.nodes < kept1.nodes))
                 fail(c, "alpha-beta: the kept table did not save work (%llu then %llu nodes)",
                      (unsigned long long)kept1.nodes, (unsigned long long)kept2.nodes);
-        } else {
-            uint64_t cap = g->mask && p == 0 ? 8 * 512 : 512;   /* uct: 8 deals, a tree each */
-            if (fresh.nodes > cap || kept2.nodes > cap)
-                fail(c, "%s: tree of %llu nodes past a %llu-node budget", players[p],
-                     (unsigned long long)fresh.nodes, (unsigned long long)cap);
-            if (fresh.playouts < 1000 && fresh.nodes >= 512)
-                fail(c, "%s: a full tree stopped the search", players[p]);
-            if (kept1.best != fresh.best || kept2.best != fresh.best || kept2.playouts != fresh.playouts)
-                fail(c, "%s: kept memory changes the answer", players[p]);
+            continue;
         }
+        uint64_t cap = per_deal ? 8 * 512 : 512;   /* uct on hidden information: 8 deals, a tree each */
+        if (fresh.nodes > cap || kept2.nodes > cap)
+            fail(c, "%s: tree of %llu nodes past a %llu-node budget", players[p],
+                 (unsigned long long)(fresh.nodes > kept2.nodes ? fresh.nodes : kept2.nodes),
+                 (unsigned long long)cap);
+        if (fresh.playouts < 1000 && fresh.nodes >= 512)
+            fail(c, "%s: a full tree stopped the search", players[p]);
+        if (kept2.playouts != fresh.playouts)
+            fail(c, "%s: the playout budget counts %llu new playouts, not %llu", players[p],
+                 (unsigned long long)kept2.playouts, (unsigned long long)fresh.playouts);
+        uint64_t want = per_deal ? 0 : kept1.playouts;   /* the same position: the whole tree */
+        if (kept2.reused != want)
+            fail(c, "%s: the kept tree held %llu playouts, %llu expected", players[p],
+                 (unsigned long long)kept2.reused, (unsigned long long)want);
+        /* No memory for a tree: out of memory, not the end of the game. */
+        tav_budget nb = b;
+        nb.memory = 1;
+        tav_answer none;
+        tav_status rc = run(c, players[p], &nb, &none);
+        if (rc != TAV_E_NOMEM || none.status != TAV_E_NOMEM)
+            fail(c, "%s: a search without memory answered status %d, not TAV_E_NOMEM", players[p], (int)rc);
     }
-    tavi_searcher_free(sr);
 }
 
 /* Time: `go movetime=MS` answers within MS + 5% + 20 ms (issue 6), for every
@@ -200,29 +222,26 @@ static void check_searcher(ctx *c, uint64_t seed)
 static void check_movetime(ctx *c, uint64_t seed)
 {
 #if !defined(TAV_DEBUG)
-    const tav_game *g = c->g;
     if (random_position(c, seed, 4) != 0)
         return;
     static const char *const players[] = {"uct", "ai"};
-    tavi_searcher *sr = tavi_searcher_new();
-    for (int p = 0; p < 2 && sr; p++)
+    for (int p = 0; p < 2; p++)
         for (int threads = 1; threads <= 2; threads++) {
-            tavi_limits lim;
-            tavi_limits_default(&lim);
-            lim.movetime_ms = 100;
-            lim.threads = threads;
-            lim.seed = seed;
-            tavi_report rep;
+            tav_budget b;
+            memset(&b, 0, sizeof b);
+            b.movetime_ms = 100;
+            b.threads = threads;
+            b.seed = seed;
+            tav_answer a;
             double t0 = cli_now();
-            int rc = tavi_search_with(sr, g, c->a, players[p], &lim, NULL, NULL, &rep);
+            tav_status rc = run(c, players[p], &b, &a);
             double ms = (cli_now() - t0) * 1000.0;
             snprintf(c->where, sizeof c->where, "go movetime=100, %s, %d thread(s)", players[p], threads);
-            if (rc != 0 || !is_legal(c, c->a, rep.best))
+            if (rc != TAV_OK || !is_legal(c, c->a, a.best))
                 fail(c, "no legal move");
             if (ms > 100 * 1.05 + 20)
                 fail(c, "took %.1f ms", ms);
         }
-    tavi_searcher_free(sr);
 #else
     (void)c;
     (void)seed;
@@ -418,6 +437,13 @@ int cli_selftest(int argc, char **argv)
             only = argv[i];
     }
     int passed = 0, failed = 0;
+    /* One service for every search: two workers (the movetime checks use
+     * both), 1 MiB of search memory each. */
+    tav_service *svc = tav_service_new(2, 1u << 20);
+    if (!svc) {
+        fprintf(stderr, "tavoliere: out of memory\n");
+        return 1;
+    }
     for (int gi = 0; gi < tav_game_count(); gi++)
     for (int k = 0; tav_game_at(gi)->samples && tav_game_at(gi)->samples[k]; k++) {
         const tav_game *g = tav_game_at(gi);
@@ -425,6 +451,7 @@ int cli_selftest(int argc, char **argv)
             continue;
         ctx c = {0};
         c.g = g;
+        c.svc = svc;
         c.options = g->samples[k];
         c.list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         c.list2 = malloc(sizeof(tav_move) * (size_t)g->max_moves);
@@ -435,6 +462,7 @@ int cli_selftest(int argc, char **argv)
         c.pos2 = malloc(TAV_POSITION_TEXT);
         if (!c.list || !c.list2 || !c.a || !c.b || !c.c || !c.pos || !c.pos2) {
             fprintf(stderr, "tavoliere: out of memory\n");
+            tav_service_free(svc);
             return 1;
         }
         long plies = 0;
@@ -446,7 +474,7 @@ int cli_selftest(int argc, char **argv)
         for (int i = 0; i < 2 && !c.failed; i++)
             check_records(&c, seed * 31ULL + (uint64_t)i);
         if (!c.failed)
-            check_searcher(&c, seed);
+            check_memory(&c, seed);
         if (!c.failed)
             check_movetime(&c, seed);
         printf("  selftest %-12s %-20s %d games, %ld plies, %.2fs: %s\n", g->name,
@@ -464,6 +492,7 @@ int cli_selftest(int argc, char **argv)
         free(c.pos);
         free(c.pos2);
     }
+    tav_service_free(svc);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

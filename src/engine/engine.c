@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "search/search.h"
 #include "tavoliere_search.h"
 #include "tavoliere_session.h"
 
@@ -39,8 +38,8 @@ struct tavi_engine {
     tav_rng rng;
     int threads;                 /* threads for go (1 = deterministic) */
     size_t memory;               /* search memory for go, bytes */
-    tavi_searcher *searcher;      /* search memory kept between moves (no service) */
-    tav_service *service;        /* the caller's search service, or NULL */
+    tav_service *service;        /* the caller's search service, or NULL: own_service */
+    tav_service *own_service;    /* made at the first go without the caller's, freed with it */
     uint64_t keep;               /* the service's line of play: new at newgame and position */
     tav_info_fn info;
     void *info_ctx;
@@ -182,7 +181,6 @@ static void cmd_newgame(tavi_engine *e, char *args)
     tav_session_free(e->s);
     e->s = s;
     e->game = g;
-    tavi_searcher_clear(e->searcher);
     e->keep++;
     out_printf(e, "ok");
 }
@@ -255,13 +253,14 @@ static void cmd_undo(tavi_engine *e, char *args)
     out_printf(e, "ok");
 }
 
-/* Parse `go` options into search limits; returns 0 or answers an error. */
-static int parse_go(tavi_engine *e, char *args, tavi_limits *lim, char *player, size_t pn)
+/* Parse `go` options into a search budget; returns 0 or answers an error. */
+static int parse_go(tavi_engine *e, char *args, tav_budget *lim, char *player, size_t pn)
 {
     tavi_optiter it = {args};
     char key[32], val[32], err[128];
     int k, timed = 0;
-    tavi_limits_default(lim);
+    memset(lim, 0, sizeof *lim);
+    lim->movetime_ms = GO_DEFAULT_MS;
     lim->seed = tav_rng_next(&e->rng);
     lim->threads = e->threads;
     lim->memory = e->memory;
@@ -326,64 +325,59 @@ static int parse_go(tavi_engine *e, char *args, tavi_limits *lim, char *player, 
     return 0;
 }
 
+/* The service go searches on: the caller's, else the engine's own (two
+ * workers, made at the first go): no search starts threads of its own. */
+static tav_service *go_service(tavi_engine *e)
+{
+    if (e->service)
+        return e->service;
+    if (!e->own_service)
+        e->own_service = tav_service_new(2, 0);
+    return e->own_service;
+}
+
 static void cmd_go(tavi_engine *e, char *args)
 {
     if (need_game(e))
         return;
-    tavi_limits lim;
+    tav_budget b;
     char player[32];
-    if (parse_go(e, args, &lim, player, sizeof player) != 0)
+    if (parse_go(e, args, &b, player, sizeof player) != 0)
         return;
-    e->memory = lim.memory;   /* a valid go's memory= stays for the next moves */
+    e->memory = b.memory;   /* a valid go's memory= stays for the next moves */
     const void *st = cur_state(e);
     if (tav_session_to_move(e->s) == TAV_NONE) {
         out_printf(e, "error the game is over");
         return;
     }
-    tavi_report rep;
-    if (e->service) {
-        /* The service: its workers' memory (go memory= caps it), threads
-         * up to its pool, the table kept from move to move of this game. */
-        tav_budget b;
-        memset(&b, 0, sizeof b);
-        b.movetime_ms = lim.movetime_ms;
-        b.nodes = lim.nodes;
-        b.depth = lim.depth;
-        b.level = lim.level;
-        b.threads = lim.threads;
-        b.seed = lim.seed;
-        b.memory = lim.memory;
-        b.keep = e->keep;
-        tav_answer a;
-        if (tav_service_run_state(e->service, e->game, st, player, &b, e->info, e->info_ctx, &a) != TAV_OK) {
-            out_printf(e, "error the game is over");
-            return;
-        }
-        memset(&rep, 0, sizeof rep);
-        rep.best = a.best;
-        rep.playouts = a.playouts;
-        rep.nodes = a.nodes;
-        rep.depth = a.depth;
-        rep.value = a.value;
-        rep.seconds = a.seconds;
-    } else if (tavi_search_with(e->searcher, e->game, st, player, &lim, e->info, e->info_ctx, &rep) != 0) {
-        out_printf(e, "error the game is over");
+    /* The service: its workers' memory (go memory= caps it), threads up
+     * to its pool, the table or tree kept from move to move of this game. */
+    tav_service *svc = go_service(e);
+    if (!svc) {
+        out_printf(e, "error out of memory");
         return;
     }
-    char buf[TAV_MOVE_TEXT];
-    e->game->move_str(st, rep.best, buf, sizeof buf);
+    b.keep = e->keep;
+    tav_answer a;
+    tav_status rc = tav_service_run_state(svc, e->game, st, player, &b, e->info, e->info_ctx, &a);
+    if (rc != TAV_OK) {
+        out_printf(e, "error %s", rc == TAV_E_OVER ? "the game is over"
+                                  : rc == TAV_E_NOMEM ? "out of memory"
+                                                      : "search failed");
+        return;
+    }
     if (e->info) {
         char line[256];
-        if (rep.depth > 0)
-            snprintf(line, sizeof line, "info depth %d nodes %llu time %.0f value %.3f", rep.depth,
-                     (unsigned long long)rep.nodes, rep.seconds * 1000.0, rep.value);
+        if (a.depth > 0)
+            snprintf(line, sizeof line, "info depth %d nodes %llu time %.0f value %.3f", a.depth,
+                     (unsigned long long)a.nodes, a.seconds * 1000.0, a.value);
         else
             snprintf(line, sizeof line, "info playouts %llu nodes %llu time %.0f value %.3f",
-                     (unsigned long long)rep.playouts, (unsigned long long)rep.nodes,
-                     rep.seconds * 1000.0, rep.value);
+                     (unsigned long long)a.playouts, (unsigned long long)a.nodes, a.seconds * 1000.0,
+                     a.value);
         e->info(e->info_ctx, line);
     }
-    out_printf(e, "bestmove %s", buf);
+    out_printf(e, "bestmove %s", a.best_text);
 }
 
 static void cmd_quit(tavi_engine *e, char *args)
@@ -412,7 +406,6 @@ static void cmd_position(tavi_engine *e, char *args)
         out_printf(e, "error position: %s", st == TAV_E_NOMEM ? "out of memory" : err[0] ? err : "invalid");
         return;
     }
-    tavi_searcher_clear(e->searcher);
     e->keep++;
     out_printf(e, "ok");
 }
@@ -584,9 +577,8 @@ tavi_engine *tavi_engine_new(uint64_t seed)
     e->scratch = malloc(sizeof(tav_move) * TAV_MAX_MOVES);
     e->outcap = 4096;
     e->out = malloc(e->outcap);
-    e->searcher = tavi_searcher_new();
     e->memory = 64u << 20;
-    if (!e->scratch || !e->out || !e->searcher) {
+    if (!e->scratch || !e->out) {
         tavi_engine_free(e);
         return NULL;
     }
@@ -609,7 +601,7 @@ void tavi_engine_free(tavi_engine *e)
     tav_session_free(e->s);
     free(e->scratch);
     free(e->out);
-    tavi_searcher_free(e->searcher);
+    tav_service_free(e->own_service);
     free(e);
 }
 

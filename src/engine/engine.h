@@ -25,7 +25,9 @@ typedef struct tavi_engine tavi_engine;
 tavi_engine *tavi_engine_new(uint64_t seed);
 void tavi_engine_free(tavi_engine *e);
 /* Search `go` on a search service (the caller's, it outlives the engine);
- * NULL: each go runs its own threads (tavi_search). */
+ * NULL: on the engine's own service of two workers, made at the first go
+ * and freed with the engine.  Either way `go threads=` is capped by the
+ * service's pool: no search starts threads of its own. */
 struct tav_service;
 void tavi_engine_set_service(tavi_engine *e, struct tav_service *svc);
 

@@ -1419,24 +1419,6 @@ static int cathedral_check(const void *st, char *err, size_t errlen)
 #ifndef CAT_POLICY_K
 #define CAT_POLICY_K 16    /* playout policy: candidates sampled per move */
 #endif
-#ifndef CAT_AI_ALGO
-#define CAT_AI_ALGO TAV_AI_MCTS
-#endif
-#ifndef CAT_AI_C
-#define CAT_AI_C 0.3
-#endif
-#ifndef CAT_AI_WK
-#define CAT_AI_WK 2.0
-#endif
-#ifndef CAT_AI_WA
-#define CAT_AI_WA 0.5
-#endif
-#ifndef CAT_AI_CUTOFF
-#define CAT_AI_CUTOFF 8
-#endif
-#ifndef CAT_AI_ORDER
-#define CAT_AI_ORDER 1     /* widen the root best-first by move_score */
-#endif
 
 /* Placements of shape sh given the shifted free squares `down`. */
 static int cat_count_fits(int sh, const cat_bb *down)
@@ -1689,6 +1671,4 @@ const tav_game tavi_cathedral_game = {
     .eval = cathedral_eval,
     .playout_move = cathedral_playout_move,
     .move_score = cathedral_move_score,
-    .ai = {.algorithm = CAT_AI_ALGO, .ucb_c = CAT_AI_C, .widen_k = CAT_AI_WK, .widen_alpha = CAT_AI_WA,
-           .cutoff = CAT_AI_CUTOFF, .order_root = CAT_AI_ORDER},
 };

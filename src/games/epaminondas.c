@@ -1289,6 +1289,4 @@ const tav_game tavi_epaminondas_game = {
     .playout_move = epaminondas_playout_move,
     .move_score = epaminondas_move_score,
     .noisy = epaminondas_noisy,
-    .ai = { .algorithm = EPA_TUNE == 2 ? TAV_AI_MCTS : TAV_AI_ALPHABETA, .ucb_c = 0.5, .widen_k = 2.0, .widen_alpha = 0.5,
-            .cutoff = 12 },
 };

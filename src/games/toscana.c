@@ -1287,27 +1287,6 @@ static int toscana_check(const void *st, char *err, size_t errlen)
 #ifndef TOS_P_FLOOD
 #define TOS_P_FLOOD 0      /* policy: 1 = find the largest areas (slow), 0 = colour contacts */
 #endif
-#ifndef TOS_AI_C
-#define TOS_AI_C 0.25
-#endif
-#ifndef TOS_AI_WK
-#define TOS_AI_WK -1.0
-#endif
-#ifndef TOS_AI_WA
-#define TOS_AI_WA 0.5
-#endif
-#ifndef TOS_AI_CUTOFF
-#define TOS_AI_CUTOFF 30
-#endif
-#ifndef TOS_AI_MARGIN
-#define TOS_AI_MARGIN 0.5  /* weight of the tile margin in a finished playout's reward */
-#endif
-#ifndef TOS_AI_MARGIN_SCALE
-#define TOS_AI_MARGIN_SCALE 3.0
-#endif
-#ifndef TOS_AI_MAST
-#define TOS_AI_MAST 0.5    /* move-average sampling in playouts: uniform-move probability (0: off) */
-#endif
 
 /* Squares orthogonally next to `m` (not m itself unless adjacent to it). */
 static void tos_dilate(const uint32_t *m, uint32_t *out)
@@ -1527,7 +1506,4 @@ const tav_game tavi_toscana_game = {
     .eval = toscana_eval,
     .playout_move = toscana_playout_move,
     .move_score = toscana_move_score,
-    .ai = { .algorithm = TAV_AI_MCTS, .ucb_c = TOS_AI_C, .widen_k = TOS_AI_WK,
-            .widen_alpha = TOS_AI_WA, .cutoff = TOS_AI_CUTOFF, .mast = TOS_AI_MAST,
-            .margin = TOS_AI_MARGIN, .margin_scale = TOS_AI_MARGIN_SCALE },
 };

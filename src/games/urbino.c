@@ -1187,21 +1187,6 @@ static int urbino_check(const void *st, char *err, size_t errlen)
 
 /* ---- The ai player (docs/ai/urbino.md) ----------------------------------------------- */
 
-#ifndef URB_AI_C
-#define URB_AI_C 0.25
-#endif
-#ifndef URB_AI_WK
-#define URB_AI_WK 2.0
-#endif
-#ifndef URB_AI_WA
-#define URB_AI_WA 0.5
-#endif
-#ifndef URB_AI_CUTOFF
-#define URB_AI_CUTOFF 8
-#endif
-#ifndef URB_AI_ORDER
-#define URB_AI_ORDER 0     /* widen the root best-first by move_score */
-#endif
 #ifndef URB_AI_CAND
 #define URB_AI_CAND 4        /* random repositionings tried per playout move */
 #endif
@@ -1690,6 +1675,4 @@ const tav_game tavi_urbino_game = {
     .eval = urbino_eval,
     .playout_move = urbino_playout_move,
     .move_score = urbino_move_score,
-    .ai = { .algorithm = TAV_AI_MCTS, .ucb_c = URB_AI_C, .widen_k = URB_AI_WK,
-            .widen_alpha = URB_AI_WA, .cutoff = URB_AI_CUTOFF, .order_root = URB_AI_ORDER },
 };

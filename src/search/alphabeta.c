@@ -30,7 +30,6 @@
 #include <time.h>
 
 #include "core/core.h"
-#include "search/search.h"
 #include "search/search_internal.h"
 
 #define AB_WIN 30000
@@ -525,45 +524,3 @@ int tavi_ab_finish(tavi_ab *ab, tavi_report *out)
 }
 
 void tavi_ab_free(tavi_ab *ab) { free(ab); }
-
-static void *ab_job_thread(void *arg)
-{
-    thread_arg *ta = arg;
-    tavi_ab *ab = (tavi_ab *)((char *)ta->w->sh - offsetof(tavi_ab, sh));
-    tavi_ab_job(ab, ta->w->id);
-    return NULL;
-}
-
-int tavi_alphabeta(tavi_searcher *sr, const tav_game *g, const void *st, const tavi_limits *lim,
-                  double deadline, uint64_t max_nodes, tav_info_fn info, void *ctx, tavi_report *out)
-{
-    int threads = lim->threads < 1 ? 1 : lim->threads > TAVI_MAX_JOBS ? TAVI_MAX_JOBS : lim->threads;
-    tavi_ab *ab = tavi_ab_new(g, st, lim, ab_now(), deadline, max_nodes, threads, info, ctx, NULL);
-    if (!ab)
-        return -1;
-    size_t bytes = tavi_ab_table_bytes(lim->memory ? lim->memory : (64u << 20));
-    /* The searcher's table keeps its contents from the previous moves of
-     * the same game; a new game (or another game) starts from zero. */
-    int reused = 0;
-    void *tt = tavi_searcher_take(sr, TAVI_SEARCHER_TT, bytes, &reused);
-    if (tt && reused && sr->tt_game != g)
-        memset(tt, 0, bytes);
-    if (sr)
-        sr->tt_game = g;
-    int rc = -1;
-    if (tt) {
-        tavi_ab_set_table(ab, tt, bytes, 0);
-        pthread_t tid[TAVI_MAX_JOBS];
-        int started[TAVI_MAX_JOBS] = {0};
-        for (int i = 1; i < threads; i++)
-            started[i] = pthread_create(&tid[i], NULL, ab_job_thread, &ab->ta[i]) == 0;
-        tavi_ab_job(ab, 0);
-        for (int i = 1; i < threads; i++)
-            if (started[i])
-                pthread_join(tid[i], NULL);
-        rc = tavi_ab_finish(ab, out);
-    }
-    tavi_searcher_release(sr, tt);
-    tavi_ab_free(ab);
-    return rc;
-}

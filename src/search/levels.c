@@ -38,7 +38,7 @@ void tav_level_budget(const tav_game *g, int level, tav_budget *b)
     if (!lv)
         return;
     b->movetime_ms = lv->movetime_ms;
-    if (g && tavi_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA)
+    if (g && tavi_profile_of(g, "ai").algorithm == TAVI_AI_ALPHABETA)
         b->depth = lv->depth;
     else
         b->nodes = lv->playouts;

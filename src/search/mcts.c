@@ -36,7 +36,6 @@
 #include <time.h>
 
 #include "core/core.h"
-#include "search/search.h"
 #include "search/search_internal.h"
 
 #define MAX_PLAYOUT 100000
@@ -181,6 +180,7 @@ typedef struct job {
     const unsigned char *real;    /* the position as given (unmasked): where reuse looks */
     tavi_tree_kept *kept;         /* the block's kept tree (NULL: start empty, keep nothing) */
     uint64_t reused;              /* playouts the reused subtree held */
+    int nomem;                    /* no memory for its tree (or its scratch): it did nothing */
 } job;
 
 static double now_seconds(void)
@@ -357,7 +357,14 @@ static void iterate(tree *t, const unsigned char *root)
         if (n->nlegal == 0)
             break;   /* terminal */
         int mover = g->to_move(t->st);
-        if (n->ntried < widen_limit(&t->p, n->visits, n->nlegal)) {
+        /* A reused root widened best-first: the first `limit` moves of the
+         * root order are to be children, as at a fresh root, whatever
+         * children it already had (made in another order below the old
+         * root). */
+        uint32_t have = n->ntried;
+        if (cur == 0 && t->reused && t->p.root_order)
+            have = n->ntried < (uint32_t)n->nlegal ? (uint32_t)t->root_cursor : (uint32_t)n->nlegal;
+        if (have < widen_limit(&t->p, n->visits, n->nlegal)) {
             int cnt = listed ? n->nlegal : g->legal(t->st, t->list);
             if (cnt != n->nlegal)   /* cannot happen for a consistent game */
                 n->nlegal = cnt;
@@ -599,7 +606,9 @@ static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t 
  * the subtree is moved to the front of the block and becomes the tree. */
 
 #define FIND_DEPTH 4          /* plies below the old root looked at */
-#define FIND_PLAYS 20000      /* moves replayed at most while looking */
+#define FIND_PLAYS 4000       /* moves replayed at most while looking (and at most the
+                                 tree's node count): a reply the tree never explored
+                                 must not eat a short move's time */
 
 typedef struct finder {
     const tav_game *g;
@@ -609,7 +618,7 @@ typedef struct finder {
     int check_legal;
     unsigned char *st;        /* FIND_DEPTH + 1 states */
     tav_move *list;
-    long plays;
+    long plays, max_plays;
 } finder;
 
 /* The same position: by hash (a state's padding bytes need not agree,
@@ -637,17 +646,25 @@ static int32_t find_at(finder *f, int32_t cur, int d, int want)
         n = g->legal(st, f->list);
     }
     unsigned char *next = f->st + (size_t)(d + 1) * g->state_size;
-    for (int32_t c = f->nodes[cur].child; c >= 0; c = f->nodes[c].sibling) {
+    /* The most visited child first (usually the move the last search
+     * chose, or the reply it expected), then the others. */
+    int32_t top = -1;
+    for (int32_t c = f->nodes[cur].child; c >= 0; c = f->nodes[c].sibling)
+        if (top < 0 || f->nodes[c].visits > f->nodes[top].visits)
+            top = c;
+    for (int32_t k = -1, c = top; c >= 0; c = (k = k < 0 ? f->nodes[cur].child : f->nodes[k].sibling)) {
+        if (k >= 0 && c == top)
+            continue;   /* done first */
         if (f->nodes[c].visits == 0)
             continue;
         if (f->check_legal) {
-            int k = 0;
-            while (k < n && f->list[k] != f->nodes[c].move)
-                k++;
-            if (k == n)
+            int i = 0;
+            while (i < n && f->list[i] != f->nodes[c].move)
+                i++;
+            if (i == n)
                 continue;   /* another deal's move */
         }
-        if (++f->plays > FIND_PLAYS)
+        if (++f->plays > f->max_plays)
             return -1;
         memcpy(next, st, g->state_size);
         g->play(next, f->nodes[c].move);
@@ -681,12 +698,13 @@ static int32_t find_root(const tav_game *g, const mnode *nodes, int32_t count, c
     f.target = target;
     f.target_hash = th;
     f.check_legal = hidden;
+    f.max_plays = count + 64 < FIND_PLAYS ? count + 64 : FIND_PLAYS;
     f.st = malloc(g->state_size * (FIND_DEPTH + 1));
     f.list = hidden ? malloc(sizeof(tav_move) * (size_t)g->max_moves) : NULL;
     int32_t r = -1;
     if (f.st && (!hidden || f.list)) {
         memcpy(f.st, old, g->state_size);
-        for (int want = 1; want <= FIND_DEPTH && r < 0 && f.plays <= FIND_PLAYS; want++)
+        for (int want = 1; want <= FIND_DEPTH && r < 0 && f.plays <= f.max_plays; want++)
             r = find_at(&f, 0, 0, want);
     }
     free(f.st);
@@ -739,6 +757,38 @@ static int32_t reroot(mnode *nodes, int32_t count, int32_t root, int keep_salt)
     nodes[0].reward = 0;
     free(map);
     return n;
+}
+
+/* A root widened best-first keeps, of the children the found node had,
+ * only those among the first moves of its order that its visits allow: the
+ * others were made in a pseudo-random order below the old root, and their
+ * statistics would draw the search away from the ordered moves (measured:
+ * kept, they cost Cathedral's ai more than the reuse gave).  Their visits
+ * leave the node's count; their subtrees are dropped by the re-root. */
+static void prune_unordered(tree *t, int32_t node)
+{
+    mnode *r = &t->nodes[node];
+    if (r->nlegal <= 0)
+        return;
+    uint32_t lim = widen_limit(&t->p, r->visits, r->nlegal);
+    int32_t prev = -1;
+    for (int32_t c = r->child; c >= 0;) {
+        int32_t next = t->nodes[c].sibling;
+        int keep = 0;
+        for (uint32_t k = 0; k < lim && (int)k < t->p.nroot_order && !keep; k++)
+            keep = t->p.root_order[k] == t->nodes[c].move;
+        if (keep) {
+            prev = c;
+        } else {
+            if (prev < 0)
+                r->child = next;
+            else
+                t->nodes[prev].sibling = next;
+            r->ntried--;
+            r->visits -= t->nodes[c].visits;
+        }
+        c = next;
+    }
 }
 
 /* Add a tree's root statistics to the job's totals. */
@@ -821,11 +871,12 @@ static void *job_run(void *arg)
         jb->reply = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         jb->reply_visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
     }
-    if (!jb->moves || !jb->visits || !jb->reward || !jb->reply || !jb->reply_visits || t.cap < 1)
+    if (!jb->moves || !jb->visits || !jb->reward || !jb->reply || !jb->reply_visits || t.cap < 1 ||
+        !t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set) ||
+        (t.p.mast > 0 && (!t.mast || !t.trail))) {
+        jb->nomem = 1;
         goto out;
-    if (!t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set) ||
-        (t.p.mast > 0 && (!t.mast || !t.trail)))
-        goto out;
+    }
     tav_rng_seed(&t.rng, jb->seed);
     double last_info = jb->start;
     /* One tree from one position: a tree per deal is not kept. */
@@ -840,6 +891,8 @@ static void *job_run(void *arg)
         if (d == 0 && keepable && jb->kept->count > 0 && jb->kept->count <= t.cap && jb->kept->root &&
             jb->kept->size == g->state_size) {
             int32_t r = find_root(g, t.nodes, jb->kept->count, jb->kept->root, jb->real, jb->hidden);
+            if (r >= 0 && t.p.root_order)
+                prune_unordered(&t, r);
             int32_t n = r >= 0 ? reroot(t.nodes, jb->kept->count, r, !t.p.infoset) : -1;
             if (n > 0) {
                 t.count = n;
@@ -906,8 +959,8 @@ out:
 
 /* ------------------------------------------------------------------------
  * A tree search split into jobs: the service runs each job on a worker of
- * its pool with that worker's memory; tavi_search_with runs them on threads
- * of its own.  Job i always gets the same seed and share of the budget, so
+ * its pool with that worker's memory.  Job i always gets the same seed and
+ * share of the budget, so
  * one job with a playout budget gives the same move wherever it runs.
  */
 struct tavi_mcts {
@@ -1054,9 +1107,13 @@ size_t tavi_mcts_job_bytes(size_t memory, int njobs)
 void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel,
                   tavi_tree_kept *kept)
 {
-    if (i < 0 || i >= m->njobs || !mem)
+    if (i < 0 || i >= m->njobs)
         return;
     job *jb = &m->jobs[i];
+    if (!mem) {
+        jb->nomem = 1;
+        return;
+    }
     jb->tree_mem = mem;
     jb->memory = bytes - bytes % sizeof(mnode);
     jb->cancel = cancel;
@@ -1127,22 +1184,15 @@ int tavi_mcts_finish(tavi_mcts *m, tavi_report *out)
     free(moves);
     free(visits);
     free(reward);
-    return found ? 0 : -1;
+    if (found)
+        return 0;
+    for (int i = 0; i < m->njobs; i++)
+        if (!m->jobs[i].nomem)
+            return -1;
+    return -2;   /* no job had memory for a tree */
 }
 
-/* ------------------------------------------------------------------------
- * The entry points of search.h, kept for the callers that have not moved to
- * the service yet: each search runs its jobs on threads of its own.
- */
-void tavi_limits_default(tavi_limits *lim)
-{
-    memset(lim, 0, sizeof *lim);
-    lim->movetime_ms = 2000;
-    lim->threads = 1;
-    lim->memory = 64u << 20;
-    lim->seed = 1;
-}
-
+/* Deadline of a movetime budget (search_internal.h). */
 double tavi_deadline_after(double start, long movetime_ms)
 {
     /* Stop a little early: the last iteration and the answer must fit too. */
@@ -1153,99 +1203,4 @@ double tavi_deadline_after(double start, long movetime_ms)
     if (margin > ms * 0.5)
         margin = ms * 0.5;
     return start + (ms - margin) / 1000.0;
-}
-
-int tavi_search(const tav_game *g, const void *st, const char *player, const tavi_limits *lim,
-               tav_info_fn info, void *ctx, tavi_report *out)
-{
-    return tavi_search_with(NULL, g, st, player, lim, info, ctx, out);
-}
-
-typedef struct thread_job {
-    tavi_mcts *m;
-    int i;
-    void *mem;
-    size_t bytes;
-} thread_job;
-
-static void *thread_job_run(void *arg)
-{
-    thread_job *tj = arg;
-    tavi_mcts_job(tj->m, tj->i, tj->mem, tj->bytes, NULL, NULL);
-    return NULL;
-}
-
-int tavi_search_with(tavi_searcher *sr, const tav_game *g, const void *st, const char *player,
-                    const tavi_limits *lim, tav_info_fn info, void *ctx, tavi_report *out)
-{
-    double start = now_seconds();
-    memset(out, 0, sizeof *out);
-    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
-    if (!list)
-        return -1;
-    int n = g->legal(st, list);
-    if (n == 0 || g->to_move(st) == TAV_NONE) {
-        free(list);
-        return -1;
-    }
-    tav_rng rng;
-    tav_rng_seed(&rng, lim->seed);
-    if (strcmp(player, "random") == 0 || n == 1) {
-        out->best = list[n == 1 ? 0 : tav_rng_below(&rng, (uint32_t)n)];
-        out->value = 0.5;
-        out->seconds = now_seconds() - start;
-        free(list);
-        return 0;
-    }
-    int ai = strcmp(player, "ai") == 0;
-    if (!ai && strcmp(player, "uct") != 0) {
-        free(list);
-        return -1;
-    }
-    int threads = lim->threads < 1 ? 1 : lim->threads > TAVI_MAX_JOBS ? TAVI_MAX_JOBS : lim->threads;
-    double deadline = tavi_deadline_after(start, lim->movetime_ms);
-    if (ai && tavi_profile_of(g, "ai").algorithm == TAV_AI_ALPHABETA && g->eval) {
-        int rc = tavi_alphabeta(sr, g, st, lim, deadline, lim->nodes, info, ctx, out);
-        if (rc != 0)
-            out->best = list[0];
-        out->seconds = now_seconds() - start;
-        free(list);
-        return 0;
-    }
-    tavi_mcts *m = tavi_mcts_new(g, st, ai, lim, threads, start, deadline, info, ctx);
-    if (!m) {
-        free(list);
-        return -1;
-    }
-    size_t bytes = tavi_mcts_job_bytes(lim->memory ? lim->memory : (64u << 20), threads);
-    thread_job tj[TAVI_MAX_JOBS];
-    int nrun = threads;
-    for (int i = 0; i < threads; i++) {
-        tj[i].m = m;
-        tj[i].i = i;
-        tj[i].bytes = bytes;
-        tj[i].mem = tavi_searcher_take(sr, i, bytes, NULL);
-        if (!tj[i].mem && nrun == threads)
-            nrun = i;   /* out of memory: run the jobs that have it */
-    }
-    pthread_t tid[TAVI_MAX_JOBS];
-    int started[TAVI_MAX_JOBS] = {0};
-    for (int i = 1; i < nrun; i++)
-        started[i] = pthread_create(&tid[i], NULL, thread_job_run, &tj[i]) == 0;
-    if (nrun > 0)
-        thread_job_run(&tj[0]);
-    for (int i = 1; i < nrun; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            thread_job_run(&tj[i]);
-    }
-    if (tavi_mcts_finish(m, out) != 0)
-        out->best = list[0];
-    for (int i = 0; i < threads; i++)
-        tavi_searcher_release(sr, tj[i].mem);
-    out->seconds = now_seconds() - start;
-    tavi_mcts_free(m);
-    free(list);
-    return 0;
 }

@@ -1,27 +1,113 @@
 /*
  * profiles.c — search settings per (game, player).
  *
- * `uct` is the same plain baseline for every game (its settings live in
- * mcts.c); the `ai` player's settings are tuned per game.
+ * Search tuning lives here, not in the rules table: a game brings only its
+ * knowledge (eval, playout_move, move_score; see tav_game), and this table
+ * says how each player searches it.  `uct` is the same plain baseline for
+ * every game (no row: every field zero, its settings live in mcts.c); the
+ * `ai` player's settings are tuned per game (docs/ai/GAME.md tells how).
+ *
+ * Every setting is a macro that a tuning build may override, e.g.
+ * `make BUILD=/tmp/x CC="cc -DCAT_AI_C=0.4"`.  Zero fields take the
+ * defaults of mcts.c (UCB constant 0.5, widening 2.0 * visits^0.5).
  */
 #include <string.h>
 
 #include "search/search_internal.h"
 
+/* ---- Urbino (docs/ai/urbino.md) ---- */
+#ifndef URB_AI_C
+#define URB_AI_C 0.25
+#endif
+#ifndef URB_AI_WK
+#define URB_AI_WK 2.0
+#endif
+#ifndef URB_AI_WA
+#define URB_AI_WA 0.5
+#endif
+#ifndef URB_AI_CUTOFF
+#define URB_AI_CUTOFF 8
+#endif
+#ifndef URB_AI_ORDER
+#define URB_AI_ORDER 0     /* widen the root best-first by move_score */
+#endif
+
+/* ---- Epaminondas (docs/ai/epaminondas.md): alpha-beta; EPA_TUNE=2 builds
+ * the MCTS player it was measured against. ---- */
+#ifndef EPA_TUNE
+#define EPA_TUNE 0
+#endif
+
+/* ---- Cathedral (docs/ai/cathedral.md) ---- */
+#ifndef CAT_AI_ALGO
+#define CAT_AI_ALGO TAVI_AI_MCTS
+#endif
+#ifndef CAT_AI_C
+#define CAT_AI_C 0.3
+#endif
+#ifndef CAT_AI_WK
+#define CAT_AI_WK 2.0
+#endif
+#ifndef CAT_AI_WA
+#define CAT_AI_WA 0.5
+#endif
+#ifndef CAT_AI_CUTOFF
+#define CAT_AI_CUTOFF 8
+#endif
+#ifndef CAT_AI_ORDER
+#define CAT_AI_ORDER 1     /* widen the root best-first by move_score */
+#endif
+
+/* ---- Toscana (docs/ai/toscana.md) ---- */
+#ifndef TOS_AI_C
+#define TOS_AI_C 0.25
+#endif
+#ifndef TOS_AI_WK
+#define TOS_AI_WK -1.0     /* no widening */
+#endif
+#ifndef TOS_AI_WA
+#define TOS_AI_WA 0.5
+#endif
+#ifndef TOS_AI_CUTOFF
+#define TOS_AI_CUTOFF 30
+#endif
+#ifndef TOS_AI_MARGIN
+#define TOS_AI_MARGIN 0.5  /* weight of the tile margin in a finished playout's reward */
+#endif
+#ifndef TOS_AI_MARGIN_SCALE
+#define TOS_AI_MARGIN_SCALE 3.0
+#endif
+#ifndef TOS_AI_MAST
+#define TOS_AI_MAST 0.5    /* move-average sampling in playouts: uniform-move probability (0: off) */
+#endif
+
+typedef struct profile_row {
+    const char *game, *player;
+    tavi_profile p;
+} profile_row;
+
+/* Fields: algorithm, ucb_c, widen_k, widen_alpha, cutoff, mast, margin,
+ * margin_scale, order_root. */
+static const profile_row rows[] = {
+    {"urbino", "ai",
+     {TAVI_AI_MCTS, URB_AI_C, URB_AI_WK, URB_AI_WA, URB_AI_CUTOFF, 0, 0, 0, URB_AI_ORDER}},
+    {"epaminondas", "ai",
+     {EPA_TUNE == 2 ? TAVI_AI_MCTS : TAVI_AI_ALPHABETA, 0.5, 2.0, 0.5, 12, 0, 0, 0, 0}},
+    {"cathedral", "ai",
+     {CAT_AI_ALGO, CAT_AI_C, CAT_AI_WK, CAT_AI_WA, CAT_AI_CUTOFF, 0, 0, 0, CAT_AI_ORDER}},
+    {"toscana", "ai",
+     {TAVI_AI_MCTS, TOS_AI_C, TOS_AI_WK, TOS_AI_WA, TOS_AI_CUTOFF, TOS_AI_MAST, TOS_AI_MARGIN,
+      TOS_AI_MARGIN_SCALE, 0}},
+};
+
 tavi_profile tavi_profile_of(const tav_game *g, const char *player)
 {
     tavi_profile p;
     memset(&p, 0, sizeof p);
-    if (!g || !player || strcmp(player, "ai") != 0)
+    if (!g || !g->name || !player)
         return p;
-    p.algorithm = g->ai.algorithm;
-    p.ucb_c = g->ai.ucb_c;
-    p.widen_k = g->ai.widen_k;
-    p.widen_alpha = g->ai.widen_alpha;
-    p.cutoff = g->ai.cutoff;
-    p.mast = g->ai.mast;
-    p.margin = g->ai.margin;
-    p.margin_scale = g->ai.margin_scale;
-    p.order_root = g->ai.order_root;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
+        if (strcmp(rows[i].game, g->name) == 0 && strcmp(rows[i].player, player) == 0)
+            return rows[i].p;
     return p;
 }

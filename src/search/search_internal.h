@@ -6,29 +6,34 @@
 
 #include <stdatomic.h>
 
-#include "search/search.h"
+#include "tavoliere.h"
 
 #define TAVI_MAX_JOBS 8   /* threads one search may use */
 
-#define TAVI_SEARCHER_SLOTS 9   /* 8 tree blocks (one per thread) + the table */
-#define TAVI_SEARCHER_TT 8
+/* A search's budget as the searchers take it (the service fills it from
+ * tav_budget; zero fields: no limit of this kind). */
+typedef struct tavi_limits {
+    long movetime_ms;   /* wall-clock budget; 0 = none */
+    uint64_t nodes;     /* playout (or node) budget; 0 = none */
+    int depth;          /* depth budget for alpha-beta players; 0 = none */
+    int level;          /* 1 (weakest) .. 10 (strongest); 0 = unrestricted */
+    int threads;        /* jobs */
+    size_t memory;      /* bytes the tree or table may use; 0 = the worker's */
+    uint64_t seed;      /* random seed */
+} tavi_limits;
 
-struct tavi_searcher {
-    void *block[TAVI_SEARCHER_SLOTS];
-    size_t size[TAVI_SEARCHER_SLOTS];
-    const tav_game *tt_game;   /* the game the table's contents belong to */
-};
-
-/* A zero-filled block of `bytes` for `slot`: the searcher's (kept; *reused
- * is 1 when it comes back with its previous contents) or, with s NULL, a
- * fresh one the caller frees with tavi_searcher_release.  NULL: no memory. */
-void *tavi_searcher_take(tavi_searcher *s, int slot, size_t bytes, int *reused);
-void tavi_searcher_release(tavi_searcher *s, void *block);
-
-/* Alpha-beta with iterative deepening (alphabeta.c).  deadline is a
- * monotonic time in seconds (0 = none), max_nodes a node budget (0 = none). */
-int tavi_alphabeta(tavi_searcher *sr, const tav_game *g, const void *st, const tavi_limits *lim,
-                  double deadline, uint64_t max_nodes, tav_info_fn info, void *ctx, tavi_report *out);
+/* What a search found. */
+typedef struct tavi_report {
+    tav_move best;
+    uint64_t playouts;  /* tree search: iterations run (alpha-beta: 0) */
+    uint64_t nodes;     /* tree nodes created, or alpha-beta nodes searched */
+    uint64_t reused;    /* tree search: playouts of the kept subtree it went on from */
+    tav_move ponder;    /* tree search: the reply the tree expects (have_ponder) */
+    int have_ponder;
+    int depth;          /* alpha-beta: the last depth completed (tree search: 0) */
+    double value;       /* expected score of the best move for the mover, 0..1 */
+    double seconds;
+} tavi_report;
 
 /* ---- Levels (levels.c): the one table from levels to budgets. ---- */
 typedef struct tavi_level_row {
@@ -41,15 +46,25 @@ typedef struct tavi_level_row {
 const tavi_level_row *tavi_level_of(int level);
 
 /* ---- Search profiles (profiles.c): per-(game, player) settings. ---- */
+enum { TAVI_AI_MCTS = 0, TAVI_AI_ALPHABETA = 1 };
 typedef struct tavi_profile {
-    int algorithm;       /* TAV_AI_MCTS or TAV_AI_ALPHABETA */
-    double ucb_c;        /* zero fields take the defaults (see mcts.c) */
-    double widen_k, widen_alpha;
-    int cutoff;
-    double mast;
-    double margin, margin_scale;
-    int order_root;
+    int algorithm;       /* TAVI_AI_MCTS (default) or TAVI_AI_ALPHABETA */
+    double ucb_c;        /* UCB exploration constant (0: 0.5) */
+    double widen_k;      /* progressive widening: children <= 1 + k * visits^alpha */
+    double widen_alpha;  /*   (k 0: 2.0; k < 0: no widening; alpha 0: 0.5) */
+    int cutoff;          /* playout plies before eval() decides (0: play to the end) */
+    double mast;         /* > 0: playouts pick the move with the best average reward so
+                            far (move-average sampling), a uniform one with this
+                            probability; 0: off */
+    double margin;       /* > 0: a finished playout's reward mixes in the score margin,
+                            (1 - margin) * win + margin * (1 + tanh((own - other) /
+                            margin_scale)) / 2; 0: win/draw/loss */
+    double margin_scale;
+    int order_root;      /* 1: with widening, the root's children are created best-first
+                            by move_score (ties in random order) */
 } tavi_profile;
+/* The settings of `player` ("uct", "ai") for game g: its row of the table,
+ * or all zero (the defaults) when it has none. */
 tavi_profile tavi_profile_of(const tav_game *g, const char *player);
 
 /* Deadline of a movetime budget started at `start` (a little early, so the
@@ -78,7 +93,7 @@ void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic i
                   tavi_tree_kept *kept);
 /* Sum the jobs' root statistics into out (best, value, playouts, nodes);
  * -1 when no job found a move. */
-int tavi_mcts_finish(tavi_mcts *m, tavi_report *out);
+int tavi_mcts_finish(tavi_mcts *m, tavi_report *out);   /* -2: no job had memory for a tree */
 void tavi_mcts_free(tavi_mcts *m);
 
 /* ---- An alpha-beta search in jobs (alphabeta.c). ---- */
@@ -88,10 +103,10 @@ tavi_ab *tavi_ab_new(const tav_game *g, const void *st, const tavi_limits *lim, 
                    const _Atomic int *cancel);
 /* The table size for a memory budget. */
 size_t tavi_ab_table_bytes(size_t memory);
-/* The leader's table.  gen 0: entries left by earlier searches with gen 0
- * are used (a searcher's table kept between moves); any other gen: the
- * entries of other generations never match (the generation's 64-bit mix
- * is folded into every key), so a table needs no clearing between searches. */
+/* The leader's table, of generation `gen`: the entries of other
+ * generations never match (the generation's 64-bit mix is folded into
+ * every key), so a table needs no clearing between searches; a line of
+ * play that goes on with its table keeps its generation. */
 void tavi_ab_set_table(tavi_ab *ab, void *table, size_t bytes, uint64_t gen);
 void tavi_ab_job(tavi_ab *ab, int i);
 void tavi_ab_stop(tavi_ab *ab);

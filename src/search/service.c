@@ -37,7 +37,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "search/search.h"
 #include "search/search_internal.h"
 #include "tavoliere_search.h"
 
@@ -256,17 +255,17 @@ static tav_status tree_init(sreq *r, int ai)
     if (quick_answer(r, 0) != 0)
         return TAV_E_NOMEM;
     r->njobs = r->have_quick ? 1 : r->lim.threads;
-    r->table = !r->have_quick && ai && tavi_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA &&
+    r->table = !r->have_quick && ai && tavi_profile_of(r->g, "ai").algorithm == TAVI_AI_ALPHABETA &&
                r->g->eval;
     /* A tree per deal (uct on a hidden-information game) is not kept. */
     int per_deal = !ai && r->g->mask && r->g->determinize;
-    r->tree = r->have_quick || r->table || per_deal ? 0 : ai ? KEEP_AI : KEEP_UCT;
+    r->tree = r->have_quick || r->table || per_deal || !r->b.keep_tree ? 0 : ai ? KEEP_AI : KEEP_UCT;
     return TAV_OK;
 }
 
 static int is_ab(const sreq *r, int ai)
 {
-    return ai && tavi_profile_of(r->g, "ai").algorithm == TAV_AI_ALPHABETA && r->g->eval;
+    return ai && tavi_profile_of(r->g, "ai").algorithm == TAVI_AI_ALPHABETA && r->g->eval;
 }
 
 /* Prepared by the dispatcher when the leader starts (under svc->mu): the
@@ -350,10 +349,12 @@ static void tree_finish(sreq *r, tav_answer *a)
         a->ponder = rep.ponder;
         a->have_ponder = rep.have_ponder;
         a->status = TAV_OK;
+    } else if (rc == -2) {
+        a->status = TAV_E_NOMEM;   /* no tree could be grown: not an answer */
     } else if (!atomic_load(&r->cancel)) {
         /* The budget ran out before a first move was searched (a node
          * budget below the alpha-beta check interval): the first legal
-         * move, as tavi_search answers. */
+         * move. */
         tav_move *list = malloc(sizeof(tav_move) * (size_t)r->g->max_moves);
         if (list && r->g->legal(r->root, list) > 0) {
             a->best = list[0];

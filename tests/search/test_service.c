@@ -1,7 +1,8 @@
 /*
  * test_service.c — the search service (include/tavoliere_search.h):
  * cancel latency for every game, player and thread count; the thread budget
- * under many concurrent submissions; determinism against tavi_search; free
+ * under many concurrent submissions; determinism (the same search on any
+ * service, after anything); tree reuse and the kept table (budget.keep); free
  * with searches in flight; the player and level tables; bad requests.
  * Prints "N passed, N failed".
  */
@@ -13,7 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "search/search.h"
 #include "tavoliere.h"
 #include "tavoliere_search.h"
 #include "tavoliere_session.h"
@@ -156,6 +156,7 @@ static double cancel_once(tav_service *svc, const tav_game *g, tav_session *s, c
     b.threads = threads;
     b.seed = 3;
     b.keep = keep;
+    b.keep_tree = keep != 0;
     uint64_t h = tav_service_submit(svc, s, player, &b, on_done, &w);
     check(h > 0, "cancel %s %s: submit refused", g->name, player);
     if (!h) {
@@ -288,67 +289,75 @@ static void test_threads(void)
         tav_session_free(s[gi]);
 }
 
-/* 3. One thread and a node budget: the same move as tavi_search. */
+/* 3. One thread and a node budget: the same search whatever ran before and
+ * wherever it runs (this service after other searches, a session or a
+ * bare state, a fresh service of one worker). */
 static void test_determinism(tav_service *svc)
 {
     static const char *const players[] = {"random", "uct", "ai"};
+    tav_service *fresh = tav_service_new(1, 8u << 20);
+    if (!fresh) {
+        check(0, "determinism: no second service");
+        return;
+    }
     for (int gi = 0; gi < tav_game_count(); gi++) {
         const tav_game *g = tav_game_at(gi);
         tav_session *s = session_at(g, 5, 8);
         if (!s)
             continue;
         const void *st = tav_session_state(s);
+        tav_budget lb;   /* alpha-beta: the level table gives a depth */
+        memset(&lb, 0, sizeof lb);
+        tav_level_budget(g, 5, &lb);
         for (int p = 0; p < 3; p++)
             for (uint64_t seed = 1; seed <= 2; seed++) {
-                tavi_limits lim;
-                tavi_limits_default(&lim);
-                lim.movetime_ms = 0;
-                lim.nodes = 300;
-                lim.seed = seed;
-                tavi_report rep;
                 tav_budget b;
                 memset(&b, 0, sizeof b);
                 b.nodes = 300;
                 b.seed = seed;
                 b.threads = 1;
-                if (strcmp(players[p], "ai") == 0 && g->ai.algorithm == TAV_AI_ALPHABETA) {
-                    lim.nodes = b.nodes = 0;
-                    lim.depth = b.depth = 3;
+                if (strcmp(players[p], "ai") == 0 && lb.depth > 0) {
+                    b.nodes = 0;
+                    b.depth = 3;
                 }
-                tav_answer a, a2;
-                int rc = tavi_search(g, st, players[p], &lim, NULL, NULL, &rep);
+                tav_answer a, a2, a3;
                 tav_status s1 = tav_service_run_state(svc, g, st, players[p], &b, NULL, NULL, &a);
                 tav_status s2 = tav_service_run(svc, s, players[p], &b, NULL, NULL, &a2);
-                check(rc == 0 && s1 == TAV_OK && s2 == TAV_OK, "determinism %s %s: rc %d %d %d", g->name,
-                      players[p], rc, (int)s1, (int)s2);
-                check(a.best == rep.best && a2.best == rep.best && a.nodes == rep.nodes &&
-                          a.playouts == rep.playouts,
-                      "determinism %s %s seed %llu: service %s (%llu nodes) vs tavi_search (%llu nodes)",
-                      g->name, players[p], (unsigned long long)seed, a.best_text,
-                      (unsigned long long)a.nodes, (unsigned long long)rep.nodes);
+                tav_status s3 = tav_service_run_state(fresh, g, st, players[p], &b, NULL, NULL, &a3);
+                check(s1 == TAV_OK && s2 == TAV_OK && s3 == TAV_OK, "determinism %s %s: status %d %d %d",
+                      g->name, players[p], (int)s1, (int)s2, (int)s3);
+                check(a.best == a3.best && a2.best == a3.best && a.nodes == a3.nodes &&
+                          a2.nodes == a3.nodes && a.playouts == a3.playouts && a.depth == a3.depth,
+                      "determinism %s %s seed %llu: %s (%llu nodes), session %s (%llu), fresh service %s (%llu)",
+                      g->name, players[p], (unsigned long long)seed, a.best_text, (unsigned long long)a.nodes,
+                      a2.best_text, (unsigned long long)a2.nodes, a3.best_text, (unsigned long long)a3.nodes);
                 check(legal_in(g, st, a.best) && a.best_text[0], "determinism %s %s: legal move text",
                       g->name, players[p]);
+                if (p == 1)
+                    check(a.playouts == 300, "determinism %s uct: %llu playouts for a budget of 300", g->name,
+                          (unsigned long long)a.playouts);
             }
         /* A level alone (tree search: its playout cap; alpha-beta: its depth). */
         for (int level = 1; level <= 3; level += 2) {
-            tavi_limits lim;
-            tavi_limits_default(&lim);
-            lim.movetime_ms = 0;
-            lim.level = level;
-            lim.seed = 9;
-            tavi_report rep;
             tav_budget b;
             memset(&b, 0, sizeof b);
             b.level = level;
             b.seed = 9;
-            tav_answer a;
-            int rc = tavi_search(g, st, "ai", &lim, NULL, NULL, &rep);
+            tav_answer a, a3;
             tav_status s1 = tav_service_run_state(svc, g, st, "ai", &b, NULL, NULL, &a);
-            check(rc == 0 && s1 == TAV_OK && a.best == rep.best && a.nodes == rep.nodes,
-                  "level %d %s: service %s differs from tavi_search", level, g->name, a.best_text);
+            tav_status s3 = tav_service_run_state(fresh, g, st, "ai", &b, NULL, NULL, &a3);
+            check(s1 == TAV_OK && s3 == TAV_OK && a.best == a3.best && a.nodes == a3.nodes,
+                  "level %d %s: %s, on a fresh service %s", level, g->name, a.best_text, a3.best_text);
+            tav_budget lv;
+            memset(&lv, 0, sizeof lv);
+            tav_level_budget(g, level, &lv);
+            check(lv.depth ? a.depth <= lv.depth : a.playouts == lv.nodes,
+                  "level %d %s: depth %d, %llu playouts (level: depth %d, %llu playouts)", level, g->name,
+                  a.depth, (unsigned long long)a.playouts, lv.depth, (unsigned long long)lv.nodes);
         }
         tav_session_free(s);
     }
+    tav_service_free(fresh);
 }
 
 /* budget.keep: the next search of the same line goes on with the table;
@@ -404,6 +413,7 @@ static void reuse_case(tav_service *svc, const tav_game *g, const char *player, 
     b.seed = 5;
     b.threads = threads;
     b.keep = key;
+    b.keep_tree = 1;
     tav_answer a0, a1, a2, a3, a4, a5;
     tav_service_run(svc, s, player, &b, NULL, NULL, &a1);
     check(a1.status == TAV_OK && a1.reused == 0, "reuse %s %s threads=%d: a new line starts empty (status %d, reused %llu)",
@@ -456,6 +466,14 @@ static void reuse_case(tav_service *svc, const tav_game *g, const char *player, 
     tav_service_run(svc, off, player, &none, NULL, NULL, &a5);
     tav_service_run(svc, off, player, &none, NULL, NULL, &a5);
     check(a5.status == TAV_OK && a5.reused == 0, "reuse %s %s: keep 0 starts empty", g->name, player);
+    /* keep without keep_tree (the default): the tree is not kept. */
+    tav_budget notree = b;
+    notree.keep = key + 3;
+    notree.keep_tree = 0;
+    tav_service_run(svc, off, player, &notree, NULL, NULL, &a5);
+    tav_service_run(svc, off, player, &notree, NULL, NULL, &a5);
+    check(a5.status == TAV_OK && a5.reused == 0, "reuse %s %s: without keep_tree the tree is not kept",
+          g->name, player);
 out:
     tav_session_free(s);
     tav_session_free(off);
@@ -481,6 +499,7 @@ static void test_reuse(tav_service *svc)
                 b.nodes = 800;
                 b.seed = 5;
                 b.keep = key;
+                b.keep_tree = 1;
                 tav_answer a;
                 tav_service_run(svc, s, player, &b, NULL, NULL, &a);
                 tav_service_run(svc, s, player, &b, NULL, NULL, &a);
