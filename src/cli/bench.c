@@ -6,7 +6,9 @@
  * behaviour signature — plies played, legal moves generated, and a hash
  * folding every move chosen and every final position — then the speed:
  * random games per second and legal-move generations per second.  A change
- * that should not alter behaviour must not alter the signature.
+ * that should not alter behaviour must not alter the signature.  A game with
+ * random_move draws each move with it instead of listing (the same moves, so
+ * the same signature); then a "generation" is one count-and-draw.
  *
  * The search lines then run each player ("uct" and "ai") on one thread with a
  * fixed budget (playouts for tree search, nodes for alpha-beta) from a fixed
