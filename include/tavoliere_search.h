@@ -86,6 +86,11 @@ int tav_player_parse(const char *spec, char *name, size_t n, int *level);
 /* The budget of a level for a game (one table for every game): fills
  * movetime/nodes/depth. */
 void tav_level_budget(const tav_game *g, int level, tav_budget *b);
+/* The measured strength of level 1..10 of the `ai` player in a game: an
+ * Elo rating on one scale per game on which random play is 0, from the
+ * level ladder (docs/levels.md); -1 for a level not rated yet (or an
+ * unknown game or level).  Compare levels of one game only. */
+int tav_level_rating(const tav_game *g, int level);
 
 /* Search the current position of a session for its side to act, as that
  * side sees it (hidden information masked).  Blocks until done.  `info`

@@ -69,7 +69,9 @@ const sign = (x) => (x === Infinity ? '+∞' : x === -Infinity ? '−∞' : `${x
 for (const game of games) {
     const rows = ladder(game);
     if (cOut) {
-        console.log(`    /* ${game} */ {0, ${rows.map((r) => Math.round(r.rating)).join(', ')}},`);
+        const r = rows.map((x) => Math.round(x.rating));
+        while (r.length < 10) r.push(-1);
+        console.log(`    {"${game}", {0, ${r.join(', ')}}},`);
         continue;
     }
     console.log(`\n### ${game}\n`);

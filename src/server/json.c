@@ -231,8 +231,14 @@ char *json_meta(void)
         if (g->samples)
             for (int k = 0; g->samples[k]; k++)
                 json_array_append_new(samples, json_string(g->samples[k]));
-        json_array_append_new(games, json_pack("{s:s,s:o}", "name", g->name, "options",
-                                               samples));
+        /* The levels' measured ratings (random = 0; null: not rated yet). */
+        json_t *ratings = json_array();
+        for (int l = 1; l <= 10; l++) {
+            int r = tav_level_rating(g, l);
+            json_array_append_new(ratings, r >= 0 ? json_integer(r) : json_null());
+        }
+        json_array_append_new(games, json_pack("{s:s,s:o,s:o}", "name", g->name, "options",
+                                               samples, "ratings", ratings));
     }
     json_t *players = json_array();
     json_array_append_new(players, json_string("human"));

@@ -22,6 +22,14 @@ await main(async (defer) => {
   const base = srv.base;
   const sets = await sampleSets(base);
   check(sets.length >= 4, "meta lists sample option sets", sets.length);
+  // Every game lists its levels' ratings: ten entries, each a rating >= 0 or null (not rated yet).
+  const metaAns = await get(base, "/api/meta");
+  for (const g of metaAns.body.games) {
+    const r = g.ratings;
+    check(Array.isArray(r) && r.length === 10 && r.every((x) => x === null || (Number.isInteger(x) && x >= 0)),
+      `meta: ${g.name} has ten level ratings`, JSON.stringify(r));
+    check(Array.isArray(r) && r.some((x) => x !== null), `meta: ${g.name} has a rated level`, JSON.stringify(r));
+  }
   let seed = 1;
   for (const { game, options } of sets) {
     const what = `${game} [${options}]`;

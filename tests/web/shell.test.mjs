@@ -35,7 +35,10 @@ async function home(env) {
   await page.click('.game-card[data-game="urbino"]');
   const uopts = await page.$$eval('input[name="gopt"]', (els) => els.map((e) => e.value));
   tally.check("home: Urbino offers standard and Monuments", uopts.includes("variant=standard") && uopts.includes("variant=monuments"), uopts.join(","));
+  // The ratings come from /api/meta, read after the page is drawn.
+  await page.waitForFunction(() => [...document.querySelectorAll("#level option")].some((o) => /about \d+/.test(o.textContent || "")), null, { timeout: 5000 }).catch(() => {});
   const levels = await page.$$eval("#level option", (els) => els.map((e) => e.textContent));
+  tally.check("home: Urbino's levels show their ratings", levels.some((l) => /about \d+/.test(l)), levels.join(","));
   tally.check("home: computer levels are named in words", levels.length >= 3 && levels.every((l) => /[a-z]/i.test(l) && !/^\d+$/.test(l)), levels.join(","));
   // Keyboard: Tab reaches the Play button.
   let reached = false;

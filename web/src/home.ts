@@ -8,11 +8,19 @@ import * as store from "./store";
 import type { GameName, Side } from "./types";
 
 let levels = LEVELS.slice();
+// The levels' measured ratings per game (random play = 0; null: not rated yet).
+const ratings: Partial<Record<string, (number | null)[]>> = {};
 
-// Read level names from /api/meta when the server offers them.
+// Read level names and ratings from /api/meta when the server offers them.
 async function loadLevels(): Promise<void> {
   try {
-    const m = (await meta()) as { levels?: unknown };
+    const m = (await meta()) as { levels?: unknown; games?: unknown };
+    if (m && Array.isArray(m.games))
+      for (const g of m.games as unknown[]) {
+        const o = g as { name?: unknown; ratings?: unknown };
+        if (o && typeof o.name === "string" && Array.isArray(o.ratings))
+          ratings[o.name] = o.ratings.map((r: unknown) => (typeof r === "number" ? r : null));
+      }
     const raw = m && Array.isArray(m.levels) ? m.levels : null;
     if (!raw) return;
     const out: { level: number; name: string }[] = [];
@@ -27,6 +35,13 @@ async function loadLevels(): Promise<void> {
   } catch {
     /* the built-in names stay */
   }
+}
+
+// "Level 4 · Club player — about 1050" (ratings rounded to 50).
+function levelLabel(game: string, l: { level: number; name: string }): string {
+  const r = ratings[game]?.[l.level - 1];
+  const base = `Level ${l.level} · ${l.name}`;
+  return typeof r === "number" ? `${base} — about ${Math.round(r / 50) * 50}` : base;
 }
 
 function radio(name: string, value: string, label: string, checked: boolean, extra: Record<string, string> = {}): HTMLLabelElement {
@@ -62,11 +77,14 @@ export function showHome(app: HTMLElement): void {
   const optionField = h("fieldset", { class: "field" }, h("legend", {}, "Options"), optionBox);
 
   const levelSelect = h("select", { id: "level", name: "level", "aria-label": "Computer level" });
+  let levelsFor = "";
   const fillLevels = () => {
+    const game = (document.querySelector('input[name="game"]:checked') as HTMLInputElement | null)?.value ?? ORDER[0];
+    levelsFor = game;
     const keep = levelSelect.value;
     levelSelect.textContent = "";
-    levelSelect.appendChild(h("option", { value: "random" }, "Random mover (easiest)"));
-    for (const l of levels) levelSelect.appendChild(h("option", { value: `ai:level=${l.level}` }, l.name));
+    levelSelect.appendChild(h("option", { value: "random" }, "Random mover (easiest) — rated 0"));
+    for (const l of levels) levelSelect.appendChild(h("option", { value: `ai:level=${l.level}` }, levelLabel(game, l)));
     levelSelect.value = keep || "ai:level=3";
     if (!levelSelect.value) levelSelect.value = "ai:level=3";
   };
@@ -104,6 +122,7 @@ export function showHome(app: HTMLElement): void {
     sets.forEach((o, i) => optionBox.appendChild(radio("gopt", o.options, o.label, prev ? prev === o.options : i === 0)));
     if (!optionBox.querySelector("input:checked")) (optionBox.querySelector("input") as HTMLInputElement).checked = true;
     optionField.hidden = sets.length < 2;
+    if (levelsFor !== g) fillLevels();
     const opp = selected("opponent");
     levelRow.hidden = opp !== "computer";
     colourField.hidden = opp === "local";
