@@ -25,6 +25,7 @@
 #include "core/core.h"
 #include "engine/engine.h"
 #include "tavoliere_record.h"
+#include "tavoliere_search.h"
 #include "tavoliere_session.h"
 #include "session/explain.h"
 
@@ -673,6 +674,16 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
         return -1;
     char ans[128];
     uint64_t lvl = 5;
+    /* The levels' measured strength in this game (docs/levels.md). */
+    const tav_game *gk = tav_game_at(k);
+    printf("Levels, rated on a scale where random moves are 0 (docs/levels.md):\n");
+    for (int l = 1; l <= 10; l++) {
+        int r = tav_level_rating(gk, l);
+        if (r >= 0)
+            printf("  level %2d \xe2\x80\x94 about %d\n", l, (r + 25) / 50 * 50);
+        else
+            printf("  level %2d \xe2\x80\x94 not rated yet\n", l);
+    }
     for (;;) {
         if (ask("AI level, 1 (weakest) to 10 (strongest) [5]: ", ans, sizeof ans) != 0)
             return -1;
