@@ -84,7 +84,15 @@ Cathedral alone), that piece is captured and goes back to its owner's hand. A di
 wall.</p>
 <h2>The end and the score</h2>
 <p>The game ends when neither player can place a building. Count the squares of the buildings each player
-still holds: the lower count wins.</p>`,
+still holds: the lower count wins.</p>
+<h2>Which opening?</h2>
+<p>In the <em>classic</em> opening white places the Cathedral and black places the first building. In the
+<em>late</em> opening white places the first building, then black places the Cathedral and his first building
+as two moves in a row. Experienced players say that the first to build has the edge. We measured it: in
+1,100 games of each opening between two equal computer players (level 7), the first to build won
+<strong>77%</strong> of classic games (by 4.6 squares on average) and <strong>71%</strong> of late ones (by
+3.0). The late opening is fairer, but still not fair: if you are the stronger player, give your opponent
+the first building.</p>`,
     diagrams: [
       { ply: 1, caption: "The neutral Cathedral is placed first." },
       { ply: 5, caption: "Buildings go anywhere empty, turned as the player likes." },
