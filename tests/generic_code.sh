@@ -6,7 +6,8 @@
 # the game's table (registry, drawing view, words for people).  The bench's
 # per-game search budgets (src/cli/bench.c) are benchmark configuration, and
 # the search profiles (src/search/profiles.c: search tuning per game and
-# player, keyed by the game's name) search configuration: both allowed.
+# player, and the levels' measured ratings, keyed by the game's name) search
+# configuration: both allowed.
 # Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 T="$(pwd)/$BUILD/tavoliere"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "search/search_internal.h"
+#include "tavoliere_search.h"
 
 /* ---- Urbino (docs/ai/urbino.md) ---- */
 #ifndef URB_AI_C
@@ -110,4 +111,28 @@ tavi_profile tavi_profile_of(const tav_game *g, const char *player)
         if (strcmp(rows[i].game, g->name) == 0 && strcmp(rows[i].player, player) == 0)
             return rows[i].p;
     return p;
+}
+
+/* Ratings of the levels per game (docs/levels.md, results/levels/): random
+ * play = 0, each level rated by its games against the level below at both
+ * levels' own budgets.  Written by `scripts/levels_table.mjs --c` from
+ * results/levels/GAME.csv; -1 = not rated yet. */
+static const struct {
+    const char *game;
+    int rating[11];
+} ratings[] = {
+    {"cathedral", {0, 464, 703, 840, 1217, 1252, 1292, -1, -1, -1, -1}},
+    {"epaminondas", {0, 1041, 1240, 1464, -1, -1, -1, -1, -1, -1, -1}},
+    {"toscana", {0, 88, 427, 810, 1188, 1399, 1535, -1, -1, -1, -1}},
+    {"urbino", {0, 495, 711, 857, 1061, 1277, 1455, -1, -1, -1, -1}},
+};
+
+int tav_level_rating(const tav_game *g, int level)
+{
+    if (!g || level < 1 || level > 10)
+        return -1;
+    for (size_t i = 0; i < sizeof ratings / sizeof ratings[0]; i++)
+        if (strcmp(ratings[i].game, g->name) == 0)
+            return ratings[i].rating[level];
+    return -1;
 }
