@@ -45,7 +45,8 @@ function ladder(game) {
         const s = (p.w + p.d / 2) / p.n;
         const sPrior = (p.w + p.d / 2 + 0.5) / (p.n + 1);
         const v = (p.w * (1 - s) ** 2 + p.d * (0.5 - s) ** 2 + p.l * s ** 2) / p.n / p.n;
-        const se = Math.sqrt(v);
+        // A sweep has no spread: take the spread of the prior-adjusted score instead.
+        const se = Math.max(Math.sqrt(v), Math.sqrt((sPrior * (1 - sPrior)) / p.n));
         const lo = s - 1.96 * se, hi = s + 1.96 * se;
         const step = elo(sPrior);
         // Variance in Elo of the step (delta method at the prior-adjusted score).
