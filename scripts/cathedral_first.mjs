@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// scripts/cathedral_first.mjs DIR ... — Cathedral's first-player question from
-// saved match records (tavoliere match cathedral ... --save DIR).
+// scripts/cathedral_first.mjs DIR[+DIR...] ... — Cathedral's first-player
+// question from saved match records (tavoliere match cathedral ... --save DIR).
 //
-// For each directory: the opening (Options tag), how often the first builder
+// Each argument is one row; DIR+DIR+... pools the records of several runs (the
+// same players and opening, other seeds) into that row.  For each row: the opening (Options tag), how often the first builder
 // won (classic: black places the first building, white the Cathedral; late:
 // white places the first building), the first builder's share (wins + half
 // the draws) with its 95% interval, and a histogram of the score margins seen
@@ -18,23 +19,31 @@ function tag(text, name) {
     return m ? m[1] : '';
 }
 
-function summarise(dir) {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.rec')).sort();
-    let opening = '', event = '', white = '', black = '';
+function summarise(arg) {
+    const dirs = arg.split('+');
+    const files = dirs.flatMap((dir) =>
+        readdirSync(dir).filter((f) => f.endsWith('.rec')).sort().map((f) => [dir, f]));
+    const dir = arg;
+    let opening = '', white = '', black = '';
+    const events = [];
     let first = 0, draws = 0, second = 0, n = 0;
     const margins = [];
-    for (const f of files) {
-        const text = readFileSync(join(dir, f), 'utf8');
+    for (const [d, f] of files) {
+        const text = readFileSync(join(d, f), 'utf8');
         const result = tag(text, 'Result');
         const score = tag(text, 'Score').split(':').map(Number);
         if (!['white', 'black', 'draw'].includes(result) || score.length !== 2 || score.some(Number.isNaN))
-            throw new Error(`${join(dir, f)}: not a finished game (Result "${result}")`);
+            throw new Error(`${join(d, f)}: not a finished game (Result "${result}")`);
         const op = (tag(text, 'Options').match(/opening=(\w+)/) || [, 'classic'])[1];
         if (opening && op !== opening) throw new Error(`${dir}: records of two openings (${opening}, ${op})`);
         opening = op;
-        event = event || tag(text, 'Event');
-        white = white || tag(text, 'White');
-        black = black || tag(text, 'Black');
+        const ev = tag(text, 'Event').replace(/, game \d+/, '');
+        if (!events.includes(ev)) events.push(ev);
+        const wh = tag(text, 'White'), bl = tag(text, 'Black');
+        if ((white && wh !== white) || (black && bl !== black))
+            throw new Error(`${join(d, f)}: other players (${wh} against ${bl}, not ${white} against ${black})`);
+        white = wh;
+        black = bl;
         const builder = opening === 'late' ? 'white' : 'black';
         const [w, b] = score;
         // Squares left in hand: the lower wins.  Margin from the first builder.
@@ -45,7 +54,7 @@ function summarise(dir) {
         else if (result === builder) first++;
         else second++;
     }
-    return { dir, opening, event, white, black, n, first, draws, second, margins };
+    return { dir, opening, event: events.join('; '), white, black, n, first, draws, second, margins };
 }
 
 // Share and its 95% interval from the per-game scores (1, 1/2, 0).
@@ -80,7 +89,7 @@ function histogram(margins) {
 
 const dirs = process.argv.slice(2);
 if (dirs.length === 0) {
-    console.error('usage: scripts/cathedral_first.mjs DIR ...');
+    console.error('usage: scripts/cathedral_first.mjs DIR[+DIR...] ...');
     process.exit(2);
 }
 const rows = dirs.map(summarise);
@@ -92,6 +101,6 @@ for (const s of rows) {
     console.log(`| ${s.opening} | ${s.white} | ${s.n} | ${s.first} | ${s.draws} | ${s.second} | ${pct(p)} | ±${(100 * half).toFixed(1)} pp [${pct(p - half)}, ${pct(p + half)}] | ${mean >= 0 ? '+' : ''}${mean.toFixed(2)} |`);
 }
 for (const s of rows) {
-    console.log(`\n**${s.opening}, ${s.white}** (${s.n} games; ${s.event.replace(/, game \d+/, '')}): score margin seen from the first builder\n`);
+    console.log(`\n**${s.opening}, ${s.white}** (${s.n} games; ${s.event}): score margin seen from the first builder\n`);
     console.log(histogram(s.margins));
 }

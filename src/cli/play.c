@@ -667,7 +667,17 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
         return 0;
     }
     static const char *const sides[] = {"white", "black"};
-    static const char *const sidel[] = {"white (moves first)", "black"};
+    /* Who moves first depends on the game (Urbino: black places the first
+     * architect) and may depend on its options: ask the rules. */
+    const tav_game *g0 = tav_game_at(k);
+    int first = TAV_WHITE;
+    void *st0 = malloc(g0->state_size);
+    char err0[128];
+    if (st0 && g0->init(st0, options, err0, sizeof err0) == 0)
+        first = g0->to_move(st0);
+    free(st0);
+    const char *sidel[] = {first == TAV_WHITE ? "white (moves first)" : "white",
+                           first == TAV_BLACK ? "black (moves first)" : "black"};
     printf("Which side do you play?\n");
     int sd = choose("side [1]: ", sides, sidel, 2);
     if (sd < 0)

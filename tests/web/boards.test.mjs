@@ -192,6 +192,13 @@ async function playGame(env, game, { side, phone, seed, name }) {
     const flown = await page.evaluate(() => window.__tavFlights);
     flights = `, ${captures} captures, ${flown} flights`;
     tally.check(`${name}: captured buildings fly back to their hands`, (captures > 0) === (flown > 0), flights);
+    // each hand's header counts that side's buildings captured so far
+    for (const side of ["white", "black"]) {
+      const lost = g.view.sides[side]?.captured ?? 0;
+      const head = await page.textContent(`.tav-hand-${side} text`);
+      const m = /· (\d+) captured/.exec(head ?? "");
+      tally.check(`${name}: ${side}'s hand says ${lost} captured`, lost > 0 ? m && Number(m[1]) === lost : !m, head);
+    }
   }
   await page.waitForTimeout(300);
   await checkDrawing(env, page, game, g, `${name} end`);

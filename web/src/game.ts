@@ -284,7 +284,10 @@ function renderMoves(s: Screen): void {
   const shown = s.viewPly ?? g.ply;
   ol.textContent = "";
   const item = (ply: number, label: string) => {
-    const b = h("button", { type: "button", "data-ply": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, label);
+    // a line break may come after each comma of a long move (Cathedral's squares)
+    const parts: (string | Node)[] = [];
+    label.split(",").forEach((p, i) => { if (i) parts.push(",", h("wbr")); parts.push(p); });
+    const b = h("button", { type: "button", "data-ply": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, ...parts);
     if (ply === shown) {
       b.setAttribute("aria-current", "step");
       b.classList.add("current");

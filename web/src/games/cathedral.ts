@@ -268,7 +268,10 @@ function drawPanel(root: Element, view: View, side: Side, x: number, y: number, 
   }
   el("circle", { cx: x + 0.22, cy: y + 0.3, r: 0.17, fill: COLOURS[side].fill, stroke: COLOURS[side].edge,
     "stroke-width": 0.04 }, g);
-  text(g, x + 0.5, y + 0.3, `${side === "white" ? "White" : "Black"} · ${sv?.score ?? 0} left`, {
+  // buildings of this side captured so far (each went back to the hand)
+  const lost = sv?.captured ?? 0;
+  text(g, x + 0.5, y + 0.3, `${side === "white" ? "White" : "Black"} · ${sv?.score ?? 0} left` +
+    (lost > 0 ? ` · ${lost} captured` : ""), {
     "font-size": 0.36, "font-family": FONT, "dominant-baseline": "central", fill: "currentColor",
     "font-weight": mine ? 700 : 400,
   });
