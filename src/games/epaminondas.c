@@ -308,6 +308,13 @@ EPA_INLINE int epa_walk_dir(epa_bb own, epa_bb opp, epa_bb empty, const int d, c
         epa_bb r = bb_and(front, p);
         if (!bb_any(r))
             return 0;
+        /* No front of a line this long can take its first step (every one
+         * faces its own piece or the edge): neither can the fronts of
+         * longer lines, which are among these.  (Pays in the walks of the
+         * search, the evaluation's and quiescence's, which meet the long
+         * lines of the opening; costs more than it saves in the others.) */
+        if ((mode == EPA_FEAT || mode == EPA_NOISY) && !bb_any(bb_and(bb_shift(r, d), bb_or(empty, opp))))
+            return 0;
         epa_bb fk = r, all = { { 0, 0, 0 } };
         /* 3. push them s = 1..k squares; capture on enemy lines < k */
         if (mode == EPA_LIST || mode == EPA_NOISY) {
