@@ -8,7 +8,9 @@
 #   a,b,games,wins,draws,losses,seed,commit,date,seconds
 # Lines accumulate across runs (use a new SEED for more games of a pair: the
 # same seed replays the same games); scripts/levels_table.mjs turns the file
-# into ratings.  JOBS (default 2) games run in parallel; NICE (default 10).
+# into ratings.  JOBS (default 2) games run in parallel; NICE (default 10);
+# T the program (default build/tavoliere), COMMIT its source's commit (default
+# the checkout's HEAD).
 set -e
 game=${1:?usage: scripts/rate_levels.sh GAME GAMES FROM TO [SEED]}
 games=${2:?games}
@@ -19,7 +21,9 @@ T=${T:-build/tavoliere}
 out=results/levels/$game.csv
 mkdir -p results/levels
 [ -f "$out" ] || echo "a,b,games,wins,draws,losses,seed,commit,date,seconds" >"$out"
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# The source the program was built from: COMMIT when T is a copy built elsewhere.
+commit=$COMMIT
+[ -n "$commit" ] || commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 l=$from
 while [ "$l" -lt "$to" ]; do
     a="ai:level=$((l + 1))"

@@ -1643,8 +1643,8 @@ static const char *const cat_menu_labels[] = {
 /* The question says what the self-play measured (results/cathedral-first-player.md). */
 static const tav_choice cat_menu = {
     "opening",
-    "Which opening? Between equal computer players the first to build wins 77% of classic\n"
-    "games and 71% of late ones (results/cathedral-first-player.md): late is fairer, not fair.",
+    "Which opening? Between equal computer players the first to build wins 77-83% of classic\n"
+    "games and 68-71% of late ones (results/cathedral-first-player.md): late is fairer, not fair.",
     cat_menu_values, cat_menu_labels};
 
 static const char *const cathedral_samples[] = {"", "opening=late", NULL};
