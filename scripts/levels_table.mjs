@@ -28,14 +28,15 @@ function ladder(game) {
     const pairs = new Map();
     const seen = new Set();
     for (const line of text) {
-        const [a, b, n, w, d, l, seed, , , secs] = line.split(',');
+        // jobs (games at once) is the 11th column; rows without it ran 2 at once
+        const [a, b, n, w, d, l, seed, , , secs, jobs] = line.split(',');
         const la = levelOf(a), lb = levelOf(b);
         if (!(la === lb + 1)) throw new Error(`${game}: not an adjacent pair: ${line}`);
         const key = `${la}/${seed}`;
         if (seen.has(key)) throw new Error(`${game}: level ${la} against ${lb} twice with seed ${seed}`);
         seen.add(key);
         const p = pairs.get(la) || { n: 0, w: 0, d: 0, l: 0, secs: 0 };
-        p.n += +n; p.w += +w; p.d += +d; p.l += +l; p.secs += +secs;
+        p.n += +n; p.w += +w; p.d += +d; p.l += +l; p.secs += +secs * (jobs ? +jobs : 2);
         pairs.set(la, p);
     }
     const rows = [];
@@ -59,7 +60,7 @@ function ladder(game) {
             level: L, ...p, score: s, step,
             stepLo: lo <= 0 ? -Infinity : elo(lo), stepHi: hi >= 1 ? Infinity : elo(hi),
             rating, half: 1.96 * Math.sqrt(variance), open,
-            secsPerGame: p.secs / p.n * 2,
+            secsPerGame: p.secs / p.n,
         });
     }
     return rows;
@@ -70,7 +71,13 @@ const sign = (x) => (x === Infinity ? '+∞' : x === -Infinity ? '−∞' : `${x
 for (const game of games) {
     const rows = ladder(game);
     if (cOut) {
-        const r = rows.map((x) => Math.round(x.rating));
+        // a level is rated once its step has the 200 games asked
+        const rated = [];
+        for (const x of rows) {
+            if (x.n < 200) break;
+            rated.push(x);
+        }
+        const r = rated.map((x) => Math.round(x.rating));
         while (r.length < 10) r.push(-1);
         console.log(`    {"${game}", {0, ${r.join(', ')}}},`);
         continue;
@@ -80,7 +87,7 @@ for (const game of games) {
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
         const against = r.level === 1 ? 'random' : `level ${r.level - 1}`;
-        const stronger = r.stepLo > 0 ? '' : ' (not shown stronger)';
+        const stronger = (r.stepLo > 0 ? '' : ' (not shown stronger)') + (r.n < 200 ? ' (fewer than 200 games: not rated yet)' : '');
         console.log(`| ${r.level} | ${against} | ${r.n} | ${r.w} | ${r.d} | ${r.l} | ${(100 * r.score).toFixed(1)}% | ${sign(r.step)} | [${sign(r.stepLo)}, ${sign(r.stepHi)}]${stronger} | ${Math.round(r.rating)} | ±${Math.round(r.half)}${r.open ? ' (lower bound only above a sweep)' : ''} | ${r.secsPerGame.toFixed(1)} |`);
     }
 }

@@ -5,7 +5,7 @@
 # alternating, each level at its own budget (`match --movetime own`: its playout
 # or depth cap and its own time, levels.c), and appends one line per pair to
 # results/levels/GAME.csv:
-#   a,b,games,wins,draws,losses,seed,commit,date,seconds
+#   a,b,games,wins,draws,losses,seed,commit,date,seconds,jobs
 # Lines accumulate across runs (use a new SEED for more games of a pair: the
 # same seed replays the same games); scripts/levels_table.mjs turns the file
 # into ratings.  JOBS (default 2) games run in parallel; NICE (default 10);
@@ -20,7 +20,7 @@ seed=${5:-1}
 T=${T:-build/tavoliere}
 out=results/levels/$game.csv
 mkdir -p results/levels
-[ -f "$out" ] || echo "a,b,games,wins,draws,losses,seed,commit,date,seconds" >"$out"
+[ -f "$out" ] || echo "a,b,games,wins,draws,losses,seed,commit,date,seconds,jobs" >"$out"
 # The source the program was built from: COMMIT when T is a copy built elsewhere.
 commit=$COMMIT
 [ -n "$commit" ] || commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -34,7 +34,8 @@ while [ "$l" -lt "$to" ]; do
     t1=$(date +%s)
     # | A | B | games | wins | draws | losses | ...
     echo "$row" | awk -F'|' -v seed="$seed" -v commit="$commit" -v date="$(date -u +%Y-%m-%d)" -v s=$((t1 - t0)) \
-        '{ gsub(/ /, ""); print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," seed "," commit "," date "," s }' >>"$out"
+        -v jobs="${JOBS:-2}" \
+        '{ gsub(/ /, ""); print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," seed "," commit "," date "," s "," jobs }' >>"$out"
     tail -n 1 "$out"
     l=$((l + 1))
 done
