@@ -673,7 +673,7 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
     int first = TAV_WHITE;
     void *st0 = malloc(g0->state_size);
     char err0[128];
-    if (st0 && g0->init(st0, options, err0, sizeof err0) == 0)
+    if (st0 && tav_game_setup(g0, st0, options, 1, err0, sizeof err0) == 0)
         first = g0->to_move(st0);
     free(st0);
     const char *sidel[] = {first == TAV_WHITE ? "white (moves first)" : "white",
