@@ -335,6 +335,11 @@ typedef struct tav_game {
      * returns their count (out has room for max_moves).  The quiescence
      * search uses it when present, else lists with legal() and filters. */
     int (*noisy)(const void *st, tav_move *out);
+    /* (optional) Whether m is one of the moves legal(st) lists, for any value
+     * of m (a stale or colliding table entry), without listing them all.
+     * The alpha-beta search uses it to try the transposition table's move
+     * and the killer moves before it lists any move. */
+    int (*is_legal)(const void *st, tav_move m);
 } tav_game;
 
 /* The registry: every game known to Tavoliere. */

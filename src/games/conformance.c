@@ -20,7 +20,10 @@
  *      the generator in the same state (several draws per ply), and returns
  *      0 with the generator untouched when the game is over;
  *   8. noisy, when the game has it, lists exactly the moves of the legal
- *      list whose move_score is at least TAV_NOISY, in the same order.
+ *      list whose move_score is at least TAV_NOISY, in the same order;
+ *   9. is_legal, when the game has it, accepts every move of the legal list
+ *      and refuses every other value tried: each legal move with one bit
+ *      flipped, and seeded random values.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -213,6 +216,44 @@ static void check_noisy(conf *c, const void *st, const tav_move *list, int n)
         fail(c, "noisy listed %d moves, the legal list has %d noisy ones", k, j);
 }
 
+/* Whether m is in list[0..n). */
+static int in_list(const tav_move *list, int n, tav_move m)
+{
+    for (int i = 0; i < n; i++)
+        if (list[i] == m)
+            return 1;
+    return 0;
+}
+
+/* Invariant 9 on one state with its legal list (n moves). */
+static void check_is_legal(conf *c, const void *st, const tav_move *list, int n)
+{
+    const tav_game *g = c->g;
+    tav_rng r;
+    tav_rng_seed(&r, tavi_mix64(c->seed ^ 0x69736c6567616cULL ^ (uint64_t)c->ply));
+    for (int i = 0; i < n; i++) {
+        if (!g->is_legal(st, list[i])) {
+            fail(c, "is_legal refuses the legal move %d of %d", i, n);
+            return;
+        }
+        /* the same move with one bit flipped: legal only if listed */
+        tav_move m = list[i] ^ ((tav_move)1 << tav_rng_below(&r, 32));
+        if (g->is_legal(st, m) && !in_list(list, n, m)) {
+            fail(c, "is_legal accepts %#x, not a legal move", (unsigned)m);
+            return;
+        }
+    }
+    for (int i = 0; i < 16; i++) {
+        tav_move m = (tav_move)tav_rng_next(&r);
+        if (i & 1)
+            m &= 0xffffff;   /* small values, where the moves of most games live */
+        if (g->is_legal(st, m) && !in_list(list, n, m)) {
+            fail(c, "is_legal accepts %#x, not a legal move", (unsigned)m);
+            return;
+        }
+    }
+}
+
 int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
                          tav_conformance_hook hook, void *ctx, int *plies, char *err,
                          size_t errlen)
@@ -248,6 +289,8 @@ int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
             check_random_move(&c, c.a, c.list, n);
         if (g->noisy && g->move_score && !c.failed)
             check_noisy(&c, c.a, c.list, n);
+        if (g->is_legal && !c.failed)
+            check_is_legal(&c, c.a, c.list, n);
         if (n == 0 || c.failed)
             break;
         if (c.ply >= TAV_CONFORMANCE_MAX_PLIES) {

@@ -386,6 +386,23 @@ EPA_INLINE void epa_walk_all(epa_bb own, epa_bb opp, const int mode, epa_walk *w
 #undef EPA_DIR
 }
 
+/* Walk one direction d (0..7, known only at run time): each direction gets
+ * its own specialised copy of the walk, as in epa_walk_all. */
+EPA_INLINE void epa_walk_one(epa_bb own, epa_bb opp, epa_bb empty, int d, const int mode,
+                             epa_walk *w)
+{
+    switch (d) {
+    case 0: epa_walk_dir(own, opp, empty, 0, mode, w); break;
+    case 1: epa_walk_dir(own, opp, empty, 1, mode, w); break;
+    case 2: epa_walk_dir(own, opp, empty, 2, mode, w); break;
+    case 3: epa_walk_dir(own, opp, empty, 3, mode, w); break;
+    case 4: epa_walk_dir(own, opp, empty, 4, mode, w); break;
+    case 5: epa_walk_dir(own, opp, empty, 5, mode, w); break;
+    case 6: epa_walk_dir(own, opp, empty, 6, mode, w); break;
+    default: epa_walk_dir(own, opp, empty, 7, mode, w); break;
+    }
+}
+
 /* List the moves of `side` into out (room for EPA_MAX_MOVES); their count. */
 EPA_HOT static int epa_generate(const epaminondas_state *st, int side, tav_move *out)
 {
@@ -424,17 +441,46 @@ EPA_HOT static tav_move epa_find(const epaminondas_state *st, int side, const in
     while (d < 7 && idx >= per[d])
         idx -= per[d++];
     epa_walk w = { .idx = idx };
-    switch (d) {
-    case 0: epa_walk_dir(own, opp, empty, 0, EPA_FIND, &w); break;
-    case 1: epa_walk_dir(own, opp, empty, 1, EPA_FIND, &w); break;
-    case 2: epa_walk_dir(own, opp, empty, 2, EPA_FIND, &w); break;
-    case 3: epa_walk_dir(own, opp, empty, 3, EPA_FIND, &w); break;
-    case 4: epa_walk_dir(own, opp, empty, 4, EPA_FIND, &w); break;
-    case 5: epa_walk_dir(own, opp, empty, 5, EPA_FIND, &w); break;
-    case 6: epa_walk_dir(own, opp, empty, 6, EPA_FIND, &w); break;
-    default: epa_walk_dir(own, opp, empty, 7, EPA_FIND, &w); break;
-    }
+    epa_walk_one(own, opp, empty, d, EPA_FIND, &w);
     return w.found;
+}
+
+/* Whether m is a legal move of the player to move, for any value of m,
+ * checked square by square along its one line as the walk would list it:
+ * its front ends a line of k own pieces toward d and is that line's front
+ * (no own piece ahead), the s - 1 squares ahead are empty, and the target is
+ * empty (a plain move) or an enemy square starting an enemy line shorter than
+ * k (a capture, k >= 2).  Squares off the board (the padding files, outside
+ * 0..191) are neither own, enemy nor empty, as in the walk. */
+static int epaminondas_is_legal(const void *st, tav_move m)
+{
+    const epaminondas_state *s = st;
+    int f = epa_move_front(m), d = epa_move_dir(m), k = epa_move_k(m), sd = epa_move_s(m);
+    if (s->over || m >> 21 || k < 1 || sd < 1 || sd > k || (epa_move_cap(m) && k < 2))
+        return 0;
+    const uint64_t *own = s->pc[s->tomove], *opp = s->pc[s->tomove ^ 1];
+    int off = epa_off[d];
+    if (!bb_test(epa_board.w, f) || bb_test(own, f + off))
+        return 0;   /* not a square, or not a front */
+    for (int j = 0; j < k; j++)
+        if (!bb_test(own, f - j * off))
+            return 0;
+    for (int j = 1; j < sd; j++) {
+        int t = f + j * off;
+        if (!bb_test(epa_board.w, t) || bb_test(own, t) || bb_test(opp, t))
+            return 0;
+    }
+    int t = f + sd * off;
+    if (!bb_test(epa_board.w, t) || bb_test(own, t))
+        return 0;
+    if (!epa_move_cap(m))
+        return !bb_test(opp, t);
+    if (!bb_test(opp, t))
+        return 0;
+    for (int j = 1; j < k; j++)
+        if (!bb_test(opp, t + j * off))
+            return 1;   /* the enemy line is shorter than k */
+    return 0;
 }
 
 /* Whether `side` has any legal move (fast: a free neighbour suffices). */
@@ -442,11 +488,9 @@ static int epa_has_move(const epaminondas_state *st, int side)
 {
     epa_bb own = epa_side(st, side), opp = epa_side(st, side ^ 1);
     epa_bb empty = bb_andnot(epa_board, bb_or(own, opp));
-    epa_bb reach = { { 0, 0, 0 } };
     for (int d = 0; d < 8; d++)
-        reach = bb_or(reach, bb_shift(own, d));
-    if (bb_any(bb_and(reach, empty)))
-        return 1;
+        if (bb_any(bb_and(bb_shift(own, d), empty)))
+            return 1;   /* usually the first direction tried */
     return epa_count(st, side, NULL) > 0;
 }
 
@@ -1296,4 +1340,5 @@ const tav_game tavi_epaminondas_game = {
     .playout_move = epaminondas_playout_move,
     .move_score = epaminondas_move_score,
     .noisy = epaminondas_noisy,
+    .is_legal = epaminondas_is_legal,
 };

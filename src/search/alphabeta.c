@@ -11,7 +11,11 @@
  * (captures and wins first), then killer moves and a history table.  Moves
  * whose move_score is at least TAV_NOISY are "noisy" and are searched in a
  * quiescence search with stand-pat on eval, so exchanges resolve before a
- * position is judged.
+ * position is judged.  In a game with is_legal, nodes near the leaves try
+ * the table's move and the killers before listing their moves (most cut off
+ * there and never list), in exactly the order a listing node would have
+ * (the history journal below); evaluations are cached per position.  Both
+ * leave the search's tree unchanged: only its speed differs.
  *
  * Levels 1..9 limit the depth and add a random bonus to each root move
  * (larger at low levels), so weak levels make visible mistakes and games
@@ -62,6 +66,32 @@ typedef struct shared {
     const _Atomic int *cancel; /* set from any thread: stop now (NULL: none) */
 } shared;
 
+/* One change to the history table: entry idx held `old` before it; idx
+ * HJ_HALVE marks a halving of the whole table, `old` the snapshot holding
+ * the table before it. */
+typedef struct hj_entry {
+    uint32_t idx, old;
+} hj_entry;
+#define HJ_HALVE 0xffffffffu
+/* Nodes with at most this depth left try the table's move and the killers
+ * before they list their moves (staged); deeper nodes list first.  With 3,
+ * the journal is bounded: a staged node tries at most 3 moves before it
+ * lists, each a subtree of depth 2 or less, which changes the history at
+ * most 2 * max_moves + 1 times (its own cut-off and one per search of each
+ * depth-1 child, a re-search included): 10,083 for Epaminondas, within
+ * HJ_CAP; and those changes (at most 4 each) cannot add up to more than
+ * one halving.  Staging deeper nodes saves nothing more (callgrind). */
+#ifndef AB_STAGE_DEPTH
+#define AB_STAGE_DEPTH 3
+#endif
+#define HJ_CAP 32768
+#define HJ_SNAPS 8
+/* The evaluation cache: a direct-mapped table of 2^EV_BITS positions, each
+ * entry the key's bits above the index and a 16-bit score. */
+#define EV_BITS 16
+#define EV_SIZE (1u << EV_BITS)
+_Static_assert(EV_BITS >= 16, "the score takes the low 16 bits of an entry");
+
 typedef struct worker {
     shared *sh;
     int id;
@@ -70,6 +100,13 @@ typedef struct worker {
     int *scores;               /* per ply ordering scores */
     tav_move killers[AB_MAXPLY + QS_MAXPLY + 2][2];
     uint32_t history[4096];
+    /* The history journal (staged nodes, see search()): every change to
+     * `history` while a staged node has not yet listed its moves. */
+    hj_entry *hj;
+    uint32_t (*hj_snap)[4096]; /* tables before a halving, HJ_SNAPS at most */
+    int hj_len, hj_nsnap, hj_open;
+    int hj_over;               /* the journal overflowed: listing is no longer exact */
+    uint64_t *evals;           /* EV_SIZE cached evaluations: key's high 48 bits | score */
     uint64_t nodes;
     uint64_t reported;         /* nodes already added to the shared count */
     tav_move best;
@@ -113,6 +150,24 @@ static int evaluate(const tav_game *g, const void *st)
     return (int)((v - 0.5) * 2000.0);
 }
 
+/* evaluate() through the worker's cache.  A position's evaluation depends
+ * on the position alone, and its hash names it (as in the table), so a hit
+ * gives the same score the evaluation would: the search does not change,
+ * it only skips evaluating a position met again (a transposition, or a leaf
+ * of the previous iteration): about one evaluation in six from the start. */
+static int evaluate_cached(worker *w, const void *st)
+{
+    const tav_game *g = w->sh->g;
+    const uint64_t mask = ~(uint64_t)(EV_SIZE - 1);
+    uint64_t key = g->hash(st), *e = &w->evals[key & (EV_SIZE - 1)];
+    uint64_t tag = key & mask;
+    if ((*e & mask) == tag && *e != 0)
+        return (int16_t)(uint16_t)(*e & 0xffff);
+    int v = evaluate(g, st);
+    *e = tag | (uint16_t)(int16_t)v;
+    return v;
+}
+
 /* Score of a finished game for the side that would move, from `ply`. */
 static int terminal_score(const tav_game *g, const void *st, int side, int ply)
 {
@@ -151,18 +206,32 @@ static int out_of_time(worker *w)
  * a cut-off after a few moves never pays for sorting the whole list). */
 static void pick(tav_move *moves, int *scores, int i, int n)
 {
-    int b = i;
-    for (int j = i + 1; j < n; j++)
-        if (scores[j] > scores[b])
-            b = j;
-    if (b != i) {
-        tav_move m = moves[i];
-        int sc = scores[i];
-        moves[i] = moves[b];
-        scores[i] = scores[b];
-        moves[b] = m;
-        scores[b] = sc;
+    /* The highest score first, four running maxima at a time; then the
+     * first place holding it: the same choice as a plain scan keeping the
+     * first of equal scores. */
+    int m0 = scores[i], m1 = m0, m2 = m0, m3 = m0, j = i + 1;
+    for (; j + 4 <= n; j += 4) {
+        m0 = scores[j] > m0 ? scores[j] : m0;
+        m1 = scores[j + 1] > m1 ? scores[j + 1] : m1;
+        m2 = scores[j + 2] > m2 ? scores[j + 2] : m2;
+        m3 = scores[j + 3] > m3 ? scores[j + 3] : m3;
     }
+    for (; j < n; j++)
+        m0 = scores[j] > m0 ? scores[j] : m0;
+    m0 = m1 > m0 ? m1 : m0;
+    m2 = m3 > m2 ? m3 : m2;
+    int mx = m2 > m0 ? m2 : m0;
+    if (mx == scores[i])
+        return;
+    int b = i + 1;
+    while (scores[b] != mx)
+        b++;
+    tav_move m = moves[i];
+    int sc = scores[i];
+    moves[i] = moves[b];
+    scores[i] = scores[b];
+    moves[b] = m;
+    scores[b] = sc;
 }
 
 static int quiesce(worker *w, const void *st, int alpha, int beta, int ply, int qply)
@@ -172,7 +241,7 @@ static int quiesce(worker *w, const void *st, int alpha, int beta, int ply, int 
     int side = g->to_move(st);
     if (side == TAV_NONE)
         return terminal_score(g, st, side, ply);
-    int stand = evaluate(g, st);
+    int stand = evaluate_cached(w, st);
     if (stand >= beta || qply >= QS_MAXPLY || ply >= AB_MAXPLY + QS_MAXPLY)
         return stand;
     if (stand > alpha)
@@ -208,28 +277,96 @@ static int quiesce(worker *w, const void *st, int alpha, int beta, int ply, int 
     return alpha;
 }
 
-static int search(worker *w, const void *st, int depth, int alpha, int beta, int ply)
+/* ---- History journal ----
+ *
+ * A staged node (one with AB_STAGE_DEPTH or less to go, in a game with
+ * is_legal) searches the table's move and the killers before it lists its
+ * moves, and lists them only if none of those cut off.  Its order must be
+ * the one the listing node would have had: the history values as they were
+ * when the node was entered, before the subtrees of the moves tried first
+ * changed them.  So while a staged node has not listed, every change to the
+ * history table is journalled; when it lists, the journal since its entry is
+ * swapped back (the table as it was), the moves are scored, and it is swapped
+ * forward again.  The search then visits the same nodes in the same order as
+ * one that lists every node's moves first, only without listing at the nodes
+ * that cut off on a move tried first (most of them). */
+
+/* history[idx] is about to change: journal its value if a staged node needs it. */
+static inline void hj_note(worker *w, uint32_t idx)
 {
-    shared *sh = w->sh;
-    const tav_game *g = sh->g;
-    int side = g->to_move(st);
-    if (side == TAV_NONE)
-        return terminal_score(g, st, side, ply);
-    if (depth <= 0 || ply >= AB_MAXPLY)
-        return g->move_score ? quiesce(w, st, alpha, beta, ply, 0) : evaluate(g, st);
-    w->nodes++;
-    if (out_of_time(w))
-        return 0;
-    uint64_t key = g->hash(st);
-    tav_move ttm = 0;
-    int tts, ttd, ttf, alpha0 = alpha;
-    if (tt_probe(sh, key, &ttm, &tts, &ttd, &ttf) && ttd >= depth && ply > 0) {
-        if (ttf == TT_EXACT || (ttf == TT_LOWER && tts >= beta) || (ttf == TT_UPPER && tts <= alpha))
-            return tts;
+    if (!w->hj_open)
+        return;
+    if (w->hj_len == HJ_CAP) {
+        w->hj_over = 1;
+        return;
     }
-    tav_move *moves = w->lists + (size_t)ply * (size_t)g->max_moves;
-    int *scores = w->scores + (size_t)ply * (size_t)g->max_moves;
-    int n = g->legal(st, moves);
+    w->hj[w->hj_len].idx = idx;
+    w->hj[w->hj_len++].old = w->history[idx];
+}
+
+/* A quiet move cut off at `depth`: credit it in the history table. */
+static void history_add(worker *w, tav_move m, int depth)
+{
+    uint32_t idx = (uint32_t)(tavi_mix64(m) & 4095);
+    hj_note(w, idx);
+    uint32_t *h = &w->history[idx];
+    *h += (uint32_t)(depth * depth);
+    if (*h > (1u << 20)) {
+        if (w->hj_open) {
+            if (w->hj_nsnap < HJ_SNAPS && w->hj_len < HJ_CAP) {
+                memcpy(w->hj_snap[w->hj_nsnap], w->history, sizeof w->history);
+                w->hj[w->hj_len].idx = HJ_HALVE;
+                w->hj[w->hj_len++].old = (uint32_t)w->hj_nsnap++;
+            } else {
+                w->hj_over = 1;
+            }
+        }
+        for (int k = 0; k < 4096; k++)
+            w->history[k] >>= 1;
+    }
+}
+
+/* Swap journal entry j with the table: undoes it if it was done, redoes it
+ * if it was undone. */
+static void hj_swap(worker *w, int j)
+{
+    hj_entry *e = &w->hj[j];
+    if (e->idx == HJ_HALVE) {
+        uint32_t *snap = w->hj_snap[e->old];
+        for (int k = 0; k < 4096; k++) {
+            uint32_t t = w->history[k];
+            w->history[k] = snap[k];
+            snap[k] = t;
+        }
+    } else {
+        uint32_t t = w->history[e->idx];
+        w->history[e->idx] = e->old;
+        e->old = t;
+    }
+}
+
+/* A staged node begins (returns its place in the journal) and ends. */
+static int hj_open(worker *w)
+{
+    if (w->hj_open++ == 0) {
+        w->hj_len = 0;
+        w->hj_nsnap = 0;
+        w->hj_over = 0;
+    }
+    return w->hj_len;
+}
+
+static void hj_close(worker *w)
+{
+    w->hj_open--;
+}
+
+/* Order scores of moves[0..n): the table's move first, then the killers,
+ * then move_score and the history table. */
+static void score_moves(worker *w, const void *st, int ply, tav_move ttm, const tav_move *moves,
+                        int *scores, int n)
+{
+    const tav_game *g = w->sh->g;
     for (int i = 0; i < n; i++) {
         tav_move m = moves[i];
         int sc = g->move_score ? g->move_score(st, m) * 16 : 0;
@@ -242,15 +379,90 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
         sc += (int)(w->history[tavi_mix64(m) & 4095] >> 4);
         scores[i] = sc;
     }
+}
+
+static int search(worker *w, const void *st, int depth, int alpha, int beta, int ply)
+{
+    shared *sh = w->sh;
+    const tav_game *g = sh->g;
+    int side = g->to_move(st);
+    if (side == TAV_NONE)
+        return terminal_score(g, st, side, ply);
+    if (depth <= 0 || ply >= AB_MAXPLY)
+        return g->move_score ? quiesce(w, st, alpha, beta, ply, 0) : evaluate_cached(w, st);
+    w->nodes++;
+    if (out_of_time(w))
+        return 0;
+    uint64_t key = g->hash(st);
+    tav_move ttm = 0;
+    int tts, ttd, ttf, alpha0 = alpha;
+    if (tt_probe(sh, key, &ttm, &tts, &ttd, &ttf) && ttd >= depth && ply > 0) {
+        if (ttf == TT_EXACT || (ttf == TT_LOWER && tts >= beta) || (ttf == TT_UPPER && tts <= alpha))
+            return tts;
+    }
+    tav_move *moves = w->lists + (size_t)ply * (size_t)g->max_moves;
+    int *scores = w->scores + (size_t)ply * (size_t)g->max_moves;
     void *child = w->states + (size_t)(ply + 1) * g->state_size;
+    /* A staged node tries the table's move and the killers (stages 0-2)
+     * before listing (stage 3); a node that lists first starts at stage 3. */
+    int staged = g->is_legal && ply > 0 && depth <= AB_STAGE_DEPTH;
+    int stage = staged ? 0 : 3, open = staged, j0 = staged ? hj_open(w) : 0;
+    int n = 0, li = 0, listed = 0, ndone = 0;
+    tav_move done[3];
     int best = -AB_INF;
-    tav_move bestm = n ? moves[0] : 0;
-    for (int i = 0; i < n; i++) {
-        pick(moves, scores, i, n);
-        if (i == 0)
-            bestm = moves[0];
+    tav_move bestm = 0;
+    for (int searched = 0;; searched++) {
+        /* The next move m, its place i in the listing order and its score. */
+        tav_move m;
+        int i, sc;
+        if (stage < 3) {
+            int st_ = stage++;
+            m = st_ == 0 ? ttm : w->killers[ply][st_ - 1];
+            if (!m || (st_ >= 1 && m == ttm) || (st_ == 2 && m == w->killers[ply][0]) ||
+                !g->is_legal(st, m)) {
+                searched--;
+                continue;
+            }
+            done[ndone++] = m;
+            i = ndone - 1;
+            sc = st_ == 0 ? 1 << 29 : 1 << 19;
+        } else {
+            if (!listed) {
+                listed = 1;
+                n = g->legal(st, moves);
+                if (open) {
+                    /* the history as it was when this node was entered (an
+                     * overflowed journal cannot say: the table as it is) */
+                    int back = w->hj_over ? w->hj_len : j0;
+                    for (int j = w->hj_len - 1; j >= back; j--)
+                        hj_swap(w, j);
+                    score_moves(w, st, ply, ttm, moves, scores, n);
+                    for (int j = back; j < w->hj_len; j++)
+                        hj_swap(w, j);
+                    hj_close(w);
+                    open = 0;
+                } else {
+                    score_moves(w, st, ply, ttm, moves, scores, n);
+                }
+            }
+            if (li >= n)
+                break;
+            pick(moves, scores, li, n);
+            i = li++;
+            m = moves[i];
+            sc = scores[i];
+            int seen = 0;
+            for (int j = 0; j < ndone; j++)
+                seen |= done[j] == m;
+            if (seen) {
+                searched--;
+                continue;   /* tried before the list was made, at this same place */
+            }
+        }
+        if (searched == 0)
+            bestm = m;
         memcpy(child, st, g->state_size);
-        g->play(child, moves[i]);
+        g->play(child, m);
         int s;
         int same = g->to_move(child) == side;   /* the mover moves again */
         if (ply == 0 && sh->noise > 0) {
@@ -271,10 +483,10 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             if (s <= lo)
                 continue;
             if (s > -AB_WIN + AB_MAXPLY && s < AB_WIN - AB_MAXPLY)
-                s += (int)(tavi_mix64(sh->noise_seed ^ moves[i]) % (uint64_t)sh->noise);
+                s += (int)(tavi_mix64(sh->noise_seed ^ m) % (uint64_t)sh->noise);
             if (s > best) {
                 best = s;
-                bestm = moves[i];
+                bestm = m;
                 w->best = bestm;
                 w->best_score = best;
                 w->have_best = 1;
@@ -289,16 +501,19 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             s = -search(w, child, depth - 1, -beta, -alpha, ply + 1);
         } else {
             /* Late move reduction for quiet moves far down the list. */
-            int r = (depth >= 3 && i >= 4 && scores[i] < (1 << 19)) ? 1 : 0;
+            int r = (depth >= 3 && i >= 4 && sc < (1 << 19)) ? 1 : 0;
             s = -search(w, child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
             if (s > alpha && (r || s < beta))
                 s = -search(w, child, depth - 1, -beta, -alpha, ply + 1);
         }
-        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+        if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
+            if (open)
+                hj_close(w);
             return 0;
+        }
         if (s > best) {
             best = s;
-            bestm = moves[i];
+            bestm = m;
             if (ply == 0) {
                 w->best = bestm;
                 w->best_score = best;
@@ -308,18 +523,16 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
         if (s > alpha)
             alpha = s;
         if (alpha >= beta) {
-            if (scores[i] < (1 << 29) && (!g->move_score || g->move_score(st, moves[i]) < TAV_NOISY)) {
+            if (sc < (1 << 29) && (!g->move_score || g->move_score(st, m) < TAV_NOISY)) {
                 w->killers[ply][1] = w->killers[ply][0];
-                w->killers[ply][0] = moves[i];
-                uint32_t *h = &w->history[tavi_mix64(moves[i]) & 4095];
-                *h += (uint32_t)(depth * depth);
-                if (*h > (1u << 20))
-                    for (int k = 0; k < 4096; k++)
-                        w->history[k] >>= 1;
+                w->killers[ply][0] = m;
+                history_add(w, m, depth);
             }
             break;
         }
     }
+    if (open)
+        hj_close(w);
     if (ply == 0 && sh->noise > 0)
         return best;
     int flag = best <= alpha0 ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
@@ -371,6 +584,7 @@ static void *ab_thread(void *arg)
     for (int d = 1 + (w->id & 1); d <= maxd; d++) {
         tav_move prev = w->best;
         int prev_score = w->best_score;
+        w->hj_open = 0;
         int s = search(w, ta->root, d, -AB_INF, AB_INF, 0);
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) {
             /* An interrupted iteration is trusted only for its first, fully
@@ -491,13 +705,23 @@ void tavi_ab_job(tavi_ab *ab, int i)
     w->states = malloc(g->state_size * (size_t)plies);
     w->lists = malloc(sizeof(tav_move) * (size_t)g->max_moves * (size_t)plies);
     w->scores = malloc(sizeof(int) * (size_t)g->max_moves * (size_t)plies);
-    if (w->states && w->lists && w->scores)
+    w->hj = g->is_legal ? malloc(sizeof(hj_entry) * HJ_CAP) : NULL;
+    w->hj_snap = g->is_legal ? malloc(sizeof *w->hj_snap * HJ_SNAPS) : NULL;
+    w->evals = calloc(EV_SIZE, sizeof(uint64_t));
+    w->hj_open = 0;
+    if (w->evals && w->states && w->lists && w->scores && (!g->is_legal || (w->hj && w->hj_snap)))
         ab_thread(&ab->ta[i]);
     else if (i == 0)
         atomic_store(&sh->stop, 1);
     free(w->states);
     free(w->lists);
     free(w->scores);
+    free(w->hj);
+    free(w->hj_snap);
+    free(w->evals);
+    w->evals = NULL;
+    w->hj = NULL;
+    w->hj_snap = NULL;
     w->states = NULL;
     w->lists = NULL;
     w->scores = NULL;
