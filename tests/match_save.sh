@@ -55,4 +55,33 @@ else
     cat "$DIR/wash.out"
     f=$((f + 1))
 fi
+# --opening N: each pair of games (colours swapped) starts with the same N
+# random plies, and different pairs with different ones; the players, which
+# play the same deterministic search here, then decide the rest.
+moves() { grep -v '^\[' "$1" | grep -v '^#' | tr ' ' '\n' | grep -v '^[0-9]*\.$' | grep -v '^$' | head -n "$2" | tr '\n' ' '; }
+OD="$DIR/opening"
+if "$T" match epaminondas --a ai:nodes=200 --b ai:nodes=200 --games 4 --opening 6 --seed 9 --save "$OD" \
+    >"$DIR/opening.out" 2>/dev/null && grep -q '6 random opening plies' "$DIR/opening.out"; then
+    o1=$(moves "$OD/epaminondas-0001.rec" 6)
+    o2=$(moves "$OD/epaminondas-0002.rec" 6)
+    o3=$(moves "$OD/epaminondas-0003.rec" 6)
+    o4=$(moves "$OD/epaminondas-0004.rec" 6)
+    n1=$(moves "$OD/epaminondas-0001.rec" 6 | wc -w)
+    if [ "$n1" = 6 ] && [ "$o1" = "$o2" ] && [ "$o3" = "$o4" ] && [ "$o1" != "$o3" ]; then
+        p=$((p + 1))
+    else
+        echo "FAIL match --opening: openings '$o1' '$o2' '$o3' '$o4'"
+        f=$((f + 1))
+    fi
+else
+    echo "FAIL match --opening: no match or no header"
+    cat "$DIR/opening.out"
+    f=$((f + 1))
+fi
+if "$T" match epaminondas --a random --b random --games 2 --opening -1 >/dev/null 2>&1; then
+    echo "FAIL match --opening -1 accepted"
+    f=$((f + 1))
+else
+    p=$((p + 1))
+fi
 echo "$p passed, $f failed"

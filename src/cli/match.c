@@ -57,6 +57,7 @@ typedef struct match {
     const char *save_dir;      /* NULL: do not save */
     int save_errors;
     int games, jobs;
+    int opening;               /* random plies before the players move */
     long movetime;
     uint64_t seed;
     int next, done;
@@ -262,15 +263,26 @@ static int play_one(match *mt, int i)
                 strcmp(ans, "ok") != 0)
                 goto out;
         }
-    tav_rng rng;
+    tav_rng rng, orng;
     tav_rng_seed(&rng, gseed ^ (uint64_t)i);
+    /* --opening N: the first N plies are uniformly random legal moves drawn
+     * from the pair's seed, so games 2k and 2k+1 start from the same
+     * position with the colours swapped. */
+    tav_rng_seed(&orng, gseed ^ 0x6f70656e696e67ULL);
     for (int ply = 0; ply < 100000; ply++) {
         int tm = tav_session_to_move(gs);
         if (tm == TAV_NONE)
             break;
         tav_move m;
-        if (choose(mt, side[tm], &x[tm], keep[tm], gs, tav_rng_next(&rng), scratch, &m) != 0 ||
-            tav_session_play(gs, m) != TAV_OK)
+        if (ply < mt->opening) {
+            int n = tav_session_legal(gs, tm, scratch);
+            if (n <= 0)
+                goto out;
+            m = scratch[tav_rng_below(&orng, (uint32_t)n)];
+            if (tav_session_play(gs, m) != TAV_OK)
+                goto out;
+        } else if (choose(mt, side[tm], &x[tm], keep[tm], gs, tav_rng_next(&rng), scratch, &m) != 0 ||
+                   tav_session_play(gs, m) != TAV_OK)
             goto out;
         char cmd[TAV_MOVE_TEXT + 8], ans[512];
         snprintf(cmd, sizeof cmd, "play %s", tav_session_move_text(gs, tav_session_ply(gs) - 1));
@@ -420,6 +432,8 @@ int cli_match(int argc, char **argv)
             snprintf(mt.options, sizeof mt.options, "%s", v);
         else if (strcmp(k, "--save") == 0)
             mt.save_dir = v;
+        else if (strcmp(k, "--opening") == 0)
+            mt.opening = atoi(v) >= 0 && atoi(v) <= 1000 ? atoi(v) : -1;
         else {
             fprintf(stderr, "tavoliere match: unknown option %s\n", k);
             return 2;
@@ -429,8 +443,8 @@ int cli_match(int argc, char **argv)
         fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N, ai:reuse=0, ai:tree=1 or engine:COMMAND\n");
         return 2;
     }
-    if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 0) {
-        fprintf(stderr, "tavoliere match: --games, --jobs (1..64) and --movetime (or --movetime own) must be positive\n");
+    if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 0 || mt.opening < 0) {
+        fprintf(stderr, "tavoliere match: --games, --jobs (1..64) and --movetime (or --movetime own) must be positive, --opening 0..1000\n");
         return 2;
     }
     mt.a_text = a;
@@ -454,8 +468,11 @@ int cli_match(int argc, char **argv)
     double se = n ? sqrt(var / n) : 0;
     char per_move[48];
     movetime_text(mt.movetime, per_move, sizeof per_move);
-    printf("match %s %s: %s (A) vs %s (B), %d games, %s, seed %llu\n", mt.g->name,
-           mt.options[0] ? mt.options : "", a, b, mt.games, per_move, (unsigned long long)mt.seed);
+    char opening[48] = "";
+    if (mt.opening)
+        snprintf(opening, sizeof opening, ", %d random opening plies", mt.opening);
+    printf("match %s %s: %s (A) vs %s (B), %d games, %s%s, seed %llu\n", mt.g->name,
+           mt.options[0] ? mt.options : "", a, b, mt.games, per_move, opening, (unsigned long long)mt.seed);
     printf("| player A | player B | games | A wins | draws | A losses | A score | Elo diff | 95%% interval |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
     char diff[48], iv[80];
