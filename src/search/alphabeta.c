@@ -109,6 +109,7 @@ typedef struct worker {
     uint64_t *evals;           /* EV_SIZE cached evaluations: key's high 48 bits | score */
     uint64_t nodes;
     uint64_t reported;         /* nodes already added to the shared count */
+    unsigned tick;             /* nodes since the clock was last read (clock_due) */
     tav_move best;
     int have_best, best_score, depth_done;
 } worker;
@@ -178,12 +179,29 @@ static int terminal_score(const tav_game *g, const void *st, int side, int ply)
     return r.winner == side ? AB_WIN - ply : -AB_WIN + ply;
 }
 
+/* Every 256 nodes, interior or quiescence, read the clock (a search with a
+ * deadline only): a search whose nodes are slow, as a new table's first
+ * touches make them, still stops on time.  Sets stop and returns 1 when the
+ * time is up; a node budget is not affected. */
+static int clock_due(worker *w)
+{
+    shared *sh = w->sh;
+    if (sh->deadline <= 0 || ++w->tick < 256)
+        return 0;
+    w->tick = 0;
+    if (ab_now() >= sh->deadline) {
+        atomic_store(&sh->stop, 1);
+        return 1;
+    }
+    return 0;
+}
+
 /* Every 1024 nodes (quiescence nodes included), add this worker's nodes to
  * the shared count and check the clock and the node budget. */
 static int out_of_time(worker *w)
 {
     shared *sh = w->sh;
-    if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+    if (atomic_load_explicit(&sh->stop, memory_order_relaxed) || clock_due(w))
         return 1;
     if (sh->cancel && atomic_load_explicit(sh->cancel, memory_order_relaxed)) {
         atomic_store(&sh->stop, 1);
@@ -238,6 +256,9 @@ static int quiesce(worker *w, const void *st, int alpha, int beta, int ply, int 
 {
     const tav_game *g = w->sh->g;
     w->nodes++;
+    /* Out of time: any value will do, the caller drops it (it checks stop). */
+    if (clock_due(w) || atomic_load_explicit(&w->sh->stop, memory_order_relaxed))
+        return 0;
     int side = g->to_move(st);
     if (side == TAV_NONE)
         return terminal_score(g, st, side, ply);
