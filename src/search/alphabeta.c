@@ -432,7 +432,8 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
     tav_move done[3];
     int best = -AB_INF;
     tav_move bestm = 0;
-    for (int searched = 0;; searched++) {
+    int first = 1;             /* no move searched yet */
+    for (;;) {
         /* The next move m, its place i in the listing order and its score. */
         tav_move m;
         int i, sc;
@@ -440,10 +441,8 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             int st_ = stage++;
             m = st_ == 0 ? ttm : w->killers[ply][st_ - 1];
             if (!m || (st_ >= 1 && m == ttm) || (st_ == 2 && m == w->killers[ply][0]) ||
-                !g->is_legal(st, m)) {
-                searched--;
+                !g->is_legal(st, m))
                 continue;
-            }
             done[ndone++] = m;
             i = ndone - 1;
             sc = st_ == 0 ? 1 << 29 : 1 << 19;
@@ -475,13 +474,13 @@ static int search(worker *w, const void *st, int depth, int alpha, int beta, int
             int seen = 0;
             for (int j = 0; j < ndone; j++)
                 seen |= done[j] == m;
-            if (seen) {
-                searched--;
+            if (seen)
                 continue;   /* tried before the list was made, at this same place */
-            }
         }
-        if (searched == 0)
+        if (first) {
             bestm = m;
+            first = 0;
+        }
         memcpy(child, st, g->state_size);
         g->play(child, m);
         int s;
