@@ -14,7 +14,13 @@
  * Plain UCT creates every child before reusing any (classic "try each move
  * once"); the `ai` player widens progressively: a node with v visits may
  * have at most 1 + pw_k * v^pw_alpha children, so Urbino's thousands of moves
- * do not drown the search.
+ * do not drown the search.  With a profile's order_root the root's children
+ * come best-first by move_score instead (one sort at the start), and with
+ * order_root 2 the first REPLY_K children of each root child with more than
+ * 2 * REPLY_K moves too (the best replies, picked from its list at its first
+ * expansion), then the rest in the pseudo-random order.  (With fewer moves
+ * widening soon tries them all, and move_score, blind to captures, would
+ * put an endgame's capturing reply last.)
  *
  * Playouts are uniformly random to the end of the game.  Time is checked
  * after every iteration, so a search stops within one iteration of its
@@ -65,6 +71,8 @@ typedef struct params {
     double margin, margin_scale;   /* score margin in finished playouts' rewards */
     const tav_move *root_order;    /* root moves best first (NULL: pseudo-random) */
     int nroot_order;
+    int order_replies;    /* with a root order: the root's children widen their first
+                             REPLY_K children best-first by move_score too */
 } params;
 
 typedef struct tree {
@@ -90,7 +98,18 @@ typedef struct tree {
     const _Atomic int *cancel;   /* read every playout ply: a cancel ends a long playout */
     int reused;           /* the root came from an earlier search's tree */
     int root_cursor;      /* reused root: next root_order entry to look at */
+    /* Ordered replies (params.order_replies): for each child of the root,
+     * its REPLY_K best moves by move_score, in a slot of `rep_pool`, found
+     * through an open-addressing table from node index to slot. */
+    int32_t *rep_key;     /* node index + 1, 0 = free */
+    int32_t *rep_slot;
+    tav_move *rep_pool;   /* REPLY_K moves a slot */
+    uint8_t *rep_n;       /* moves in each slot */
+    int32_t rep_used;
 } tree;
+
+#define REPLY_K 32
+#define REPLY_SLOTS 4096  /* table size; at most REPLY_SLOTS / 2 slots used */
 
 #define MAST_SIZE (1u << 16)
 #define TRAIL_MAX 1024
@@ -338,6 +357,56 @@ static void simulate_and_backup(tree *t, const int32_t *path, int depth)
     }
 }
 
+/* Ordered replies: the slot of node `cur` (a child of the root), made on
+ * its first expansion from its legal list `list` (cnt moves): the REPLY_K
+ * best by move_score, ties in an order drawn from the tree's random
+ * generator (one draw a node).  -1 when the
+ * table is full (the node widens pseudo-randomly). */
+static int32_t reply_slot(tree *t, int32_t cur, const unsigned char *st, const tav_move *list, int cnt)
+{
+    uint32_t h = (uint32_t)cur * 2654435761u & (REPLY_SLOTS - 1);
+    while (t->rep_key[h]) {
+        if (t->rep_key[h] == cur + 1)
+            return t->rep_slot[h];
+        h = (h + 1) & (REPLY_SLOTS - 1);
+    }
+    if (t->rep_used >= REPLY_SLOTS / 2)
+        return -1;
+    int32_t slot = t->rep_used++;
+    t->rep_key[h] = cur + 1;
+    t->rep_slot[h] = slot;
+    tav_move *best = t->rep_pool + (size_t)slot * REPLY_K;
+    int64_t key[REPLY_K];
+    int nb = 0;
+    uint64_t salt = tav_rng_next(&t->rng);
+    for (int i = 0; i < cnt; i++) {
+        int64_t k = (int64_t)t->g->move_score(st, list[i]) * 65536 +
+                    (int64_t)(tavi_mix64(salt ^ list[i]) & 0xffff);
+        if (nb == REPLY_K && k <= key[nb - 1])
+            continue;
+        int j = nb < REPLY_K ? nb++ : nb - 1;
+        while (j > 0 && key[j - 1] < k) {
+            key[j] = key[j - 1];
+            best[j] = best[j - 1];
+            j--;
+        }
+        key[j] = k;
+        best[j] = list[i];
+    }
+    t->rep_n[slot] = (uint8_t)nb;
+    return slot;
+}
+
+/* Whether m is among the ordered moves of a slot. */
+static int reply_has(const tree *t, int32_t slot, tav_move m)
+{
+    const tav_move *b = t->rep_pool + (size_t)slot * REPLY_K;
+    for (int i = 0; i < t->rep_n[slot]; i++)
+        if (b[i] == m)
+            return 1;
+    return 0;
+}
+
 /* One iteration: select, expand one child, play out, back up. */
 static void iterate(tree *t, const unsigned char *root)
 {
@@ -375,6 +444,30 @@ static void iterate(tree *t, const unsigned char *root)
             } else if (cur == 0 && t->p.root_order && (int)n->ntried < t->p.nroot_order) {
                 m = t->p.root_order[n->ntried];
                 ordered = 1;
+            }
+            if (!ordered && depth == 2 && t->p.order_replies && !t->reused && cnt > 2 * REPLY_K) {
+                int32_t slot = reply_slot(t, cur, t->st, t->list, cnt);
+                if (slot >= 0) {
+                    int k = t->rep_n[slot];
+                    if ((int)n->ntried < k) {
+                        m = t->rep_pool[(size_t)slot * REPLY_K + n->ntried];
+                    } else {
+                        /* the (ntried - k)-th move of the creation order
+                         * that is not an ordered one */
+                        int want = (int)n->ntried - k;
+                        uint32_t salt = perm_salt(n, cur);
+                        for (int j = 0; j < cnt; j++) {
+                            tav_move c = t->list[perm_index(salt, j, cnt)];
+                            if (reply_has(t, slot, c))
+                                continue;
+                            if (want-- == 0) {
+                                m = c;
+                                break;
+                            }
+                        }
+                    }
+                    ordered = 1;
+                }
             }
             if (!ordered)
                 m = t->list[perm_index(perm_salt(n, cur), (int)n->ntried, cnt)];
@@ -859,6 +952,12 @@ static void *job_run(void *arg)
         t.set_mask = size - 1;
         t.set = calloc(size, sizeof(uint64_t));
     }
+    if (t.p.order_replies) {
+        t.rep_key = malloc(sizeof(int32_t) * REPLY_SLOTS);
+        t.rep_slot = malloc(sizeof(int32_t) * REPLY_SLOTS);
+        t.rep_pool = malloc(sizeof(tav_move) * REPLY_K * (REPLY_SLOTS / 2));
+        t.rep_n = malloc(REPLY_SLOTS / 2);
+    }
     if (t.p.mast > 0) {
         t.mast = calloc(MAST_SIZE, sizeof *t.mast);
         t.mast_mask = MAST_SIZE - 1;
@@ -873,7 +972,8 @@ static void *job_run(void *arg)
     }
     if (!jb->moves || !jb->visits || !jb->reward || !jb->reply || !jb->reply_visits || t.cap < 1 ||
         !t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set) ||
-        (t.p.mast > 0 && (!t.mast || !t.trail))) {
+        (t.p.mast > 0 && (!t.mast || !t.trail)) ||
+        (t.p.order_replies && (!t.rep_key || !t.rep_slot || !t.rep_pool || !t.rep_n))) {
         jb->nomem = 1;
         goto out;
     }
@@ -888,6 +988,10 @@ static void *job_run(void *arg)
         t.count = 0;
         t.reused = 0;
         t.root_cursor = 0;
+        if (t.rep_key) {
+            memset(t.rep_key, 0, sizeof(int32_t) * REPLY_SLOTS);
+            t.rep_used = 0;
+        }
         if (d == 0 && keepable && jb->kept->count > 0 && jb->kept->count <= t.cap && jb->kept->root &&
             jb->kept->size == g->state_size) {
             int32_t r = find_root(g, t.nodes, jb->kept->count, jb->kept->root, jb->real, jb->hidden);
@@ -950,6 +1054,10 @@ static void *job_run(void *arg)
 out:
     free(t.mast);
     free(t.trail);
+    free(t.rep_key);
+    free(t.rep_slot);
+    free(t.rep_pool);
+    free(t.rep_n);
     free(t.set);
     free(t.list);
     free(t.st);
@@ -1069,6 +1177,10 @@ tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_l
                 m->order[i] = list[key[i] & 0xffff];
             p.root_order = m->order;
             p.nroot_order = n;
+            /* Replies best-first too (order_root 2) for the full player
+             * only: levels 1-9 keep the search they were rated with. */
+            p.order_replies = tavi_profile_of(g, "ai").order_root >= 2 &&
+                              !(lim->level >= 1 && lim->level <= 9);
         }
         free(key);
     }

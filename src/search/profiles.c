@@ -56,7 +56,7 @@
 #define CAT_AI_CUTOFF 8
 #endif
 #ifndef CAT_AI_ORDER
-#define CAT_AI_ORDER 1     /* widen the root best-first by move_score */
+#define CAT_AI_ORDER 2     /* widen the root, and the replies of its children, best-first by move_score */
 #endif
 
 /* ---- Toscana (docs/ai/toscana.md) ---- */

@@ -61,7 +61,9 @@ typedef struct tavi_profile {
                             margin_scale)) / 2; 0: win/draw/loss */
     double margin_scale;
     int order_root;      /* 1: with widening, the root's children are created best-first
-                            by move_score (ties in random order) */
+                            by move_score (ties in random order); 2: and the first 32
+                            children of each root child too (the full player only:
+                            levels 1-9 keep 1, the search they were rated with) */
 } tavi_profile;
 /* The settings of `player` ("uct", "ai") for game g: its row of the table,
  * or all zero (the defaults) when it has none. */

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -718,6 +719,76 @@ static void test_cancel_queued(void)
     tav_session_free(s);
 }
 
+/* Whether m is among the k best moves of the player to act in st by the
+ * game's move_score (ties at the k-th score included). */
+static int in_top(const tav_game *g, const void *st, tav_move m, int k)
+{
+    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
+    int *sc = malloc(sizeof(int) * (size_t)g->max_moves);
+    int n = list && sc ? g->legal(st, list) : 0, ms = INT_MIN, better = 0, found = 0;
+    for (int i = 0; i < n; i++) {
+        sc[i] = g->move_score(st, list[i]);
+        if (list[i] == m) {
+            ms = sc[i];
+            found = 1;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        better += sc[i] > ms;
+    free(list);
+    free(sc);
+    return found && better < k;
+}
+
+/* Ordered replies (profile order_root 2, Cathedral): the full player's
+ * root children widen their own children best-first by move_score, so the
+ * reply its tree expects (ponder) is one of the 32 best by move_score;
+ * levels 1-9 keep the search they were rated with (pseudo-random replies),
+ * where that is rare. */
+static void test_reply_order(tav_service *svc)
+{
+    const tav_game *g = tav_game_find("cathedral");
+    int ordered = 0, plain = 0, positions = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        tav_session *s = session_at(g, 40 + seed, 2 + (int)seed);
+        if (!s)
+            continue;
+        int counted = 1;
+        int got[2] = {0, 0};
+        for (int full = 0; full < 2; full++) {
+            tav_budget b;
+            memset(&b, 0, sizeof b);
+            b.nodes = 4000;
+            b.seed = seed;
+            b.threads = 1;
+            b.level = full ? 10 : 9;
+            tav_answer a;
+            tav_service_run(svc, s, "ai", &b, NULL, NULL, &a);
+            if (a.status != TAV_OK || !a.have_ponder) {
+                counted = 0;
+                continue;
+            }
+            unsigned char *after = malloc(g->state_size);
+            memcpy(after, tav_session_state(s), g->state_size);
+            g->play(after, a.best);
+            got[full] = in_top(g, after, a.ponder, 32);
+            free(after);
+        }
+        if (counted) {
+            positions++;
+            ordered += got[1];
+            plain += got[0];
+        }
+        tav_session_free(s);
+    }
+    printf("reply order: the expected reply among the 32 best in %d of %d positions (level 9: %d)\n",
+           ordered, positions, plain);
+    check(positions >= 4, "reply order: positions with an expected reply (%d)", positions);
+    check(ordered >= positions - 1, "reply order: full player's expected replies among the 32 best (%d of %d)",
+          ordered, positions);
+    check(plain < ordered, "reply order: level 9 keeps its pseudo-random replies (%d of %d)", plain, positions);
+}
+
 int main(void)
 {
     tav_service *svc = tav_service_new(2, 8u << 20);
@@ -731,6 +802,7 @@ int main(void)
     test_info(svc);
     test_keep(svc);
     test_staged_exact(svc);
+    test_reply_order(svc);
     test_reuse(svc);
     test_cancel(svc);
     check(tav_service_bytes(svc) <= 2 * (8u << 20), "memory: %zu bytes held", tav_service_bytes(svc));
