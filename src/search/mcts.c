@@ -360,8 +360,8 @@ static void simulate_and_backup(tree *t, const int32_t *path, int depth)
 /* Ordered replies: the slot of node `cur` (a child of the root), made on
  * its first expansion from its legal list `list` (cnt moves): the REPLY_K
  * best by move_score, ties in an order drawn from the tree's random
- * generator (one draw a node).  -1 when the
- * table is full (the node widens pseudo-randomly). */
+ * generator (one draw a node).  -1 when the table is full (the node then
+ * widens pseudo-randomly). */
 static int32_t reply_slot(tree *t, int32_t cur, const unsigned char *st, const tav_move *list, int cnt)
 {
     uint32_t h = (uint32_t)cur * 2654435761u & (REPLY_SLOTS - 1);
