@@ -26,6 +26,7 @@
 #define TAV_MAX_MOVES 16384   /* bound on legal moves in any position of any game */
 #define TAV_MAX_SQUARES 289   /* the largest board: Toscana 17x17 */
 #define TAV_MOVE_TEXT 64      /* room for any move's canonical text, with NUL */
+#define TAV_PV_MAX 8          /* moves of an expected line (tav_answer.pv) */
 #define TAV_POSITION_TEXT 4096 /* room for any position text (get_position) */
 
 typedef uint32_t tav_move;

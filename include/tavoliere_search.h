@@ -61,6 +61,10 @@ typedef struct tav_answer {
                            after `best` (its most visited; a move of the position after best,
                            for a hidden-information game one seen in sampled deals) */
     int have_ponder;
+    tav_move pv[TAV_PV_MAX];   /* tree search: the line the tree expects, best first (best,
+                                  ponder, then the most visited move at each step while
+                                  it has 2 visits); pv_len 0 for alpha-beta */
+    int pv_len;
     int depth;
     double value;       /* expected score of the best move for the mover, 0..1 */
     double seconds;

@@ -18,7 +18,10 @@
  * come best-first by move_score instead (one sort at the start), and with
  * order_root 2 the first REPLY_K children of each root child with more than
  * 2 * REPLY_K moves too (the best replies, picked from its list at its first
- * expansion), then the rest in the pseudo-random order.  (With fewer moves
+ * expansion), then the rest in the pseudo-random order; a deeper node with
+ * more than 2 * REPLY_K moves is ordered the same way once it has
+ * ORDER_DEEP visits (its first few children came in the pseudo-random
+ * order; the best moves not among them come next).  (With fewer moves
  * widening soon tries them all, and move_score, blind to captures, would
  * put an endgame's capturing reply last.)
  *
@@ -109,7 +112,11 @@ typedef struct tree {
 } tree;
 
 #define REPLY_K 32
-#define REPLY_SLOTS 4096  /* table size; at most REPLY_SLOTS / 2 slots used */
+#define REPLY_SLOTS 16384 /* table size; at most REPLY_SLOTS / 2 slots used */
+#ifndef ORDER_DEEP
+#define ORDER_DEEP 16     /* deeper nodes are ordered from this many visits (0: never) */
+#endif
+static const uint32_t order_deep = ORDER_DEEP;
 
 #define MAST_SIZE (1u << 16)
 #define TRAIL_MAX 1024
@@ -189,6 +196,9 @@ typedef struct job {
     double *reward;
     tav_move *reply;              /* the most visited reply to each root move (one tree) */
     uint32_t *reply_visits;       /*   and its visits (0: none) */
+    tav_move *line;               /* TAV_PV_MAX - 1 moves a root move: the reply and the
+                                     most visited path below it, in the reply's tree */
+    uint8_t *line_len;
     int nroot;
     uint64_t playouts, nodes;
     tav_info_fn info;
@@ -407,6 +417,36 @@ static int reply_has(const tree *t, int32_t slot, tav_move m)
     return 0;
 }
 
+/* Whether m is already a child of node cur. */
+static int is_child(const tree *t, int32_t cur, tav_move m)
+{
+    for (int32_t c = t->nodes[cur].child; c >= 0; c = t->nodes[c].sibling)
+        if (t->nodes[c].move == m)
+            return 1;
+    return 0;
+}
+
+/* The next child of an ordered node: the best ordered move that is not a
+ * child yet, then the node's pseudo-random creation order, skipping the
+ * ordered moves and the children it has.  A child of the root is ordered
+ * at its first expansion, so its first REPLY_K children are the ordered
+ * moves; a deeper node is ordered once it has ORDER_DEEP visits, after some
+ * children came in the pseudo-random order. */
+static tav_move ordered_next(tree *t, int32_t cur, int32_t slot, int cnt)
+{
+    const tav_move *b = t->rep_pool + (size_t)slot * REPLY_K;
+    for (int i = 0; i < t->rep_n[slot]; i++)
+        if (!is_child(t, cur, b[i]))
+            return b[i];
+    uint32_t salt = perm_salt(&t->nodes[cur], cur);
+    for (int j = 0; j < cnt; j++) {
+        tav_move c = t->list[perm_index(salt, j, cnt)];
+        if (!reply_has(t, slot, c) && !is_child(t, cur, c))
+            return c;
+    }
+    return t->list[perm_index(salt, (int)t->nodes[cur].ntried, cnt)];
+}
+
 /* One iteration: select, expand one child, play out, back up. */
 static void iterate(tree *t, const unsigned char *root)
 {
@@ -445,27 +485,11 @@ static void iterate(tree *t, const unsigned char *root)
                 m = t->p.root_order[n->ntried];
                 ordered = 1;
             }
-            if (!ordered && depth == 2 && t->p.order_replies && !t->reused && cnt > 2 * REPLY_K) {
+            if (!ordered && depth >= 2 && t->p.order_replies && !t->reused && cnt > 2 * REPLY_K &&
+                (depth == 2 || (order_deep && n->visits >= order_deep))) {
                 int32_t slot = reply_slot(t, cur, t->st, t->list, cnt);
                 if (slot >= 0) {
-                    int k = t->rep_n[slot];
-                    if ((int)n->ntried < k) {
-                        m = t->rep_pool[(size_t)slot * REPLY_K + n->ntried];
-                    } else {
-                        /* the (ntried - k)-th move of the creation order
-                         * that is not an ordered one */
-                        int want = (int)n->ntried - k;
-                        uint32_t salt = perm_salt(n, cur);
-                        for (int j = 0; j < cnt; j++) {
-                            tav_move c = t->list[perm_index(salt, j, cnt)];
-                            if (reply_has(t, slot, c))
-                                continue;
-                            if (want-- == 0) {
-                                m = c;
-                                break;
-                            }
-                        }
-                    }
+                    m = ordered_next(t, cur, slot, cnt);
                     ordered = 1;
                 }
             }
@@ -907,6 +931,19 @@ static void merge_root(job *jb, const tree *t)
             if (t->nodes[r].visits > jb->reply_visits[k]) {
                 jb->reply_visits[k] = t->nodes[r].visits;
                 jb->reply[k] = t->nodes[r].move;
+                /* The line the tree expects: the reply, then the most
+                 * visited child at each step while it has 2 visits. */
+                tav_move *ln = jb->line + (size_t)k * (TAV_PV_MAX - 1);
+                int len = 0;
+                for (int32_t at = r; at >= 0 && len < TAV_PV_MAX - 1;) {
+                    ln[len++] = t->nodes[at].move;
+                    int32_t next = -1;
+                    for (int32_t c2 = t->nodes[at].child; c2 >= 0; c2 = t->nodes[c2].sibling)
+                        if (next < 0 || t->nodes[c2].visits > t->nodes[next].visits)
+                            next = c2;
+                    at = next >= 0 && t->nodes[next].visits >= 2 ? next : -1;
+                }
+                jb->line_len[k] = (uint8_t)len;
             }
         jb->reward[k] += ch->reward;
     }
@@ -969,8 +1006,11 @@ static void *job_run(void *arg)
         jb->reward = malloc(sizeof(double) * (size_t)g->max_moves);
         jb->reply = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         jb->reply_visits = malloc(sizeof(uint32_t) * (size_t)g->max_moves);
+        jb->line = malloc(sizeof(tav_move) * (TAV_PV_MAX - 1) * (size_t)g->max_moves);
+        jb->line_len = malloc((size_t)g->max_moves);
     }
-    if (!jb->moves || !jb->visits || !jb->reward || !jb->reply || !jb->reply_visits || t.cap < 1 ||
+    if (!jb->moves || !jb->visits || !jb->reward || !jb->reply || !jb->reply_visits || !jb->line || !jb->line_len ||
+        t.cap < 1 ||
         !t.nodes || !t.list || !t.st || !root || (t.p.infoset && !t.set) ||
         (t.p.mast > 0 && (!t.mast || !t.trail)) ||
         (t.p.order_replies && (!t.rep_key || !t.rep_slot || !t.rep_pool || !t.rep_n))) {
@@ -1095,6 +1135,8 @@ void tavi_mcts_free(tavi_mcts *m)
         free(m->jobs[i].visits);
         free(m->jobs[i].reward);
         free(m->jobs[i].reply);
+        free(m->jobs[i].line);
+        free(m->jobs[i].line_len);
         free(m->jobs[i].reply_visits);
     }
     free(m->order);
@@ -1285,9 +1327,17 @@ int tavi_mcts_finish(tavi_mcts *m, tavi_report *out)
             if (jb->moves[j] == out->best && jb->reply_visits[j] > rv) {
                 rv = jb->reply_visits[j];
                 out->ponder = jb->reply[j];
+                out->pv_len = 1 + jb->line_len[j];
+                out->pv[0] = out->best;
+                memcpy(out->pv + 1, jb->line + (size_t)j * (TAV_PV_MAX - 1),
+                       sizeof(tav_move) * jb->line_len[j]);
             }
     }
     out->have_ponder = rv > 0;
+    if (found && !rv) {
+        out->pv[0] = out->best;
+        out->pv_len = 1;
+    }
     for (int i = 0; i < m->njobs; i++) {
         out->playouts += m->jobs[i].playouts;
         out->nodes += m->jobs[i].nodes;

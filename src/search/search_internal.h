@@ -30,6 +30,8 @@ typedef struct tavi_report {
     uint64_t reused;    /* tree search: playouts of the kept subtree it went on from */
     tav_move ponder;    /* tree search: the reply the tree expects (have_ponder) */
     int have_ponder;
+    tav_move pv[TAV_PV_MAX];   /* tree search: the line it expects, best first */
+    int pv_len;
     int depth;          /* alpha-beta: the last depth completed (tree search: 0) */
     double value;       /* expected score of the best move for the mover, 0..1 */
     double seconds;

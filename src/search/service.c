@@ -348,6 +348,8 @@ static void tree_finish(sreq *r, tav_answer *a)
         a->value = rep.value;
         a->ponder = rep.ponder;
         a->have_ponder = rep.have_ponder;
+        a->pv_len = rep.pv_len;
+        memcpy(a->pv, rep.pv, sizeof a->pv);
         a->status = TAV_OK;
     } else if (rc == -2) {
         a->status = TAV_E_NOMEM;   /* no tree could be grown: not an answer */

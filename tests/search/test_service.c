@@ -789,6 +789,61 @@ static void test_reply_order(tav_service *svc)
     check(plain < ordered, "reply order: level 9 keeps its pseudo-random replies (%d of %d)", plain, positions);
 }
 
+/* Deeper nodes ordered too (Cathedral's full player): a node below the
+ * root's children with more than 64 moves, once it has ORDER_DEEP visits,
+ * widens best-first by move_score, so the third move of the line the tree
+ * expects (pv[2], the mover's answer to the expected reply) is one of the
+ * 32 best by move_score; level 9 keeps pseudo-random replies there. */
+static void test_deep_order(tav_service *svc)
+{
+    const tav_game *g = tav_game_find("cathedral");
+    int ordered = 0, plain = 0, positions = 0;
+    unsigned char *after = malloc(g->state_size);
+    for (uint64_t seed = 1; after && seed <= 6; seed++) {
+        tav_session *s = session_at(g, 60 + seed, 2 + (int)seed);
+        if (!s)
+            continue;
+        int counted = 1;
+        int got[2] = {0, 0};
+        for (int full = 0; full < 2; full++) {
+            tav_budget b;
+            memset(&b, 0, sizeof b);
+            b.nodes = 6000;
+            b.seed = seed;
+            b.threads = 1;
+            b.level = full ? 10 : 9;
+            tav_answer a;
+            tav_service_run(svc, s, "ai", &b, NULL, NULL, &a);
+            if (a.status != TAV_OK || a.pv_len < 3 || a.pv[0] != a.best || a.pv[1] != a.ponder) {
+                counted = 0;
+                continue;
+            }
+            memcpy(after, tav_session_state(s), g->state_size);
+            for (int i = 0; i < a.pv_len; i++) {
+                check(legal_in(g, after, a.pv[i]), "deep order: pv move %d legal", i);
+                if (i < 2)
+                    g->play(after, a.pv[i]);
+                else
+                    break;
+            }
+            got[full] = in_top(g, after, a.pv[2], 32);
+        }
+        if (counted) {
+            positions++;
+            ordered += got[1];
+            plain += got[0];
+        }
+        tav_session_free(s);
+    }
+    free(after);
+    printf("deep order: the expected third move among the 32 best in %d of %d positions (level 9: %d)\n",
+           ordered, positions, plain);
+    check(positions >= 4, "deep order: positions with a line of 3 moves (%d)", positions);
+    check(ordered >= positions - 1, "deep order: full player's third moves among the 32 best (%d of %d)",
+          ordered, positions);
+    check(plain < ordered, "deep order: level 9 keeps its pseudo-random order (%d of %d)", plain, positions);
+}
+
 int main(void)
 {
     tav_service *svc = tav_service_new(2, 8u << 20);
@@ -803,6 +858,7 @@ int main(void)
     test_keep(svc);
     test_staged_exact(svc);
     test_reply_order(svc);
+    test_deep_order(svc);
     test_reuse(svc);
     test_cancel(svc);
     check(tav_service_bytes(svc) <= 2 * (8u << 20), "memory: %zu bytes held", tav_service_bytes(svc));
