@@ -740,108 +740,79 @@ static int in_top(const tav_game *g, const void *st, tav_move m, int k)
     return found && better < k;
 }
 
-/* Ordered replies (profile order_root 2, Cathedral): the full player's
- * root children widen their own children best-first by move_score, so the
- * reply its tree expects (ponder) is one of the 32 best by move_score;
- * levels 1-9 keep the search they were rated with (pseudo-random replies),
- * where that is rare. */
-static void test_reply_order(tav_service *svc)
+/* Where the full player (level 10) and level 9 put move `ply` of the line
+ * their trees expect (tav_answer.pv; 1 = the ponder reply) in 6 Cathedral
+ * positions: counts of positions where it is among the 32 best by
+ * move_score, for level 9 (got[0]) and the full player (got[1]), over the
+ * positions where both gave a line that long. */
+static int top_share(tav_service *svc, uint64_t first, int ply, uint64_t nodes, int got[2])
 {
     const tav_game *g = tav_game_find("cathedral");
-    int ordered = 0, plain = 0, positions = 0;
-    for (uint64_t seed = 1; seed <= 6; seed++) {
-        tav_session *s = session_at(g, 40 + seed, 2 + (int)seed);
-        if (!s)
-            continue;
-        int counted = 1;
-        int got[2] = {0, 0};
-        for (int full = 0; full < 2; full++) {
-            tav_budget b;
-            memset(&b, 0, sizeof b);
-            b.nodes = 4000;
-            b.seed = seed;
-            b.threads = 1;
-            b.level = full ? 10 : 9;
-            tav_answer a;
-            tav_service_run(svc, s, "ai", &b, NULL, NULL, &a);
-            if (a.status != TAV_OK || !a.have_ponder) {
-                counted = 0;
-                continue;
-            }
-            unsigned char *after = malloc(g->state_size);
-            memcpy(after, tav_session_state(s), g->state_size);
-            g->play(after, a.best);
-            got[full] = in_top(g, after, a.ponder, 32);
-            free(after);
-        }
-        if (counted) {
-            positions++;
-            ordered += got[1];
-            plain += got[0];
-        }
-        tav_session_free(s);
-    }
-    printf("reply order: the expected reply among the 32 best in %d of %d positions (level 9: %d)\n",
-           ordered, positions, plain);
-    check(positions >= 4, "reply order: positions with an expected reply (%d)", positions);
-    check(ordered >= positions - 1, "reply order: full player's expected replies among the 32 best (%d of %d)",
-          ordered, positions);
-    check(plain < ordered, "reply order: level 9 keeps its pseudo-random replies (%d of %d)", plain, positions);
-}
-
-/* Deeper nodes ordered too (Cathedral's full player): a node below the
- * root's children with more than 64 moves, once it has ORDER_DEEP visits,
- * widens best-first by move_score, so the third move of the line the tree
- * expects (pv[2], the mover's answer to the expected reply) is one of the
- * 32 best by move_score; level 9 keeps pseudo-random replies there. */
-static void test_deep_order(tav_service *svc)
-{
-    const tav_game *g = tav_game_find("cathedral");
-    int ordered = 0, plain = 0, positions = 0;
     unsigned char *after = malloc(g->state_size);
+    int positions = 0;
+    got[0] = got[1] = 0;
     for (uint64_t seed = 1; after && seed <= 6; seed++) {
-        tav_session *s = session_at(g, 60 + seed, 2 + (int)seed);
+        tav_session *s = session_at(g, first + seed, 2 + (int)seed);
         if (!s)
             continue;
-        int counted = 1;
-        int got[2] = {0, 0};
+        int counted = 1, in[2] = {0, 0};
         for (int full = 0; full < 2; full++) {
             tav_budget b;
             memset(&b, 0, sizeof b);
-            b.nodes = 6000;
+            b.nodes = nodes;
             b.seed = seed;
             b.threads = 1;
             b.level = full ? 10 : 9;
             tav_answer a;
             tav_service_run(svc, s, "ai", &b, NULL, NULL, &a);
-            if (a.status != TAV_OK || a.pv_len < 3 || a.pv[0] != a.best || a.pv[1] != a.ponder) {
+            if (a.status != TAV_OK || !a.have_ponder || a.pv_len <= ply || a.pv[0] != a.best ||
+                a.pv[1] != a.ponder) {
                 counted = 0;
                 continue;
             }
             memcpy(after, tav_session_state(s), g->state_size);
-            for (int i = 0; i < a.pv_len; i++) {
-                check(legal_in(g, after, a.pv[i]), "deep order: pv move %d legal", i);
-                if (i < 2)
-                    g->play(after, a.pv[i]);
-                else
-                    break;
+            for (int i = 0; i < ply; i++) {
+                check(legal_in(g, after, a.pv[i]), "line move %d legal", i);
+                g->play(after, a.pv[i]);
             }
-            got[full] = in_top(g, after, a.pv[2], 32);
+            check(legal_in(g, after, a.pv[ply]), "line move %d legal", ply);
+            in[full] = in_top(g, after, a.pv[ply], 32);
         }
         if (counted) {
             positions++;
-            ordered += got[1];
-            plain += got[0];
+            got[0] += in[0];
+            got[1] += in[1];
         }
         tav_session_free(s);
     }
     free(after);
-    printf("deep order: the expected third move among the 32 best in %d of %d positions (level 9: %d)\n",
-           ordered, positions, plain);
-    check(positions >= 4, "deep order: positions with a line of 3 moves (%d)", positions);
-    check(ordered >= positions - 1, "deep order: full player's third moves among the 32 best (%d of %d)",
-          ordered, positions);
-    check(plain < ordered, "deep order: level 9 keeps its pseudo-random order (%d of %d)", plain, positions);
+    return positions;
+}
+
+/* Ordered replies (profile order_root 2, Cathedral): the full player's
+ * root children widen their own children best-first by move_score, so the
+ * reply its tree expects (ponder) is one of the 32 best by move_score;
+ * levels 1-9 keep the search they were rated with (pseudo-random replies),
+ * where that is rare.  Deeper nodes are ordered too once they have
+ * ORDER_DEEP visits, so the third move of the expected line (pv[2], the
+ * mover's answer to the expected reply) is one of the 32 best as well. */
+static void test_reply_order(tav_service *svc)
+{
+    static const struct { const char *what; uint64_t first; int ply; uint64_t nodes; } t[] = {
+        {"reply order", 40, 1, 4000},
+        {"deep order", 60, 2, 6000},
+    };
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        int got[2];
+        int positions = top_share(svc, t[i].first, t[i].ply, t[i].nodes, got);
+        printf("%s: move %d of the expected line among the 32 best in %d of %d positions (level 9: %d)\n",
+               t[i].what, t[i].ply + 1, got[1], positions, got[0]);
+        check(positions >= 4, "%s: positions with a line long enough (%d)", t[i].what, positions);
+        check(got[1] >= positions - 1, "%s: full player's moves among the 32 best (%d of %d)", t[i].what,
+              got[1], positions);
+        check(got[0] < got[1], "%s: level 9 keeps its pseudo-random order (%d of %d)", t[i].what, got[0],
+              positions);
+    }
 }
 
 int main(void)
@@ -858,7 +829,6 @@ int main(void)
     test_keep(svc);
     test_staged_exact(svc);
     test_reply_order(svc);
-    test_deep_order(svc);
     test_reuse(svc);
     test_cancel(svc);
     check(tav_service_bytes(svc) <= 2 * (8u << 20), "memory: %zu bytes held", tav_service_bytes(svc));
