@@ -119,6 +119,10 @@ typedef struct tree {
 static const uint32_t order_deep = ORDER_DEEP;
 
 #define MAST_SIZE (1u << 16)
+#ifndef MAST_EXPAND
+#define MAST_EXPAND 0     /* 1: information-set trees create children best-first by move
+                             average (measured for Toscana, results/toscana.md: not kept) */
+#endif
 #define TRAIL_MAX 1024
 
 static uint32_t mast_key(tav_move m, int mover) { return (uint32_t)(m * 2u + (uint32_t)(mover & 1) + 1u); }
@@ -609,11 +613,20 @@ static void iterate_is(tree *t, const unsigned char *root)
             /* Expand an untried legal move, scanning from a random offset. */
             int start = (int)tav_rng_below(&t->rng, (uint32_t)cnt);
             tav_move m = 0;
+            float bestq = -1;
             for (int i = 0; i < cnt; i++) {
                 tav_move x = t->list[(start + i) % cnt];
                 if (!(t->set[set_find(t, x)] & 1ull << 32)) {
-                    m = x;
-                    break;
+                    if (!MAST_EXPAND || !t->mast) {
+                        m = x;
+                        break;
+                    }
+                    const struct mast_entry *e = mast_find(t, mast_key(x, mover), 0);
+                    float q = e && e->count ? e->sum / (float)e->count : 0.5f;
+                    if (q > bestq) {
+                        bestq = q;
+                        m = x;
+                    }
                 }
             }
             int32_t c = node_new(t, m, mover);
