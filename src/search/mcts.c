@@ -676,6 +676,18 @@ static void iterate_is(tree *t, const unsigned char *root)
     simulate_and_backup(t, path, depth);
 }
 
+/* The next node of the line a tree expects after node `cur`: its most
+ * visited child (the first created on a tie), -1 when it has none with 2
+ * visits. */
+static int32_t line_next(const tree *t, int32_t cur)
+{
+    int32_t best = -1;
+    for (int32_t c = t->nodes[cur].child; c >= 0; c = t->nodes[c].sibling)
+        if (best < 0 || t->nodes[c].visits > t->nodes[best].visits)
+            best = c;
+    return best >= 0 && t->nodes[best].visits >= 2 ? best : -1;
+}
+
 /* Principal variation text from a tree's root, most-visited children. */
 static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t n)
 {
@@ -701,11 +713,8 @@ static void pv_text(const tree *t, const unsigned char *root, char *buf, size_t 
     }
     int32_t cur = 0;
     for (int d = 0; d < 8; d++) {
-        int32_t best = -1;
-        for (int32_t c = t->nodes[cur].child; c >= 0; c = t->nodes[c].sibling)
-            if (best < 0 || t->nodes[c].visits > t->nodes[best].visits)
-                best = c;
-        if (best < 0 || t->nodes[best].visits < 2)
+        int32_t best = line_next(t, cur);
+        if (best < 0)
             break;
         if (list) {
             int cnt = g->legal(st, list), k;
@@ -948,14 +957,8 @@ static void merge_root(job *jb, const tree *t)
                  * visited child at each step while it has 2 visits. */
                 tav_move *ln = jb->line + (size_t)k * (TAV_PV_MAX - 1);
                 int len = 0;
-                for (int32_t at = r; at >= 0 && len < TAV_PV_MAX - 1;) {
+                for (int32_t at = r; at >= 0 && len < TAV_PV_MAX - 1; at = line_next(t, at))
                     ln[len++] = t->nodes[at].move;
-                    int32_t next = -1;
-                    for (int32_t c2 = t->nodes[at].child; c2 >= 0; c2 = t->nodes[c2].sibling)
-                        if (next < 0 || t->nodes[c2].visits > t->nodes[next].visits)
-                            next = c2;
-                    at = next >= 0 && t->nodes[next].visits >= 2 ? next : -1;
-                }
                 jb->line_len[k] = (uint8_t)len;
             }
         jb->reward[k] += ch->reward;
