@@ -9,11 +9,17 @@
 // 95% interval of a step comes from the games alone (a sweep has no upper
 // end), and a level's interval adds up the variances of the steps below it.
 //
-// Prints Markdown (default) or, with --c, the rows for src/search/levels.c.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+// Prints Markdown (default) or, with --c, the rows of src/search/profiles.c
+// (tav_level_rating).  --write puts both in place: each game's table under
+// "### GAME" in docs/levels.md and its row in src/search/profiles.c; --check
+// changes nothing and exits 1, naming the place, when either differs from what
+// the results give (tests/docs_check.sh runs it).
+import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const cOut = args.includes('--c');
+const write = args.includes('--write');
+const check = args.includes('--check');
 let games = args.filter((a) => !a.startsWith('--'));
 if (games.length === 0)
     games = existsSync('results/levels')
@@ -68,26 +74,58 @@ function ladder(game) {
 
 const sign = (x) => (x === Infinity ? '+∞' : x === -Infinity ? '−∞' : `${x >= 0 ? '+' : '−'}${Math.abs(Math.round(x))}`);
 
-for (const game of games) {
-    const rows = ladder(game);
-    if (cOut) {
-        // a level is rated once its step has the 200 games asked
-        const rated = [];
-        for (const x of rows) {
-            if (x.n < 200) break;
-            rated.push(x);
-        }
-        const r = rated.map((x) => Math.round(x.rating));
-        while (r.length < 10) r.push(-1);
-        console.log(`    {"${game}", {0, ${r.join(', ')}}},`);
-        continue;
+function cRow(game, rows) {
+    // a level is rated once its step has the 200 games asked
+    const rated = [];
+    for (const x of rows) {
+        if (x.n < 200) break;
+        rated.push(x);
     }
-    console.log(`\n### ${game}\n`);
-    console.log('| level | against | games | wins | draws | losses | score | step (Elo) | step 95% | rating | rating 95% | s/game |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    const r = rated.map((x) => Math.round(x.rating));
+    while (r.length < 10) r.push(-1);
+    return `    {"${game}", {0, ${r.join(', ')}}},`;
+}
+
+function mdTable(game, rows) {
+    const out = [`### ${game}`, '',
+        '| level | against | games | wins | draws | losses | score | step (Elo) | step 95% | rating | rating 95% | s/game |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|'];
     for (const r of rows) {
         const against = r.level === 1 ? 'random' : `level ${r.level - 1}`;
         const stronger = (r.stepLo > 0 ? '' : ' (not shown stronger)') + (r.n < 200 ? ' (fewer than 200 games: not rated yet)' : '');
-        console.log(`| ${r.level} | ${against} | ${r.n} | ${r.w} | ${r.d} | ${r.l} | ${(100 * r.score).toFixed(1)}% | ${sign(r.step)} | [${sign(r.stepLo)}, ${sign(r.stepHi)}]${stronger} | ${Math.round(r.rating)} | ±${Math.round(r.half)}${r.open ? ' (lower bound only above a sweep)' : ''} | ${r.secsPerGame.toFixed(1)} |`);
+        out.push(`| ${r.level} | ${against} | ${r.n} | ${r.w} | ${r.d} | ${r.l} | ${(100 * r.score).toFixed(1)}% | ${sign(r.step)} | [${sign(r.stepLo)}, ${sign(r.stepHi)}]${stronger} | ${Math.round(r.rating)} | ±${Math.round(r.half)}${r.open ? ' (lower bound only above a sweep)' : ''} | ${r.secsPerGame.toFixed(1)} |`);
+    }
+    return out.join('\n');
+}
+
+if (write || check) {
+    const docPath = 'docs/levels.md', cPath = 'src/search/profiles.c';
+    let doc = readFileSync(docPath, 'utf8'), csrc = readFileSync(cPath, 'utf8');
+    const stale = [];
+    for (const game of games) {
+        const rows = ladder(game);
+        // the heading, a blank line, then the table's lines
+        const tableRe = new RegExp(`^### ${game}\\n\\n(?:\\|.*\\n)+`, 'm');
+        const rowRe = new RegExp(`^ *\\{"${game}", \\{0(?:, -?\\d+)*\\}\\},$`, 'm');
+        if (!tableRe.test(doc)) throw new Error(`${docPath}: no table under "### ${game}"`);
+        if (!rowRe.test(csrc)) throw new Error(`${cPath}: no rating row for ${game}`);
+        const newDoc = doc.replace(tableRe, mdTable(game, rows) + '\n');
+        const newC = csrc.replace(rowRe, cRow(game, rows));
+        if (newDoc !== doc) stale.push(`${docPath}: the ${game} table`);
+        if (newC !== csrc) stale.push(`${cPath}: the ${game} row`);
+        doc = newDoc;
+        csrc = newC;
+    }
+    if (check) {
+        for (const x of stale) console.log(`${x} is not what results/levels give (node scripts/levels_table.mjs --write)`);
+        process.exit(stale.length ? 1 : 0);
+    }
+    writeFileSync(docPath, doc);
+    writeFileSync(cPath, csrc);
+    for (const x of stale) console.log(`updated ${x}`);
+} else {
+    for (const game of games) {
+        const rows = ladder(game);
+        console.log(cOut ? cRow(game, rows) : `\n${mdTable(game, rows)}`);
     }
 }

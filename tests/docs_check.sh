@@ -4,7 +4,9 @@
 #    passes `tavoliere check` (except a sealed one, which needs its author's key);
 #  - no document and no `tavoliere help` line refers to a file outside the
 #    repository (the contract file, seed files, sibling directories), and every
-#    relative Markdown link points at a file or directory of the repository.
+#    relative Markdown link points at a file or directory of the repository;
+#  - the level ratings of docs/levels.md and src/search/profiles.c are the ones
+#    results/levels/*.csv give (scripts/levels_table.mjs --check).
 # Prints "N passed, N failed".
 BUILD=${BUILD:-build}
 T="$(pwd)/$BUILD/tavoliere"
@@ -120,6 +122,14 @@ done
 for p in $(grep -o -E '(docs|tests|src)/[A-Za-z0-9_./-]+' "$TMP/help.txt" | sed 's/[.)]*$//'); do
     if [ -e "$p" ]; then pass; else fail "tavoliere help names '$p', which is not in the repository"; fi
 done
+
+# The ratings shown (docs, menus, server) are those the ladder results give.
+if node scripts/levels_table.mjs --check >"$TMP/levels.out" 2>&1; then
+    pass
+else
+    fail "the level ratings are not those of results/levels:"
+    cat "$TMP/levels.out"
+fi
 
 echo "$P passed, $F failed"
 [ "$F" -eq 0 ]
