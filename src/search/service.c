@@ -117,7 +117,8 @@ struct sworker {
     tav_service *svc;
     int id;
     pthread_t tid;
-    int started;
+    int started;               /* takes jobs: 0 before creation and once it has left (svc->mu) */
+    int joinable;              /* created, not yet joined (only tav_service_new/free touch it) */
     pthread_cond_t cv;
     sjob *job;                 /* assigned job, NULL when idle */
     void *mem;                 /* search memory block (svc->memory bytes) */
@@ -735,6 +736,7 @@ tav_service *tav_service_new(int threads, size_t memory)
     for (int i = 0; i < threads && ok; i++) {
         ok = pthread_create(&svc->w[i].tid, NULL, worker_main, &svc->w[i]) == 0;
         svc->w[i].started = ok;
+        svc->w[i].joinable = ok;
         if (ok)
             atomic_fetch_add(&svc->alive, 1);   /* down again when it returns */
     }
@@ -764,10 +766,14 @@ void tav_service_free(tav_service *svc)
         pthread_cond_signal(&svc->w[i].cv);
     pthread_cond_broadcast(&svc->ended);
     pthread_mutex_unlock(&svc->mu);
-    /* Workers leave only when idle and the queue is empty. */
+    /* Workers leave only when idle and the queue is empty.  Every created
+     * worker is joined, also one that has already cleared `started` on its
+     * way out: it still touches the service until it returns. */
     for (int i = 0; i < svc->nworkers; i++)
-        if (svc->w[i].started)
+        if (svc->w[i].joinable) {
             pthread_join(svc->w[i].tid, NULL);
+            svc->w[i].joinable = 0;
+        }
     for (int i = 0; i < svc->nworkers; i++) {
         pthread_cond_destroy(&svc->w[i].cv);
         free(svc->w[i].mem);

@@ -634,6 +634,25 @@ static void test_free_in_flight(void)
     }
 }
 
+/* 4b. Free right after new, many workers: every worker is joined before the
+ * service's memory goes, also one that has already left its loop (a worker
+ * that was skipped would write to freed memory: AddressSanitizer stops the
+ * sanitizer build).  The same free runs at the exit of every CLI command. */
+static void test_free_joins(void)
+{
+    int made = 0;
+    for (int round = 0; round < 200; round++) {
+        tav_service *svc = tav_service_new(8, 4096);
+        if (!svc)
+            continue;
+        made += tav_service_threads(svc) == 8;
+        if (round % 2)
+            sleep_ms(0.2);   /* idle workers, then the quit */
+        tav_service_free(svc);
+    }
+    check(made == 200, "free right after new: %d of 200 services had their 8 workers", made);
+}
+
 /* 5. Tables and bad requests. */
 static void test_tables(tav_service *svc)
 {
@@ -835,6 +854,7 @@ int main(void)
     tav_service_free(svc);
     test_threads();
     test_free_in_flight();
+    test_free_joins();
     test_cancel_queued();
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
