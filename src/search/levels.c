@@ -2,7 +2,9 @@
  * levels.c — the one table from levels 1..10 to budgets, for every game and
  * player.  Levels 1-9 cap the search (tree search: playouts; alpha-beta:
  * depth, with random root preferences that shrink as the level grows);
- * level 10 is the full player.  movetime_ms is the time a level plays with
+ * level 10 is the full player.  Alpha-beta's depths climb by a ply from
+ * level 6 to 8 (3, 4, 5) so that each of those steps is a ply stronger (depth 5
+ * at both 7 and 8 left 8 not shown stronger; docs/levels.md).  movetime_ms is the time a level plays with
  * when nothing else limits it (terminal play's 200 + 250 * level).
  */
 #include <string.h>
@@ -18,7 +20,7 @@ static const tavi_level_row levels[11] = {
     {400, 3, 110, 1200},
     {1000, 3, 70, 1450},
     {2500, 3, 40, 1700},
-    {6000, 5, 20, 1950},
+    {6000, 4, 20, 1950},
     {15000, 5, 10, 2200},
     {40000, 7, 5, 2450},
     {0, 0, 0, 2700},
