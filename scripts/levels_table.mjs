@@ -75,10 +75,11 @@ function ladder(game) {
 const sign = (x) => (x === Infinity ? '+∞' : x === -Infinity ? '−∞' : `${x >= 0 ? '+' : '−'}${Math.abs(Math.round(x))}`);
 
 function cRow(game, rows) {
-    // a level is rated once its step has the 200 games asked
+    // a level is rated once its step has the 200 games asked and is shown
+    // stronger (the lower end of its 95% interval above 0)
     const rated = [];
     for (const x of rows) {
-        if (x.n < 200) break;
+        if (x.n < 200 || !(x.stepLo > 0)) break;
         rated.push(x);
     }
     const r = rated.map((x) => Math.round(x.rating));
@@ -92,7 +93,8 @@ function mdTable(game, rows) {
         '|---|---|---|---|---|---|---|---|---|---|---|---|'];
     for (const r of rows) {
         const against = r.level === 1 ? 'random' : `level ${r.level - 1}`;
-        const stronger = (r.stepLo > 0 ? '' : ' (not shown stronger)') + (r.n < 200 ? ' (fewer than 200 games: not rated yet)' : '');
+        const stronger = (r.stepLo > 0 ? '' : ' (not shown stronger' + (r.n < 200 ? ')' : ': not rated yet)')) +
+            (r.n < 200 ? ' (fewer than 200 games: not rated yet)' : '');
         out.push(`| ${r.level} | ${against} | ${r.n} | ${r.w} | ${r.d} | ${r.l} | ${(100 * r.score).toFixed(1)}% | ${sign(r.step)} | [${sign(r.stepLo)}, ${sign(r.stepHi)}]${stronger} | ${Math.round(r.rating)} | ±${Math.round(r.half)}${r.open ? ' (lower bound only above a sweep)' : ''} | ${r.secsPerGame.toFixed(1)} |`);
     }
     return out.join('\n');
