@@ -341,6 +341,12 @@ typedef struct tav_game {
      * The alpha-beta search uses it to try the transposition table's move
      * and the killer moves before it lists any move. */
     int (*is_legal)(const void *st, tav_move m);
+    /* (optional) What, beside the move itself, decides what a move of st is
+     * worth, as a number below 2^11 (Toscana: the tile being placed, or being
+     * decided on): the tree search keeps its move averages per (move,
+     * context), so a square that suits one tile is not credited to another.
+     * NULL: the move alone. */
+    uint32_t (*move_context)(const void *st);
 } tav_game;
 
 /* The registry: every game known to Tavoliere. */

@@ -23,7 +23,9 @@
  *      list whose move_score is at least TAV_NOISY, in the same order;
  *   9. is_legal, when the game has it, accepts every move of the legal list
  *      and refuses every other value tried: each legal move with one bit
- *      flipped, and seeded random values.
+ *      flipped, and seeded random values;
+ *  10. move_context, when the game has it, is below 2^11 with every legal
+ *      move below 2^20 (the room the search's move-average keys give them).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -226,6 +228,21 @@ static int in_list(const tav_move *list, int n, tav_move m)
 }
 
 /* Invariant 9 on one state with its legal list (n moves). */
+static void check_move_context(conf *c, const void *st, const tav_move *list, int n)
+{
+    uint32_t x = c->g->move_context(st);
+    if (x >= 1u << 11) {
+        fail(c, "move_context %#x is not below 2^11", (unsigned)x);
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        if (list[i] >= 1u << 20) {
+            fail(c, "legal move %#x is not below 2^20 (the game has a move_context)",
+                 (unsigned)list[i]);
+            return;
+        }
+}
+
 static void check_is_legal(conf *c, const void *st, const tav_move *list, int n)
 {
     const tav_game *g = c->g;
@@ -291,6 +308,8 @@ int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
             check_noisy(&c, c.a, c.list, n);
         if (g->is_legal && !c.failed)
             check_is_legal(&c, c.a, c.list, n);
+        if (g->move_context && !c.failed)
+            check_move_context(&c, c.a, c.list, n);
         if (n == 0 || c.failed)
             break;
         if (c.ply >= TAV_CONFORMANCE_MAX_PLIES) {

@@ -1353,6 +1353,14 @@ static int tos_cand_score(const tos_aifeat *a, const tos_shape *sh, int r0, int 
            (gift ? TOS_P_GIFT : 0) - TOS_P_SELF * self;
 }
 
+/* The context of a move for the search's move averages: the tile being
+ * placed (or decided on), as 1 + its index; 0 when the placer has none. */
+static uint32_t toscana_move_context(const void *st)
+{
+    const toscana_state *s = st;
+    return s->nstack[s->side] ? 1u + s->stack[s->side][0] : 0u;
+}
+
 /* Heuristic value for `side`: largest areas, their open frontier, vetoes. */
 static double toscana_eval(const void *st, int side)
 {
@@ -1506,4 +1514,5 @@ const tav_game tavi_toscana_game = {
     .eval = toscana_eval,
     .playout_move = toscana_playout_move,
     .move_score = toscana_move_score,
+    .move_context = toscana_move_context,
 };

@@ -72,6 +72,7 @@ typedef struct params {
     int infoset;          /* one tree over the information set (hidden games) */
     double mast;          /* move-average sampling: uniform-move probability (0: off) */
     double margin, margin_scale;   /* score margin in finished playouts' rewards */
+    int mast_context;     /* move averages per (move, game's move_context) */
     const tav_move *root_order;    /* root moves best first (NULL: pseudo-random) */
     int nroot_order;
     int order_replies;    /* with a root order: the root's children widen their first
@@ -125,7 +126,25 @@ static const uint32_t order_deep = ORDER_DEEP;
 #endif
 #define TRAIL_MAX 1024
 
-static uint32_t mast_key(tav_move m, int mover) { return (uint32_t)(m * 2u + (uint32_t)(mover & 1) + 1u); }
+#ifndef MAST_CONTEXT
+#define MAST_CONTEXT 0    /* 1: the full player (not levels 1-9, which keep the search they
+                             were rated with) keeps a move's average per context, the
+                             game's move_context (Toscana: the tile being placed); measured
+                             for Toscana, results/toscana.md: not shown to gain, off */
+#endif
+
+/* The key of a move in the averages: the move, its context (0 when the game
+ * has none) and its mover. */
+static uint32_t mast_key(tav_move m, uint32_t ctx, int mover)
+{
+    return (uint32_t)((m ^ ctx << 20) * 2u + (uint32_t)(mover & 1) + 1u);
+}
+
+/* The context of the moves of state st (0: none, or switched off). */
+static uint32_t mast_context(const tree *t, const void *st)
+{
+    return t->p.mast_context ? t->g->move_context(st) : 0;
+}
 
 static struct mast_entry *mast_find(tree *t, uint32_t key, int insert)
 {
@@ -143,10 +162,10 @@ static struct mast_entry *mast_find(tree *t, uint32_t key, int insert)
 }
 
 /* Remember a move of this iteration for the update. */
-static void trail_add(tree *t, tav_move m, int mover)
+static void trail_add(tree *t, tav_move m, uint32_t ctx, int mover)
 {
     if (t->mast && t->ntrail < TRAIL_MAX)
-        t->trail[t->ntrail++] = mast_key(m, mover);
+        t->trail[t->ntrail++] = mast_key(m, ctx, mover);
 }
 
 /* After an iteration: add its rewards to the averages of its moves. */
@@ -163,7 +182,7 @@ static void mast_update(tree *t, const float rw[2])
 }
 
 /* The playout move under move-average sampling. */
-static tav_move mast_pick(tree *t, const tav_move *list, int n, int mover)
+static tav_move mast_pick(tree *t, const tav_move *list, int n, uint32_t ctx, int mover)
 {
     uint32_t r = tav_rng_below(&t->rng, 1u << 20);
     if (r < (uint32_t)(t->p.mast * (1 << 20)))
@@ -172,7 +191,7 @@ static tav_move mast_pick(tree *t, const tav_move *list, int n, int mover)
     float bestq = -1;
     for (int i = 0; i < n; i++) {
         int k = (best + i) % n;
-        const struct mast_entry *e = mast_find(t, mast_key(list[k], mover), 0);
+        const struct mast_entry *e = mast_find(t, mast_key(list[k], ctx, mover), 0);
         float q = e && e->count ? e->sum / (float)e->count : 0.5f;
         if (q > bestq) {
             bestq = q;
@@ -264,8 +283,9 @@ static void playout(tree *t, float rw[2])
             if (n == 0)
                 break;
             int mover = g->to_move(t->st);
-            m = mast_pick(t, t->list, n, mover);
-            trail_add(t, m, mover);
+            uint32_t ctx = mast_context(t, t->st);
+            m = mast_pick(t, t->list, n, ctx, mover);
+            trail_add(t, m, ctx, mover);
         } else if (smart && g->playout_move) {
             if (!g->playout_move(t->st, &t->rng, t->list, &m))
                 break;
@@ -353,12 +373,12 @@ static uint32_t widen_limit(const params *p, uint32_t v, int32_t nlegal)
 
 /* The end of an iteration: play out from t->st, then add the rewards to
  * every node on the path (and to the move averages). */
-static void simulate_and_backup(tree *t, const int32_t *path, int depth)
+static void simulate_and_backup(tree *t, const int32_t *path, const uint32_t *ctx, int depth)
 {
     float rw[2];
     if (t->mast)
         for (int i = 1; i < depth; i++)
-            trail_add(t, t->nodes[path[i]].move, t->nodes[path[i]].mover);
+            trail_add(t, t->nodes[path[i]].move, ctx[i], t->nodes[path[i]].mover);
     playout(t, rw);
     if (t->mast)
         mast_update(t, rw);
@@ -456,6 +476,7 @@ static void iterate(tree *t, const unsigned char *root)
 {
     const tav_game *g = t->g;
     int32_t path[1024];
+    uint32_t pctx[1024];  /* the move context of each path node's move */
     int depth = 0;
     memcpy(t->st, root, g->state_size);
     int32_t cur = 0;
@@ -470,6 +491,7 @@ static void iterate(tree *t, const unsigned char *root)
         if (n->nlegal == 0)
             break;   /* terminal */
         int mover = g->to_move(t->st);
+        uint32_t ctx = t->mast ? mast_context(t, t->st) : 0;
         /* A reused root widened best-first: the first `limit` moves of the
          * root order are to be children, as at a fresh root, whatever
          * children it already had (made in another order below the old
@@ -506,8 +528,10 @@ static void iterate(tree *t, const unsigned char *root)
                 n->child = c;
                 n->ntried++;
                 g->play(t->st, m);
-                if (depth < 1024)
+                if (depth < 1024) {
+                    pctx[depth] = ctx;
                     path[depth++] = c;
+                }
                 break;
             }
             /* Tree full: fall through to selection among existing children. */
@@ -530,12 +554,14 @@ static void iterate(tree *t, const unsigned char *root)
         }
         g->play(t->st, t->nodes[best].move);
         cur = best;
-        if (depth < 1024)
+        if (depth < 1024) {
+            pctx[depth] = ctx;
             path[depth++] = cur;
-        else
+        } else {
             break;
+        }
     }
-    simulate_and_backup(t, path, depth);
+    simulate_and_backup(t, path, pctx, depth);
 }
 
 /* Information-set trees (single-observer ISMCTS).  The tree is keyed by
@@ -587,6 +613,7 @@ static void iterate_is(tree *t, const unsigned char *root)
 {
     const tav_game *g = t->g;
     int32_t path[1024];
+    uint32_t pctx[1024];  /* the move context of each path node's move */
     int depth = 0;
     memcpy(t->st, root, g->state_size);
     g->determinize(t->st, t->viewer, &t->rng);
@@ -598,6 +625,7 @@ static void iterate_is(tree *t, const unsigned char *root)
         if (cnt == 0)
             break;   /* terminal */
         int mover = g->to_move(t->st);
+        uint32_t ctx = t->mast ? mast_context(t, t->st) : 0;
         set_build(t, t->list, cnt);
         /* Mark the children legal in this deal and count them. */
         int navail = 0;
@@ -621,7 +649,7 @@ static void iterate_is(tree *t, const unsigned char *root)
                         m = x;
                         break;
                     }
-                    const struct mast_entry *e = mast_find(t, mast_key(x, mover), 0);
+                    const struct mast_entry *e = mast_find(t, mast_key(x, ctx, mover), 0);
                     float q = e && e->count ? e->sum / (float)e->count : 0.5f;
                     if (q > bestq) {
                         bestq = q;
@@ -637,8 +665,10 @@ static void iterate_is(tree *t, const unsigned char *root)
                 n->child = c;
                 n->ntried++;
                 g->play(t->st, m);
-                if (depth < 1024)
+                if (depth < 1024) {
+                    pctx[depth] = ctx;
                     path[depth++] = c;
+                }
                 break;
             }
             if (navail == 0) {   /* tree full, nothing to select */
@@ -668,12 +698,14 @@ static void iterate_is(tree *t, const unsigned char *root)
         }
         g->play(t->st, t->nodes[best].move);
         cur = best;
-        if (depth < 1024)
+        if (depth < 1024) {
+            pctx[depth] = ctx;
             path[depth++] = cur;
-        else
+        } else {
             break;
+        }
     }
-    simulate_and_backup(t, path, depth);
+    simulate_and_backup(t, path, pctx, depth);
 }
 
 /* The next node of the line a tree expects after node `cur`: its most
@@ -1213,6 +1245,8 @@ tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_l
     }
     if (hidden && ai)
         p.infoset = 1;   /* one information-set tree per job */
+    p.mast_context = MAST_CONTEXT && ai && p.mast > 0 && g->move_context &&
+                     !(lim->level >= 1 && lim->level <= 9);
     /* Levels 1-3 keep the pseudo-random root order: they are meant to miss
      * good moves now and then. */
     int weak = lim->level >= 1 && lim->level <= 3;
