@@ -130,7 +130,8 @@ static const uint32_t order_deep = ORDER_DEEP;
 #define MAST_CONTEXT 0    /* 1: the full player (not levels 1-9, which keep the search they
                              were rated with) keeps a move's average per context, the
                              game's move_context (Toscana: the tile being placed); measured
-                             for Toscana, results/toscana.md: not shown to gain, off */
+                             for Toscana, results/toscana.md: +29 [+5, +54] in 650 games, off
+                             until Toscana's level 10 is rated again with it */
 #endif
 
 /* The key of a move in the averages: the move, its context (0 when the game
