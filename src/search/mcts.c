@@ -492,7 +492,7 @@ static void iterate(tree *t, const unsigned char *root)
         if (n->nlegal == 0)
             break;   /* terminal */
         int mover = g->to_move(t->st);
-        uint32_t ctx = t->mast ? mast_context(t, t->st) : 0;
+        uint32_t ctx = mast_context(t, t->st);
         /* A reused root widened best-first: the first `limit` moves of the
          * root order are to be children, as at a fresh root, whatever
          * children it already had (made in another order below the old
@@ -626,7 +626,7 @@ static void iterate_is(tree *t, const unsigned char *root)
         if (cnt == 0)
             break;   /* terminal */
         int mover = g->to_move(t->st);
-        uint32_t ctx = t->mast ? mast_context(t, t->st) : 0;
+        uint32_t ctx = mast_context(t, t->st);
         set_build(t, t->list, cnt);
         /* Mark the children legal in this deal and count them. */
         int navail = 0;
