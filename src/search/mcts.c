@@ -127,11 +127,11 @@ static const uint32_t order_deep = ORDER_DEEP;
 #define TRAIL_MAX 1024
 
 #ifndef MAST_CONTEXT
-#define MAST_CONTEXT 0    /* 1: the full player (not levels 1-9, which keep the search they
+#define MAST_CONTEXT 1    /* 1: the full player (not levels 1-9, which keep the search they
                              were rated with) keeps a move's average per context, the
                              game's move_context (Toscana: the tile being placed); measured
-                             for Toscana, results/toscana.md: +29 [+5, +54] in 650 games, off
-                             until Toscana's level 10 is rated again with it */
+                             for Toscana, results/toscana.md: +29 [+5, +54] in 650 games.
+                             0: one average per (move, mover), as before stop 21 */
 #endif
 
 /* The key of a move in the averages: the move, its context (0 when the game
