@@ -105,3 +105,15 @@ expect go nodes=300 seed=1 threads=1 => bestmove f11-g8:f9,g8
 expect go nodes=1000 seed=2 threads=1 => bestmove f11-g8:f9,g8
 expect go nodes=3000 seed=1 threads=1 => bestmove f11-g8:f9,g8
 
+
+test levels 1-9 keep the search they were rated with: the move averages per tile are the full player's only
+# The same position as the hidden-order tests.  A level's playout cap, not
+# its clock, ends each search (movetime far above what the cap needs), so
+# the answers are deterministic.  With the averages per tile at these levels
+# too, all three answers change (checked with such a build: e8-h7:f7,h7,
+# e9-h8:f8,h8, e9-h8:f8,h8); these are the answers of the levels as rated.
+newgame toscana white=04,02,01,03,05,06,07,12,13,14,15,16,23,24,25,34 black=01,02,03,04,05,06,07,12,13,14,15,16,23,24,25,34
+play accept i10-j7:i10,j10 accept g13-h10:g10,g11 accept
+expect go level=5 movetime=600000 seed=5 threads=1 => bestmove e9-h8:f8,h8
+expect go level=6 movetime=600000 seed=5 threads=1 => bestmove k12-l9:l10,l12
+expect go level=7 movetime=600000 seed=5 threads=1 => bestmove g9-h6:g6,g8
