@@ -105,7 +105,6 @@ expect go nodes=300 seed=1 threads=1 => bestmove f11-g8:f9,g8
 expect go nodes=1000 seed=2 threads=1 => bestmove f11-g8:f9,g8
 expect go nodes=3000 seed=1 threads=1 => bestmove f11-g8:f9,g8
 
-
 test levels 1-9 keep the search they were rated with: the move averages per tile are the full player's only
 # The same position as the hidden-order tests.  A level's playout cap, not
 # its clock, ends each search (movetime far above what the cap needs), so
