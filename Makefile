@@ -1,5 +1,6 @@
 # Tavoliere — plain Makefile.
 #   make            build/tavoliere, build/libtavoliere.a and the web UI in build/web
+#                   (and build/tosfeat, the data of Toscana's fitted evaluation: docs/ai/toscana.md)
 #   make test       build and run every test (summary line: "N passed, N failed")
 #   make bench      the deterministic benchmark
 #   make SAN=1 ...  the same under AddressSanitizer + UndefinedBehaviorSanitizer (in build-san/)
@@ -33,10 +34,12 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SRV_OBJ := $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
-           $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d
+           $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d \
+           $(BUILD)/obj/tools/tosfeat.d
 
 .PHONY: all test bench clean web
-all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/libtavoliere-internal.a $(BUILD)/test_session $(BUILD)/test_service web
+all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/libtavoliere-internal.a $(BUILD)/test_session $(BUILD)/test_service \
+     $(BUILD)/tosfeat web
 
 # The web UI: type-checked with tsc, bundled with esbuild (node_modules from
 # `npm ci`, see scripts/setup.sh) into $(BUILD)/web, which `tavoliere serve`
@@ -82,6 +85,10 @@ $(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtav
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
 
 $(BUILD)/test_service: $(BUILD)/obj/tests/search/test_service.o $(BUILD)/libtavoliere-internal.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)
+
+# Research tools over the internal library (tools/*.c).
+$(BUILD)/tosfeat: $(BUILD)/obj/tools/tosfeat.o $(BUILD)/libtavoliere-internal.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c

@@ -347,6 +347,10 @@ typedef struct tav_game {
      * context), so a square that suits one tile is not credited to another.
      * NULL: the move alone. */
     uint32_t (*move_context)(const void *st);
+    /* (optional) The full player's evaluation (the `ai` with no level, or
+     * level 10), with eval's contract: a newer one that levels 1-9, rated
+     * with eval, do not use.  NULL: eval for every level. */
+    double (*eval_full)(const void *st, int side);
 } tav_game;
 
 /* The registry: every game known to Tavoliere. */

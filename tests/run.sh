@@ -63,6 +63,7 @@ suite "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
 suite "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
 suite "terminal menu (tmux)" env BUILD="$BUILD" sh tests/menu_tmux.sh
 suite "match records" env BUILD="$BUILD" sh tests/match_save.sh
+suite "Toscana evaluation inputs" env BUILD="$BUILD" sh tests/toscana_features.sh
 suite "documents" env BUILD="$BUILD" sh tests/docs_check.sh
 suite "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
 suite "generic code" env BUILD="$BUILD" sh tests/generic_code.sh

@@ -1361,15 +1361,179 @@ static uint32_t toscana_move_context(const void *st)
     return s->nstack[s->side] ? 1u + s->stack[s->side][0] : 0u;
 }
 
+/* ---- Features of a position, for an evaluation fitted to game outcomes ----
+ *
+ * Per colour: its regions (orthogonally connected squares of the colour),
+ * each with the tiles it touches and its usable frontier (empty squares next
+ * to it that some empty 2x4 or 4x2 rectangle covers: where a tile could still
+ * touch it).  The features of a colour (TOS_F_*) are read from its largest
+ * region (most tiles; on a tie the one with the larger usable frontier). */
+enum {
+    TOS_F_AREA,     /* tiles touched by the largest region (the score now) */
+    TOS_F_AREA2,    /* tiles touched by the second largest region */
+    TOS_F_FRONT,    /* sqrt(usable frontier of the largest region) */
+    TOS_F_DEAD,     /* 1: largest region has no usable frontier, tiles still to place */
+    TOS_F_REACH,    /* sqrt(coverable empty squares within 3 steps of the largest region) */
+    TOS_F_GROW,     /* sqrt(coverable empty squares next to any square of the colour) */
+    TOS_F_VETO,     /* 1: veto unused and the opponent has 2 tiles or more */
+    TOS_F_COUNT
+};
+
+/* Empty squares that some empty 2x4 or 4x2 rectangle covers. */
+static void tos_coverable(const toscana_state *s, uint32_t *cov)
+{
+    uint32_t f2[TOS_N], f4[TOS_N];
+    for (int r = 0; r < TOS_N; r++) {
+        uint32_t e = ~s->occ[r] & TOS_FULL;
+        f2[r] = e & e >> 1;
+        f4[r] = f2[r] & f2[r] >> 2;
+        cov[r] = 0;
+    }
+    for (int r = 0; r + 1 < TOS_N; r++) {
+        uint32_t o = f4[r] & f4[r + 1];   /* 2 ranks x 4 files from file bit */
+        o |= o << 1 | o << 2 | o << 3;
+        cov[r] |= o;
+        cov[r + 1] |= o;
+    }
+    for (int r = 0; r + 3 < TOS_N; r++) {
+        uint32_t o = f2[r] & f2[r + 1] & f2[r + 2] & f2[r + 3];   /* 4 ranks x 2 files */
+        o |= o << 1;
+        for (int i = 0; i < 4; i++)
+            cov[r + i] |= o;
+    }
+}
+
+/* The features of colour c (TOS_F_COUNT values) given the coverable squares. */
+static void tos_colour_features(const toscana_state *s, int c, const uint32_t *cov, double *f)
+{
+    uint32_t rest[TOS_N], best[TOS_N] = { 0 }, col[TOS_N], nb[TOS_N];
+    int top = 0, second = 0, topfront = -1;
+    for (int r = 0; r < TOS_N; r++)
+        rest[r] = col[r] = tos_colour_rank(s, c, r);
+    for (int r = 0; r < TOS_N; r++)
+        while (rest[r]) {
+            uint32_t x[TOS_N] = { 0 };
+            x[r] = rest[r] & -rest[r];
+            tos_flood(rest, x);
+            uint32_t tiles = 0;
+            for (int q = r; q < TOS_N; q++) {
+                uint32_t b = x[q];
+                rest[q] &= ~b;
+                while (b) {
+                    tiles |= 1u << (s->tileat[q * TOS_N + tavi_ctz(b)] - 1);
+                    b &= b - 1;
+                }
+            }
+            int v = tavi_popcount(tiles);
+            if (v < top && v <= second)
+                continue;
+            tos_dilate(x, nb);
+            int front = 0;
+            for (int q = 0; q < TOS_N; q++)
+                front += tavi_popcount(nb[q] & cov[q]);
+            if (v > top || (v == top && front > topfront)) {
+                second = top;
+                top = v;
+                topfront = front;
+                memcpy(best, x, sizeof x);
+            } else if (v > second) {
+                second = v;
+            }
+        }
+    /* reach: three dilations of the largest region through empty squares */
+    uint32_t reach[TOS_N];
+    memcpy(reach, best, sizeof reach);
+    for (int k = 0; k < 3; k++) {
+        tos_dilate(reach, nb);
+        for (int q = 0; q < TOS_N; q++)
+            reach[q] = best[q] | (nb[q] & ~s->occ[q] & TOS_FULL);
+    }
+    int nreach = 0, grow = 0;
+    tos_dilate(col, nb);
+    for (int q = 0; q < TOS_N; q++) {
+        nreach += tavi_popcount(reach[q] & cov[q]);
+        grow += tavi_popcount(nb[q] & cov[q]);
+    }
+    if (topfront < 0)
+        topfront = 0;
+    f[TOS_F_AREA] = top;
+    f[TOS_F_AREA2] = second;
+    f[TOS_F_FRONT] = sqrt((double)topfront);
+    f[TOS_F_DEAD] = topfront == 0 && s->nstack[c] > 0;
+    f[TOS_F_REACH] = sqrt((double)nreach);
+    f[TOS_F_GROW] = sqrt((double)grow);
+    f[TOS_F_VETO] = s->veto[c] && s->nstack[c ^ 1] >= 2;
+}
+
+int tavi_toscana_left(const void *st)
+{
+    const toscana_state *s = st;
+    return s->nstack[0] + s->nstack[1];
+}
+
+/* The fitted evaluation's inputs for `side` (TOSCANA_FEATURES values):
+ * each feature of side minus the other colour's, then the same times the
+ * phase (tiles left in both stacks / 32), then the turn (+1 when side places
+ * next, -1 when the other does, 0 once over) and the turn times the phase. */
+int tavi_toscana_features(const void *st, int side, double *out, int max)
+{
+    const toscana_state *s = st;
+    if (max < TOSCANA_FEATURES || side < 0 || side > 1)
+        return -1;
+    uint32_t cov[TOS_N];
+    double f[2][TOS_F_COUNT];
+    tos_coverable(s, cov);
+    tos_colour_features(s, side, cov, f[0]);
+    tos_colour_features(s, side ^ 1, cov, f[1]);
+    double phase = (double)(s->nstack[0] + s->nstack[1]) / (2.0 * TOS_TILES);
+    for (int k = 0; k < TOS_F_COUNT; k++) {
+        out[k] = f[0][k] - f[1][k];
+        out[TOS_F_COUNT + k] = out[k] * phase;
+    }
+    double turn = s->phase == TOS_OVER ? 0 : s->side == side ? 1 : -1;
+    out[2 * TOS_F_COUNT] = turn;
+    out[2 * TOS_F_COUNT + 1] = turn * phase;
+    return TOSCANA_FEATURES;
+}
+
+#ifndef TOS_EVAL
+#define TOS_EVAL 1   /* 1: the full player evaluates with the weights fitted to game outcomes */
+#endif
+
+/* The fitted evaluation's weights (scripts/fit_toscana_eval.mjs), in the
+ * order of tavi_toscana_features. */
+static const double tos_fit_w[TOSCANA_FEATURES] = {
+    1.14414, -0.03709, 0.13802, 0.76894, 0.48500, 0.37491, 0.22496, -0.84459,
+    0.13708, -0.28330, 0.17970, 0.30648, 0.16345, 0.00250, 0.06410, 0.91356};
+
+/* The value for the over state, from the result. */
+static double tos_final_value(const void *st, int side)
+{
+    tav_result r;
+    toscana_result(st, &r);
+    return r.winner == TAV_DRAW ? 0.5 : r.winner == side ? 1.0 : 0.0;
+}
+
+/* The full player's evaluation: the weighted features through the logistic
+ * function, fitted to the outcomes of self-play games. */
+static double toscana_eval_fit(const void *st, int side)
+{
+    const toscana_state *s = st;
+    if (s->phase == TOS_OVER)
+        return tos_final_value(st, side);
+    double f[TOSCANA_FEATURES], z = 0;
+    tavi_toscana_features(st, side, f, TOSCANA_FEATURES);
+    for (int k = 0; k < TOSCANA_FEATURES; k++)
+        z += tos_fit_w[k] * f[k];
+    return 1.0 / (1.0 + exp(-z));
+}
+
 /* Heuristic value for `side`: largest areas, their open frontier, vetoes. */
 static double toscana_eval(const void *st, int side)
 {
     const toscana_state *s = st;
-    if (s->phase == TOS_OVER) {
-        tav_result r;
-        toscana_result(st, &r);
-        return r.winner == TAV_DRAW ? 0.5 : r.winner == side ? 1.0 : 0.0;
-    }
+    if (s->phase == TOS_OVER)
+        return tos_final_value(st, side);
     double v[2];
     for (int c = 0; c < 2; c++) {
         uint32_t best[TOS_N], nb[TOS_N];
@@ -1515,4 +1679,5 @@ const tav_game tavi_toscana_game = {
     .playout_move = toscana_playout_move,
     .move_score = toscana_move_score,
     .move_context = toscana_move_context,
+    .eval_full = TOS_EVAL ? toscana_eval_fit : NULL,
 };

@@ -73,6 +73,7 @@ typedef struct params {
     double mast;          /* move-average sampling: uniform-move probability (0: off) */
     double margin, margin_scale;   /* score margin in finished playouts' rewards */
     int mast_context;     /* move averages per (move, game's move_context) */
+    double (*eval)(const void *st, int side);   /* the game's eval, or eval_full */
     const tav_move *root_order;    /* root moves best first (NULL: pseudo-random) */
     int nroot_order;
     int order_replies;    /* with a root order: the root's children widen their first
@@ -273,7 +274,7 @@ static void playout(tree *t, float rw[2])
 {
     const tav_game *g = t->g;
     int smart = t->p.smart;
-    int limit = smart && t->p.cutoff > 0 && g->eval ? t->p.cutoff : MAX_PLAYOUT;
+    int limit = smart && t->p.cutoff > 0 && t->p.eval ? t->p.cutoff : MAX_PLAYOUT;
     int ply;
     for (ply = 0; ply < limit; ply++) {
         tav_move m;
@@ -305,7 +306,7 @@ static void playout(tree *t, float rw[2])
     tav_result r;
     g->result(t->st, &r);
     if (!r.over && ply >= limit) {
-        double v = g->eval(t->st, TAV_WHITE);
+        double v = t->p.eval(t->st, TAV_WHITE);
         rw[TAV_WHITE] = (float)v;
         rw[TAV_BLACK] = (float)(1.0 - v);
         return;
@@ -1248,6 +1249,10 @@ tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_l
         p.infoset = 1;   /* one information-set tree per job */
     p.mast_context = MAST_CONTEXT && ai && p.mast > 0 && g->move_context &&
                      !(lim->level >= 1 && lim->level <= 9);
+    /* The full player's evaluation: levels 1-9 keep the one they were rated with. */
+    p.eval = ai && g->eval_full && !(lim->level >= 1 && lim->level <= 9) ? g->eval_full : g->eval;
+    if (ai && p.eval && p.eval == g->eval_full && tavi_profile_of(g, "ai").cutoff_full > 0)
+        p.cutoff = tavi_profile_of(g, "ai").cutoff_full;
     /* Levels 1-3 keep the pseudo-random root order: they are meant to miss
      * good moves now and then. */
     int weak = lim->level >= 1 && lim->level <= 3;

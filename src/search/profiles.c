@@ -78,6 +78,9 @@
 #ifndef TOS_AI_MARGIN_SCALE
 #define TOS_AI_MARGIN_SCALE 3.0
 #endif
+#ifndef TOS_AI_CUTOFF_FULL
+#define TOS_AI_CUTOFF_FULL 10  /* the full player's cutoff, on the fitted evaluation (eval_full) */
+#endif
 #ifndef TOS_AI_MAST
 #define TOS_AI_MAST 0.5    /* move-average sampling in playouts: uniform-move probability (0: off) */
 #endif
@@ -88,17 +91,17 @@ typedef struct profile_row {
 } profile_row;
 
 /* Fields: algorithm, ucb_c, widen_k, widen_alpha, cutoff, mast, margin,
- * margin_scale, order_root. */
+ * margin_scale, order_root, cutoff_full. */
 static const profile_row rows[] = {
     {"urbino", "ai",
-     {TAVI_AI_MCTS, URB_AI_C, URB_AI_WK, URB_AI_WA, URB_AI_CUTOFF, 0, 0, 0, URB_AI_ORDER}},
+     {TAVI_AI_MCTS, URB_AI_C, URB_AI_WK, URB_AI_WA, URB_AI_CUTOFF, 0, 0, 0, URB_AI_ORDER, 0}},
     {"epaminondas", "ai",
-     {EPA_TUNE == 2 ? TAVI_AI_MCTS : TAVI_AI_ALPHABETA, 0.5, 2.0, 0.5, 12, 0, 0, 0, 0}},
+     {EPA_TUNE == 2 ? TAVI_AI_MCTS : TAVI_AI_ALPHABETA, 0.5, 2.0, 0.5, 12, 0, 0, 0, 0, 0}},
     {"cathedral", "ai",
-     {CAT_AI_ALGO, CAT_AI_C, CAT_AI_WK, CAT_AI_WA, CAT_AI_CUTOFF, 0, 0, 0, CAT_AI_ORDER}},
+     {CAT_AI_ALGO, CAT_AI_C, CAT_AI_WK, CAT_AI_WA, CAT_AI_CUTOFF, 0, 0, 0, CAT_AI_ORDER, 0}},
     {"toscana", "ai",
      {TAVI_AI_MCTS, TOS_AI_C, TOS_AI_WK, TOS_AI_WA, TOS_AI_CUTOFF, TOS_AI_MAST, TOS_AI_MARGIN,
-      TOS_AI_MARGIN_SCALE, 0}},
+      TOS_AI_MARGIN_SCALE, 0, TOS_AI_CUTOFF_FULL}},
 };
 
 tavi_profile tavi_profile_of(const tav_game *g, const char *player)
@@ -123,7 +126,7 @@ static const struct {
 } ratings[] = {
     {"cathedral", {0, 464, 703, 840, 1217, 1273, 1328, 1382, 1412, 1464, 1640}},
     {"epaminondas", {0, 1041, 1240, 1464, 2120, 2246, 2380, 2515, 2695, 2802, -1}},
-    {"toscana", {0, 88, 427, 810, 1188, 1399, 1535, 1612, 1668, 1740, 1792}},
+    {"toscana", {0, 88, 427, 810, 1188, 1399, 1535, 1612, 1668, 1740, -1}},
     {"urbino", {0, 495, 711, 857, 1061, 1277, 1455, 1574, 1739, 1873, 2000}},
 };
 

@@ -66,6 +66,8 @@ typedef struct tavi_profile {
                             by move_score (ties in random order); 2: and the first 32
                             children of each root child too (the full player only:
                             levels 1-9 keep 1, the search they were rated with) */
+    int cutoff_full;     /* the full player's cutoff when the game has eval_full (its
+                            playouts end sooner, on a better evaluation); 0: cutoff */
 } tavi_profile;
 /* The settings of `player` ("uct", "ai") for game g: its row of the table,
  * or all zero (the defaults) when it has none. */

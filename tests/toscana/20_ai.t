@@ -14,7 +14,7 @@ expect go nodes=3000 seed=5 threads=1 => bestmove e9-h8:f8,h8
 newgame toscana white=04,02,01,03,05,06,07,12,13,14,15,16,23,24,25,34 black=01,02,03,04,05,06,07,12,13,14,15,16,23,24,25,34
 play accept i10-j7:i10,j10 accept g13-h10:g10,g11 veto
 probe masked => white=01,03,05,06,07,12,13,14,15,16,23,24,25,34,02 black=02,03,04,05,06,07,12,13,14,15,16,23,24,25,34 hash=7b7ba3581819f251
-expect go nodes=3000 seed=5 threads=1 => bestmove e9-h8:g8,h8
+expect go nodes=3000 seed=5 threads=1 => bestmove e9-h8:e9,f9
 
 test hidden order: the same visible tiles, the hidden rest of both stacks in another order (the answers must match the other test)
 # Only each top tile (and, after a veto, the vetoed tile at the bottom) is
@@ -29,7 +29,7 @@ expect go nodes=3000 seed=5 threads=1 => bestmove e9-h8:f8,h8
 newgame toscana white=04,02,01,34,25,24,23,16,15,14,13,12,07,06,05,03 black=01,02,16,23,05,34,07,12,25,14,15,03,13,24,04,06
 play accept i10-j7:i10,j10 accept g13-h10:g10,g11 veto
 probe masked => white=01,03,05,06,07,12,13,14,15,16,23,24,25,34,02 black=02,03,04,05,06,07,12,13,14,15,16,23,24,25,34 hash=7b7ba3581819f251
-expect go nodes=3000 seed=5 threads=1 => bestmove e9-h8:g8,h8
+expect go nodes=3000 seed=5 threads=1 => bestmove e9-h8:e9,f9
 
 test the ai places the game's last tile where it wins
 # Cut from a self-play game (seed=932, a mobility-keeping policy): white's stack
@@ -105,12 +105,14 @@ expect go nodes=300 seed=1 threads=1 => bestmove f11-g8:f9,g8
 expect go nodes=1000 seed=2 threads=1 => bestmove f11-g8:f9,g8
 expect go nodes=3000 seed=1 threads=1 => bestmove f11-g8:f9,g8
 
-test levels 1-9 keep the search they were rated with: the move averages per tile are the full player's only
+test levels 1-9 keep the search they were rated with: the move averages per tile and the fitted evaluation are the full player's only
 # The same position as the hidden-order tests.  A level's playout cap, not
 # its clock, ends each search (movetime far above what the cap needs), so
 # the answers are deterministic.  With the averages per tile at these levels
 # too, all three answers change (checked with such a build: e8-h7:f7,h7,
-# e9-h8:f8,h8, e9-h8:f8,h8); these are the answers of the levels as rated.
+# e9-h8:f8,h8, e9-h8:f8,h8), and so they do with the fitted evaluation and its
+# shorter cutoff at these levels (k11-l8:l9,l11, k11-l8:l9,l11,
+# k12-l9:l10,l12); these are the answers of the levels as rated.
 newgame toscana white=04,02,01,03,05,06,07,12,13,14,15,16,23,24,25,34 black=01,02,03,04,05,06,07,12,13,14,15,16,23,24,25,34
 play accept i10-j7:i10,j10 accept g13-h10:g10,g11 accept
 expect go level=5 movetime=600000 seed=5 threads=1 => bestmove e9-h8:f8,h8
