@@ -258,38 +258,49 @@ static void tos_flood(const uint32_t *mask, uint32_t *x)
     }
 }
 
+/* The next region of a colour: `rest` holds its squares not yet visited;
+ * the region of the lowest of them (a1 first, along rank 1, then rank 2,
+ * ...) goes to x and leaves rest.  Returns the tiles it touches, 0 when rest
+ * is empty. */
+static int tos_next_region(const toscana_state *s, uint32_t *rest, uint32_t *x)
+{
+    int r = 0;
+    while (r < TOS_N && !rest[r])
+        r++;
+    if (r == TOS_N)
+        return 0;
+    memset(x, 0, sizeof(uint32_t) * TOS_N);
+    x[r] = rest[r] & -rest[r];
+    tos_flood(rest, x);
+    uint32_t tiles = 0;
+    for (int q = r; q < TOS_N; q++) {
+        uint32_t b = x[q];
+        rest[q] &= ~b;
+        while (b) {
+            tiles |= 1u << (s->tileat[q * TOS_N + tavi_ctz(b)] - 1);
+            b &= b - 1;
+        }
+    }
+    return tavi_popcount(tiles);
+}
+
 /* The largest area of a colour: its tile count; its squares in `best` (may
  * be NULL).  Ties go to the region holding the lowest square (a1 first,
  * along rank 1, then rank 2, ...). */
 static int tos_area(const toscana_state *s, int colour, uint32_t *best)
 {
-    uint32_t rest[TOS_N];
-    int top = 0;
+    uint32_t rest[TOS_N], x[TOS_N];
+    int top = 0, v;
     for (int r = 0; r < TOS_N; r++) {
         rest[r] = tos_colour_rank(s, colour, r);
         if (best)
             best[r] = 0;
     }
-    for (int r = 0; r < TOS_N; r++)
-        while (rest[r]) {
-            uint32_t x[TOS_N] = { 0 };
-            x[r] = rest[r] & -rest[r];
-            tos_flood(rest, x);
-            uint32_t tiles = 0;
-            for (int q = r; q < TOS_N; q++) {
-                uint32_t b = x[q];
-                rest[q] &= ~b;
-                while (b) {
-                    tiles |= 1u << (s->tileat[q * TOS_N + tavi_ctz(b)] - 1);
-                    b &= b - 1;
-                }
-            }
-            int v = tavi_popcount(tiles);
-            if (v > top) {
-                top = v;
-                if (best)
-                    memcpy(best, x, sizeof x);
-            }
+    while ((v = tos_next_region(s, rest, x)) > 0)
+        if (v > top) {
+            top = v;
+            if (best)
+                memcpy(best, x, sizeof x);
         }
     return top;
 }
@@ -1406,40 +1417,26 @@ static void tos_coverable(const toscana_state *s, uint32_t *cov)
 /* The features of colour c (TOS_F_COUNT values) given the coverable squares. */
 static void tos_colour_features(const toscana_state *s, int c, const uint32_t *cov, double *f)
 {
-    uint32_t rest[TOS_N], best[TOS_N] = { 0 }, col[TOS_N], nb[TOS_N];
-    int top = 0, second = 0, topfront = -1;
+    uint32_t rest[TOS_N], best[TOS_N] = { 0 }, col[TOS_N], nb[TOS_N], x[TOS_N];
+    int top = 0, second = 0, topfront = -1, v;
     for (int r = 0; r < TOS_N; r++)
         rest[r] = col[r] = tos_colour_rank(s, c, r);
-    for (int r = 0; r < TOS_N; r++)
-        while (rest[r]) {
-            uint32_t x[TOS_N] = { 0 };
-            x[r] = rest[r] & -rest[r];
-            tos_flood(rest, x);
-            uint32_t tiles = 0;
-            for (int q = r; q < TOS_N; q++) {
-                uint32_t b = x[q];
-                rest[q] &= ~b;
-                while (b) {
-                    tiles |= 1u << (s->tileat[q * TOS_N + tavi_ctz(b)] - 1);
-                    b &= b - 1;
-                }
-            }
-            int v = tavi_popcount(tiles);
-            if (v < top && v <= second)
-                continue;
-            tos_dilate(x, nb);
-            int front = 0;
-            for (int q = 0; q < TOS_N; q++)
-                front += tavi_popcount(nb[q] & cov[q]);
-            if (v > top || (v == top && front > topfront)) {
-                second = top;
-                top = v;
-                topfront = front;
-                memcpy(best, x, sizeof x);
-            } else if (v > second) {
-                second = v;
-            }
+    while ((v = tos_next_region(s, rest, x)) > 0) {
+        if (v < top && v <= second)
+            continue;
+        tos_dilate(x, nb);
+        int front = 0;
+        for (int q = 0; q < TOS_N; q++)
+            front += tavi_popcount(nb[q] & cov[q]);
+        if (v > top || (v == top && front > topfront)) {
+            second = top;
+            top = v;
+            topfront = front;
+            memcpy(best, x, sizeof x);
+        } else if (v > second) {
+            second = v;
         }
+    }
     /* reach: three dilations of the largest region through empty squares */
     uint32_t reach[TOS_N];
     memcpy(reach, best, sizeof reach);
