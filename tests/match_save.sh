@@ -84,4 +84,31 @@ if "$T" match epaminondas --a random --b random --games 2 --opening -1 >/dev/nul
 else
     p=$((p + 1))
 fi
+# A player's own movetime= overrides --movetime (time-odds matches): with
+# 1000 ms for the match but 5 ms for uct, two games of Urbino against random
+# (about 32 uct moves) take well under a second; at 1000 ms a move they would
+# take about 32 s.
+t0=$(date +%s)
+if "$T" match urbino --a uct:movetime=5 --b random --games 2 --movetime 1000 --seed 4 >"$DIR/odds.out" 2>/dev/null &&
+    grep -q '^| uct:movetime=5 | random | 2 |' "$DIR/odds.out"; then
+    t1=$(date +%s)
+    if [ $((t1 - t0)) -lt 10 ]; then
+        p=$((p + 1))
+    else
+        echo "FAIL match uct:movetime=5: 2 games took $((t1 - t0)) s; the player's movetime was not used"
+        f=$((f + 1))
+    fi
+else
+    echo "FAIL match uct:movetime=5: no result"
+    cat "$DIR/odds.out"
+    f=$((f + 1))
+fi
+for bad in ai:movetime=0 ai:movetime=x ai:movetime=3600001; do
+    if "$T" match urbino --a "$bad" --b random --games 2 >/dev/null 2>&1; then
+        echo "FAIL match --a $bad accepted"
+        f=$((f + 1))
+    else
+        p=$((p + 1))
+    fi
+done
 echo "$p passed, $f failed"

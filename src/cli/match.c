@@ -10,10 +10,12 @@
  * difference with its 95% interval, from A's point of view) to stdout.
  *
  * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` / `ai:reuse=0` /
- * `ai:tree=1` (options after a colon, comma-separated; reuse=0: nothing kept
- * between moves, not even the alpha-beta table; tree=1: tree searches keep
- * their trees too, budget.keep_tree), or `engine:COMMAND` — any program that
- * speaks the engine protocol, started with /bin/sh -c COMMAND.
+ * `ai:tree=1` / `ai:movetime=MS` (options after a colon, comma-separated;
+ * reuse=0: nothing kept between moves, not even the alpha-beta table; tree=1:
+ * tree searches keep their trees too, budget.keep_tree; movetime: this
+ * player's own time per move, overriding --movetime, for time-odds matches),
+ * or `engine:COMMAND` — any program that speaks the engine protocol, started
+ * with /bin/sh -c COMMAND.
  *
  * With --save DIR every game is written as a record (docs/records.md),
  * DIR/GAME-NNNN.rec, numbered from 1 in the order games were started.
@@ -40,6 +42,7 @@ typedef struct player_spec {
     char command[512];    /* engine command */
     int level;
     uint64_t nodes;
+    long movetime;        /* movetime=MS: this player's time per move (0: the match's) */
     int no_keep;          /* reuse=0: every search starts from empty memory (budget.keep 0) */
     int keep_tree;        /* tree=1: tree searches keep their trees too (budget.keep_tree) */
 } player_spec;
@@ -93,6 +96,8 @@ static int parse_player(const char *s, player_spec *p)
                 p->level = (int)v;
             else if (strncmp(tok, "nodes=", 6) == 0 && tavi_parse_uint(tok + 6, 1000000000, &v) == 0)
                 p->nodes = v;
+            else if (strncmp(tok, "movetime=", 9) == 0 && tavi_parse_uint(tok + 9, 3600000, &v) == 0 && v >= 1)
+                p->movetime = (long)v;
             else if (strncmp(tok, "reuse=", 6) == 0 && tavi_parse_uint(tok + 6, 1, &v) == 0)
                 p->no_keep = v == 0;
             else if (strncmp(tok, "tree=", 5) == 0 && tavi_parse_uint(tok + 5, 1, &v) == 0)
@@ -179,7 +184,7 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
     const void *st = tav_session_state(gs);
     if (strcmp(p->kind, "engine") == 0) {
         char cmd[64], ans[512];
-        snprintf(cmd, sizeof cmd, "go movetime=%ld", mt->movetime ? mt->movetime : 200);
+        snprintf(cmd, sizeof cmd, "go movetime=%ld", p->movetime ? p->movetime : mt->movetime ? mt->movetime : 200);
         if (ext_call(x, cmd, ans, sizeof ans) != 0 || strncmp(ans, "bestmove ", 9) != 0)
             return -1;
         return tav_find_move(mt->g, st, ans + 9, scratch, m);
@@ -187,9 +192,10 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
     /* The process's search service: one worker per search. */
     tav_budget b;
     memset(&b, 0, sizeof b);
-    /* --movetime own (0): a level plays with its own budget (levels.c), any
-     * other player with the default 200 ms. */
-    b.movetime_ms = mt->movetime ? mt->movetime : p->level ? 0 : 200;
+    /* The player's own movetime= first; then --movetime; --movetime own (0):
+     * a level plays with its own budget (levels.c), any other player with the
+     * default 200 ms. */
+    b.movetime_ms = p->movetime ? p->movetime : mt->movetime ? mt->movetime : p->level ? 0 : 200;
     b.level = p->level;
     b.nodes = p->nodes;
     b.seed = seed;
@@ -440,7 +446,7 @@ int cli_match(int argc, char **argv)
         }
     }
     if (parse_player(a, &mt.a) != 0 || parse_player(b, &mt.b) != 0) {
-        fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N, ai:reuse=0, ai:tree=1 or engine:COMMAND\n");
+        fprintf(stderr, "tavoliere match: a player is random, uct, ai, ai:level=N, uct:nodes=N, ai:reuse=0, ai:tree=1, ai:movetime=MS or engine:COMMAND\n");
         return 2;
     }
     if (mt.games < 1 || mt.jobs < 1 || mt.jobs > 64 || mt.movetime < 0 || mt.opening < 0) {
