@@ -184,7 +184,7 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
     const void *st = tav_session_state(gs);
     if (strcmp(p->kind, "engine") == 0) {
         char cmd[64], ans[512];
-        snprintf(cmd, sizeof cmd, "go movetime=%ld", p->movetime ? p->movetime : mt->movetime ? mt->movetime : 200);
+        snprintf(cmd, sizeof cmd, "go movetime=%ld", mt->movetime ? mt->movetime : 200);
         if (ext_call(x, cmd, ans, sizeof ans) != 0 || strncmp(ans, "bestmove ", 9) != 0)
             return -1;
         return tav_find_move(mt->g, st, ans + 9, scratch, m);
