@@ -36,6 +36,19 @@ for g in urbino epaminondas cathedral toscana; do
         echo "FAIL match $g --save: records show $((a1 + a2)) wins for A, the table $wins"
         f=$((f + 1))
     fi
+    # A's results by colour, as the records show them: White in game 1, Black in game 2.
+    wdl() { # record, A's colour -> W-D-L (one game)
+        r=$(sed -n 's/^\[Result "\(.*\)"\]$/\1/p' "$1")
+        case $r in "$2") echo 1-0-0 ;; draw) echo 0-1-0 ;; *) echo 0-0-1 ;; esac
+    }
+    want="A as white $(wdl "$DIR/$g-0001.rec" white) (.*), as black $(wdl "$DIR/$g-0002.rec" black) (.*)"
+    if grep -qx "$want" "$DIR/$g.out"; then
+        p=$((p + 1))
+    else
+        echo "FAIL match $g: the results by colour are not those of the records ($want)"
+        grep '^A as' "$DIR/$g.out"
+        f=$((f + 1))
+    fi
 done
 # A clean sweep has no finite Elo estimate: it is shown as a bound with an
 # open interval, never as a capped exact value.

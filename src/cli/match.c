@@ -7,7 +7,8 @@
  * swapped, so neither side profits from a lucky deal.  J worker threads play
  * games in parallel, each search single-threaded.  A progress bar with an ETA
  * goes to stderr; the result table (wins, draws, losses, score, Elo
- * difference with its 95% interval, from A's point of view) to stdout.
+ * difference with its 95% interval, from A's point of view) to stdout,
+ * then A's wins-draws-losses and score as white and as black.
  *
  * Players: `random`, `uct`, `ai`, `ai:level=N` / `uct:nodes=N` / `ai:reuse=0` /
  * `ai:tree=1` / `ai:movetime=MS` (options after a colon, comma-separated;
@@ -65,6 +66,7 @@ typedef struct match {
     uint64_t seed;
     int next, done;
     int wins, draws, losses;   /* for A */
+    int by_colour[2][3];       /* for A as white [0] / black [1]: wins, draws, losses */
     int errors;
     double start;
     pthread_mutex_t lock;
@@ -344,6 +346,8 @@ static void *worker(void *arg)
             return NULL;
         int o = play_one(mt, i);
         pthread_mutex_lock(&mt->lock);
+        if (o >= -1)
+            mt->by_colour[i % 2][o == 1 ? 0 : o == 0 ? 1 : 2]++;   /* A is white in even games */
         if (o == 1)
             mt->wins++;
         else if (o == 0)
@@ -485,6 +489,17 @@ int cli_match(int argc, char **argv)
     elo_text(s, se, n, diff, sizeof diff, iv, sizeof iv);
     printf("| %s | %s | %d | %d | %d | %d | %.1f%% | %s | %s |\n", a, b, n, mt.wins, mt.draws,
            mt.losses, 100 * s, diff, iv);
+    /* A's results by colour: a game's first-player edge (Toscana's white,
+     * Cathedral's first builder) shows here, where the table mixes it away. */
+    double pct[2];
+    for (int c = 0; c < 2; c++) {
+        const int *k = mt.by_colour[c];
+        int m = k[0] + k[1] + k[2];
+        pct[c] = m ? 100.0 * (k[0] + 0.5 * k[1]) / m : 0.0;
+    }
+    printf("A as white %d-%d-%d (%.1f%%), as black %d-%d-%d (%.1f%%)\n", mt.by_colour[0][0],
+           mt.by_colour[0][1], mt.by_colour[0][2], pct[0], mt.by_colour[1][0], mt.by_colour[1][1],
+           mt.by_colour[1][2], pct[1]);
     if (mt.errors)
         printf("%d games could not be played (engine failure)\n", mt.errors);
     if (mt.save_dir)
