@@ -39,6 +39,12 @@ export async function run(env) {
     const heads = await page.$$eval(".rules-text h2", (els) => els.map((e) => e.textContent));
     tally.check(`rules ${g}: the text has the goal, setup, a turn and the end`, heads.length >= 4 &&
       /goal/i.test(heads[0]) && heads.some((x) => /setup/i.test(x)) && heads.some((x) => /turn/i.test(x)) && heads.some((x) => /end/i.test(x)), heads.join("|"));
+    if (g === "toscana") {
+      // The measured first-player edge (results/toscana.md, "White's edge").
+      const text = await page.$eval(".rules-text", (e) => e.textContent || "");
+      tally.check("rules toscana: says how large white's edge is", heads.some((x) => /edge/i.test(x)) && /78%/.test(text),
+        heads.join("|"));
+    }
     const status = await page.$eval(".rules-page [role=status]", (e) => e.hidden || !e.textContent);
     tally.check(`rules ${g}: no loading or error message left`, status);
     await fullShot(page, `rules-${g}`);

@@ -117,7 +117,12 @@ overlap.</p>
 and he plays the next one.</p>
 <h2>The end</h2>
 <p>When both stacks are empty, each player counts the tiles touched by his largest area of his colour.
-The higher count wins.</p>`,
+The higher count wins.</p>
+<h2>Who has the edge?</h2>
+<p>White, who lays the first tile, has a large edge. We measured it: in 200 games between two equal
+computer players (100 deals, each played twice with the colours swapped), white won 142, drew 28 and
+lost 30, a score of <strong>78%</strong>, by 2.5 tiles on average. The rules offer no way to balance it:
+if you are the stronger player, take black, or play each deal twice with the colours swapped.</p>`,
     diagrams: [
       { ply: 2, caption: "The first tile covers the centre square (after a veto of the first tile offered)." },
       { ply: 5, caption: "Each new tile touches the player's own colour already on the board." },
