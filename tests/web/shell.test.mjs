@@ -32,7 +32,13 @@ async function home(env) {
   await page.click('.game-card[data-game="cathedral"]');
   const opts = await page.$$eval('input[name="gopt"]', (els) => els.map((e) => e.value));
   tally.check("home: Cathedral offers classic and late opening", opts.includes("opening=classic") && opts.includes("opening=late"), opts.join(","));
+  await page.click('.game-card[data-game="toscana"]');
+  const tnote = await page.$eval("#colour-note", (e) => (e.hidden ? "" : e.textContent || ""));
+  tally.check("home: Toscana's colour choice says white has the edge", /white/i.test(tnote) && /78%/.test(tnote), tnote);
+  await env.shot(page, "home-toscana");
   await page.click('.game-card[data-game="urbino"]');
+  const unote = await page.$eval("#colour-note", (e) => e.hidden);
+  tally.check("home: no colour note for Urbino", unote);
   const uopts = await page.$$eval('input[name="gopt"]', (els) => els.map((e) => e.value));
   tally.check("home: Urbino offers standard and Monuments", uopts.includes("variant=standard") && uopts.includes("variant=monuments"), uopts.join(","));
   // The ratings come from /api/meta, read after the page is drawn.

@@ -100,7 +100,8 @@ export function showHome(app: HTMLElement): void {
     radio("colour", "white", "White", true),
     radio("colour", "black", "Black", false),
     radio("colour", "random", "Random", false));
-  const colourField = h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colourBox);
+  const colourNote = h("p", { class: "history-note", id: "colour-note" }, "");
+  const colourField = h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colourBox, colourNote);
 
   const playBtn = h("button", { type: "submit", class: "primary big", id: "play" }, "Play");
   const form = h("form", { class: "new-game", "aria-label": "New game" },
@@ -122,6 +123,8 @@ export function showHome(app: HTMLElement): void {
     sets.forEach((o, i) => optionBox.appendChild(radio("gopt", o.options, o.label, prev ? prev === o.options : i === 0)));
     if (!optionBox.querySelector("input:checked")) (optionBox.querySelector("input") as HTMLInputElement).checked = true;
     optionField.hidden = sets.length < 2;
+    colourNote.textContent = GAMES[g].colourNote ?? "";
+    colourNote.hidden = !GAMES[g].colourNote;
     if (levelsFor !== g) fillLevels();
     const opp = selected("opponent");
     levelRow.hidden = opp !== "computer";

@@ -14,6 +14,7 @@ export interface GameInfo {
   lowWins?: boolean;      // Cathedral: the lower score wins
   picture: string;        // SVG markup, viewBox 0 0 60 60
   rules: string;          // HTML
+  colourNote?: string;    // shown under "Your colour" when one colour has a measured edge
 }
 
 export const ORDER: GameName[] = ["urbino", "epaminondas", "cathedral", "toscana"];
@@ -103,6 +104,7 @@ the green ghost fits.</p>`,
     pitch: "Lay two-coloured tiles to grow the largest area of your colour; one veto each.",
     options: [{ label: "Standard", options: "" }],
     score: "tiles in the largest area",
+    colourNote: "White places first and has a large edge: 78% between equal players.",
     picture: `<rect x="2" y="2" width="56" height="56" rx="4" fill="#cfd8c4"/>
 <g stroke="#6d5a35" stroke-width=".8"><rect x="6" y="10" width="32" height="16" fill="#e8c27a"/><rect x="14" y="10" width="8" height="8" fill="#7b4a2a"/>
 <rect x="38" y="18" width="16" height="32" fill="#7b4a2a"/><rect x="46" y="34" width="8" height="8" fill="#e8c27a"/>
