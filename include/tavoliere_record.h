@@ -66,6 +66,11 @@ void tav_record_set_deal(tav_record *r, const tav_game *g, const void *start);
  * On failure returns -1 with "line L, column C: ..." in err. */
 int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, char *err,
                      size_t errlen);
+/* The same, refusing a record of more than max_moves moves (at most
+ * TAV_RECORD_MAX_MOVES) as soon as the parser reaches the first move too
+ * many, before replaying it. */
+int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *final,
+                         int max_moves, char *err, size_t errlen);
 
 /* Write a record as text into a heap buffer (caller frees); NULL on no memory. */
 char *tav_record_write(const tav_record *r);

@@ -48,6 +48,12 @@ typedef struct tav_budget {
     int keep_tree;      /* 1: with keep, tree searches keep their trees too.  Off by default:
                            measured, it lost 30 Elo in Cathedral at 50 ms a move
                            (results/search-service.md). */
+    int priority;       /* 0 = normal; higher goes first, lower (negative) last.  A request
+                           waiting in the queue is taken by the next free worker before every
+                           queued request of a lower priority; equal priorities keep their
+                           order of submission.  A running search is never interrupted, and
+                           the helper jobs of a search whose leader already runs stay ahead
+                           of every request still queued.  Does not change the answer. */
 } tav_budget;
 
 typedef struct tav_answer {
@@ -118,6 +124,12 @@ uint64_t tav_service_submit(tav_service *svc, const tav_session *s, const char *
 /* Cancel a search (any thread, any time; a finished or unknown handle is
  * ignored).  The search stops within a few milliseconds and reports. */
 void tav_service_cancel(tav_service *svc, uint64_t handle);
+/* When a search began to run (any thread): the tav_now() time at which its
+ * leader was handed to a worker (budget.movetime_ms runs from then, and
+ * tav_answer.seconds too); 0 while it still waits in the queue; -1 for an
+ * unknown handle, or one whose search has ended (its `done` is being or has
+ * been called). */
+double tav_service_started(tav_service *svc, uint64_t handle);
 
 /* The same for a bare state of a game (copied at once). */
 uint64_t tav_service_submit_state(tav_service *svc, const tav_game *g, const void *st,

@@ -63,6 +63,12 @@ tav_status tav_session_from_position(tav_session **out, const char *game, const 
  * checked; errors are "line L, column C: ...". */
 tav_status tav_session_from_record(tav_session **out, const char *text, size_t len,
                                    char *err, size_t errlen);
+/* The same with the seed of a deal the record does not give (a Toscana
+ * record without stacks or seed; tav_session_from_record deals those from
+ * seed 1) and at most max_plies moves (a longer record is refused before
+ * its moves past the limit are replayed; at most TAV_RECORD_MAX_MOVES). */
+tav_status tav_session_from_record_ex(tav_session **out, const char *text, size_t len,
+                                      uint64_t seed, int max_plies, char *err, size_t errlen);
 /* Restart s from a position text of its game, set up from a fresh game with
  * s's options and seed (the history restarts at ply 0 there).  A failure
  * (TAV_E_INVALID with the game's message) changes nothing. */

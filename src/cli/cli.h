@@ -5,6 +5,7 @@
 #ifndef TAV_CLI_H
 #define TAV_CLI_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "tavoliere_search.h"
@@ -34,6 +35,13 @@ char *cli_read_file(const char *path, size_t max, size_t *len, char *err, size_t
  * (its rest is consumed and discarded), 3 for a line with a NUL byte in it
  * (buf then holds only the part before the first NUL as a string). */
 int cli_read_line(FILE *f, char *buf, size_t max);
+
+/* Print a message that quotes input (a test file's lines, the engine's
+ * answers) to f, no newline added: formatted, then passed whole through
+ * tavi_quote (src/core/core.h), so what reaches the terminal is valid UTF-8
+ * without control characters; ASCII text prints as it is. */
+void cli_vprint_quoted(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void cli_print_quoted(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* How to draw on a terminal: colours (ANSI) and Unicode glyphs. */
 typedef struct cli_style {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "engine/engine.h"
 
 #define FX_LINE 65536
@@ -27,17 +28,26 @@ typedef struct fixture {
     char *tmp;        /* scratch copy of an answer */
 } fixture;
 
-/* Report a failed check of the current case. */
+/* Report a failed check of the current case (it quotes the fixture's text
+ * and the engine's answers: printed through tavi_quote). */
 static void fx_fail(fixture *fx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fx_fail(fixture *fx, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stdout, "FAIL %s:%d [%s]: ", fx->file, fx->line, fx->title);
+    cli_print_quoted(stdout, "FAIL %s:%d [%s]: ", fx->file, fx->line, fx->title);
     va_start(ap, fmt);
-    vfprintf(stdout, fmt, ap);
+    cli_vprint_quoted(stdout, fmt, ap);
     va_end(ap);
     fputc('\n', stdout);
     fx->case_failed = 1;
+}
+
+/* An answer cut to at most max bytes for a message, whole characters only
+ * (tavi_quote); q has room for max + 1 bytes. */
+static const char *fx_cut(char *q, size_t max, const char *a)
+{
+    tavi_quote(q, max + 1, a, max);
+    return q;
 }
 
 /* Close the current case, counting it. */
@@ -93,7 +103,8 @@ static int fx_moves(fixture *fx, char **storage, char ***list)
     *storage = fx_exec_dup(fx, "moves");
     *list = NULL;
     if (!*storage || strncmp(*storage, "moves", 5) != 0) {
-        fx_fail(fx, "moves answered '%.80s'", *storage ? *storage : "(null)");
+        char q[81];
+        fx_fail(fx, "moves answered '%s'", fx_cut(q, 80, *storage ? *storage : "(null)"));
         return -1;
     }
     int cap = 64, n = 0;
@@ -182,7 +193,8 @@ static void fx_expect(fixture *fx, const char *cmd, const char *want)
             break;
         alt = bar + 3;
     }
-    fx_fail(fx, "'%s' answered '%.300s', expected '%.300s'", cmd, got, want);
+    char qg[301], qw[301];
+    fx_fail(fx, "'%s' answered '%s', expected '%s'", cmd, fx_cut(qg, 300, got), fx_cut(qw, 300, want));
 }
 
 /* Apply a sequence of moves with `play`. */
@@ -196,7 +208,8 @@ static void fx_play(fixture *fx, char *args)
         snprintf(cmd, sizeof cmd, "play %s", tok);
         const char *a = fx_exec(fx, cmd);
         if (strcmp(a, "ok") != 0) {
-            fx_fail(fx, "play %s answered '%.200s'", tok, a);
+            char q[201];
+            fx_fail(fx, "play %s answered '%s'", tok, fx_cut(q, 200, a));
             return;
         }
     }
@@ -248,7 +261,8 @@ static void fx_moves_check(fixture *fx, const char *what, char *args)
                 snprintf(cmd, sizeof cmd, "play %s", tok);
                 const char *a = fx_exec(fx, cmd);
                 if (strncmp(a, "illegal", 7) != 0 && strncmp(a, "error", 5) != 0) {
-                    fx_fail(fx, "play %s answered '%.100s', expected illegal", tok, a);
+                    char q[101];
+                    fx_fail(fx, "play %s answered '%s', expected illegal", tok, fx_cut(q, 100, a));
                     if (strcmp(a, "ok") == 0)
                         fx_exec(fx, "undo");
                 }
@@ -286,8 +300,9 @@ static void fx_directive(fixture *fx, char *line)
         char cmd[1024];
         snprintf(cmd, sizeof cmd, "%s %s", d, args);
         const char *a = fx_exec(fx, cmd);
+        char q[201];
         if (strcmp(a, "ok") != 0)
-            fx_fail(fx, "'%s' answered '%.200s'", cmd, a);
+            fx_fail(fx, "'%s' answered '%s'", cmd, fx_cut(q, 200, a));
     } else if (strcmp(d, "play") == 0) {
         fx_play(fx, args);
     } else if (strcmp(d, "legal") == 0 || strcmp(d, "illegal") == 0 || strcmp(d, "count") == 0 ||
@@ -331,8 +346,9 @@ static void fx_directive(fixture *fx, char *line)
     } else if (strcmp(d, "error") == 0) {
         char *before = fx_snapshot(fx);
         const char *a = fx_exec(fx, args);
+        char q[201];
         if (strncmp(a, "error", 5) != 0 && strncmp(a, "illegal", 7) != 0)
-            fx_fail(fx, "'%s' answered '%.200s', expected error or illegal", args, a);
+            fx_fail(fx, "'%s' answered '%s', expected error or illegal", args, fx_cut(q, 200, a));
         char *after = fx_snapshot(fx);
         if (before && after && strcmp(before, after) != 0)
             fx_fail(fx, "'%s' changed the game", args);
@@ -423,8 +439,9 @@ static int fx_run_file(fixture *fx, const char *path)
                 break;
             }
             const char *a = fx_exec(fx, block);
+            char q[301];
             if (strcmp(a, "ok") != 0)
-                fx_fail(fx, "position answered '%.300s'", a);
+                fx_fail(fx, "position answered '%s'", fx_cut(q, 300, a));
             continue;
         }
         fx_directive(fx, s);

@@ -1,11 +1,14 @@
 /*
  * main.c — `tavoliere COMMAND ...`: dispatch to the subcommands.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/core.h"
 #include "server/server.h"
 
 typedef struct subcommand {
@@ -69,6 +72,34 @@ int cli_read_line(FILE *f, char *buf, size_t max)
     return nul ? 3 : 1;
 }
 
+void cli_vprint_quoted(FILE *f, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int k = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (k < 0)
+        return;
+    char *raw = malloc(2 * ((size_t)k + 1));
+    if (!raw) {
+        fputs("(a message was lost: out of memory)", f);
+        return;
+    }
+    char *clean = raw + (size_t)k + 1;
+    vsnprintf(raw, (size_t)k + 1, fmt, ap);
+    tavi_quote(clean, (size_t)k + 1, raw, (size_t)k);
+    fputs(clean, f);
+    free(raw);
+}
+
+void cli_print_quoted(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cli_vprint_quoted(f, fmt, ap);
+    va_end(ap);
+}
+
 double cli_now(void)
 {
     struct timespec ts;
@@ -87,6 +118,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "tavoliere: unknown command '%s' (try: tavoliere help)\n", argv[1]);
+    char q[256];
+    tavi_quote(q, sizeof q, argv[1], sizeof q - 1);
+    fprintf(stderr, "tavoliere: unknown command '%s' (try: tavoliere help)\n", q);
     return 2;
 }

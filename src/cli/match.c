@@ -414,15 +414,18 @@ int cli_match(int argc, char **argv)
                         "[--movetime MS|own] [--jobs J] [--seed S] [--options \"K=V ...\"] [--save DIR]\n");
         return 2;
     }
+    char q[256];   /* an argument as quoted in messages */
     mt.g = tav_game_find(argv[1]);
     if (!mt.g) {
-        fprintf(stderr, "tavoliere match: unknown game '%s'\n", argv[1]);
+        tavi_quote(q, sizeof q, argv[1], sizeof q - 1);
+        fprintf(stderr, "tavoliere match: unknown game '%s'\n", q);
         return 2;
     }
     for (int i = 2; i < argc; i++) {
         const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
-            fprintf(stderr, "tavoliere match: %s needs a value\n", k);
+            tavi_quote(q, sizeof q, k, sizeof q - 1);
+            fprintf(stderr, "tavoliere match: %s needs a value\n", q);
             return 2;
         }
         i++;
@@ -445,7 +448,8 @@ int cli_match(int argc, char **argv)
         else if (strcmp(k, "--opening") == 0)
             mt.opening = atoi(v) >= 0 && atoi(v) <= 1000 ? atoi(v) : -1;
         else {
-            fprintf(stderr, "tavoliere match: unknown option %s\n", k);
+            tavi_quote(q, sizeof q, k, sizeof q - 1);
+            fprintf(stderr, "tavoliere match: unknown option %s\n", q);
             return 2;
         }
     }

@@ -224,9 +224,11 @@ static void suggest(session *s, const char *entry, const char *why)
     }
     out[k] = '\0';
     free(a);
-    char head[200];
+    char head[200], qe[41], qw[151];
     size_t wl = strlen(why);
-    tavi_bprintf(head, sizeof head, "'%.40s' is not a legal move%s%.150s%s", entry, why[0] ? ": " : "", why,
+    tavi_quote(qe, sizeof qe, entry, 40);
+    tavi_quote(qw, sizeof qw, why, 150);
+    tavi_bprintf(head, sizeof head, "'%s' is not a legal move%s%s%s", qe, why[0] ? ": " : "", qw,
                 wl && why[wl - 1] == '?' ? "" : ".");
     if (total == 0)
         snprintf(s->message, sizeof s->message,
@@ -249,20 +251,24 @@ static int save(session *s, const char *path)
         text = cli_seal_record(all, pub, err, sizeof err);
         free(all);
         if (!text) {
-            snprintf(s->message, sizeof s->message, "not saved: %.300s", err);
+            char qe[301];
+            tavi_quote(qe, sizeof qe, err, 300);
+            tavi_bprintf(s->message, sizeof s->message, "not saved: %s", qe);
             return -1;
         }
     }
+    char qp[201];   /* the path as quoted in messages */
+    tavi_quote(qp, sizeof qp, path, 200);
     FILE *f = fopen(path, "w");
     if (!f) {
         free(text);
-        snprintf(s->message, sizeof s->message, "cannot write %.200s", path);
+        tavi_bprintf(s->message, sizeof s->message, "cannot write %s", qp);
         return -1;
     }
     fputs(text, f);
     int bad = fclose(f) != 0;
     free(text);
-    snprintf(s->message, sizeof s->message, bad ? "error writing %.200s" : "saved to %.200s", path);
+    tavi_bprintf(s->message, sizeof s->message, bad ? "error writing %s" : "saved to %s", qp);
     return bad ? -1 : 0;
 }
 
@@ -617,8 +623,10 @@ static int choose(const char *q, const char *const *names, const char *const *la
         }
         if (hits == 1)
             return hit;
-        printf("'%.40s' is not one of the choices: type a number from 1 to %d, a name, or Enter for %s.\n",
-               ans, n, names[0]);
+        char qa[41];
+        tavi_quote(qa, sizeof qa, ans, 40);
+        printf("'%s' is not one of the choices: type a number from 1 to %d, a name, or Enter for %s.\n",
+               qa, n, names[0]);
     }
 }
 
@@ -701,7 +709,9 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
             break;
         if (tavi_parse_uint(ans, 10, &lvl) == 0 && lvl >= 1 && lvl <= 10)
             break;
-        printf("'%.40s' is not a level: type a number from 1 to 10, or Enter for 5.\n", ans);
+        char qa[41];
+        tavi_quote(qa, sizeof qa, ans, 40);
+        printf("'%s' is not a level: type a number from 1 to 10, or Enter for 5.\n", qa);
         lvl = 5;
     }
     char ai[32];
@@ -776,15 +786,19 @@ int cli_play(int argc, char **argv)
     }
     if (parse_pspec(white ? white : "human", &s.side[0]) != 0 ||
         parse_pspec(black ? black : "ai:level=5", &s.side[1]) != 0) {
+        char q[256];
+        tavi_quote(q, sizeof q, parse_pspec(white ? white : "human", &s.side[0]) != 0 ? white : black,
+                   sizeof q - 1);
         fprintf(stderr, "tavoliere play: unknown player '%s' (a player is human, random, ai, ai:level=1..10 or uct)\n",
-                parse_pspec(white ? white : "human", &s.side[0]) != 0 ? white : black);
+                q);
         tav_record_free(&loaded);
         return 2;
     }
     s.g = tav_game_find(game);
     if (!s.g) {
-        char names[128];
-        fprintf(stderr, "unknown game '%s' (%s)\n", game, tav_game_list(names, sizeof names));
+        char names[128], q[256];
+        tavi_quote(q, sizeof q, game, sizeof q - 1);
+        fprintf(stderr, "unknown game '%s' (%s)\n", q, tav_game_list(names, sizeof names));
         tav_record_free(&loaded);
         return 2;
     }

@@ -79,12 +79,14 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
             r->block_failed = 1;
         }
     } else if (n != atoi(count)) {
-        printf("FAIL %s:%d: %d legal moves, expected %s\n", file, lineno, n, count);
+        cli_print_quoted(stdout, "FAIL %s:%d: %d legal moves, expected %s", file, lineno, n, count);
+        putchar('\n');
         r->block_failed = 1;
     }
     a = tavi_engine_exec(r->e, "state", NULL, NULL, &quit);
     if (strcmp(a, state) != 0) {
-        printf("FAIL %s:%d: '%s', expected '%s'\n", file, lineno, a, state);
+        cli_print_quoted(stdout, "FAIL %s:%d: '%s', expected '%s'", file, lineno, a, state);
+        putchar('\n');
         r->block_failed = 1;
     }
     r->plies++;
@@ -93,7 +95,8 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
         snprintf(cmd, sizeof cmd, "play %s", move);
         a = tavi_engine_exec(r->e, cmd, NULL, NULL, &quit);
         if (strcmp(a, "ok") != 0) {
-            printf("FAIL %s:%d: play %s answered '%s'\n", file, lineno, move, a);
+            cli_print_quoted(stdout, "FAIL %s:%d: play %s answered '%s'", file, lineno, move, a);
+            putchar('\n');
             r->block_failed = 1;
         }
     }
@@ -133,7 +136,8 @@ int cli_refcheck(int argc, char **argv)
                 int quit;
                 const char *a = tavi_engine_exec(r.e, s, NULL, NULL, &quit);
                 if (strcmp(a, "ok") != 0) {
-                    printf("FAIL %s:%d: '%s' answered '%s'\n", argv[i], lineno, s, a);
+                    cli_print_quoted(stdout, "FAIL %s:%d: '%s' answered '%s'", argv[i], lineno, s, a);
+                    putchar('\n');
                     r.block_failed = 1;
                 }
                 continue;

@@ -50,13 +50,16 @@ int tavi_opt_next(tavi_optiter *it, char *key, size_t keyn, char *val, size_t va
     size_t len = (size_t)(p - start);
     it->p = p;
     const char *eq = memchr(start, '=', len);
+    char q[41];
     if (!eq || eq == start) {
-        tavi_bprintf(err, errlen, "expected KEY=VALUE, got '%.*s'", (int)(len > 40 ? 40 : len), start);
+        tavi_quote(q, sizeof q, start, len > 40 ? 40 : len);
+        tavi_bprintf(err, errlen, "expected KEY=VALUE, got '%s'", q);
         return -1;
     }
     size_t kl = (size_t)(eq - start), vl = len - kl - 1;
     if (kl >= keyn || vl >= valn) {
-        tavi_bprintf(err, errlen, "option too long: '%.*s...'", 20, start);
+        tavi_quote(q, sizeof q, start, 20);
+        tavi_bprintf(err, errlen, "option too long: '%s...'", q);
         return -1;
     }
     memcpy(key, start, kl);
@@ -83,6 +86,29 @@ int tavi_parse_uint(const char *s, uint64_t max, uint64_t *out)
     return 0;
 }
 
+/* The length of the UTF-8 sequence that lead byte c starts (1 for ASCII),
+ * 0 for a byte that cannot start one. */
+static int utf8_len(unsigned char c)
+{
+    return c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+}
+
+/* Cut text of length len before an incomplete UTF-8 sequence at its end;
+ * returns the new length.  Only the last sequence is looked at. */
+static size_t utf8_trim_end(char *buf, size_t len)
+{
+    size_t i = len;
+    while (i > 0 && len - i < 3 && ((unsigned char)buf[i - 1] & 0xc0) == 0x80)
+        i--;
+    if (i > 0) {
+        int want = utf8_len((unsigned char)buf[i - 1]);
+        if (want > 1 && (size_t)want > len - (i - 1))
+            len = i - 1;
+    }
+    buf[len] = '\0';
+    return len;
+}
+
 size_t tavi_bprintf(char *buf, size_t n, const char *fmt, ...)
 {
     if (n == 0)
@@ -95,7 +121,54 @@ size_t tavi_bprintf(char *buf, size_t n, const char *fmt, ...)
         buf[0] = '\0';
         return 0;
     }
-    return (size_t)k < n ? (size_t)k : n - 1;
+    return (size_t)k < n ? (size_t)k : utf8_trim_end(buf, n - 1);
+}
+
+size_t tavi_quote(char *out, size_t n, const char *s, size_t max)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, k = 0;
+    if (n == 0)
+        return 0;
+    while (i < max && p[i] && k + 1 < n) {
+        unsigned char c = p[i];
+        int len = utf8_len(c);
+        if (len == 1) {
+            out[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+            i++;
+            continue;
+        }
+        /* The bytes after a lead byte: continuations, the second one in the
+         * range that rules out overlong forms, surrogates and > U+10FFFF. */
+        int have = 0;
+        if (len > 0) {
+            unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+            unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+            for (have = 1; have < len && i + (size_t)have < max; have++) {
+                unsigned char b = p[i + (size_t)have];
+                if (have == 1 ? (b < lo || b > hi) : (b & 0xc0) != 0x80)
+                    break;
+            }
+        }
+        if (len > 0 && have == len) {
+            if (c == 0xc2 && p[i + 1] < 0xa0) {          /* C1 control */
+                out[k++] = '?';
+            } else {
+                if (k + (size_t)len >= n)
+                    break;                                /* no room: stop whole */
+                memcpy(out + k, p + i, (size_t)len);
+                k += (size_t)len;
+            }
+            i += (size_t)len;
+        } else if (len > 0 && i + (size_t)have >= max) {
+            break;                                        /* cut by max: stop whole */
+        } else {
+            out[k++] = '?';                               /* not a valid sequence */
+            i++;
+        }
+    }
+    out[k] = '\0';
+    return i;
 }
 
 /* xoshiro256** seeded through splitmix64. */

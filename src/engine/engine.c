@@ -14,7 +14,6 @@
  */
 #include "engine/engine.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,17 +96,14 @@ static void out_printf(tavi_engine *e, const char *fmt, ...)
     out_add(e, buf, (size_t)k < sizeof buf ? (size_t)k : sizeof buf - 1);
 }
 
-/* Copy at most 40 printable characters of untrusted text, for echoing it. */
+/* Copy at most 40 bytes of untrusted text, for echoing it: tavi_quote (whole
+ * UTF-8 characters, '?' for control characters and bad bytes), then "..."
+ * when the text goes on.  dst has room for n >= 4 bytes. */
 static void quote(char *dst, size_t n, const char *src)
 {
-    size_t i = 0;
-    for (; *src && i + 4 < n && i < 40; src++)
-        dst[i++] = isprint((unsigned char)*src) ? *src : '?';
-    if (*src && i + 4 < n) {
-        memcpy(dst + i, "...", 3);
-        i += 3;
-    }
-    dst[i] = '\0';
+    size_t used = tavi_quote(dst, n - 3, src, 40);
+    if (src[used])
+        memcpy(dst + strlen(dst), "...", 4);
 }
 
 /* ---------------------------------------------------------------- states */

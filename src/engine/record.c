@@ -253,10 +253,11 @@ static int parse_tag(cursor *c, tav_record *r, unsigned *seen, char *err, size_t
     if (t == 0) {
         r->game = tav_game_find(val);
         if (!r->game) {
-            char names[128], what[160];
+            char names[128], what[160], q[sizeof val];
             tavi_bprintf(what, sizeof what, "unknown game (expected %s): ",
                         tav_game_list(names, sizeof names));
-            return fail_at(&at, err, errlen, what, val);
+            tavi_quote(q, sizeof q, val, sizeof q - 1);
+            return fail_at(&at, err, errlen, what, q);
         }
     } else {
         memcpy((char *)r + tagdefs[t].offset, val, k + 1);
@@ -266,6 +267,12 @@ static int parse_tag(cursor *c, tav_record *r, unsigned *seen, char *err, size_t
 
 int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, char *err,
                      size_t errlen)
+{
+    return tav_record_parse_max(text, len, r, final, TAV_RECORD_MAX_MOVES, err, errlen);
+}
+
+int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *final,
+                         int max_moves, char *err, size_t errlen)
 {
     tav_record_free(r);
     tav_record_init(r);
@@ -346,14 +353,23 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
             }
             continue;
         }
+        char q[sizeof tok];   /* the token as quoted in messages */
         if (g->to_move(st) == TAV_NONE) {
-            fail_at(&at, err, errlen, "move after the end of the game: ", tok);
+            tavi_quote(q, sizeof q, tok, sizeof q - 1);
+            fail_at(&at, err, errlen, "move after the end of the game: ", q);
+            goto out;
+        }
+        if (r->nmoves >= max_moves) {
+            char d[64];
+            tavi_bprintf(d, sizeof d, " (at most %d)", max_moves);
+            fail_at(&at, err, errlen, "too many moves", d);
             goto out;
         }
         tav_move m;
         if (tav_find_move(g, st, tok, scratch, &m) != 0) {
             char d[160];
-            tavi_bprintf(d, sizeof d, "illegal move '%s' at ply %d (expected a legal move of %s)", tok,
+            tavi_quote(q, sizeof q, tok, sizeof q - 1);
+            tavi_bprintf(d, sizeof d, "illegal move '%s' at ply %d (expected a legal move of %s)", q,
                         r->nmoves + 1, tav_side_name(g->to_move(st)));
             fail_at(&at, err, errlen, d, NULL);
             goto out;
@@ -369,11 +385,13 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
     /* The Result and Score tags, when given, must match the moves. */
     tav_result res;
     g->result(st, &res);
+    char q[TAV_RECORD_TAG];   /* a tag as quoted in messages */
     if (r->result[0] && strcmp(r->result, "*") != 0) {
         const char *want = res.over ? tav_side_name(res.winner) : "*";
         if (strcmp(r->result, want) != 0) {
+            tavi_quote(q, sizeof q, r->result, sizeof q - 1);
             tavi_bprintf(err, errlen, "line %d, column %d: Result says '%s' but the moves give '%s'",
-                        c.line, c.col, r->result, want);
+                        c.line, c.col, q, want);
             goto out;
         }
     } else if (r->result[0] == '\0' && res.over) {
@@ -383,8 +401,9 @@ int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, c
         char want[32];
         tavi_bprintf(want, sizeof want, "%d:%d", res.score[0], res.score[1]);
         if (strcmp(r->score, want) != 0) {
+            tavi_quote(q, sizeof q, r->score, sizeof q - 1);
             tavi_bprintf(err, errlen, "line %d, column %d: Score says '%s' but the moves give '%s'",
-                        c.line, c.col, r->score, want);
+                        c.line, c.col, q, want);
             goto out;
         }
     }

@@ -438,8 +438,10 @@ static int cat_options(const char *options, int *opening, char *err, size_t errl
     int r;
     *opening = CAT_OPEN_CLASSIC;
     while ((r = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+        char q[32];
         if (strcmp(key, "opening") != 0) {
-            tavi_bprintf(err, errlen, "unknown option '%s' (expected opening=classic|late)", key);
+            tavi_quote(q, sizeof q, key, sizeof q - 1);
+            tavi_bprintf(err, errlen, "unknown option '%s' (expected opening=classic|late)", q);
             return -1;
         }
         if (strcmp(val, "classic") == 0)
@@ -447,7 +449,8 @@ static int cat_options(const char *options, int *opening, char *err, size_t errl
         else if (strcmp(val, "late") == 0)
             *opening = CAT_OPEN_LATE;
         else {
-            tavi_bprintf(err, errlen, "bad value '%s' for opening (expected classic|late)", val);
+            tavi_quote(q, sizeof q, val, sizeof q - 1);
+            tavi_bprintf(err, errlen, "bad value '%s' for opening (expected classic|late)", q);
             return -1;
         }
     }
@@ -950,7 +953,7 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
                 tavi_bprintf(err, errlen,
                             "line %d column %d: '%c' is not a square letter (expected . + - Y "
                             "or TSIBQMADXCW, lower case for black)",
-                            line, f + 1, ch);
+                            line, f + 1, tavi_quote_char(ch));
                 return -1;
             }
         }
@@ -980,8 +983,10 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
         if (len == 0)
             continue;
         char *eq = strchr(buf, '=');
+        char q[sizeof buf];
         if (!eq) {
-            tavi_bprintf(err, errlen, "line %d: expected key=value, got '%s'", line, buf);
+            tavi_quote(q, sizeof q, buf, sizeof q - 1);
+            tavi_bprintf(err, errlen, "line %d: expected key=value, got '%s'", line, q);
             return -1;
         }
         *eq = '\0';
@@ -1023,25 +1028,28 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
                 return -1;
             }
             if (!colon || (size_t)(colon - val) >= sizeof wv) {
+                tavi_quote(q, sizeof q, val, sizeof q - 1);
                 tavi_bprintf(err, errlen, "line %d: bad value '%s' for lost (expected W:B, each 0..255)",
-                            line, val);
+                            line, q);
                 return -1;
             }
             memcpy(wv, val, (size_t)(colon - val));
             wv[colon - val] = '\0';
             if (tavi_parse_uint(wv, 255, &a) != 0 || tavi_parse_uint(colon + 1, 255, &b) != 0) {
+                tavi_quote(q, sizeof q, val, sizeof q - 1);
                 tavi_bprintf(err, errlen, "line %d: bad value '%s' for lost (expected W:B, each 0..255)",
-                            line, val);
+                            line, q);
                 return -1;
             }
             lost[0] = (int)a;
             lost[1] = (int)b;
             continue;
         } else {
+            tavi_quote(q, sizeof q, key, sizeof q - 1);
             tavi_bprintf(err, errlen,
                         "line %d: unknown key '%s' (expected opening, tomove, cathedral, built, "
                         "passes, last, lost)",
-                        line, key);
+                        line, q);
             return -1;
         }
         if (*slot >= 0) {
@@ -1054,7 +1062,8 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
                                                  "none|white|black|both", "0|1|2"};
             int i = slot == &opening ? 0 : slot == &tomove ? 1 : slot == &ystate ? 2
                     : slot == &built ? 3 : 4;
-            tavi_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, val,
+            tavi_quote(q, sizeof q, val, sizeof q - 1);
+            tavi_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, q,
                         key, expect[i]);
             return -1;
         }
@@ -1157,10 +1166,12 @@ static int cathedral_set_position(void *st, const char *text, char *err, size_t 
     }
     /* 7. the last move */
     if (cat_parse_last(&t, lastval) != 0) {
+        char q[sizeof lastval];
+        tavi_quote(q, sizeof q, lastval, sizeof q - 1);
         tavi_bprintf(err, errlen,
                     "line %d: last=%s is not none, pass or a piece on the board in canonical "
                     "notation",
-                    lastline, lastval);
+                    lastline, q);
         return -1;
     }
     memcpy(st, &t, sizeof t);

@@ -239,13 +239,16 @@ static int epa_options(const char *options, uint32_t *maxplies, char *err, size_
     *maxplies = EPA_MAXPLIES_DEFAULT;
     while ((r = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
         uint64_t v;
+        char q[32];
         if (strcmp(key, "maxplies") != 0) {
-            tavi_bprintf(err, errlen, "unknown option '%s' (expected maxplies=N, 1..%d)", key,
+            tavi_quote(q, sizeof q, key, sizeof q - 1);
+            tavi_bprintf(err, errlen, "unknown option '%s' (expected maxplies=N, 1..%d)", q,
                         EPA_MAXPLIES_MAX);
             return -1;
         }
         if (tavi_parse_uint(val, EPA_MAXPLIES_MAX, &v) != 0 || v < 1) {
-            tavi_bprintf(err, errlen, "bad value '%s' for maxplies (expected 1..%d)", val,
+            tavi_quote(q, sizeof q, val, sizeof q - 1);
+            tavi_bprintf(err, errlen, "bad value '%s' for maxplies (expected 1..%d)", q,
                         EPA_MAXPLIES_MAX);
             return -1;
         }
@@ -456,6 +459,7 @@ static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *e
 {
     int f1, r1, f2, r2, f3, r3, cap;
     const char *start = p;
+    char q[TAV_MOVE_TEXT];
     if (tavi_square_parse(&p, EPA_W, EPA_H, &f1, &r1) != 0)
         goto bad;
     f2 = f1;
@@ -503,8 +507,9 @@ static int epa_parse_last(epaminondas_state *s, const char *p, int line, char *e
     s->last = epa_move_make(front, d, k, sd, cap);
     return 0;
 bad:
+    tavi_quote(q, sizeof q, start, sizeof q - 1);
     tavi_bprintf(err, errlen, "line %d: bad last move '%s' (expected none, or e.g. c3-d4, "
-                "a1a3-a5, b2d4xf6)", line, start);
+                "a1a3-a5, b2d4xf6)", line, q);
     return -1;
 }
 
@@ -514,7 +519,9 @@ static int epa_parse_num(const char *val, const char *key, uint32_t lo, uint32_t
 {
     uint64_t v;
     if (tavi_parse_uint(val, hi, &v) != 0 || v < lo) {
-        tavi_bprintf(err, errlen, "line %d: bad %s '%s' (expected %u..%u)", line, key, val, lo,
+        char q[128];
+        tavi_quote(q, sizeof q, val, sizeof q - 1);
+        tavi_bprintf(err, errlen, "line %d: bad %s '%s' (expected %u..%u)", line, key, q, lo,
                     hi);
         return -1;
     }
@@ -573,9 +580,11 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
         if (len == 0 && !*p)
             break;   /* a final newline */
         char *eq = strchr(buf, '=');
+        char q[41];
         if (!eq) {
+            tavi_quote(q, sizeof q, buf, 40);
             tavi_bprintf(err, errlen, "line %d: expected KEY=VALUE (tomove, plies, maxplies, "
-                        "last), got '%.40s'", line, buf);
+                        "last), got '%s'", line, q);
             return -1;
         }
         *eq = '\0';
@@ -587,8 +596,9 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
             else if (strcmp(val, "black") == 0)
                 t.tomove = TAV_BLACK;
             else {
-                tavi_bprintf(err, errlen, "line %d: bad tomove '%.20s' (expected white or black)",
-                            line, val);
+                tavi_quote(q, sizeof q, val, 20);
+                tavi_bprintf(err, errlen, "line %d: bad tomove '%s' (expected white or black)",
+                            line, q);
                 return -1;
             }
         } else if (strcmp(buf, "plies") == 0 && !have_plies) {
@@ -605,12 +615,13 @@ static int epaminondas_set_position(void *st, const char *text, char *err, size_
             lastline = line;
             tavi_bprintf(lastbuf, sizeof lastbuf, "%s", val);
         } else {
-            tavi_bprintf(err, errlen, "line %d: %s key '%.20s' (expected tomove, plies, "
+            tavi_quote(q, sizeof q, buf, 20);
+            tavi_bprintf(err, errlen, "line %d: %s key '%s' (expected tomove, plies, "
                         "maxplies, last, each once)",
                         line, (strcmp(buf, "tomove") && strcmp(buf, "plies") &&
                                strcmp(buf, "maxplies") && strcmp(buf, "last")) ? "unknown"
                                                                                : "repeated",
-                        buf);
+                        q);
             return -1;
         }
     }

@@ -339,6 +339,7 @@ static int tos_parse_stack(const char *v, uint8_t *out, int need16, char *err, s
     int n = 0;
     unsigned seen = 0;
     const char *p = v;
+    char at[9], q[61];   /* quoted in messages */
     if (*p == '\0' && !need16)
         return 0;
     for (;;) {
@@ -348,17 +349,21 @@ static int tos_parse_stack(const char *v, uint8_t *out, int need16, char *err, s
                 (p[2] == ',' || p[2] == '\0'))
                 t = k;
         if (t < 0) {
-            tavi_bprintf(err, errlen, "bad tile id at '%.8s' in '%.60s' (expected two-digit ids "
+            tavi_quote(at, sizeof at, p, 8);
+            tavi_quote(q, sizeof q, v, 60);
+            tavi_bprintf(err, errlen, "bad tile id at '%s' in '%s' (expected two-digit ids "
                         "01 02 03 04 05 06 07 12 13 14 15 16 23 24 25 34, comma-separated)",
-                        p, v);
+                        at, q);
             return -1;
         }
         if (seen >> t & 1) {
-            tavi_bprintf(err, errlen, "tile %s given twice in '%.60s'", tos_ids[t], v);
+            tavi_quote(q, sizeof q, v, 60);
+            tavi_bprintf(err, errlen, "tile %s given twice in '%s'", tos_ids[t], q);
             return -1;
         }
         if (n >= TOS_TILES) {
-            tavi_bprintf(err, errlen, "more than 16 tiles in '%.60s'", v);
+            tavi_quote(q, sizeof q, v, 60);
+            tavi_bprintf(err, errlen, "more than 16 tiles in '%s'", q);
             return -1;
         }
         seen |= 1u << t;
@@ -368,7 +373,8 @@ static int tos_parse_stack(const char *v, uint8_t *out, int need16, char *err, s
         p += 3;
     }
     if (need16 && n != TOS_TILES) {
-        tavi_bprintf(err, errlen, "%d tiles in '%.60s' (expected all 16, each once)", n, v);
+        tavi_quote(q, sizeof q, v, 60);
+        tavi_bprintf(err, errlen, "%d tiles in '%s' (expected all 16, each once)", n, q);
         return -1;
     }
     return n;
@@ -415,8 +421,9 @@ static int toscana_setup(void *st, const char *options, uint64_t seed, char *err
                 return -1;
             }
             if (tavi_parse_uint(val, UINT64_MAX, &seed) != 0) {
-                tavi_bprintf(err, errlen, "bad seed '%.40s' (expected a non-negative integer)",
-                            val);
+                char q[41];
+                tavi_quote(q, sizeof q, val, 40);
+                tavi_bprintf(err, errlen, "bad seed '%s' (expected a non-negative integer)", q);
                 return -1;
             }
             have_seed = 1;
@@ -433,8 +440,10 @@ static int toscana_setup(void *st, const char *options, uint64_t seed, char *err
             }
             have[side] = 1;
         } else {
-            tavi_bprintf(err, errlen, "unknown option '%.24s' (expected seed=N, white=ID,...,ID "
-                        "and black=ID,...,ID)", key);
+            char q[25];
+            tavi_quote(q, sizeof q, key, 24);
+            tavi_bprintf(err, errlen, "unknown option '%s' (expected seed=N, white=ID,...,ID "
+                        "and black=ID,...,ID)", q);
             return -1;
         }
     }
@@ -685,8 +694,10 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
 {
     const char *p = tok;
     int owner, f[4], r[4];
+    char q[25];   /* the tile as quoted in messages */
+    tavi_quote(q, sizeof q, tok, 24);
     if ((p[0] != 'W' && p[0] != 'B') || p[1] != ':') {
-        tavi_bprintf(err, errlen, "line %d: tile '%.24s' must start with W: or B:", line, tok);
+        tavi_bprintf(err, errlen, "line %d: tile '%s' must start with W: or B:", line, q);
         return -1;
     }
     owner = p[0] == 'B';
@@ -694,8 +705,8 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
     static const char sep[4] = { '-', ':', ',', '\0' };
     for (int k = 0; k < 4; k++) {
         if (tavi_square_parse(&p, TOS_N, TOS_N, &f[k], &r[k]) != 0 || *p != sep[k]) {
-            tavi_bprintf(err, errlen, "line %d: tile '%.24s' is not OWNER:TOPLEFT-BOTTOMRIGHT:"
-                        "SQ,SQ on a..q, 1..17", line, tok);
+            tavi_bprintf(err, errlen, "line %d: tile '%s' is not OWNER:TOPLEFT-BOTTOMRIGHT:"
+                        "SQ,SQ on a..q, 1..17", line, q);
             return -1;
         }
         if (*p)
@@ -703,8 +714,7 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
     }
     int w = f[1] - f[0] + 1, h = r[0] - r[1] + 1;
     if (!((w == 4 && h == 2) || (w == 2 && h == 4))) {
-        tavi_bprintf(err, errlen, "line %d: tile '%.24s' does not cover 2 x 4 squares", line,
-                    tok);
+        tavi_bprintf(err, errlen, "line %d: tile '%s' does not cover 2 x 4 squares", line, q);
         return -1;
     }
     int r0 = r[1], c0 = f[0];
@@ -718,8 +728,8 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
                 continue;
             for (int i = 0; i < h; i++)
                 if (t->occ[r0 + i] & ((1u << w) - 1) << c0) {
-                    tavi_bprintf(err, errlen, "line %d: tile '%.24s' overlaps another tile",
-                                line, tok);
+                    tavi_bprintf(err, errlen, "line %d: tile '%s' overlaps another tile",
+                                line, q);
                     return -1;
                 }
             if (t->nplaced >= 2 * TOS_TILES) {
@@ -735,8 +745,8 @@ static int tos_parse_tile(toscana_state *t, const char *tok, int line, char *err
             tos_put(t, owner, tile, rot, r0, c0);
             return 0;
         }
-    tavi_bprintf(err, errlen, "line %d: tile '%.24s': no tile shows its off colour on exactly "
-                "those two squares (listed sorted)", line, tok);
+    tavi_bprintf(err, errlen, "line %d: tile '%s': no tile shows its off colour on exactly "
+                "those two squares (listed sorted)", line, q);
     return -1;
 }
 
@@ -801,9 +811,11 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
                     k = i;
         }
         if (k < 0 || vline[k]) {
-            tavi_bprintf(err, errlen, "line %d: %s '%.20s' (expected KEY=VALUE with keys tomove, "
+            char kq[21];
+            tavi_quote(kq, sizeof kq, buf, 20);
+            tavi_bprintf(err, errlen, "line %d: %s '%s' (expected KEY=VALUE with keys tomove, "
                         "phase, white, black, veto, passes, tiles, each once)", line,
-                        k < 0 ? "unknown key" : "repeated key", buf);
+                        k < 0 ? "unknown key" : "repeated key", kq);
             return -1;
         }
         vline[k] = line;
@@ -875,6 +887,7 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
                 return -1;
             }
         }
+    char vq[21];   /* a bad value as quoted in messages */
     /* veto */
     if (strcmp(val[4], "white,black") == 0)
         t.veto[0] = t.veto[1] = 1;
@@ -883,14 +896,15 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
     else if (strcmp(val[4], "black") == 0)
         t.veto[1] = 1;
     else if (strcmp(val[4], "none") != 0) {
-        tavi_bprintf(err, errlen, "line %d: bad veto '%.20s' (expected the players whose veto is "
-                    "unused: white,black | white | black | none)", vline[4], val[4]);
+        tavi_quote(vq, sizeof vq, val[4], 20);
+        tavi_bprintf(err, errlen, "line %d: bad veto '%s' (expected the players whose veto is "
+                    "unused: white,black | white | black | none)", vline[4], vq);
         return -1;
     }
     /* passes */
     if (strlen(val[5]) != 1 || val[5][0] < '0' || val[5][0] > '2') {
-        tavi_bprintf(err, errlen, "line %d: bad passes '%.20s' (expected 0, 1 or 2)", vline[5],
-                    val[5]);
+        tavi_quote(vq, sizeof vq, val[5], 20);
+        tavi_bprintf(err, errlen, "line %d: bad passes '%s' (expected 0, 1 or 2)", vline[5], vq);
         return -1;
     }
     t.passes = (uint8_t)(val[5][0] - '0');
@@ -903,8 +917,9 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
     else if (strcmp(val[0], "none") == 0)
         tomove = TAV_NONE;
     else {
-        tavi_bprintf(err, errlen, "line %d: bad tomove '%.20s' (expected white, black or none)",
-                    vline[0], val[0]);
+        tavi_quote(vq, sizeof vq, val[0], 20);
+        tavi_bprintf(err, errlen, "line %d: bad tomove '%s' (expected white, black or none)",
+                    vline[0], vq);
         return -1;
     }
     int ended = (t.nstack[0] == 0 && t.nstack[1] == 0) || t.passes == 2;
@@ -940,8 +955,9 @@ static int toscana_set_position(void *st, const char *text, char *err, size_t er
             }
         }
     } else {
-        tavi_bprintf(err, errlen, "line %d: bad phase '%.20s' (expected decide, place or over)",
-                    vline[1], val[1]);
+        tavi_quote(vq, sizeof vq, val[1], 20);
+        tavi_bprintf(err, errlen, "line %d: bad phase '%s' (expected decide, place or over)",
+                    vline[1], vq);
         return -1;
     }
     memcpy(st, &t, sizeof t);

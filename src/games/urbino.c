@@ -784,9 +784,11 @@ static int urb_options(const char *options, int *variant, char *err, size_t errl
     int r;
     *variant = VAR_STANDARD;
     while ((r = tavi_opt_next(&it, key, sizeof key, val, sizeof val, err, errlen)) == 1) {
+        char q[32];
         if (strcmp(key, "variant") != 0) {
+            tavi_quote(q, sizeof q, key, sizeof q - 1);
             tavi_bprintf(err, errlen, "unknown option '%s' (expected variant=standard|monuments)",
-                        key);
+                        q);
             return -1;
         }
         if (strcmp(val, "standard") == 0)
@@ -794,8 +796,9 @@ static int urb_options(const char *options, int *variant, char *err, size_t errl
         else if (strcmp(val, "monuments") == 0)
             *variant = VAR_MONUMENTS;
         else {
+            tavi_quote(q, sizeof q, val, sizeof q - 1);
             tavi_bprintf(err, errlen, "bad value '%s' for variant (expected standard|monuments)",
-                        val);
+                        q);
             return -1;
         }
     }
@@ -906,7 +909,7 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
                 if (!lt || !ch) {
                     tavi_bprintf(err, errlen,
                                 "line %d column %d: unexpected '%c' (expected . A H P T h p t)",
-                                line, f + 1, ch);
+                                line, f + 1, tavi_quote_char(ch));
                     return -1;
                 }
                 int k = (int)(lt - "HPThpt"), c = k / 3, ty = k % 3;
@@ -937,10 +940,12 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
                     : strcmp(key, "passes") == 0  ? 2
                     : strcmp(key, "variant") == 0 ? 3
                                                   : -1;
+        char q[sizeof key + sizeof val];   /* either, quoted whole */
         if (which < 0) {
+            tavi_quote(q, sizeof q, key, sizeof q - 1);
             tavi_bprintf(err, errlen,
                         "line %d: unknown key '%s' (expected phase, tomove, passes, variant)",
-                        line, key);
+                        line, q);
             return -1;
         }
         if (have[which]++) {
@@ -973,7 +978,8 @@ static int urbino_set_position(void *st, const char *text, char *err, size_t err
             static const char *const expect[4] = {
                 "place1|place2|choose|first|play|over", "white|black|none", "0|1|2",
                 "standard|monuments" };
-            tavi_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, val,
+            tavi_quote(q, sizeof q, val, sizeof q - 1);
+            tavi_bprintf(err, errlen, "line %d: bad value '%s' for %s (expected %s)", line, q,
                         key, expect[which]);
             return -1;
         }

@@ -8,17 +8,30 @@
  * 2. Requests and jobs.  A request is one search: a copy of the position,
  *    the player, the budget and a cancel flag.  A search that may use k
  *    threads is split into k jobs (k <= workers): root-parallel trees for
- *    tree search, Lazy SMP helpers for alpha-beta.  Jobs wait in one FIFO
- *    queue, the jobs of a request next to each other; an idle worker takes
- *    the job at the head (the lowest-numbered idle worker first, so a lone
- *    caller always gets the same workers).
+ *    tree search, Lazy SMP helpers for alpha-beta.  Jobs wait in one queue,
+ *    the jobs of a request next to each other; an idle worker takes the job
+ *    at the head (the lowest-numbered idle worker first, so a lone caller
+ *    always gets the same workers).  The queue is ordered by the budget's
+ *    priority, highest first, and FIFO within a priority: a new request goes
+ *    behind the last queued job of its priority or a higher one.  Two kinds
+ *    of job stay in front of every priority: a cancelled request still
+ *    queued (moved to the head, so it is reported at once; it has no
+ *    helpers left and waits for nothing), and the queued helpers of a
+ *    request whose leader already runs (see 3).  So a request is overtaken
+ *    only while it waits as a whole; a running search is never interrupted.
  * 3. The leader.  Job 0 leads: when its own work ends it stops the helpers
  *    that still run (alpha-beta) or, after a cancel or the deadline, drops
  *    the helpers still queued; it waits for the running ones, sums their
  *    results and calls `done` on its worker thread, exactly once.
- *    Because jobs are taken in order, the helpers of a running leader were
- *    queued before any later leader: a leader never waits for a worker that
- *    waits itself.
+ *    A leader never waits for a worker that waits itself: a leader is
+ *    dispatched from the head with its helpers right behind it, and no later
+ *    request, whatever its priority, is queued ahead of them (only cancelled
+ *    leaders are, which wait for nothing), so they are taken before any
+ *    leader dispatched after it.  Dropping queued helpers is not enough for
+ *    that: a tree search with a node budget and no deadline waits for its
+ *    queued helpers to do their part; had a higher priority overtaken them,
+ *    two such leaders on two workers could each wait for a helper queued
+ *    behind the other's.
  * 4. Cancel.  tav_service_cancel sets the request's atomic flag, which the
  *    tree search reads every iteration and alpha-beta at every interior
  *    node; queued helpers are dropped at once, and a request still queued
@@ -431,26 +444,40 @@ int tav_player_parse(const char *spec, char *name, size_t n, int *level)
 
 /* ---- 3. The pool. ---- */
 
+/* Whether a queued job stays in front of every priority: a cancelled
+ * request's leader (moved to the head by tav_service_cancel), or a helper
+ * whose leader already runs (svc->mu held). */
+static int queue_pinned(const sjob *j)
+{
+    return atomic_load(&j->r->cancel) || (j->index > 0 && j->r->job[0].state != JOB_QUEUED);
+}
+
+/* Queue a job (svc->mu held): at the head (`front`: a cancelled request), or
+ * behind the last queued job that is pinned (queue_pinned) or of the same
+ * or a higher priority.  Behind the pinned jobs the queue is ordered by
+ * priority, highest first, FIFO within one; a request's jobs are pushed one
+ * after the other, so each lands right behind the one before and they stay
+ * next to each other. */
 static void queue_push(tav_service *svc, sjob *j, int front)
 {
     j->state = JOB_QUEUED;
-    if (front) {
-        j->prev = NULL;
-        j->next = svc->qhead;
-        if (svc->qhead)
-            svc->qhead->prev = j;
-        else
-            svc->qtail = j;
-        svc->qhead = j;
-    } else {
-        j->next = NULL;
-        j->prev = svc->qtail;
-        if (svc->qtail)
-            svc->qtail->next = j;
-        else
-            svc->qhead = j;
-        svc->qtail = j;
+    sjob *after = NULL;   /* the job to queue behind; NULL: the head */
+    if (!front) {
+        int pri = j->r->b.priority;
+        after = svc->qtail;
+        while (after && !queue_pinned(after) && after->r->b.priority < pri)
+            after = after->prev;
     }
+    j->prev = after;
+    j->next = after ? after->next : svc->qhead;
+    if (j->next)
+        j->next->prev = j;
+    else
+        svc->qtail = j;
+    if (after)
+        after->next = j;
+    else
+        svc->qhead = j;
 }
 
 static void queue_remove(tav_service *svc, sjob *j)
@@ -920,6 +947,22 @@ void tav_service_cancel(tav_service *svc, uint64_t handle)
         break;
     }
     pthread_mutex_unlock(&svc->mu);
+}
+
+double tav_service_started(tav_service *svc, uint64_t handle)
+{
+    if (!svc || handle == 0)
+        return -1;
+    double t = -1;
+    pthread_mutex_lock(&svc->mu);
+    for (sreq *r = svc->live; r; r = r->next)
+        if (r->handle == handle) {
+            /* r->start is set by dispatch (svc->mu held) with the leader. */
+            t = r->job[0].state == JOB_QUEUED ? 0 : r->start;
+            break;
+        }
+    pthread_mutex_unlock(&svc->mu);
+    return t;
 }
 
 static void run_done(void *ctx, const tav_answer *a)

@@ -118,13 +118,17 @@ static int player_ok(const char *p)
     return tav_player_parse(p, name, sizeof name, &level) == 0;
 }
 
-static void game_answer(reply *r, int status, const game *g, int viewer)
+static void game_answer(reply *r, int status, game *g, int viewer)
 {
-    char *body = json_game(g, viewer);
-    if (body)
+    size_t len = 0;
+    const char *json = game_json(g, viewer, &len);
+    char *body = json ? malloc(len + 1) : NULL;
+    if (body) {
+        memcpy(body, json, len + 1);
         answer(r, status, body);
-    else
-        refuse(r, 500, "out of memory");
+    } else {
+        refuse(r, 500, "the game could not be written as JSON");
+    }
 }
 
 /* The 201 answer to a new game. */
@@ -147,10 +151,11 @@ static const field new_game_fields[] = {
 
 /* Register a new game for session s (taken over, freed on failure) and
  * answer 201 with its seat tokens, which are wiped afterwards. */
-static void create_game(srv *S, tav_session *s, const char *const player[2], reply *r)
+static void create_game(srv *S, tav_session *s, const char *const player[2], peer *by,
+                        reply *r)
 {
     char err[256], tokens[2][48];
-    game *g = game_create(S, s, player, tokens, err, sizeof err);
+    game *g = game_create(S, s, player, by, tokens, err, sizeof err);
     if (!g) {
         tav_session_free(s);
         refuse(r, 500, err);
@@ -160,7 +165,43 @@ static void create_game(srv *S, tav_session *s, const char *const player[2], rep
     sodium_memzero(tokens, sizeof tokens);
 }
 
-static void api_new_game(srv *S, const char *body, size_t len, reply *r)
+/* The limits on making a game from one address (docs/server-api.md
+ * "Limits"): games an hour, and unfinished computer-only games at once.
+ * 0, or the refusal answered. */
+static int creation_allowed(srv *S, peer *by, const char *const player[2], reply *r)
+{
+    if (!peer_game_allowed(S, by)) {
+        answer(r, 429, json_error("at most %d new games an hour per address",
+                                  S->games_per_hour));
+        return -1;
+    }
+    int cpu_only = strcmp(player[0], "human") != 0 && strcmp(player[1], "human") != 0;
+    if (cpu_only && peer_limited(S, by) && by->cpu_games >= SRV_CPU_GAMES_PER_ADDR) {
+        answer(r, 429, json_error("at most %d unfinished computer-only games at once per "
+                                  "address", SRV_CPU_GAMES_PER_ADDR));
+        return -1;
+    }
+    return 0;
+}
+
+/* The server keeps games short enough to replay at once: an option
+ * maxplies=N above SRV_PLIES_MAX is refused.  0 or -1. */
+static int plies_ok(const char *options)
+{
+    const char *p = options;
+    while ((p = strstr(p, "maxplies="))) {
+        if (p == options || p[-1] == ' ' || p[-1] == '\t') {
+            char *end = NULL;
+            long v = strtol(p + 9, &end, 10);
+            if (end == p + 9 || v > SRV_PLIES_MAX || v < 0 || (end - (p + 9)) > 7)
+                return -1;
+        }
+        p += 9;
+    }
+    return 0;
+}
+
+static void api_new_game(srv *S, peer *by, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, new_game_fields, 4, r);
     if (!o)
@@ -175,12 +216,14 @@ static void api_new_game(srv *S, const char *body, size_t len, reply *r)
         answer(r, 400, json_error("unknown game '%.32s'", name));
     } else if (!player_ok(player[0]) || !player_ok(player[1])) {
         refuse(r, 400, "a player is \"human\", \"random\", \"ai\" or \"ai:level=N\" (N 1..10)");
-    } else {
+    } else if (plies_ok(options) != 0) {
+        answer(r, 400, json_error("maxplies is at most %d on this server", SRV_PLIES_MAX));
+    } else if (creation_allowed(S, by, player, r) == 0) {
         randombytes_buf(&seed, sizeof seed);
         if (tav_session_new(&s, name, options, seed, err, sizeof err) != TAV_OK) {
             answer(r, 400, json_error("%s", err));
         } else {
-            create_game(S, s, player, r);
+            create_game(S, s, player, by, r);
         }
     }
     json_decref(o);
@@ -191,7 +234,8 @@ static const field record_fields[] = {
     {"white", F_STR, SRV_PLAYER_MAX, 1}, {"black", F_STR, SRV_PLAYER_MAX, 1},
 };
 
-static void api_new_from_record(srv *S, const char *body, size_t len, reply *r)
+static void api_new_from_record(srv *S, conn *c, peer *by, const char *body, size_t len,
+                                reply *r)
 {
     json_t *o = parse_body(body, len, record_fields, 3, r);
     if (!o)
@@ -199,30 +243,35 @@ static void api_new_from_record(srv *S, const char *body, size_t len, reply *r)
     json_t *rec = json_object_get(o, "record");
     const char *player[2] = {str_field(o, "white", ""), str_field(o, "black", "")};
     char err[256];
-    tav_session *s = NULL;
+    int status = 400;
     if (!player_ok(player[0]) || !player_ok(player[1])) {
         refuse(r, 400, "a player is \"human\", \"random\", \"ai\" or \"ai:level=N\" (N 1..10)");
-    } else if (tav_session_from_record(&s, json_string_value(rec), json_string_length(rec), err,
-                                       sizeof err) != TAV_OK) {
-        answer(r, 400, json_error("%s", err));
-    } else {
-        /* The stored form (options, seed, moves) must rebuild the same game. */
-        tav_session *check = NULL;
-        int ok = tav_session_new(&check, tav_session_game(s)->name, tav_session_options(s),
-                                 tav_session_seed(s), err, sizeof err) == TAV_OK;
-        for (int i = 0; ok && i < tav_session_ply(s); i++)
-            ok = tav_session_play_text(check, tav_session_move_text(s, i), err, sizeof err) ==
-                 TAV_OK;
-        if (check)
-            tav_session_free(check);
-        if (!ok) {
-            answer(r, 400, json_error("the record cannot be continued: %s", err));
-            tav_session_free(s);
-        } else {
-            create_game(S, s, player, r);
-        }
+    } else if (creation_allowed(S, by, player, r) == 0) {
+        /* Parsing and replaying a record is long work: the record thread
+         * does it, and api_record_done answers. */
+        job *j = game_record_submit(S, c, by, json_string_value(rec), json_string_length(rec),
+                                    player, &status, err, sizeof err);
+        if (j)
+            r->pending = j;
+        else
+            answer(r, status, json_error("%s", err));
     }
     json_decref(o);
+}
+
+void api_record_done(srv *S, job *j, reply *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!j->made) {
+        answer(r, j->rstatus ? j->rstatus : 400, json_error("%s", j->err));
+        return;
+    }
+    const char *player[2] = {j->player[0], j->player[1]};
+    if (creation_allowed(S, j->by, player, r) != 0)
+        return;
+    tav_session *s = j->made;
+    j->made = NULL;
+    create_game(S, s, player, j->by, r);
 }
 
 static const field move_fields[] = {
@@ -243,7 +292,7 @@ static void api_move(srv *S, game *g, const char *body, size_t len, reply *r)
     tav_session_result(g->s, &res);
     if (side < 0) {
         refuse(r, 403, "not a seat of this game");
-    } else if (ply < now) {
+    } else if (ply < now && ply >= 0) {
         /* A retry of a move already played answers as the first time. */
         if (strcmp(tav_session_move_text(g->s, ply), text) == 0 &&
             game_mover_at(g, ply) == side)
@@ -256,6 +305,8 @@ static void api_move(srv *S, game *g, const char *body, size_t len, reply *r)
         refuse(r, 409, "the game is over");
     } else if (tav_session_to_move(g->s) != side) {
         refuse(r, 409, "it is not your turn");
+    } else if (now >= SRV_PLIES_MAX) {
+        answer(r, 409, json_error("a game on this server has at most %d moves", SRV_PLIES_MAX));
     } else {
         int st = game_commit_move(S, g, text, err, sizeof err);
         if (st == TAV_OK) {
@@ -265,7 +316,7 @@ static void api_move(srv *S, game *g, const char *body, size_t len, reply *r)
             refuse(r, 503, err);
         } else {
             /* The session's message names the move and says why. */
-            answer(r, 409, err[0] ? json_error("%s", err) : json_error("illegal move '%.64s'", text));
+            answer(r, 409, err[0] ? json_error("%s", err) : json_error("illegal move"));
         }
     }
     json_decref(o);
@@ -324,7 +375,8 @@ static void api_undo(srv *S, game *g, const char *body, size_t len, reply *r)
     json_decref(o);
 }
 
-static void api_hint(srv *S, conn *c, game *g, const char *body, size_t len, reply *r)
+static void api_hint(srv *S, conn *c, peer *by, game *g, const char *body, size_t len,
+                     reply *r)
 {
     json_t *o = parse_body(body, len, seat_fields, 1, r);
     if (!o)
@@ -335,11 +387,13 @@ static void api_hint(srv *S, conn *c, game *g, const char *body, size_t len, rep
     } else if (tav_session_to_move(g->s) != side) {
         refuse(r, 409, "it is not your turn");
     } else {
-        job *j = game_hint(S, g, c);
+        char err[160];
+        int status = 409;
+        job *j = game_hint(S, g, c, by, &status, err, sizeof err);
         if (j)
             r->pending = j;
         else
-            refuse(r, 409, "no hint for this position");
+            refuse(r, status, err);
     }
     json_decref(o);
 }
@@ -381,8 +435,8 @@ static int id_ok(const char *id, size_t n)
     return 1;
 }
 
-void api_handle(srv *S, conn *c, const char *path, int method, const char *body, size_t blen,
-                const char *query_seat, const char *query_ply, reply *r)
+void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const char *body,
+                size_t blen, const char *query_seat, const char *query_ply, reply *r)
 {
     memset(r, 0, sizeof *r);
     if (strcmp(path, "/api/meta") == 0) {
@@ -396,14 +450,14 @@ void api_handle(srv *S, conn *c, const char *path, int method, const char *body,
         if (method != 'P')
             refuse(r, 405, "use POST");
         else
-            api_new_game(S, body, blen, r);
+            api_new_game(S, by, body, blen, r);
         return;
     }
     if (strcmp(path, "/api/records") == 0) {
         if (method != 'P')
             refuse(r, 405, "use POST");
         else
-            api_new_from_record(S, body, blen, r);
+            api_new_from_record(S, c, by, body, blen, r);
         return;
     }
     if (strncmp(path, "/api/games/", 11) != 0) {
@@ -454,7 +508,7 @@ void api_handle(srv *S, conn *c, const char *path, int method, const char *body,
         else if (strcmp(name, "undo") == 0)
             api_undo(S, g, body, blen, r);
         else
-            api_hint(S, c, g, body, blen, r);
+            api_hint(S, c, by, g, body, blen, r);
         return;
     }
     int viewer = query_viewer(g, query_seat);
@@ -467,7 +521,7 @@ void api_handle(srv *S, conn *c, const char *path, int method, const char *body,
     } else if (strcmp(name, "record") == 0) {
         char *text = tav_session_record(g->s, viewer, g->player[0], g->player[1]);
         if (!text) {
-            refuse(r, 500, "out of memory");
+            refuse(r, 500, "the record could not be written");
             return;
         }
         r->status = 200;
@@ -493,6 +547,10 @@ void api_handle(srv *S, conn *c, const char *path, int method, const char *body,
         tav_session_result(g->s, &res);
         if (res.over)
             game_analyse(S, g);
-        answer(r, 200, json_analysis(g));
+        char *text = json_analysis(g);
+        if (text)
+            answer(r, 200, text);
+        else
+            refuse(r, 500, "the analysis could not be written as JSON");
     }
 }

@@ -9,10 +9,12 @@
  * WebSocket: each socket has a queue of shared messages (the game's JSON as
  * its viewer sees it); a socket that falls too far behind is dropped.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include <jansson.h>
@@ -21,9 +23,6 @@
 #include "server/srv.h"
 
 #define CHUNK 16384
-
-static const char csp[] = "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-                          "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 static srv *server_of(struct lws *wsi)
 {
@@ -93,15 +92,40 @@ static void q_free(msgq *q)
 }
 
 /* Queue a text on one socket. */
-static void ws_send_text(conn *c, const char *text)
+static void ws_send_n(conn *c, const char *text, size_t len)
 {
-    msg *m = msg_new(text, strlen(text));
+    msg *m = msg_new(text, len);
     if (!m)
         return;
     if (q_push(&c->q, m) != 0)
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
     msg_unref(m);
     lws_callback_on_writable(c->wsi);
+}
+
+static void ws_send_text(conn *c, const char *text)
+{
+    ws_send_n(c, text, strlen(text));
+}
+
+/* The game as this socket's viewer sees it.  A catch-up request
+ * ({"since": N}, again = 1) gets one copy of each version of the game
+ * however often it asks; otherwise a socket that has this version queued
+ * already gets nothing. */
+static void ws_send_game(conn *c, int again)
+{
+    game *g = c->g;
+    unsigned long stamp = g ? game_stamp(g) : 0;
+    if (!g || (again ? c->resent == stamp : c->sent == stamp))
+        return;
+    size_t len = 0;
+    const char *text = game_json(g, c->viewer, &len);
+    if (!text)
+        return;
+    c->sent = stamp;
+    if (again)
+        c->resent = stamp;
+    ws_send_n(c, text, len);
 }
 
 static int viewer_index(int viewer)
@@ -126,18 +150,22 @@ void live_broadcast(srv *S, game *g)
         }
     }
     msg *m[3] = {NULL, NULL, NULL};
+    unsigned long stamp = game_stamp(g);
     for (conn *c = g->live; c; c = c->next) {
         int k = viewer_index(c->viewer);
+        if (c->sent == stamp)
+            continue;
         if (!m[k]) {
-            char *text = json_game(g, c->viewer);
+            size_t len = 0;
+            const char *text = game_json(g, c->viewer, &len);
             if (!text)
                 continue;
-            m[k] = msg_new(text, strlen(text));
-            free(text);
+            m[k] = msg_new(text, len);
             if (!m[k])
                 continue;
             m[k]->batch = batch;
         }
+        c->sent = stamp;
         if (q_push(&c->q, m[k]) != 0) {
             /* Too far behind: drop the socket; it can reconnect and catch up. */
             lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
@@ -150,41 +178,132 @@ void live_broadcast(srv *S, game *g)
         msg_unref(m[k]);
 }
 
-/* ---- rate limit per client address ---- */
+/* ---- who may connect, and under which host name ---- */
 
-static int is_loopback(const char *addr)
+/* Accept: count the connection against its address (refused past
+ * SRV_CONNS_PER_ADDR).  The connection object made right after it takes
+ * the count over (conn_created), and gives it back when destroyed. */
+static int conn_accept(srv *S, const struct lws_filter_network_conn_args *a)
 {
-    return strncmp(addr, "127.", 4) == 0 || strcmp(addr, "::1") == 0 ||
-           strncmp(addr, "::ffff:127.", 11) == 0;
+    if (S->accepting) {           /* the last accept made no connection */
+        S->accepting->conns--;
+        S->accepting = NULL;
+    }
+    char addr[INET6_ADDRSTRLEN + 8] = "";
+    const struct sockaddr_storage *ss = &a->cli_addr;
+    if (ss->ss_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, addr, sizeof addr);
+    else if (ss->ss_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, addr, sizeof addr);
+    peer *p = peer_get(S, addr);
+    if (!p)
+        return S->limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
+    if (peer_limited(S, p) && p->conns >= SRV_CONNS_PER_ADDR)
+        return -1;
+    p->conns++;
+    S->accepting = p;
+    return 0;
 }
 
-/* 1 when this address has used up its requests for this second. */
-static int rate_exceeded(srv *S, struct lws *wsi)
+static unsigned wsi_bucket(const void *wsi)
 {
-    if (S->rate <= 0)
-        return 0;
-    char addr[48];
-    if (!lws_get_peer_simple(wsi, addr, sizeof addr))
-        return 0;
-    if (!S->limit_loopback && is_loopback(addr))
-        return 0;
-    unsigned h = 5381;
-    for (const char *p = addr; *p; p++)
-        h = h * 33 + (unsigned char)*p;
-    rate_slot *rs = &S->rates[h % SRV_RATE_SLOTS];
-    int64_t sec = srv_unix_ms() / 1000;
-    if (strcmp(rs->addr, addr) != 0 || rs->sec != sec) {
-        snprintf(rs->addr, sizeof rs->addr, "%s", addr);
-        rs->sec = sec;
-        rs->count = 0;
+    uintptr_t v = (uintptr_t)wsi;
+    return (unsigned)((v >> 4) ^ (v >> 16)) % SRV_WSI_BUCKETS;
+}
+
+static void conn_created(srv *S, struct lws *wsi)
+{
+    if (!S->accepting)
+        return;
+    wsi_peer *e = malloc(sizeof *e);
+    if (!e) {
+        S->accepting->conns--;
+        S->accepting = NULL;
+        return;
     }
-    return ++rs->count > S->rate;
+    unsigned b = wsi_bucket(wsi);
+    e->wsi = wsi;
+    e->p = S->accepting;
+    e->next = S->wsi_map[b];
+    S->wsi_map[b] = e;
+    S->accepting = NULL;
+}
+
+static void conn_destroyed(srv *S, struct lws *wsi)
+{
+    for (wsi_peer **pp = &S->wsi_map[wsi_bucket(wsi)]; *pp; pp = &(*pp)->next)
+        if ((*pp)->wsi == wsi) {
+            wsi_peer *e = *pp;
+            *pp = e->next;
+            e->p->conns--;
+            free(e);
+            return;
+        }
+}
+
+void http_conns_free(srv *S)
+{
+    for (int b = 0; b < SRV_WSI_BUCKETS; b++)
+        while (S->wsi_map[b]) {
+            wsi_peer *e = S->wsi_map[b];
+            S->wsi_map[b] = e->next;
+            free(e);
+        }
+}
+
+/* The Host header must name this server (DNS rebinding: a page of another
+ * site whose name resolves to this address must not reach it).  Allowed:
+ * no Host header (not a browser), an IP address literal, or a name given
+ * with --allow-host (and localhost). */
+static int host_allowed(srv *S, struct lws *wsi)
+{
+    char host[300];
+    int n = lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST);
+    if (n <= 0)
+        return lws_hdr_total_length(wsi, WSI_TOKEN_HOST) == 0;
+    char name[300];
+    if (host[0] == '[') {
+        const char *close = strchr(host, ']');
+        if (!close || (close[1] && close[1] != ':'))
+            return 0;
+        size_t k = (size_t)(close - host - 1);
+        memcpy(name, host + 1, k);
+        name[k] = 0;
+        unsigned char a6[16];
+        return inet_pton(AF_INET6, name, a6) == 1;
+    }
+    snprintf(name, sizeof name, "%s", host);
+    char *colon = strchr(name, ':');
+    if (colon)
+        *colon = 0;
+    unsigned char a4[4];
+    if (inet_pton(AF_INET, name, a4) == 1)
+        return 1;
+    if (strcasecmp(name, "localhost") == 0)
+        return 1;
+    for (int i = 0; i < S->nhosts; i++)
+        if (strcasecmp(name, S->hosts[i]) == 0 || strcmp(S->hosts[i], "*") == 0)
+            return 1;
+    return 0;
 }
 
 /* ---- HTTP answers ---- */
 
+/* Give back the bytes a body held. */
+static void body_release(srv *S, conn *c)
+{
+    if (c->bcap && S) {
+        S->body_bytes -= (long)c->bcap;
+        if (c->bpeer)
+            c->bpeer->body_bytes -= (long)c->bcap;
+    }
+    c->bcap = 0;
+    c->bpeer = NULL;
+}
+
 static void http_reset(conn *c)
 {
+    body_release(c->wsi ? lws_context_user(lws_get_context(c->wsi)) : NULL, c);
     free(c->body);
     free(c->resp);
     c->body = NULL;
@@ -283,15 +402,10 @@ static int http_write(srv *S, conn *c, struct lws *wsi)
     if (!c->headers_sent) {
         unsigned char buf[LWS_PRE + 2048];
         unsigned char *start = buf + LWS_PRE, *p = start, *end = buf + sizeof buf - 1;
+        /* The security headers (Referrer-Policy, CSP, ...) are the vhost's
+         * own (serve.c): libwebsockets adds them to every answer, its own
+         * error pages included. */
         if (lws_add_http_common_headers(wsi, (unsigned)c->status, c->ctype, c->rlen, &p, end) ||
-            lws_add_http_header_by_name(wsi, (const unsigned char *)"referrer-policy:",
-                                        (const unsigned char *)"no-referrer", 11, &p, end) ||
-            lws_add_http_header_by_name(wsi, (const unsigned char *)"x-content-type-options:",
-                                        (const unsigned char *)"nosniff", 7, &p, end) ||
-            lws_add_http_header_by_name(wsi, (const unsigned char *)"content-security-policy:",
-                                        (const unsigned char *)csp, (int)strlen(csp), &p, end) ||
-            lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                        (const unsigned char *)"no-store", 8, &p, end) ||
             lws_finalize_write_http_header(wsi, start, &p, end))
             return -1;
         c->headers_sent = 1;
@@ -424,15 +538,78 @@ static void serve_static(srv *S, conn *c, const char *path)
     respond(c, 200, type, data, len);
 }
 
+/* ---- request bodies ---- */
+
+/* Keep `len` more bytes of a body, growing its buffer as it arrives,
+ * within the memory all bodies (SRV_BODY_MEMORY) and one address's bodies
+ * (SRV_BODY_PER_ADDR) may hold. */
+static int body_add(srv *S, conn *c, const void *in, size_t len)
+{
+    if (c->blen + len > c->bmax) {
+        c->close_after = 1;
+        respond_error(c, 413, "the body is longer than its Content-Length");
+        return 0;
+    }
+    if (c->blen + len + 1 > c->bcap) {
+        size_t cap = c->bcap ? c->bcap * 2 : 16384;
+        while (cap < c->blen + len + 1)
+            cap *= 2;
+        if (cap > c->bmax + 1)
+            cap = c->bmax + 1;
+        long more = (long)(cap - c->bcap);
+        int per_addr = c->bpeer && peer_limited(S, c->bpeer) &&
+                       c->bpeer->body_bytes + more > SRV_BODY_PER_ADDR;
+        char *nb = per_addr || S->body_bytes + more > SRV_BODY_MEMORY ? NULL
+                                                                       : realloc(c->body, cap);
+        if (!nb) {
+            c->close_after = 1;
+            respond_error(c, 503, per_addr ? "too many request bodies under way from this "
+                                             "address: try again shortly"
+                                           : "the server is busy: try again shortly");
+            return 0;
+        }
+        c->body = nb;
+        S->body_bytes += more;
+        if (c->bpeer)
+            c->bpeer->body_bytes += more;
+        c->bcap = cap;
+    }
+    memcpy(c->body + c->blen, in, len);
+    c->blen += len;
+    return 0;
+}
+
 /* ---- API requests ---- */
+
+/* The value of query argument `name` ("seat="), or NULL.  Every argument
+ * is read whole into a buffer large enough for any (an argument too long
+ * for it is skipped, not the end of the search). */
+static const char *url_arg(struct lws *wsi, const char *name, char *out, size_t n)
+{
+    char buf[1024];
+    size_t sl = strlen(name);
+    for (int i = 0; i < 64; i++) {
+        int len = lws_hdr_copy_fragment(wsi, buf, sizeof buf, WSI_TOKEN_HTTP_URI_ARGS, i);
+        if (len < 0)
+            break;
+        if ((size_t)len >= sl && strncmp(buf, name, sl) == 0) {
+            if ((size_t)len - sl >= n)
+                return "";   /* too long to be valid: an empty value, refused later */
+            memcpy(out, buf + sl, (size_t)len - sl + 1);
+            return out;
+        }
+    }
+    return NULL;
+}
 
 static void run_api(srv *S, conn *c)
 {
     char seatbuf[128], plybuf[48];
-    const char *seat = lws_get_urlarg_by_name(c->wsi, "seat=", seatbuf, sizeof seatbuf);
-    const char *ply = lws_get_urlarg_by_name(c->wsi, "ply=", plybuf, sizeof plybuf);
+    const char *seat = url_arg(c->wsi, "seat=", seatbuf, sizeof seatbuf);
+    const char *ply = url_arg(c->wsi, "ply=", plybuf, sizeof plybuf);
     reply r;
-    api_handle(S, c, c->path, c->method, c->body ? c->body : "", c->blen, seat, ply, &r);
+    api_handle(S, c, peer_of(S, c->wsi), c->path, c->method, c->body ? c->body : "", c->blen,
+               seat, ply, &r);
     S->requests++;
     if (r.pending) {
         c->waiting = r.pending;
@@ -456,11 +633,17 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
         return 0;
     }
     snprintf(c->path, sizeof c->path, "%s", uri);
+    if (!host_allowed(S, wsi)) {
+        c->close_after = 1;
+        respond_error(c, 421, "this server does not answer to that host name "
+                              "(its operator names it with --allow-host)");
+        return 0;
+    }
     if (strncmp(uri, "/api/", 5) != 0 && strcmp(uri, "/api") != 0) {
         serve_static(S, c, uri);
         return 0;
     }
-    if (rate_exceeded(S, wsi)) {
+    if (peer_rate_exceeded(S, peer_of(S, wsi))) {
         respond_error(c, 429, "too many requests");
         return 0;
     }
@@ -501,13 +684,10 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
             run_api(S, c);
             return 0;
         }
-        c->body = malloc((size_t)n + 1);
-        if (!c->body) {
-            c->close_after = 1;
-            respond_error(c, 503, "out of memory");
-            return 0;
-        }
+        /* The body is read as it arrives (body_add): nothing is set aside
+         * for a body that has not come. */
         c->bmax = (size_t)n;
+        c->bpeer = peer_of(S, wsi);
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 20);
         return 0;   /* the body follows */
     }
@@ -524,7 +704,7 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
     c->kind = CONN_WS;
     char uri[256], seatbuf[128];
     int n = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
-    const char *seat = lws_get_urlarg_by_name(wsi, "seat=", seatbuf, sizeof seatbuf);
+    const char *seat = url_arg(wsi, "seat=", seatbuf, sizeof seatbuf);
     const char *err = NULL;
     game *g = NULL;
     size_t ulen = n > 0 ? (size_t)n : 0;
@@ -545,6 +725,10 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
             err = "no such game";
     }
     int viewer = TAV_SPECTATOR;
+    if (!err && !host_allowed(S, wsi)) {
+        err = "this server does not answer to that host name";
+        g = NULL;
+    }
     if (!err && seat) {
         viewer = game_seat(g, seat);
         if (viewer < 0)
@@ -566,10 +750,7 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         g->live->prev = c;
     g->live = c;
     g->nlive++;
-    char *text = json_game(g, viewer);
-    if (text)
-        ws_send_text(c, text);
-    free(text);
+    ws_send_game(c, 0);
 }
 
 static void ws_closed(conn *c)
@@ -612,12 +793,8 @@ static void ws_message(conn *c, const char *text, size_t len)
     } else if (json_object_size(o) == 1 && json_is_integer(json_object_get(o, "since")) &&
                json_integer_value(json_object_get(o, "since")) >= 0) {
         json_int_t since = json_integer_value(json_object_get(o, "since"));
-        if (c->g && tav_session_ply(c->g->s) != since) {
-            char *t = json_game(c->g, c->viewer);
-            if (t)
-                ws_send_text(c, t);
-            free(t);
-        }
+        if (c->g && tav_session_ply(c->g->s) != since)
+            ws_send_game(c, 1);
     } else {
         err = "messages are {\"type\": \"ping\"} or {\"since\": N}";
     }
@@ -689,6 +866,18 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     conn *c = user;
     srv *S = server_of(wsi);
     switch (reason) {
+    case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+        return S && user ? conn_accept(S, user) : 0;
+    case LWS_CALLBACK_WSI_CREATE:
+        if (S)
+            conn_created(S, wsi);
+        return 0;
+    case LWS_CALLBACK_WSI_DESTROY:
+        if (S)
+            conn_destroyed(S, wsi);
+        return 0;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (S)
             games_drain(S);
@@ -696,16 +885,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_HTTP:
         return http_request(S, c, wsi, in);
     case LWS_CALLBACK_HTTP_BODY:
-        if (c->responding || !c->body)
+        if (c->responding || !c->bmax)
             return 0;
-        if (c->blen + len > c->bmax) {
-            c->close_after = 1;
-            respond_error(c, 413, "the body is longer than its Content-Length");
-            return 0;
-        }
-        memcpy(c->body + c->blen, in, len);
-        c->blen += len;
-        return 0;
+        return body_add(S, c, in, len);
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         lws_set_timeout(wsi, NO_PENDING_TIMEOUT, 0);
         if (!c->responding)
@@ -717,7 +899,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c) {
             unawait(S, c);
             if (c->waiting) {
-                game_hint_abandon(S, c->waiting);
+                game_job_abandon(S, c->waiting);
                 c->waiting = NULL;
             }
             http_reset(c);

@@ -24,6 +24,41 @@ static char *dump(json_t *o)
     return s;
 }
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid (an
+ * overlong form, a surrogate, past U+10FFFF, or cut short). */
+static int utf8_seq(const unsigned char *s)
+{
+    unsigned c = s[0];
+    int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+    if (n <= 1)
+        return n;
+    unsigned cp = c & (0x7fu >> n);
+    for (int i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3f);
+    }
+    static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+/* Make a message valid UTF-8 in place: a byte that begins no valid
+ * sequence (a character cut by a length limit, stray bytes) becomes '?'. */
+static void utf8_clean(char *s)
+{
+    unsigned char *p = (unsigned char *)s;
+    while (*p) {
+        int n = utf8_seq(p);
+        if (n == 0) {
+            *p++ = '?';
+        } else {
+            p += n;
+        }
+    }
+}
+
 char *json_error(const char *fmt, ...)
 {
     char buf[512];
@@ -31,6 +66,8 @@ char *json_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    /* Messages quote what a client sent: they must still be valid JSON. */
+    utf8_clean(buf);
     return dump(json_pack("{s:s}", "error", buf));
 }
 
@@ -213,6 +250,12 @@ char *json_game(const game *g, int viewer)
         resigned == TAV_WHITE ? json_string("white")
                               : resigned == TAV_BLACK ? json_string("black") : json_null(),
         "thinking", g->job != NULL, "view", view ? view : json_null());
+    /* Whether a seat may ever take a move back here: only against a
+     * computer seat, and never with hidden information (game.c). */
+    json_object_set_new(o, "undo", json_boolean(g->human[0] != g->human[1] && !tg->mask));
+    /* A deal chosen by the game's creator (Toscana's seed or stacks, through
+     * the API): still hidden from both sides, but nobody plays it unaware. */
+    json_object_set_new(o, "dealChosen", json_boolean(game_deal_chosen(s)));
     return dump(o);
 }
 

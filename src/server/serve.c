@@ -38,7 +38,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
-            "                       [--quiet]\n");
+            "                       [--games-per-hour N] [--allow-host NAME ...] [--quiet]\n");
     return 2;
 }
 
@@ -128,6 +128,16 @@ void srv_dirty(srv *S)
     lws_sul_schedule(S->ctx, 0, &S->flush_sul, on_flush, FLUSH_US);
 }
 
+/* Sent with every answer, libwebsockets' own error pages included. */
+static const struct lws_protocol_vhost_options security_headers[] = {
+    {&security_headers[1], NULL, "referrer-policy:", "no-referrer"},
+    {&security_headers[2], NULL, "x-content-type-options:", "nosniff"},
+    {&security_headers[3], NULL, "content-security-policy:",
+     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+     "form-action 'self'; frame-ancestors 'none'"},
+    {NULL, NULL, "cache-control:", "no-store"},
+};
+
 static const lws_retry_bo_t idle_policy = {
     .secs_since_valid_ping = SRV_IDLE_SECS / 2,
     .secs_since_valid_hangup = SRV_IDLE_SECS,
@@ -136,7 +146,9 @@ static const lws_retry_bo_t idle_policy = {
 int server_main(int argc, char **argv)
 {
     const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL;
-    long port = 8080, ai_ms = 1000, threads = 2, rate = 60;
+    const char *hosts[SRV_HOSTS_MAX];
+    int nhosts = 0;
+    long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = SRV_GAMES_PER_HOUR;
     int quiet = 0, limit_loopback = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -166,6 +178,11 @@ int server_main(int argc, char **argv)
             ;
         else if (strcmp(a, "--rate") == 0 && parse_long(v, 0, 1000000, &rate) == 0)
             ;
+        else if (strcmp(a, "--games-per-hour") == 0 && parse_long(v, 1, 1000000, &per_hour) == 0)
+            ;
+        else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
+                 v[0])
+            hosts[nhosts++] = v;
         else
             return usage();
     }
@@ -182,6 +199,13 @@ int server_main(int argc, char **argv)
     S->ai_ms = ai_ms;
     S->rate = (int)rate;
     S->limit_loopback = limit_loopback;
+    S->games_per_hour = (int)per_hour;
+    S->workers = (int)threads;
+    for (int i = 0; i < nhosts; i++)
+        snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);
+    /* The address it listens on is a name it answers to. */
+    if (S->nhosts < SRV_HOSTS_MAX && strlen(host) < sizeof S->hosts[0])
+        snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", host);
     if (web)
         snprintf(S->webdir, sizeof S->webdir, "%s", web);
     else
@@ -226,6 +250,7 @@ int server_main(int argc, char **argv)
     info.max_http_header_pool = 1024;
     info.retry_and_idle_policy = &idle_policy;
     info.vhost_name = "tavoliere";
+    info.headers = &security_headers[0];
     S->ctx = lws_create_context(&info);
     if (!S->ctx) {
         fprintf(stderr, "tavoliere serve: cannot listen on %s:%ld\n", host, port);
@@ -279,6 +304,7 @@ int server_main(int argc, char **argv)
     lws_context_destroy(S->ctx);
     S->ctx = NULL;
     games_free(S);
+    http_conns_free(S);
     store_close(S->st);
     printf("tavoliere: stopped\n");
     fflush(stdout);

@@ -19,7 +19,9 @@
 #define STORE_PLAYER_LEN 40   /* "human", "random", "ai:level=10" ... */
 #define STORE_HASH_LEN 32     /* seat token hash */
 
-enum { STORE_PLAYING = 0, STORE_OVER = 1 };
+/* A game's status: unfinished with a person to act (or waiting), over, or
+ * unfinished with a computer seat to act (these are reloaded at start). */
+enum { STORE_PLAYING = 0, STORE_OVER = 1, STORE_COMPUTER = 2 };
 
 /* One game's row: everything needed to rebuild it, apart from its moves. */
 typedef struct store_game {
@@ -74,7 +76,7 @@ typedef int (*store_move_fn)(void *ctx, int ply, const store_move *m);
 int store_load_game(store *st, const char *id, store_game *out, store_move_fn move, void *ctx,
                     char *err, size_t errlen);
 void store_game_done(store_game *g);
-/* The ids of every unfinished game. */
+/* The ids of every unfinished game whose computer seat is to act. */
 typedef void (*store_id_fn)(void *ctx, const char *id);
 int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen);
 /* Number of games stored. */

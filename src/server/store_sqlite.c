@@ -10,9 +10,12 @@
  * brings version i to i+1 and runs inside one transaction with the version
  * bump, so an interrupted migration leaves the old version intact.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -47,6 +50,9 @@ static const char *const migrations[] = {
     "  time INTEGER NOT NULL,"
     "  PRIMARY KEY (game, ply)"
     ");",
+    /* 1 -> 2: status 2 marks an unfinished game whose computer seat is to act
+     * (reloaded at start); others stay on disk until someone asks for them. */
+    "UPDATE games SET status = 2 WHERE status = 0 AND (white <> 'human' OR black <> 'human');",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -75,7 +81,7 @@ static const char *const queries[NQ] = {
                    " FROM games WHERE id = ?1",
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
-    [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 0 ORDER BY created, id",
+    [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 ORDER BY created, id",
     [Q_COUNT] = "SELECT count(*) FROM games",
 };
 
@@ -218,11 +224,39 @@ static int migrate(sqlite3 *db, char *err, size_t errlen)
     return 0;
 }
 
+/* The database holds the seeds of running games: it and its WAL and
+ * shared-memory files are for the server's own user only (0600).  SQLite
+ * gives the -wal and -shm files the mode of the database file. */
+static int owner_only(const char *path, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: cannot open", path);
+        return -1;
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 077))
+        fchmod(fd, sb.st_mode & 0700);
+    close(fd);
+    static const char *const ext[] = {"-wal", "-shm"};
+    for (int i = 0; i < 2; i++) {
+        char side[4200];
+        snprintf(side, sizeof side, "%s%s", path, ext[i]);
+        if (stat(side, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 077))
+            chmod(side, sb.st_mode & 0700);
+    }
+    return 0;
+}
+
 store *store_open(const char *path, char *err, size_t errlen)
 {
     store *st = calloc(1, sizeof *st);
     if (!st) {
         snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    if (owner_only(path, err, errlen) != 0) {
+        free(st);
         return NULL;
     }
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -326,7 +360,7 @@ int store_add_move(store *st, const char *id, int ply, const store_move *m, int 
         return fail(st, "begin", err, errlen);
     if (insert_move(st, id, ply, m) != 0)
         return abort_tx(st, NULL, "insert move", err, errlen);
-    if (status != STORE_PLAYING && set_status(st, id, status) != 0)
+    if (set_status(st, id, status) != 0)
         return abort_tx(st, NULL, "update game", err, errlen);
     return commit(st, err, errlen);
 }

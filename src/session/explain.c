@@ -60,8 +60,10 @@ int tavi_explain_move(const tav_game *g, const void *st, const char *text, char 
                 tavi_bprintf(prefix_move, sizeof prefix_move, "%s", buf);
         }
         if (nprefix == 1) {
+            char q[41];
+            tavi_quote(q, sizeof q, text, 40);
             tavi_bprintf(meant, mn, "%s", prefix_move);
-            tavi_bprintf(why, wn, "the only legal move that starts with '%.40s' is %s", text,
+            tavi_bprintf(why, wn, "the only legal move that starts with '%s' is %s", q,
                         prefix_move);
             found = 1;
         }

@@ -124,8 +124,9 @@ tav_status tav_session_new(tav_session **out, const char *game, const char *opti
     *out = NULL;
     const tav_game *g = game ? tav_game_find(game) : NULL;
     if (!g) {
-        char names[128];
-        tavi_bprintf(err, errlen, "unknown game '%.40s' (expected %s)", game ? game : "",
+        char names[128], q[41];
+        tavi_quote(q, sizeof q, game ? game : "", 40);
+        tavi_bprintf(err, errlen, "unknown game '%s' (expected %s)", q,
                     tav_game_list(names, sizeof names));
         return TAV_E_INVALID;
     }
@@ -192,10 +193,18 @@ tav_status tav_session_set_position(tav_session *s, const char *text, char *err,
 tav_status tav_session_from_record(tav_session **out, const char *text, size_t len, char *err,
                                    size_t errlen)
 {
+    return tav_session_from_record_ex(out, text, len, 1, TAV_RECORD_MAX_MOVES, err, errlen);
+}
+
+tav_status tav_session_from_record_ex(tav_session **out, const char *text, size_t len,
+                                      uint64_t seed, int max_plies, char *err, size_t errlen)
+{
     *out = NULL;
     tav_record r;
     tav_record_init(&r);
-    if (!text || tav_record_parse(text, len, &r, NULL, err, errlen) != 0) {
+    if (max_plies < 0 || max_plies > TAV_RECORD_MAX_MOVES)
+        max_plies = TAV_RECORD_MAX_MOVES;
+    if (!text || tav_record_parse_max(text, len, &r, NULL, max_plies, err, errlen) != 0) {
         if (!text)
             set_err(err, errlen, "no record");
         tav_record_free(&r);
@@ -204,7 +213,7 @@ tav_status tav_session_from_record(tav_session **out, const char *text, size_t l
     char opts[2 * TAV_RECORD_TAG + 64];
     tav_record_start_options(&r, opts, sizeof opts);
     tav_session *s;
-    tav_status st = tav_session_new(&s, r.game->name, opts, 1, err, errlen);
+    tav_status st = tav_session_new(&s, r.game->name, opts, seed, err, errlen);
     for (int i = 0; st == TAV_OK && i < r.nmoves; i++) {
         char e2[256];
         st = tav_session_play_text(s, r.moves[i], e2, sizeof e2);
@@ -393,8 +402,10 @@ tav_status tav_session_play_text(tav_session *s, const char *text, char *err, si
     }
     for (const char *p = text; *p; p++)
         if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 127) {
-            tavi_bprintf(err, errlen, "bad character in move '%.40s' (a move is one word of "
-                        "printable ASCII)", text);
+            char q[41];
+            tavi_quote(q, sizeof q, text, 40);
+            tavi_bprintf(err, errlen, "bad character in move '%s' (a move is one word of "
+                        "printable ASCII)", q);
             return TAV_E_INVALID;
         }
     if (tav_session_to_move(s) == TAV_NONE) {
@@ -434,8 +445,10 @@ tav_status tav_session_play_text(tav_session *s, const char *text, char *err, si
             set_err(err, errlen, "out of memory");
     } else {
         st = TAV_E_ILLEGAL;
-        size_t k = tavi_bprintf(err, errlen, "illegal move '%s' (not a legal move of %s now",
-                               text, tav_side_name(s->g->to_move(cur)));
+        char q[TAV_MOVE_TEXT];   /* printable ASCII by now: copied as it is */
+        tavi_quote(q, sizeof q, text, sizeof q - 1);
+        size_t k = tavi_bprintf(err, errlen, "illegal move '%s' (not a legal move of %s now", q,
+                               tav_side_name(s->g->to_move(cur)));
         /* The game-aware explanation first (explain.c), then the near miss. */
         char meant[TAV_MOVE_TEXT] = "", why[256] = "";
         if (tavi_explain_move(s->g, cur, text, meant, sizeof meant, why, sizeof why) == 1)

@@ -3,7 +3,8 @@
  * cancel latency for every game, player and thread count; the thread budget
  * under many concurrent submissions; determinism (the same search on any
  * service, after anything); tree reuse and the kept table (budget.keep); free
- * with searches in flight; the player and level tables; bad requests.
+ * with searches in flight; the player and level tables; bad requests;
+ * priorities (budget.priority) and tav_service_started.
  * Prints "N passed, N failed".
  */
 #include <dirent.h>
@@ -839,6 +840,201 @@ static void test_reply_order(tav_service *svc)
     }
 }
 
+/* Completions in order: each request's callback logs its id. */
+typedef struct orderlog {
+    pthread_mutex_t mu;
+    int ids[16];
+    int n;
+} orderlog;
+
+typedef struct ordered {
+    waiter w;
+    orderlog *log;
+    int id;
+} ordered;
+
+static void on_ordered(void *ctx, const tav_answer *a)
+{
+    ordered *o = ctx;
+    pthread_mutex_lock(&o->log->mu);
+    if (o->log->n < 16)
+        o->log->ids[o->log->n++] = o->id;
+    pthread_mutex_unlock(&o->log->mu);
+    on_done(&o->w, a);
+}
+
+static uint64_t submit_pri(tav_service *svc, tav_session *s, long ms, uint64_t nodes, int threads,
+                           int priority, ordered *o)
+{
+    tav_budget b;
+    memset(&b, 0, sizeof b);
+    b.movetime_ms = ms;
+    b.nodes = nodes;
+    b.threads = threads;
+    b.seed = 5;
+    b.priority = priority;
+    return tav_service_submit(svc, s, "uct", &b, on_ordered, o);
+}
+
+/* 6. Priorities (budget.priority) on one worker: a long search at priority
+ * -1 holds the worker; queued behind it three priority-0 requests (a, b, c),
+ * one at -1 (d), two at 2 (e, f) and one at -5 that is cancelled while
+ * queued (g).  Answers come: the long one, g (a cancelled queued request
+ * goes to the head), e, f (the higher priority first), a, b, c (FIFO), d.
+ * tav_service_started: the time the leader began to run, 0 while queued,
+ * -1 once finished or unknown. */
+static void test_priority(void)
+{
+    tav_service *svc = tav_service_new(1, 1u << 20);
+    const tav_game *g = tav_game_find("cathedral");
+    tav_session *s = session_at(g, 2, 3);
+    if (!svc || !s) {
+        check(0, "priority: no service or session");
+        tav_service_free(svc);
+        tav_session_free(s);
+        return;
+    }
+    orderlog log;
+    memset(&log, 0, sizeof log);
+    pthread_mutex_init(&log.mu, NULL);
+    enum { LONG, A, B, C, D, E, F, G, N };
+    static const char names[N] = {'L', 'a', 'b', 'c', 'd', 'e', 'f', 'g'};
+    static const int pri[N] = {-1, 0, 0, 0, -1, 2, 2, -5};
+    static const long ms[N] = {300, 20, 20, 20, 20, 60, 20, 10000};
+    ordered o[N];
+    uint64_t h[N];
+    double t0 = tav_now();
+    for (int i = 0; i < N; i++) {
+        waiter_init(&o[i].w);
+        o[i].log = &log;
+        o[i].id = i;
+        h[i] = submit_pri(svc, s, ms[i], 0, 1, pri[i], &o[i]);
+        check(h[i] > 0, "priority: request %c refused", names[i]);
+    }
+    double t_queued = tav_now();
+    double started_long = tav_service_started(svc, h[LONG]);
+    check(started_long >= t0 && started_long <= t_queued, "started: the running search began at %.3f",
+          started_long - t0);
+    int queued0 = 1;
+    for (int i = A; i < N; i++)
+        queued0 &= tav_service_started(svc, h[i]) == 0;
+    check(queued0, "started: 0 for every queued request");
+    sleep_ms(50);
+    tav_service_cancel(svc, h[G]);
+    check(tav_service_started(svc, h[A]) == 0 && tav_service_started(svc, h[E]) == 0 &&
+              tav_service_started(svc, h[G]) == 0,
+          "started: still 0 after 50 ms in the queue (and after a cancel)");
+    check(tav_service_started(svc, h[LONG]) == started_long, "started: the running search unchanged");
+
+    /* The long search ends; e (priority 2, after the cancelled g) runs next. */
+    check(waiter_wait(&o[LONG].w, 3), "priority: the long search answers");
+    double se = 0, poll_end = tav_now() + 2;
+    while ((se = tav_service_started(svc, h[E])) == 0 && tav_now() < poll_end)
+        sleep_ms(0.1);
+    check(se > 0 && se >= o[LONG].w.when, "started: e began %.1f ms after the long search answered",
+          (se - o[LONG].w.when) * 1000);
+    check(se - t_queued > 0.15, "started: e began %.1f ms after it was queued", (se - t_queued) * 1000);
+    check(tav_service_started(svc, h[A]) == 0, "started: a still queued while e runs");
+
+    int all = 1;
+    for (int i = 0; i < N; i++)
+        all &= waiter_wait(&o[i].w, 3);
+    check(all, "priority: every request answered");
+    static const int want[N] = {LONG, G, E, F, A, B, C, D};
+    char got_s[N + 1], want_s[N + 1];
+    pthread_mutex_lock(&log.mu);
+    int n = log.n;
+    for (int i = 0; i < N; i++) {
+        got_s[i] = i < n ? names[log.ids[i]] : '-';
+        want_s[i] = names[want[i]];
+    }
+    pthread_mutex_unlock(&log.mu);
+    got_s[N] = want_s[N] = '\0';
+    check(n == N && strcmp(got_s, want_s) == 0, "priority: answers in order %s, expected %s", got_s,
+          want_s);
+    int ok = 1;
+    for (int i = 0; i < N; i++)
+        ok &= o[i].w.calls == 1 &&
+              o[i].w.ans.status == (i == G ? TAV_E_CANCELLED : TAV_OK);
+    check(ok, "priority: each answered once, g cancelled, the others with a move");
+    /* The answer's seconds run from the start too, not from the queueing. */
+    check(o[E].w.ans.seconds < o[E].w.when - t_queued - 0.1,
+          "priority: e took %.1f ms of its %.1f ms since queued", o[E].w.ans.seconds * 1000,
+          (o[E].w.when - t_queued) * 1000);
+    int gone = 1;
+    for (int i = 0; i < N; i++)
+        gone &= tav_service_started(svc, h[i]) == -1;
+    check(gone, "started: -1 for every finished request");
+    check(tav_service_started(svc, 12345678) == -1 && tav_service_started(svc, 0) == -1 &&
+              tav_service_started(NULL, h[A]) == -1,
+          "started: -1 for an unknown handle");
+    tav_service_free(svc);
+    for (int i = 0; i < N; i++)
+        waiter_done(&o[i].w);
+    pthread_mutex_destroy(&log.mu);
+    tav_session_free(s);
+}
+
+/* 6b. A higher priority never overtakes the queued helpers of a running
+ * search.  Two workers: x (150 ms) holds one, l (two threads, a node budget,
+ * no deadline) leads on the other and its helper waits; then r (two
+ * threads, node budget) comes at priority 2.  A tree leader with a node
+ * budget waits for its queued helper: had r's leader taken the worker x
+ * frees before l's helper, both leaders would wait for queued helpers
+ * forever.  After 5 s the test cancels to get its answers back. */
+static void test_priority_helpers(void)
+{
+    tav_service *svc = tav_service_new(2, 1u << 20);
+    const tav_game *g = tav_game_find("cathedral");
+    tav_session *s = session_at(g, 4, 3);
+    if (!svc || !s) {
+        check(0, "priority helpers: no service or session");
+        tav_service_free(svc);
+        tav_session_free(s);
+        return;
+    }
+    orderlog log;
+    memset(&log, 0, sizeof log);
+    pthread_mutex_init(&log.mu, NULL);
+    enum { X, L, R, N };
+    ordered o[N];
+    for (int i = 0; i < N; i++) {
+        waiter_init(&o[i].w);
+        o[i].log = &log;
+        o[i].id = i;
+    }
+    uint64_t h[N];
+    h[X] = submit_pri(svc, s, 150, 0, 1, 0, &o[X]);
+    h[L] = submit_pri(svc, s, 0, 400, 2, 0, &o[L]);
+    h[R] = submit_pri(svc, s, 0, 400, 2, 2, &o[R]);
+    check(h[X] && h[L] && h[R], "priority helpers: submissions refused");
+    check(tav_service_started(svc, h[L]) > 0 && tav_service_started(svc, h[R]) == 0,
+          "priority helpers: l runs, r queued");
+    int all = 1;
+    for (int i = 0; i < N; i++)
+        all &= waiter_wait(&o[i].w, 5);
+    check(all, "priority helpers: every search answered (no leader waits forever)");
+    if (!all) {
+        for (int i = 0; i < N; i++)
+            tav_service_cancel(svc, h[i]);
+        for (int i = 0; i < N; i++)
+            waiter_wait(&o[i].w, 5);
+    }
+    pthread_mutex_lock(&log.mu);
+    int in_order = log.n == N && log.ids[0] == X && log.ids[1] == L && log.ids[2] == R;
+    pthread_mutex_unlock(&log.mu);
+    check(in_order, "priority helpers: x, l, then r answered");
+    int ok = 1;
+    for (int i = 0; i < N; i++)
+        ok &= o[i].w.calls == 1 && o[i].w.ans.status == TAV_OK;
+    check(ok, "priority helpers: every answer has a move");
+    tav_service_free(svc);
+    for (int i = 0; i < N; i++)
+        waiter_done(&o[i].w);
+    pthread_mutex_destroy(&log.mu);
+    tav_session_free(s);
+}
+
 int main(void)
 {
     tav_service *svc = tav_service_new(2, 8u << 20);
@@ -861,6 +1057,8 @@ int main(void)
     test_free_in_flight();
     test_free_joins();
     test_cancel_queued();
+    test_priority();
+    test_priority_helpers();
     printf("%d passed, %d failed\n", npass, nfail);
     return nfail ? 1 : 0;
 }

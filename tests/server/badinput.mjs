@@ -94,7 +94,7 @@ await main(async (defer) => {
   const big = await post(base, "/api/games", "x".repeat(70 * 1024), { raw: true });
   eq(big.status, 413, "64 KiB body limit");
   // The record limit, from the headers alone: 413 and a JSON error before any of the body is read.
-  const recHead = await raw(srv.port, `POST /api/records HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1100 * 1024}\r\n\r\n`, 1500);
+  const recHead = await raw(srv.port, `POST /api/records HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${1100 * 1024}\r\n\r\n`, 1500);
   check(/^HTTP\/1\.1 413/.test(recHead) && /"error"\s*:\s*"/.test(recHead), "record body limit: 413 before the body", recHead.slice(0, 200));
   // Sending 1.1 MB anyway: the server answers 413 and closes while the client may still be
   // writing, so the client sees the 413 or a reset, depending on timing; the server stays up.
@@ -107,13 +107,13 @@ await main(async (defer) => {
   check(bigRec.status === 413 || bigRec.status === "reset", "record body limit: a whole body is refused", bigRec.status);
   eq((await get(base, "/api/meta")).status, 200, "the server answers after an oversized record");
   // A lying Content-Length (shorter body, then silence) times out without harm.
-  const lie = raw(srv.port, `POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"game":`, 1500);
+  const lie = raw(srv.port, `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"game":`, 1500);
   // Garbage and broken requests on the wire.
   const garbage = await raw(srv.port, Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7919) % 256)), 1500);
   check(!garbage.includes("200 OK"), "garbage is not answered with 200");
-  const longHeader = await raw(srv.port, `GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20000)}\r\n\r\n`, 1500);
+  const longHeader = await raw(srv.port, `GET /api/meta HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${"a".repeat(20000)}\r\n\r\n`, 1500);
   check(!longHeader.includes("200 OK"), "an oversized header is refused");
-  const longUrl = await raw(srv.port, `GET /${"a".repeat(20000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 1500);
+  const longUrl = await raw(srv.port, `GET /${"a".repeat(20000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 1500);
   check(!longUrl.includes("200 OK"), "an oversized address is refused");
   await lie;
 
@@ -188,7 +188,7 @@ await main(async (defer) => {
   eq(spa.status, 200, "/games/ID serves the page");
   eq((await request(base, "GET", "/nothing.js")).status, 404, "a missing file: 404");
   for (const p of ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/index.html/../../../etc/passwd"]) {
-    const out = await raw(srv.port, `GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 1500);
+    const out = await raw(srv.port, `GET ${p} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, 1500);
     check(!out.includes("root:"), `no way out of the web folder: ${p}`);
   }
   const fresh = await post(base, "/api/games", { game: "cathedral", options: "", white: "human", black: "human" });

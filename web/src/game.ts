@@ -267,7 +267,7 @@ function render(s: Screen): void {
   const canAct = !g.over && g.tomove !== "none" && mine.includes(g.tomove as Side);
   const vsComputer = g.white !== "human" || g.black !== "human";
   (e.hint as HTMLButtonElement).disabled = !canAct;
-  (e.undo as HTMLButtonElement).hidden = !vsComputer || mine.length === 0;
+  (e.undo as HTMLButtonElement).hidden = !vsComputer || mine.length === 0 || g.undo === false;
   (e.undo as HTMLButtonElement).disabled = g.over || g.ply === 0 || s.pending;
   (e.resign as HTMLButtonElement).hidden = mine.length === 0;
   (e.resign as HTMLButtonElement).disabled = g.over;

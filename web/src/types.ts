@@ -65,6 +65,8 @@ export interface Game {
   seat: Side | null;
   resigned: Side | null;
   thinking: boolean;
+  /** Whether a move may ever be taken back in this game (false with hidden information). */
+  undo?: boolean;
   view: View;
 }
 
