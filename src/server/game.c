@@ -10,7 +10,7 @@
  *
  * Searches are scheduled by priority (a computer seat someone plays
  * against first, then hints, analyses, and computer-only games last); a
- * computer-only game moves at most once per SRV_CPU_PACE_MS and at most
+ * computer-only game moves at most once per `pace_ms` (--pace) and at most
  * `cpu_cap` of them search at once, so they leave room for people.
  *
  * Searches never run on the loop: tav_service_submit hands the position to
@@ -408,14 +408,14 @@ static void start_move(srv *S, game *g)
 }
 
 /* Computer-only games take turns: at most cpu_cap search at once, each at
- * most once per SRV_CPU_PACE_MS, in the order they became ready. */
+ * most once per pace_ms, in the order they became ready. */
 static void cpu_pump(srv *S)
 {
     int64_t now = srv_unix_ms();
     game *prev = NULL, *g = S->cwait_head;
     while (g && S->cpu_running < S->cpu_cap && !S->stopping) {
         game *next = g->cnext;
-        if (now < g->last_ms + SRV_CPU_PACE_MS) {
+        if (now < g->last_ms + S->pace_ms) {
             prev = g;
         } else {
             if (prev)

@@ -38,7 +38,8 @@ static int usage(void)
     fprintf(stderr,
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
-            "                       [--games-per-hour N] [--allow-host NAME ...] [--quiet]\n");
+            "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
+            "                       [--quiet]\n");
     return 2;
 }
 
@@ -149,6 +150,7 @@ int server_main(int argc, char **argv)
     const char *hosts[SRV_HOSTS_MAX];
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = SRV_GAMES_PER_HOUR;
+    long pace = SRV_CPU_PACE_MS;
     int quiet = 0, limit_loopback = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -180,6 +182,8 @@ int server_main(int argc, char **argv)
             ;
         else if (strcmp(a, "--games-per-hour") == 0 && parse_long(v, 1, 1000000, &per_hour) == 0)
             ;
+        else if (strcmp(a, "--pace") == 0 && parse_long(v, 0, 600000, &pace) == 0)
+            ;
         else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
                  v[0])
             hosts[nhosts++] = v;
@@ -200,6 +204,7 @@ int server_main(int argc, char **argv)
     S->rate = (int)rate;
     S->limit_loopback = limit_loopback;
     S->games_per_hour = (int)per_hour;
+    S->pace_ms = pace;
     S->workers = (int)threads;
     for (int i = 0; i < nhosts; i++)
         snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);

@@ -39,7 +39,7 @@
 #define SRV_GAMES_PER_HOUR 60   /* games created per client address per hour (default) */
 #define SRV_HINTS_PER_ADDR 4    /* hint searches under way per client address */
 #define SRV_CPU_GAMES_PER_ADDR 2   /* unfinished computer-only games per client address */
-#define SRV_CPU_PACE_MS 1000    /* a computer-only game moves at most once a second */
+#define SRV_CPU_PACE_MS 1000    /* a computer-only game moves at most once a second (--pace) */
 #define SRV_RECORDS_PER_ADDR 2  /* record uploads being checked per client address */
 #define SRV_RECORD_QUEUE 16     /* record uploads being checked in all */
 #define SRV_BODY_MEMORY (64L * 1024 * 1024)   /* request bodies held in all */
@@ -227,6 +227,7 @@ struct srv {
     peer *accepting;     /* counted at accept, not yet given its connection */
     long body_bytes;     /* request-body bytes held in all */
     int games_per_hour;
+    long pace_ms;        /* a computer-only game waits this long between moves */
     char hosts[SRV_HOSTS_MAX][256];   /* host names the Host header may name */
     int nhosts;
     game *cwait_head, *cwait_tail;    /* computer-only games waiting to search */

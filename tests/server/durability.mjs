@@ -14,7 +14,7 @@ await main(async (defer) => {
   defer(() => rmSync(dir, { recursive: true, force: true }));
   const db = join(dir, "durable.db");
   const random = rng(20261123);
-  let srv = await startServer({ db, args: ["--ai-ms", "30"] });
+  let srv = await startServer({ db, args: ["--ai-ms", "30", "--pace", "100"] });
   defer(() => srv.stop());
 
   const specs = [
@@ -67,7 +67,7 @@ await main(async (defer) => {
     await sleep(Math.floor(random() * 300));
     await srv.stop("SIGKILL");
     await Promise.all(loops);
-    srv = await startServer({ db, args: ["--ai-ms", "30"] });
+    srv = await startServer({ db, args: ["--ai-ms", "30", "--pace", "100"] });
     for (const g of games) {
       const now = (await get(srv.base, `/api/games/${g.id}?seat=${g.seats.white}`)).body;
       const moves = now.moves || [];
@@ -122,7 +122,7 @@ await main(async (defer) => {
     eq(r.status, 200, "a move against the computer");
   }
   await srv.stop("SIGKILL");
-  srv = await startServer({ db, args: ["--ai-ms", "30"] });
+  srv = await startServer({ db, args: ["--ai-ms", "30", "--pace", "100"] });
   const t1 = Date.now();
   do {
     hg = (await get(srv.base, `/api/games/${h.id}?seat=${h.seats.white}`)).body;

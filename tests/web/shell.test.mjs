@@ -229,8 +229,32 @@ async function loadRecord(env, gameId) {
   tally.check("record: a past position of the record can be shown", true);
 }
 
+// Toscana: a deal chosen by the game's creator is said on the page (still
+// hidden), a dealt one is not; Undo is never offered (a move reveals a tile).
+async function toscanaNotes(env) {
+  const { url, tally } = env;
+  const chosen = await api(url, "POST", "/api/games", { game: "toscana", options: "seed=5", white: "human", black: "human" });
+  const dealt = await api(url, "POST", "/api/games", { game: "toscana", white: "human", black: "ai:level=1" });
+  tally.check("toscana: games created", chosen.status === 201 && dealt.status === 201, `${chosen.status} ${dealt.status}`);
+  const page = await env.newPage("toscana notes");
+  await page.goto(`${url}/games/${chosen.data.id}?seat=${chosen.data.seats.black}`);
+  await page.waitForSelector("#board [data-square]");
+  const note = await page.$eval("#deal-note", (e) => (e.hidden ? "" : e.textContent || ""));
+  tally.check("toscana: the opponent is told the deal was chosen", /chose its deal/.test(note), note);
+  const text = await page.textContent("body");
+  tally.check("toscana: the chosen seed is not on the page", !/seed=5/.test(text || ""));
+  await env.shot(page, "toscana-deal-chosen");
+  await page.goto(`${url}/games/${dealt.data.id}?seat=${dealt.data.seats.white}`);
+  await page.waitForSelector("#board [data-square]");
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent !== "Loading…");
+  const state = await page.evaluate(() => ({ note: document.querySelector("#deal-note")?.hidden, undo: document.querySelector("#undo")?.hidden }));
+  tally.check("toscana: no note for a deal the server dealt", state.note === true, JSON.stringify(state));
+  tally.check("toscana: no Undo button against the computer", state.undo === true, JSON.stringify(state));
+}
+
 export async function run(env) {
   await home(env);
+  await toscanaNotes(env);
   const id = await friends(env);
   await sameScreen(env);
   await crossing(env);

@@ -96,6 +96,8 @@ function build(app: HTMLElement, s: Screen): void {
   e.actions = h("div", { class: "actions" }, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
+  e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
+    "Whoever created this game chose its deal: they may know the order of both stacks.");
   e.analysisBtn = act("Analyse the game", "analysis-btn", () => doAnalysis(s));
   e.analysisOut = h("div", { class: "analysis-out", id: "analysis-out", "aria-live": "polite" });
   e.analysis = h("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": "Analysis" }, e.analysisBtn, e.analysisOut);
@@ -103,7 +105,7 @@ function build(app: HTMLElement, s: Screen): void {
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
   boardWrap.appendChild(s.svg);
   const side = h("aside", { class: "side-panel" },
-    e.title, e.blackRow, e.status, e.message, e.whiteRow, e.links,
+    e.title, e.blackRow, e.status, e.message, e.deal, e.whiteRow, e.links,
     h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.analysis, e.actions, e.conn);
   app.appendChild(boardWrap);
   app.appendChild(side);
@@ -268,6 +270,7 @@ function render(s: Screen): void {
   const vsComputer = g.white !== "human" || g.black !== "human";
   (e.hint as HTMLButtonElement).disabled = !canAct;
   (e.undo as HTMLButtonElement).hidden = !vsComputer || mine.length === 0 || g.undo === false;
+  e.deal.hidden = !g.dealChosen || g.over;
   (e.undo as HTMLButtonElement).disabled = g.over || g.ply === 0 || s.pending;
   (e.resign as HTMLButtonElement).hidden = mine.length === 0;
   (e.resign as HTMLButtonElement).disabled = g.over;

@@ -67,6 +67,8 @@ export interface Game {
   thinking: boolean;
   /** Whether a move may ever be taken back in this game (false with hidden information). */
   undo?: boolean;
+  /** The creator chose the deal (Toscana's seed or stacks): still hidden, but said. */
+  dealChosen?: boolean;
   view: View;
 }
 
