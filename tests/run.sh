@@ -161,11 +161,15 @@ FAIL=$((FAIL + pf))
 
 # The game server (tests/server/*.mjs, Node): API games checked against the
 # engine, live sockets and computer seats, bad input, SIGKILL durability,
-# Toscana's hidden information, and the load benchmark in its short form.
+# Toscana's hidden information, the load benchmark in its short form, and the
+# hardening attacks.
 for t in api live badinput durability hidden; do
     suite "server $t" env BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
 done
 suite "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
+# The attacks the server was hardened against (scripts/attack.mjs): each
+# replayed against servers of its own, one row per attack.
+suite "server attacks" env BUILD="$BUILD" timeout 600 node scripts/attack.mjs --check
 
 # The web page in Chromium (tests/web/*.test.mjs through tests/web/run.mjs):
 # complete games by clicks and keys against the random player, friend games in

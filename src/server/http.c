@@ -187,6 +187,7 @@ static int conn_accept(srv *S, const struct lws_filter_network_conn_args *a)
 {
     if (S->accepting) {           /* the last accept made no connection */
         S->accepting->conns--;
+        S->accepting->unready--;
         S->accepting = NULL;
     }
     char addr[INET6_ADDRSTRLEN + 8] = "";
@@ -198,9 +199,14 @@ static int conn_accept(srv *S, const struct lws_filter_network_conn_args *a)
     peer *p = peer_get(S, addr);
     if (!p)
         return S->limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
-    if (peer_limited(S, p) && p->conns >= SRV_CONNS_PER_ADDR)
+    /* A connection holds one of libwebsockets' request buffers (the header
+     * pool) while its request comes in: one address may not hold many of
+     * them with requests it never finishes. */
+    if (peer_limited(S, p) &&
+        (p->conns >= SRV_CONNS_PER_ADDR || p->unready >= SRV_HEADERS_PER_ADDR))
         return -1;
     p->conns++;
+    p->unready++;
     S->accepting = p;
     return 0;
 }
@@ -218,12 +224,14 @@ static void conn_created(srv *S, struct lws *wsi)
     wsi_peer *e = malloc(sizeof *e);
     if (!e) {
         S->accepting->conns--;
+        S->accepting->unready--;
         S->accepting = NULL;
         return;
     }
     unsigned b = wsi_bucket(wsi);
     e->wsi = wsi;
     e->p = S->accepting;
+    e->unready = 1;
     e->next = S->wsi_map[b];
     S->wsi_map[b] = e;
     S->accepting = NULL;
@@ -236,7 +244,22 @@ static void conn_destroyed(srv *S, struct lws *wsi)
             wsi_peer *e = *pp;
             *pp = e->next;
             e->p->conns--;
+            if (e->unready)
+                e->p->unready--;
             free(e);
+            return;
+        }
+}
+
+/* The connection's first request has arrived whole. */
+static void conn_ready(srv *S, struct lws *wsi)
+{
+    for (wsi_peer *e = S->wsi_map[wsi_bucket(wsi)]; e; e = e->next)
+        if (e->wsi == wsi) {
+            if (e->unready) {
+                e->unready = 0;
+                e->p->unready--;
+            }
             return;
         }
 }
@@ -877,12 +900,15 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             conn_destroyed(S, wsi);
         return 0;
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        if (S)
+            conn_ready(S, wsi);
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (S)
             games_drain(S);
         return 0;
     case LWS_CALLBACK_HTTP:
+        conn_ready(S, wsi);
         return http_request(S, c, wsi, in);
     case LWS_CALLBACK_HTTP_BODY:
         if (c->responding || !c->bmax)

@@ -24,7 +24,7 @@
 
 static int peer_idle(const peer *p)
 {
-    return p->conns == 0 && p->hints == 0 && p->cpu_games == 0 && p->records == 0 &&
+    return p->conns == 0 && p->unready == 0 && p->hints == 0 && p->cpu_games == 0 && p->records == 0 &&
            p->body_bytes == 0;
 }
 

@@ -252,7 +252,8 @@ int server_main(int argc, char **argv)
     info.keepalive_timeout = SRV_IDLE_SECS;
     info.timeout_secs = 20;
     info.max_http_header_data = 4096;
-    info.max_http_header_pool = 1024;
+    info.max_http_header_pool = SRV_HEADER_POOL;
+    info.timeout_secs_ah_idle = SRV_HEADER_SECS;
     info.retry_and_idle_policy = &idle_policy;
     info.vhost_name = "tavoliere";
     info.headers = &security_headers[0];

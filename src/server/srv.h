@@ -36,6 +36,9 @@
 #define SRV_PLAYER_MAX 32
 #define SRV_PLIES_MAX 1000      /* moves a server game may have (records, maxplies) */
 #define SRV_CONNS_PER_ADDR 64   /* open connections per client address */
+#define SRV_HEADERS_PER_ADDR 16 /* connections per address still sending their first request */
+#define SRV_HEADER_POOL 4096    /* requests being read at once (libwebsockets' header pool) */
+#define SRV_HEADER_SECS 5       /* a request's headers must arrive within this */
 #define SRV_GAMES_PER_HOUR 60   /* games created per client address per hour (default) */
 #define SRV_HINTS_PER_ADDR 4    /* hint searches under way per client address */
 #define SRV_CPU_GAMES_PER_ADDR 2   /* unfinished computer-only games per client address */
@@ -77,6 +80,7 @@ struct peer {
     char addr[PEER_ADDR_LEN];   /* "" never used; IPv6 as its /64 */
     int loopback;
     int conns;           /* open connections */
+    int unready;         /* ... of which still sending their first request */
     int hints;           /* hint searches under way */
     int cpu_games;       /* unfinished computer-only games it created (in memory) */
     int records;         /* record uploads being checked */
@@ -197,6 +201,7 @@ struct conn {
 typedef struct wsi_peer {
     const void *wsi;
     peer *p;
+    int unready;         /* its first request has not arrived whole yet */
     struct wsi_peer *next;
 } wsi_peer;
 #define SRV_WSI_BUCKETS 4096
