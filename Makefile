@@ -26,7 +26,7 @@ LDLIBS  += -lm -lpthread
 LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/engine/*.c src/session/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 # The server (src/server/): its own layer, linked into the program only.
-SRV_SRC := $(wildcard src/server/*.c)
+SRV_SRC := $(wildcard src/server/*.c src/server/core/*.c)
 SRV_PKG := libwebsockets jansson sqlite3 libsodium
 SRV_CFLAGS := $(shell pkg-config --cflags $(SRV_PKG))
 SRV_LIBS := $(shell pkg-config --libs $(SRV_PKG))

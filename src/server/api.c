@@ -3,8 +3,9 @@
  *
  * Every body is parsed and checked completely (types, lengths, no unknown
  * fields) before a game is touched; every refusal is a 4xx with
- * {"error": ...} and changes nothing.  Handlers answer through a reply
- * (status, body); a hint answers later, when its search is done.
+ * {"error": ...} and changes nothing.  Handlers decode the request, hand
+ * it to the core (server/core/core.h), and answer through a reply (status,
+ * body); a hint or a record answers later, when the core is done with it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,20 +109,25 @@ static const char *str_field(json_t *o, const char *name, const char *dflt)
     return v ? json_string_value(v) : dflt;
 }
 
-/* A player spec: "human" or one the search service knows. */
-static int player_ok(const char *p)
+int api_http_status(core_status st)
 {
-    if (strcmp(p, "human") == 0)
-        return 1;
-    char name[32];
-    int level = 0;
-    return tav_player_parse(p, name, sizeof name, &level) == 0;
+    switch (st) {
+    case CORE_OK: return 200;
+    case CORE_CREATED: return 201;
+    case CORE_BAD: return 400;
+    case CORE_FORBIDDEN: return 403;
+    case CORE_NOTFOUND: return 404;
+    case CORE_CONFLICT: return 409;
+    case CORE_LIMIT: return 429;
+    case CORE_UNAVAILABLE: return 503;
+    default: return 500;
+    }
 }
 
 static void game_answer(reply *r, int status, game *g, int viewer)
 {
     size_t len = 0;
-    const char *json = game_json(g, viewer, &len);
+    const char *json = json_game_cached(g, viewer, &len);
     char *body = json ? malloc(len + 1) : NULL;
     if (body) {
         memcpy(body, json, len + 1);
@@ -131,14 +137,18 @@ static void game_answer(reply *r, int status, game *g, int viewer)
     }
 }
 
-/* The 201 answer to a new game. */
-static void created(reply *r, const game *g, char tokens[2][48])
+/* The answer to a new game: 201 with its seat tokens, or the refusal. */
+static void made(reply *r, core_made *m)
 {
+    if (m->status != CORE_CREATED) {
+        answer(r, api_http_status(m->status), json_error("%s", m->err));
+        return;
+    }
     json_t *seats = json_object();
     for (int side = 0; side < 2; side++)
-        if (tokens[side][0])
-            json_object_set_new(seats, side ? "black" : "white", json_string(tokens[side]));
-    json_t *o = json_pack("{s:s,s:o}", "id", g->id, "seats", seats);
+        if (m->tokens[side][0])
+            json_object_set_new(seats, side ? "black" : "white", json_string(m->tokens[side]));
+    json_t *o = json_pack("{s:s,s:o}", "id", m->g->id, "seats", seats);
     char *body = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     answer(r, 201, body);
@@ -146,94 +156,29 @@ static void created(reply *r, const game *g, char tokens[2][48])
 
 static const field new_game_fields[] = {
     {"game", F_STR, 32, 1}, {"options", F_STR, 2048, 0},
-    {"white", F_STR, SRV_PLAYER_MAX, 1}, {"black", F_STR, SRV_PLAYER_MAX, 1},
+    {"white", F_STR, CORE_PLAYER_MAX, 1}, {"black", F_STR, CORE_PLAYER_MAX, 1},
 };
-
-/* Register a new game for session s (taken over, freed on failure) and
- * answer 201 with its seat tokens, which are wiped afterwards. */
-static void create_game(srv *S, tav_session *s, const char *const player[2], peer *by,
-                        reply *r)
-{
-    char err[256], tokens[2][48];
-    game *g = game_create(S, s, player, by, tokens, err, sizeof err);
-    if (!g) {
-        tav_session_free(s);
-        refuse(r, 500, err);
-        return;
-    }
-    created(r, g, tokens);
-    sodium_memzero(tokens, sizeof tokens);
-}
-
-/* The limits on making a game from one address (docs/server-api.md
- * "Limits"): games an hour, and unfinished computer-only games at once.
- * 0, or the refusal answered. */
-static int creation_allowed(srv *S, peer *by, const char *const player[2], reply *r)
-{
-    if (!peer_game_allowed(S, by)) {
-        answer(r, 429, json_error("at most %d new games an hour per address",
-                                  S->games_per_hour));
-        return -1;
-    }
-    int cpu_only = strcmp(player[0], "human") != 0 && strcmp(player[1], "human") != 0;
-    if (cpu_only && peer_limited(S, by) && by->cpu_games >= SRV_CPU_GAMES_PER_ADDR) {
-        answer(r, 429, json_error("at most %d unfinished computer-only games at once per "
-                                  "address", SRV_CPU_GAMES_PER_ADDR));
-        return -1;
-    }
-    return 0;
-}
-
-/* The server keeps games short enough to replay at once: an option
- * maxplies=N above SRV_PLIES_MAX is refused.  0 or -1. */
-static int plies_ok(const char *options)
-{
-    const char *p = options;
-    while ((p = strstr(p, "maxplies="))) {
-        if (p == options || p[-1] == ' ' || p[-1] == '\t') {
-            char *end = NULL;
-            long v = strtol(p + 9, &end, 10);
-            if (end == p + 9 || v > SRV_PLIES_MAX || v < 0 || (end - (p + 9)) > 7)
-                return -1;
-        }
-        p += 9;
-    }
-    return 0;
-}
 
 static void api_new_game(srv *S, peer *by, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, new_game_fields, 4, r);
     if (!o)
         return;
-    const char *name = str_field(o, "game", "");
-    const char *options = str_field(o, "options", "");
     const char *player[2] = {str_field(o, "white", ""), str_field(o, "black", "")};
-    char err[256];
-    tav_session *s = NULL;
-    uint64_t seed;
-    if (!tav_game_find(name)) {
-        answer(r, 400, json_error("unknown game '%.32s'", name));
-    } else if (!player_ok(player[0]) || !player_ok(player[1])) {
-        refuse(r, 400, "a player is \"human\", \"random\", \"ai\" or \"ai:level=N\" (N 1..10)");
-    } else if (plies_ok(options) != 0) {
-        answer(r, 400, json_error("maxplies is at most %d on this server", SRV_PLIES_MAX));
-    } else if (creation_allowed(S, by, player, r) == 0) {
-        randombytes_buf(&seed, sizeof seed);
-        if (tav_session_new(&s, name, options, seed, err, sizeof err) != TAV_OK) {
-            answer(r, 400, json_error("%s", err));
-        } else {
-            create_game(S, s, player, by, r);
-        }
-    }
+    core_made m;
+    core_create(S->C, by, str_field(o, "game", ""), str_field(o, "options", ""), player, &m);
+    made(r, &m);
+    sodium_memzero(m.tokens, sizeof m.tokens);
     json_decref(o);
 }
 
 static const field record_fields[] = {
     {"record", F_STR, SRV_RECORD_MAX, 1},
-    {"white", F_STR, SRV_PLAYER_MAX, 1}, {"black", F_STR, SRV_PLAYER_MAX, 1},
+    {"white", F_STR, CORE_PLAYER_MAX, 1}, {"black", F_STR, CORE_PLAYER_MAX, 1},
 };
 
+/* Parsing and replaying a record is long work: the core's record thread
+ * does it, and api_record_done answers. */
 static void api_new_from_record(srv *S, conn *c, peer *by, const char *body, size_t len,
                                 reply *r)
 {
@@ -242,36 +187,21 @@ static void api_new_from_record(srv *S, conn *c, peer *by, const char *body, siz
         return;
     json_t *rec = json_object_get(o, "record");
     const char *player[2] = {str_field(o, "white", ""), str_field(o, "black", "")};
-    char err[256];
-    int status = 400;
-    if (!player_ok(player[0]) || !player_ok(player[1])) {
-        refuse(r, 400, "a player is \"human\", \"random\", \"ai\" or \"ai:level=N\" (N 1..10)");
-    } else if (creation_allowed(S, by, player, r) == 0) {
-        /* Parsing and replaying a record is long work: the record thread
-         * does it, and api_record_done answers. */
-        job *j = game_record_submit(S, c, by, json_string_value(rec), json_string_length(rec),
-                                    player, &status, err, sizeof err);
-        if (j)
-            r->pending = j;
-        else
-            answer(r, status, json_error("%s", err));
-    }
+    core_made m;
+    job *j = NULL;
+    if (core_record(S->C, by, c, json_string_value(rec), json_string_length(rec), player, &j,
+                    &m) == CORE_PENDING)
+        r->pending = j;
+    else
+        made(r, &m);
     json_decref(o);
 }
 
-void api_record_done(srv *S, job *j, reply *r)
+void api_record_done(srv *S, core_made *m, reply *r)
 {
+    (void)S;
     memset(r, 0, sizeof *r);
-    if (!j->made) {
-        answer(r, j->rstatus ? j->rstatus : 400, json_error("%s", j->err));
-        return;
-    }
-    const char *player[2] = {j->player[0], j->player[1]};
-    if (creation_allowed(S, j->by, player, r) != 0)
-        return;
-    tav_session *s = j->made;
-    j->made = NULL;
-    create_game(S, s, player, j->by, r);
+    made(r, m);
 }
 
 static const field move_fields[] = {
@@ -283,42 +213,14 @@ static void api_move(srv *S, game *g, const char *body, size_t len, reply *r)
     json_t *o = parse_body(body, len, move_fields, 3, r);
     if (!o)
         return;
-    const char *text = str_field(o, "move", "");
-    int ply = (int)json_integer_value(json_object_get(o, "ply"));
-    int side = game_seat(g, str_field(o, "seat", ""));
-    int now = tav_session_ply(g->s);
-    char err[256];
-    tav_result res;
-    tav_session_result(g->s, &res);
-    if (side < 0) {
-        refuse(r, 403, "not a seat of this game");
-    } else if (ply < now && ply >= 0) {
-        /* A retry of a move already played answers as the first time. */
-        if (strcmp(tav_session_move_text(g->s, ply), text) == 0 &&
-            game_mover_at(g, ply) == side)
-            game_answer(r, 200, g, side);
-        else
-            answer(r, 409, json_error("stale ply %d: %d moves were played", ply, now));
-    } else if (ply > now) {
-        answer(r, 409, json_error("stale ply %d: %d moves were played", ply, now));
-    } else if (res.over) {
-        refuse(r, 409, "the game is over");
-    } else if (tav_session_to_move(g->s) != side) {
-        refuse(r, 409, "it is not your turn");
-    } else if (now >= SRV_PLIES_MAX) {
-        answer(r, 409, json_error("a game on this server has at most %d moves", SRV_PLIES_MAX));
-    } else {
-        int st = game_commit_move(S, g, text, err, sizeof err);
-        if (st == TAV_OK) {
-            game_answer(r, 200, g, side);
-            game_changed(S, g);
-        } else if (st == TAV_E_NOMEM) {
-            refuse(r, 503, err);
-        } else {
-            /* The session's message names the move and says why. */
-            answer(r, 409, err[0] ? json_error("%s", err) : json_error("illegal move"));
-        }
-    }
+    const char *seat = str_field(o, "seat", "");
+    char err[320];
+    core_status st = core_move(S->C, g, seat, str_field(o, "move", ""),
+                               (int)json_integer_value(json_object_get(o, "ply")), err, sizeof err);
+    if (st == CORE_OK)
+        game_answer(r, 200, g, core_seat(g, seat));
+    else
+        answer(r, api_http_status(st), json_error("%s", err));
     json_decref(o);
 }
 
@@ -330,19 +232,13 @@ static void api_resign(srv *S, game *g, const char *body, size_t len, reply *r)
     json_t *o = parse_body(body, len, seat_fields, 1, r);
     if (!o)
         return;
-    int side = game_seat(g, str_field(o, "seat", ""));
-    char err[256];
-    if (side < 0) {
-        refuse(r, 403, "not a seat of this game");
-    } else {
-        int rc = game_resign(S, g, side, err, sizeof err);
-        if (rc == 0) {
-            game_answer(r, 200, g, side);
-            game_changed(S, g);
-        } else {
-            refuse(r, rc == -1 ? 409 : 503, err);
-        }
-    }
+    const char *seat = str_field(o, "seat", "");
+    char err[320];
+    core_status st = core_resign(S->C, g, seat, err, sizeof err);
+    if (st == CORE_OK)
+        game_answer(r, 200, g, core_seat(g, seat));
+    else
+        answer(r, api_http_status(st), json_error("%s", err));
     json_decref(o);
 }
 
@@ -351,27 +247,14 @@ static void api_undo(srv *S, game *g, const char *body, size_t len, reply *r)
     json_t *o = parse_body(body, len, undo_fields, 2, r);
     if (!o)
         return;
-    int side = game_seat(g, str_field(o, "seat", ""));
-    int ply = (int)json_integer_value(json_object_get(o, "ply"));
-    char err[256];
-    tav_result res;
-    tav_session_result(g->s, &res);
-    if (side < 0) {
-        refuse(r, 403, "not a seat of this game");
-    } else if (g->human[1 - side]) {
-        refuse(r, 409, "moves are taken back only against a computer seat");
-    } else if (ply != tav_session_ply(g->s)) {
-        answer(r, 409, json_error("stale ply %d: %d moves were played", ply,
-                                  tav_session_ply(g->s)));
-    } else {
-        int rc = game_undo(S, g, side, err, sizeof err);
-        if (rc == 0) {
-            game_answer(r, 200, g, side);
-            game_changed(S, g);
-        } else {
-            refuse(r, rc == -1 ? 409 : 503, err);
-        }
-    }
+    const char *seat = str_field(o, "seat", "");
+    char err[320];
+    core_status st = core_undo(S->C, g, seat, (int)json_integer_value(json_object_get(o, "ply")),
+                               err, sizeof err);
+    if (st == CORE_OK)
+        game_answer(r, 200, g, core_seat(g, seat));
+    else
+        answer(r, api_http_status(st), json_error("%s", err));
     json_decref(o);
 }
 
@@ -381,35 +264,27 @@ static void api_hint(srv *S, conn *c, peer *by, game *g, const char *body, size_
     json_t *o = parse_body(body, len, seat_fields, 1, r);
     if (!o)
         return;
-    int side = game_seat(g, str_field(o, "seat", ""));
-    if (side < 0) {
-        refuse(r, 403, "not a seat of this game");
-    } else if (tav_session_to_move(g->s) != side) {
-        refuse(r, 409, "it is not your turn");
-    } else {
-        char err[160];
-        int status = 409;
-        job *j = game_hint(S, g, c, by, &status, err, sizeof err);
-        if (j)
-            r->pending = j;
-        else
-            refuse(r, status, err);
-    }
+    char err[320];
+    job *j = NULL;
+    core_status st = core_hint(S->C, g, str_field(o, "seat", ""), by, c, &j, err, sizeof err);
+    if (st == CORE_PENDING)
+        r->pending = j;
+    else
+        answer(r, api_http_status(st), json_error("%s", err));
     json_decref(o);
 }
 
-void api_hint_done(srv *S, job *j, reply *r)
+void api_hint_done(srv *S, const core_answer *h, reply *r)
 {
     (void)S;
     memset(r, 0, sizeof *r);
-    if (j->answer.status == TAV_OK && tav_session_ply(j->g->s) == j->ply) {
-        json_t *o = json_pack("{s:s,s:f}", "move", j->answer.best_text, "value",
-                              j->answer.value);
+    if (h->status == CORE_OK) {
+        json_t *o = json_pack("{s:s,s:f}", "move", h->move, "value", h->value);
         char *body = json_dumps(o, JSON_COMPACT);
         json_decref(o);
         answer(r, 200, body);
     } else {
-        refuse(r, 409, "the position changed before a hint was found");
+        answer(r, api_http_status(h->status), json_error("%s", h->err));
     }
 }
 
@@ -418,21 +293,7 @@ static int query_viewer(const game *g, const char *seat)
 {
     if (!seat)
         return TAV_SPECTATOR;
-    return game_seat(g, seat);
-}
-
-/* Game ids are 12 base64url characters. */
-static int id_ok(const char *id, size_t n)
-{
-    if (n != SRV_ID_CHARS)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char ch = id[i];
-        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-              ch == '-' || ch == '_'))
-            return 0;
-    }
-    return 1;
+    return core_seat(g, seat);
 }
 
 void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const char *body,
@@ -488,12 +349,12 @@ void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const c
         refuse(r, 405, actions[a].method == 'G' ? "use GET" : "use POST");
         return;
     }
-    char gid[SRV_ID_CHARS + 1];
+    char gid[CORE_ID_CHARS + 1];
     game *g = NULL;
-    if (id_ok(id, idlen)) {
+    if (core_id_ok(id, idlen)) {
         memcpy(gid, id, idlen);
         gid[idlen] = 0;
-        g = game_get(S, gid);
+        g = core_get(S->C, gid);
     }
     if (!g) {
         refuse(r, 404, "no such game");
@@ -543,11 +404,8 @@ void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const c
         else
             refuse(r, 500, "no view");
     } else if (strcmp(name, "analysis") == 0) {
-        tav_result res;
-        tav_session_result(g->s, &res);
-        if (res.over)
-            game_analyse(S, g);
-        char *text = json_analysis(g);
+        core_analyse(S->C, g);
+        char *text = json_analysis(g->s, g->an);
         if (text)
             answer(r, 200, text);
         else

@@ -114,12 +114,12 @@ static void ws_send_text(conn *c, const char *text)
  * already gets nothing. */
 static void ws_send_game(conn *c, int again)
 {
-    game *g = c->g;
-    unsigned long stamp = g ? game_stamp(g) : 0;
+    game *g = c->gv ? c->gv->g : NULL;
+    unsigned long stamp = g ? core_stamp(g) : 0;
     if (!g || (again ? c->resent == stamp : c->sent == stamp))
         return;
     size_t len = 0;
-    const char *text = game_json(g, c->viewer, &len);
+    const char *text = json_game_cached(g, c->viewer, &len);
     if (!text)
         return;
     c->sent = stamp;
@@ -135,29 +135,43 @@ static int viewer_index(int viewer)
 
 /* One message per change, built now; while the change waits for its
  * commit the messages are held back (tagged with the batch). */
+gview *gview_of(game *g)
+{
+    if (!g->edge) {
+        gview *gv = calloc(1, sizeof *gv);
+        if (!gv)
+            return NULL;
+        gv->g = g;
+        g->edge = gv;
+    }
+    return g->edge;
+}
+
 void live_broadcast(srv *S, game *g)
 {
-    if (!g->live)
+    gview *gv = g->edge;
+    if (!gv || !gv->live)
         return;
     long batch = 0;
-    if (store_pending(S->st)) {
+    if (core_pending(S->C)) {
         srv_dirty(S);
         batch = S->batch_open;
-        if (!g->bcast) {
-            g->bcast = 1;
-            g->bnext = S->bcast_head;
-            S->bcast_head = g;
+        if (!gv->bcast) {
+            gv->bcast = 1;
+            core_pin(g);     /* stays in memory until its viewers are told */
+            gv->bnext = S->bcast_head;
+            S->bcast_head = gv;
         }
     }
     msg *m[3] = {NULL, NULL, NULL};
-    unsigned long stamp = game_stamp(g);
-    for (conn *c = g->live; c; c = c->next) {
+    unsigned long stamp = core_stamp(g);
+    for (conn *c = gv->live; c; c = c->next) {
         int k = viewer_index(c->viewer);
         if (c->sent == stamp)
             continue;
         if (!m[k]) {
             size_t len = 0;
-            const char *text = game_json(g, c->viewer, &len);
+            const char *text = json_game_cached(g, c->viewer, &len);
             if (!text)
                 continue;
             m[k] = msg_new(text, len);
@@ -178,6 +192,14 @@ void live_broadcast(srv *S, game *g)
         msg_unref(m[k]);
 }
 
+peer *http_peer(srv *S, struct lws *wsi)
+{
+    char addr[64];
+    if (!wsi || !lws_get_peer_simple(wsi, addr, sizeof addr))
+        return NULL;
+    return peer_get(S->C, addr);
+}
+
 /* ---- who may connect, and under which host name ---- */
 
 /* Accept: count the connection against its address (refused past
@@ -196,13 +218,13 @@ static int conn_accept(srv *S, const struct lws_filter_network_conn_args *a)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, addr, sizeof addr);
     else if (ss->ss_family == AF_INET6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, addr, sizeof addr);
-    peer *p = peer_get(S, addr);
+    peer *p = peer_get(S->C, addr);
     if (!p)
-        return S->limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
+        return S->C->cf.limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
     /* A connection holds one of libwebsockets' request buffers (the header
      * pool) while its request comes in: one address may not hold many of
      * them with requests it never finishes. */
-    if (peer_limited(S, p) &&
+    if (peer_limited(S->C, p) &&
         (p->conns >= SRV_CONNS_PER_ADDR || p->unready >= SRV_HEADERS_PER_ADDR))
         return -1;
     p->conns++;
@@ -328,11 +350,13 @@ static void http_reset(conn *c)
 {
     body_release(c->wsi ? lws_context_user(lws_get_context(c->wsi)) : NULL, c);
     free(c->body);
-    free(c->resp);
+    if (!c->resp_static)
+        free(c->resp);
     c->body = NULL;
     c->resp = NULL;
+    c->resp_static = 0;
     c->blen = c->bmax = c->rlen = c->rsent = 0;
-    c->body_too_big = c->headers_sent = c->close_after = c->responding = 0;
+    c->headers_sent = c->close_after = c->responding = 0;
     c->status = 0;
     c->ctype = NULL;
 }
@@ -340,7 +364,9 @@ static void http_reset(conn *c)
 /* Queue an answer whose body is a heap string of `len` bytes (taken over). */
 static void respond(conn *c, int status, const char *ctype, char *body, size_t len)
 {
-    free(c->resp);
+    if (!c->resp_static)
+        free(c->resp);
+    c->resp_static = 0;
     c->resp = body;
     c->rlen = body ? len : 0;
     c->rsent = 0;
@@ -349,7 +375,7 @@ static void respond(conn *c, int status, const char *ctype, char *body, size_t l
     c->responding = 1;
     c->headers_sent = 0;
     srv *S = server_of(c->wsi);
-    if (S && c->method == 'P' && store_pending(S->st)) {
+    if (S && c->method == 'P' && core_pending(S->C)) {
         /* A change is acknowledged only once it is on disk: the answer to
          * a POST waits for the commit of the batch (reads go at once). */
         if (!c->awaiting) {
@@ -388,12 +414,13 @@ void http_release(srv *S)
         lws_callback_on_writable(c->wsi);
     }
     while (S->bcast_head) {
-        game *g = S->bcast_head;
-        S->bcast_head = g->bnext;
-        g->bcast = 0;
-        g->bnext = NULL;
-        for (conn *c = g->live; c; c = c->next)
+        gview *gv = S->bcast_head;
+        S->bcast_head = gv->bnext;
+        gv->bcast = 0;
+        gv->bnext = NULL;
+        for (conn *c = gv->live; c; c = c->next)
             lws_callback_on_writable(c->wsi);
+        core_unpin(gv->g);
     }
 }
 
@@ -514,6 +541,48 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* A web file, read once and kept in memory; NULL when there is none (or
+ * when the files kept would pass SRV_STATIC_MAX: then it is not served).
+ * A path that names no file is not remembered, so asking for many of them
+ * costs one stat() each and no memory. */
+static const sfile *web_file(srv *S, const char *path)
+{
+    for (sfile *f = S->files; f; f = f->next)
+        if (strcmp(f->path, path) == 0)
+            return f;
+    char file[4400];
+    snprintf(file, sizeof file, "%s%s", S->webdir, path);
+    size_t len = 0;
+    char *data = read_file(file, &len);
+    if (!data)
+        return NULL;
+    sfile *f = calloc(1, sizeof *f);
+    if (!f || S->files_bytes + (long)len > SRV_STATIC_MAX || !(f->path = strdup(path))) {
+        free(f);
+        free(data);
+        return NULL;
+    }
+    f->data = data;
+    f->len = len;
+    f->type = mime_of(path);
+    f->next = S->files;
+    S->files = f;
+    S->files_bytes += (long)len;
+    return f;
+}
+
+void http_files_free(srv *S)
+{
+    while (S->files) {
+        sfile *f = S->files;
+        S->files = f->next;
+        free(f->path);
+        free(f->data);
+        free(f);
+    }
+    S->files_bytes = 0;
+}
+
 static const char not_built[] =
     "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Tavoliere</title>"
     "</head><body><h1>Tavoliere</h1><p>The web UI is not built: run <code>make</code> (it "
@@ -539,26 +608,17 @@ static void serve_static(srv *S, conn *c, const char *path)
             respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
         return;
     }
-    char file[4400];
-    size_t len = 0;
-    char *data = NULL;
-    const char *type = NULL;
-    if (strcmp(path, "/") != 0) {
-        snprintf(file, sizeof file, "%s%s", S->webdir, path);
-        data = read_file(file, &len);
-        type = mime_of(file);
-    }
-    if (!data && page) {
-        /* The page's own routes (/, /games/ID) all load index.html. */
-        snprintf(file, sizeof file, "%s/index.html", S->webdir);
-        data = read_file(file, &len);
-        type = "text/html; charset=utf-8";
-    }
-    if (!data) {
+    const sfile *f = NULL;
+    if (strcmp(path, "/") != 0)
+        f = web_file(S, path);
+    if (!f && page)
+        f = web_file(S, "/index.html");   /* the page's own routes (/, /games/ID) */
+    if (!f) {
         respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
         return;
     }
-    respond(c, 200, type, data, len);
+    respond(c, 200, f->type, f->data, f->len);
+    c->resp_static = 1;   /* the cache's own bytes: not freed with the answer */
 }
 
 /* ---- request bodies ---- */
@@ -580,7 +640,7 @@ static int body_add(srv *S, conn *c, const void *in, size_t len)
         if (cap > c->bmax + 1)
             cap = c->bmax + 1;
         long more = (long)(cap - c->bcap);
-        int per_addr = c->bpeer && peer_limited(S, c->bpeer) &&
+        int per_addr = c->bpeer && peer_limited(S->C, c->bpeer) &&
                        c->bpeer->body_bytes + more > SRV_BODY_PER_ADDR;
         char *nb = per_addr || S->body_bytes + more > SRV_BODY_MEMORY ? NULL
                                                                        : realloc(c->body, cap);
@@ -631,7 +691,7 @@ static void run_api(srv *S, conn *c)
     const char *seat = url_arg(c->wsi, "seat=", seatbuf, sizeof seatbuf);
     const char *ply = url_arg(c->wsi, "ply=", plybuf, sizeof plybuf);
     reply r;
-    api_handle(S, c, peer_of(S, c->wsi), c->path, c->method, c->body ? c->body : "", c->blen,
+    api_handle(S, c, http_peer(S, c->wsi), c->path, c->method, c->body ? c->body : "", c->blen,
                seat, ply, &r);
     S->requests++;
     if (r.pending) {
@@ -666,7 +726,7 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
         serve_static(S, c, uri);
         return 0;
     }
-    if (peer_rate_exceeded(S, peer_of(S, wsi))) {
+    if (peer_rate_exceeded(S->C, http_peer(S, wsi))) {
         respond_error(c, 429, "too many requests");
         return 0;
     }
@@ -710,7 +770,7 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
         /* The body is read as it arrives (body_add): nothing is set aside
          * for a body that has not come. */
         c->bmax = (size_t)n;
-        c->bpeer = peer_of(S, wsi);
+        c->bpeer = http_peer(S, wsi);
         lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, 20);
         return 0;   /* the body follows */
     }
@@ -731,19 +791,14 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
     const char *err = NULL;
     game *g = NULL;
     size_t ulen = n > 0 ? (size_t)n : 0;
-    if (ulen < 11 + SRV_ID_CHARS + 5 || strncmp(uri, "/api/games/", 11) != 0 ||
-        strcmp(uri + 11 + SRV_ID_CHARS, "/live") != 0) {
+    if (ulen < 11 + CORE_ID_CHARS + 5 || strncmp(uri, "/api/games/", 11) != 0 ||
+        strcmp(uri + 11 + CORE_ID_CHARS, "/live") != 0) {
         err = "no such socket";
     } else {
-        char id[SRV_ID_CHARS + 1];
-        memcpy(id, uri + 11, SRV_ID_CHARS);
-        id[SRV_ID_CHARS] = 0;
-        int ok = 1;
-        for (int i = 0; i < SRV_ID_CHARS; i++)
-            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_",
-                        id[i]))
-                ok = 0;
-        g = ok ? game_get(S, id) : NULL;
+        char id[CORE_ID_CHARS + 1];
+        memcpy(id, uri + 11, CORE_ID_CHARS);
+        id[CORE_ID_CHARS] = 0;
+        g = core_id_ok(id, CORE_ID_CHARS) ? core_get(S->C, id) : NULL;
         if (!g)
             err = "no such game";
     }
@@ -753,7 +808,7 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         g = NULL;
     }
     if (!err && seat) {
-        viewer = game_seat(g, seat);
+        viewer = core_seat(g, seat);
         if (viewer < 0)
             err = "not a seat of this game";
     }
@@ -766,13 +821,19 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         c->close_after = 1;
         return;
     }
-    c->g = g;
+    gview *gv = gview_of(g);
+    if (!gv) {
+        c->close_after = 1;
+        return;
+    }
+    core_pin(g);
+    c->gv = gv;
     c->viewer = viewer;
-    c->next = g->live;
-    if (g->live)
-        g->live->prev = c;
-    g->live = c;
-    g->nlive++;
+    c->next = gv->live;
+    if (gv->live)
+        gv->live->prev = c;
+    gv->live = c;
+    gv->nlive++;
     ws_send_game(c, 0);
 }
 
@@ -780,17 +841,18 @@ static void ws_closed(conn *c)
 {
     if (c->kind != CONN_WS)
         return;
-    game *g = c->g;
-    if (g) {
+    gview *gv = c->gv;
+    if (gv) {
         if (c->prev)
             c->prev->next = c->next;
         else
-            g->live = c->next;
+            gv->live = c->next;
         if (c->next)
             c->next->prev = c->prev;
-        g->nlive--;
+        gv->nlive--;
+        core_unpin(gv->g);
     }
-    c->g = NULL;
+    c->gv = NULL;
     q_free(&c->q);
     free(c->rx);
     c->rx = NULL;
@@ -816,7 +878,7 @@ static void ws_message(conn *c, const char *text, size_t len)
     } else if (json_object_size(o) == 1 && json_is_integer(json_object_get(o, "since")) &&
                json_integer_value(json_object_get(o, "since")) >= 0) {
         json_int_t since = json_integer_value(json_object_get(o, "since"));
-        if (c->g && tav_session_ply(c->g->s) != since)
+        if (c->gv && tav_session_ply(c->gv->g->s) != since)
             ws_send_game(c, 1);
     } else {
         err = "messages are {\"type\": \"ping\"} or {\"since\": N}";
@@ -840,7 +902,7 @@ static int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t l
     if (lws_frame_is_binary(wsi))
         return ws_close(wsi, LWS_CLOSE_STATUS_UNACCEPTABLE_OPCODE, "text only");
     if (lws_is_first_fragment(wsi)) {
-        int64_t sec = srv_unix_ms() / 1000;
+        int64_t sec = core_unix_ms() / 1000;
         if (sec != c->rate_sec) {
             c->rate_sec = sec;
             c->rate_count = 0;
@@ -905,7 +967,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (S)
-            games_drain(S);
+            core_drain(S->C);
         return 0;
     case LWS_CALLBACK_HTTP:
         conn_ready(S, wsi);
@@ -925,7 +987,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (c) {
             unawait(S, c);
             if (c->waiting) {
-                game_job_abandon(S, c->waiting);
+                core_abandon(S->C, c->waiting);
                 c->waiting = NULL;
             }
             http_reset(c);

@@ -252,10 +252,10 @@ char *json_game(const game *g, int viewer)
         "thinking", g->job != NULL, "view", view ? view : json_null());
     /* Whether a seat may ever take a move back here: only against a
      * computer seat, and never with hidden information (game.c). */
-    json_object_set_new(o, "undo", json_boolean(g->human[0] != g->human[1] && !tg->mask));
+    json_object_set_new(o, "undo", json_boolean(core_undo_offered(g)));
     /* A deal chosen by the game's creator (Toscana's seed or stacks, through
      * the API): still hidden from both sides, but nobody plays it unaware. */
-    json_object_set_new(o, "dealChosen", json_boolean(game_deal_chosen(s)));
+    json_object_set_new(o, "dealChosen", json_boolean(core_deal_chosen(s)));
     return dump(o);
 }
 
@@ -301,24 +301,52 @@ char *json_meta(void)
                           levels));
 }
 
-char *json_analysis(const game *g)
+char *json_analysis(const tav_session *s, const analysis *an)
 {
     json_t *plies = json_array();
-    const analysis *an = g->an;
     int done = an && an->done;
     if (done) {
         for (int p = 0; p < an->n; p++) {
-            int mover = game_mover_at(g, p);
+            const void *st = tav_session_state_at(s, p);
+            int mover = st ? tav_session_game(s)->to_move(st) : TAV_NONE;
             /* The mover's expected score before and after its move. */
             double before = mover == TAV_BLACK ? 1.0 - an->white[p] : an->white[p];
             double after = mover == TAV_BLACK ? 1.0 - an->white[p + 1] : an->white[p + 1];
             double loss = before - after;
             const char *mark = loss > 0.25 ? "??" : loss > 0.12 ? "?" : "";
             json_array_append_new(plies, json_pack("{s:s,s:f,s:s,s:s}", "move",
-                                                   tav_session_move_text(g->s, p), "value",
+                                                   tav_session_move_text(s, p), "value",
                                                    an->white[p + 1], "best", an->best[p],
                                                    "mark", mark));
         }
     }
     return dump(json_pack("{s:b,s:o}", "done", done, "plies", plies));
+}
+
+static int viewer_slot(int viewer)
+{
+    return viewer == TAV_WHITE ? 0 : viewer == TAV_BLACK ? 1 : 2;
+}
+
+const char *json_game_cached(game *g, int viewer, size_t *len)
+{
+    gview *gv = gview_of(g);
+    if (!gv) {
+        /* No memory for the cache: no answer (the caller says so). */
+        return NULL;
+    }
+    int k = viewer_slot(viewer);
+    unsigned long stamp = core_stamp(g);
+    if (!gv->json[k] || gv->jstamp[k] != stamp) {
+        char *text = json_game(g, viewer);
+        if (!text)
+            return NULL;
+        free(gv->json[k]);
+        gv->json[k] = text;
+        gv->jlen[k] = strlen(text);
+        gv->jstamp[k] = stamp;
+    }
+    if (len)
+        *len = gv->jlen[k];
+    return gv->json[k];
 }

@@ -9,6 +9,7 @@
  */
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,8 +80,8 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     srv *S = lws_container_of(sul, srv, tick_sul);
-    games_tick(S);
-    if (store_pending(S->st))
+    core_tick(S->C);
+    if (core_pending(S->C))
         srv_flush(S);
     lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
 }
@@ -90,10 +91,10 @@ static void on_tick(lws_sorted_usec_list_t *sul)
 void srv_flush(srv *S)
 {
     S->flush_scheduled = 0;
-    if (store_pending(S->st)) {
+    if (core_pending(S->C)) {
         char err[256];
         double t0 = tav_now();
-        int rc = store_flush(S->st, err, sizeof err);
+        int rc = core_commit(S->C, err, sizeof err);
         double dt = tav_now() - t0;
         S->commit_secs += dt;
         if (dt > S->commit_max)
@@ -108,6 +109,58 @@ void srv_flush(srv *S)
         S->batch_done = S->batch_open;
     }
     http_release(S);
+}
+
+void srv_log(const srv *S, const char *fmt, ...)
+{
+    if (S && S->quiet)
+        return;
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    core_log(NULL, "%s", line);
+}
+
+/* ---- the core's events ---- */
+
+static void ev_wake(void *ctx)
+{
+    srv *S = ctx;
+    if (S->ctx)
+        lws_cancel_service(S->ctx);
+}
+
+static void ev_changed(void *ctx, game *g) { live_broadcast(ctx, g); }
+static void ev_dirty(void *ctx) { srv_dirty(ctx); }
+
+static void ev_hint_done(void *ctx, void *waiter, const core_answer *h)
+{
+    conn *c = waiter;
+    reply r;
+    api_hint_done(ctx, h, &r);
+    c->waiting = NULL;
+    http_reply_ready(c, &r);
+}
+
+static void ev_record_done(void *ctx, void *waiter, core_made *m)
+{
+    conn *c = waiter;
+    reply r;
+    api_record_done(ctx, m, &r);
+    c->waiting = NULL;
+    http_reply_ready(c, &r);
+}
+
+static void ev_freeing(void *ctx, game *g)
+{
+    (void)ctx;
+    gview *gv = g->edge;
+    for (int k = 0; k < 3; k++)
+        free(gv->json[k]);
+    free(gv);
+    g->edge = NULL;
 }
 
 /* The commit runs right after the pass of the loop that made the changes
@@ -149,8 +202,8 @@ int server_main(int argc, char **argv)
     const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL;
     const char *hosts[SRV_HOSTS_MAX];
     int nhosts = 0;
-    long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = SRV_GAMES_PER_HOUR;
-    long pace = SRV_CPU_PACE_MS;
+    long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
+    long pace = CORE_CPU_PACE_MS;
     int quiet = 0, limit_loopback = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -200,12 +253,6 @@ int server_main(int argc, char **argv)
         return 1;
     }
     S->quiet = quiet;
-    S->ai_ms = ai_ms;
-    S->rate = (int)rate;
-    S->limit_loopback = limit_loopback;
-    S->games_per_hour = (int)per_hour;
-    S->pace_ms = pace;
-    S->workers = (int)threads;
     for (int i = 0; i < nhosts; i++)
         snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);
     /* The address it listens on is a name it answers to. */
@@ -217,21 +264,6 @@ int server_main(int argc, char **argv)
         default_webdir(S->webdir, sizeof S->webdir, argv[0]);
     struct stat sb;
     S->have_web = stat(S->webdir, &sb) == 0 && S_ISDIR(sb.st_mode);
-
-    char err[512];
-    S->st = store_open(db, err, sizeof err);
-    if (!S->st) {
-        fprintf(stderr, "tavoliere serve: database %s: %s\n", db, err);
-        free(S);
-        return 1;
-    }
-    S->svc = tav_service_new((int)threads, 0);
-    if (!S->svc) {
-        fprintf(stderr, "tavoliere serve: the search service failed to start\n");
-        store_close(S->st);
-        free(S);
-        return 1;
-    }
 
     /* Every socket is a file: allow as many as the system lets this process have. */
     struct rlimit rl;
@@ -260,20 +292,18 @@ int server_main(int argc, char **argv)
     S->ctx = lws_create_context(&info);
     if (!S->ctx) {
         fprintf(stderr, "tavoliere serve: cannot listen on %s:%ld\n", host, port);
-        tav_service_free(S->svc);
-        store_close(S->st);
         free(S);
         return 1;
     }
-    if (games_init(S, err, sizeof err) != 0) {
-        fprintf(stderr, "tavoliere serve: %s\n", err);
-        games_shutdown(S);
-        tav_service_free(S->svc);
-        S->svc = NULL;
+
+    /* The core: the store, the search workers, the games to resume. */
+    core_config cf = {ai_ms, (int)threads, (int)rate, limit_loopback, (int)per_hour, pace, quiet};
+    core_events ev = {S, ev_wake, ev_changed, ev_dirty, ev_hint_done, ev_record_done, ev_freeing};
+    char err[512];
+    S->C = core_new(&cf, &ev, db, err, sizeof err);
+    if (!S->C) {
+        fprintf(stderr, "tavoliere serve: database %s: %s\n", db, err);
         lws_context_destroy(S->ctx);
-        S->ctx = NULL;
-        games_free(S);
-        store_close(S->st);
         free(S);
         return 1;
     }
@@ -288,7 +318,7 @@ int server_main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s)\n",
-           strchr(host, ':') ? "[::1]" : host, port, db, S->ngames,
+           strchr(host, ':') ? "[::1]" : host, port, db, S->C->ngames,
            S->have_web ? "" : ", web UI not built");
     fflush(stdout);
 
@@ -303,15 +333,13 @@ int server_main(int argc, char **argv)
     srv_log(S, "stopping after %ld API requests, %ld commits (%.2f ms each, %.1f ms at most)",
             S->requests, S->batches,
             S->batches ? S->commit_secs * 1000.0 / (double)S->batches : 0.0, S->commit_max * 1000.0);
-    games_shutdown(S);
-    tav_service_free(S->svc);
-    S->svc = NULL;
+    core_stop(S->C);            /* searches and the record thread end */
     signal_ctx = NULL;
-    lws_context_destroy(S->ctx);
+    lws_context_destroy(S->ctx);   /* every socket closes: the edge lets go of its games */
     S->ctx = NULL;
-    games_free(S);
+    core_free(S->C);
     http_conns_free(S);
-    store_close(S->st);
+    http_files_free(S);
     printf("tavoliere: stopped\n");
     fflush(stdout);
     free(S);

@@ -19,7 +19,7 @@
 
 #include <sqlite3.h>
 
-#include "server/store.h"
+#include "server/core/store.h"
 
 /* Migrations, in order; never edit one that has shipped, add a new one. */
 static const char *const migrations[] = {
@@ -59,7 +59,7 @@ static const char *const migrations[] = {
 enum {
     Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO,
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_DEL_MOVES,
-    Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED, Q_COUNT,
+    Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     NQ
 };
 
@@ -82,24 +82,24 @@ static const char *const queries[NQ] = {
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 ORDER BY created, id",
-    [Q_COUNT] = "SELECT count(*) FROM games",
 };
 
-struct store {
+typedef struct sq_store {
+    store base;          /* first: a sq_store is a store */
     sqlite3 *db;
     sqlite3_stmt *q[NQ];
     int in_tx;          /* a batch is open: writes wait for store_flush */
-};
+} sq_store;
 
 /* Copy SQLite's last message into err. */
-static int fail(store *st, const char *what, char *err, size_t errlen)
+static int fail(sq_store *st, const char *what, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s: %s", what, st->db ? sqlite3_errmsg(st->db) : "no database");
     return -1;
 }
 
 /* Run a one-shot statement without parameters. */
-static int run(store *st, int q)
+static int run(sq_store *st, int q)
 {
     sqlite3_stmt *s = st->q[q];
     int rc = sqlite3_step(s);
@@ -110,7 +110,7 @@ static int run(store *st, int q)
 /* Group commit: writes join one open transaction (the batch), each
  * operation inside a savepoint so a failing one leaves the others intact;
  * store_flush commits the batch with one sync to disk. */
-static int begin(store *st)
+static int begin(sq_store *st)
 {
     if (!st->in_tx) {
         if (run(st, Q_BEGIN) != 0)
@@ -120,7 +120,7 @@ static int begin(store *st)
     return run(st, Q_SAVEPOINT);
 }
 
-static int commit(store *st, char *err, size_t errlen)
+static int commit(sq_store *st, char *err, size_t errlen)
 {
     if (run(st, Q_RELEASE) == 0)
         return 0;
@@ -129,7 +129,7 @@ static int commit(store *st, char *err, size_t errlen)
 }
 
 /* Undo a failed operation (not the batch), keeping the step's message. */
-static int abort_tx(store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
+static int abort_tx(sq_store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
 {
     fail(st, what, err, errlen);
     if (s)
@@ -141,10 +141,11 @@ static int abort_tx(store *st, sqlite3_stmt *s, const char *what, char *err, siz
     return -1;
 }
 
-int store_pending(const store *st) { return st->in_tx; }
+static int sq_pending(const store *base) { return ((const sq_store *)base)->in_tx; }
 
-int store_flush(store *st, char *err, size_t errlen)
+static int sq_flush(store *base, char *err, size_t errlen)
 {
+    sq_store *st = (sq_store *)base;
     if (!st->in_tx)
         return 0;
     st->in_tx = 0;
@@ -248,9 +249,11 @@ static int owner_only(const char *path, char *err, size_t errlen)
     return 0;
 }
 
-store *store_open(const char *path, char *err, size_t errlen)
+static void sq_close(store *base);
+
+static store *sq_open(const char *path, char *err, size_t errlen)
 {
-    store *st = calloc(1, sizeof *st);
+    sq_store *st = calloc(1, sizeof *st);
     if (!st) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -262,7 +265,7 @@ store *store_open(const char *path, char *err, size_t errlen)
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                         SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
         fail(st, path, err, errlen);
-        store_close(st);
+        sq_close(&st->base);
         return NULL;
     }
     sqlite3_busy_timeout(st->db, 5000);
@@ -270,26 +273,28 @@ store *store_open(const char *path, char *err, size_t errlen)
         exec(st->db, "PRAGMA synchronous=FULL;", err, errlen) != 0 ||
         exec(st->db, "PRAGMA foreign_keys=ON;", err, errlen) != 0 ||
         migrate(st->db, err, errlen) != 0) {
-        store_close(st);
+        sq_close(&st->base);
         return NULL;
     }
     for (int i = 0; i < NQ; i++)
         if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i],
                                NULL) != SQLITE_OK) {
             fail(st, queries[i], err, errlen);
-            store_close(st);
+            sq_close(&st->base);
             return NULL;
         }
-    return st;
+    st->base.ops = &store_sqlite_ops;
+    return &st->base;
 }
 
-void store_close(store *st)
+static void sq_close(store *base)
 {
+    sq_store *st = (sq_store *)base;
     if (!st)
         return;
     if (st->in_tx) {
         char err[128];
-        store_flush(st, err, sizeof err);
+        sq_flush(base, err, sizeof err);
     }
     for (int i = 0; i < NQ; i++)
         sqlite3_finalize(st->q[i]);
@@ -297,10 +302,8 @@ void store_close(store *st)
     free(st);
 }
 
-int store_schema_version(store *st) { return read_version(st->db); }
-
 /* Insert one move row (inside a transaction). */
-static int insert_move(store *st, const char *id, int ply, const store_move *m)
+static int insert_move(sq_store *st, const char *id, int ply, const store_move *m)
 {
     sqlite3_stmt *s = st->q[Q_INS_MOVE];
     sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
@@ -311,9 +314,10 @@ static int insert_move(store *st, const char *id, int ply, const store_move *m)
     return step_done(s);
 }
 
-int store_create_game(store *st, const store_game *g, const store_move *moves, int nmoves,
+static int sq_create_game(store *base, const store_game *g, const store_move *moves, int nmoves,
                       char *err, size_t errlen)
 {
+    sq_store *st = (sq_store *)base;
     if (begin(st) != 0)
         return fail(st, "begin", err, errlen);
     sqlite3_stmt *s = st->q[Q_INS_GAME];
@@ -345,7 +349,7 @@ int store_create_game(store *st, const store_game *g, const store_move *moves, i
 }
 
 /* Set a game's status (inside a transaction). */
-static int set_status(store *st, const char *id, int status)
+static int set_status(sq_store *st, const char *id, int status)
 {
     sqlite3_stmt *s = st->q[Q_SET_STATUS];
     sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
@@ -353,9 +357,10 @@ static int set_status(store *st, const char *id, int status)
     return step_done(s);
 }
 
-int store_add_move(store *st, const char *id, int ply, const store_move *m, int status,
-                   char *err, size_t errlen)
+static int sq_add_move(store *base, const char *id, int ply, const store_move *m, int status,
+                       char *err, size_t errlen)
 {
+    sq_store *st = (sq_store *)base;
     if (begin(st) != 0)
         return fail(st, "begin", err, errlen);
     if (insert_move(st, id, ply, m) != 0)
@@ -365,8 +370,10 @@ int store_add_move(store *st, const char *id, int ply, const store_move *m, int 
     return commit(st, err, errlen);
 }
 
-int store_truncate(store *st, const char *id, int ply, int status, char *err, size_t errlen)
+static int sq_truncate(store *base, const char *id, int ply, int status, char *err,
+                       size_t errlen)
 {
+    sq_store *st = (sq_store *)base;
     if (begin(st) != 0)
         return fail(st, "begin", err, errlen);
     sqlite3_stmt *s = st->q[Q_DEL_MOVES];
@@ -383,9 +390,10 @@ int store_truncate(store *st, const char *id, int ply, int status, char *err, si
     return commit(st, err, errlen);
 }
 
-int store_set_result(store *st, const char *id, int status, int resigned, char *err,
-                     size_t errlen)
+static int sq_set_result(store *base, const char *id, int status, int resigned, char *err,
+                         size_t errlen)
 {
+    sq_store *st = (sq_store *)base;
     if (begin(st) != 0)
         return fail(st, "begin", err, errlen);
     sqlite3_stmt *s = st->q[Q_SET_RESULT];
@@ -407,9 +415,11 @@ static int col_text(sqlite3_stmt *s, int col, char *buf, size_t n)
     return 0;
 }
 
-int store_load_game(store *st, const char *id, store_game *out, store_move_fn move, void *ctx,
-                    char *err, size_t errlen)
+static int sq_load_game(store *base, const char *id, store_game *outp, store_row_fn row,
+                        store_move_fn move, void *ctx, char *err, size_t errlen)
 {
+    sq_store *st = (sq_store *)base;
+    store_game mine, *out = outp ? outp : &mine;
     memset(out, 0, sizeof *out);
     if (strlen(id) >= STORE_ID_LEN)
         return 0;
@@ -459,6 +469,11 @@ int store_load_game(store *st, const char *id, store_game *out, store_move_fn mo
         store_game_done(out);
         return fail(st, "load seats", err, errlen);
     }
+    if (row && row(ctx, out) != 0) {
+        snprintf(err, errlen, "game %s: its row was refused", id);
+        store_game_done(out);
+        return -1;
+    }
     s = st->q[Q_GET_MOVES];
     sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
     int expect = 0, stop = 0;
@@ -485,17 +500,14 @@ int store_load_game(store *st, const char *id, store_game *out, store_move_fn mo
         store_game_done(out);
         return -1;
     }
+    if (!outp)
+        store_game_done(out);
     return 1;
 }
 
-void store_game_done(store_game *g)
+static int sq_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err, size_t errlen)
 {
-    free(g->options);
-    g->options = NULL;
-}
-
-int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen)
-{
+    sq_store *st = (sq_store *)base;
     /* Collect first: fn may use the store. */
     sqlite3_stmt *s = st->q[Q_UNFINISHED];
     char (*ids)[STORE_ID_LEN] = NULL;
@@ -530,12 +542,7 @@ int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_
     return 0;
 }
 
-long store_count_games(store *st)
-{
-    sqlite3_stmt *s = st->q[Q_COUNT];
-    long n = -1;
-    if (sqlite3_step(s) == SQLITE_ROW)
-        n = (long)sqlite3_column_int64(s, 0);
-    sqlite3_reset(s);
-    return n;
-}
+const store_ops store_sqlite_ops = {
+    "sqlite", sq_open, sq_close, sq_pending, sq_flush, sq_create_game, sq_add_move, sq_truncate,
+    sq_set_result, sq_load_game, sq_each_unfinished,
+};

@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server/srv.h"
+#include "server/core/core.h"
 
 #define PROBES 64
 
@@ -50,7 +50,7 @@ static void peer_key(const char *addr, char key[PEER_ADDR_LEN])
     snprintf(key, PEER_ADDR_LEN, "%s", addr);
 }
 
-peer *peer_get(srv *S, const char *addr)
+peer *peer_get(core *C, const char *addr)
 {
     if (!addr || !addr[0])
         return NULL;
@@ -61,9 +61,9 @@ peer *peer_get(srv *S, const char *addr)
         h = h * 33 + (unsigned char)*p;
     peer *reuse = NULL;
     for (int i = 0; i < PROBES; i++) {
-        peer *p = &S->peers[(h + (unsigned)i) % SRV_PEER_SLOTS];
+        peer *p = &C->peers[(h + (unsigned)i) % CORE_PEER_SLOTS];
         if (strcmp(p->addr, key) == 0) {
-            p->seen = srv_unix_ms() / 1000;
+            p->seen = core_unix_ms() / 1000;
             return p;
         }
         if (!p->addr[0]) {
@@ -78,56 +78,23 @@ peer *peer_get(srv *S, const char *addr)
     memset(reuse, 0, sizeof *reuse);
     snprintf(reuse->addr, sizeof reuse->addr, "%s", key);
     reuse->loopback = peer_is_loopback(addr);
-    reuse->seen = srv_unix_ms() / 1000;
+    reuse->seen = core_unix_ms() / 1000;
     return reuse;
 }
 
-peer *peer_of(srv *S, struct lws *wsi)
+int peer_limited(const core *C, const peer *p)
 {
-    char addr[64];
-    if (!wsi || !lws_get_peer_simple(wsi, addr, sizeof addr))
-        return NULL;
-    return peer_get(S, addr);
+    return p && (!p->loopback || C->cf.limit_loopback);
 }
 
-int peer_limited(const srv *S, const peer *p)
+int peer_rate_exceeded(core *C, peer *p)
 {
-    return p && (!p->loopback || S->limit_loopback);
-}
-
-int peer_rate_exceeded(srv *S, peer *p)
-{
-    if (S->rate <= 0 || !peer_limited(S, p))
+    if (C->cf.rate <= 0 || !peer_limited(C, p))
         return 0;
-    int64_t sec = srv_unix_ms() / 1000;
+    int64_t sec = core_unix_ms() / 1000;
     if (p->rate_sec != sec) {
         p->rate_sec = sec;
         p->rate_count = 0;
     }
-    return ++p->rate_count > S->rate;
-}
-
-int peer_game_allowed(srv *S, peer *p)
-{
-    if (!peer_limited(S, p))
-        return 1;
-    int64_t hour = srv_unix_ms() / 3600000;
-    if (p->hour != hour) {
-        p->hour = hour;
-        p->games_hour = 0;
-    }
-    return p->games_hour < S->games_per_hour;
-}
-
-void peer_game_created(srv *S, peer *p)
-{
-    (void)S;
-    if (!p)
-        return;
-    int64_t hour = srv_unix_ms() / 3600000;
-    if (p->hour != hour) {
-        p->hour = hour;
-        p->games_hour = 0;
-    }
-    p->games_hour++;
+    return ++p->rate_count > C->cf.rate;
 }

@@ -1,0 +1,257 @@
+/*
+ * core.h — the game server's core: games in play, moves, computer seats,
+ * hints, analyses, record checks, the per-address limits and the store.
+ * It knows no HTTP, no sockets and no JSON: the edge (the files of src/server:
+ * libwebsockets, jansson) calls in with decoded requests and hears back
+ * through a small table of events (core_events) that it implements.
+ *
+ * Threads: everything here belongs to the thread that calls it (the edge's
+ * event loop), except the done-queue (qlock), which search workers and the
+ * record thread append to before calling events.wake; the loop then calls
+ * core_drain.
+ *
+ * Lifetimes: a game lives while anything points at it — a search (jobs_out),
+ * the edge (pins: its sockets and messages), a computer-only game's turn —
+ * and otherwise leaves memory after CORE_IDLE_SECS unused (core_tick); the
+ * store keeps it and core_get brings it back.
+ */
+#ifndef SERVER_CORE_CORE_H
+#define SERVER_CORE_CORE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tavoliere.h"
+#include "tavoliere_search.h"
+#include "tavoliere_session.h"
+#include "server/core/store.h"
+
+/* Limits (docs/server-api.md "Limits"). */
+#define CORE_PLAYER_MAX 32         /* a player spec's length */
+#define CORE_PLIES_MAX 1000        /* moves a server game may have (records, maxplies) */
+#define CORE_GAMES_PER_HOUR 60     /* games created per client address per hour (default) */
+#define CORE_HINTS_PER_ADDR 4      /* hint searches under way per client address */
+#define CORE_CPU_GAMES_PER_ADDR 2  /* unfinished computer-only games per client address */
+#define CORE_CPU_PACE_MS 1000      /* a computer-only game moves at most once a second (--pace) */
+#define CORE_RECORDS_PER_ADDR 2    /* record uploads being checked per client address */
+#define CORE_RECORD_QUEUE 16       /* record uploads being checked in all */
+#define CORE_IDLE_SECS 300         /* a game untouched this long leaves memory */
+#define CORE_TOKEN_LEN 43          /* 32 bytes as unpadded base64url */
+#define CORE_ID_CHARS 12           /* 9 bytes as base64url */
+
+/* What a request comes to: the edge turns these into HTTP statuses. */
+typedef enum core_status {
+    CORE_OK = 0,
+    CORE_CREATED,      /* a new game */
+    CORE_BAD,          /* malformed or invalid request */
+    CORE_FORBIDDEN,    /* not a seat of this game */
+    CORE_NOTFOUND,     /* no such game */
+    CORE_CONFLICT,     /* not now: stale ply, not your turn, over, illegal */
+    CORE_LIMIT,        /* past a per-address or per-game limit */
+    CORE_UNAVAILABLE,  /* the store failed, or the server is too busy */
+    CORE_PENDING       /* the answer comes later through an event */
+} core_status;
+
+typedef struct core core;
+typedef struct game game;
+typedef struct job job;
+typedef struct peer peer;
+
+/* What one client address holds and has used (peers.c). */
+#define PEER_ADDR_LEN 64
+struct peer {
+    char addr[PEER_ADDR_LEN];   /* "" never used; IPv6 as its /64 */
+    int loopback;
+    int conns;           /* open connections (the edge counts them) */
+    int unready;         /* ... of which still sending their first request */
+    int hints;           /* hint searches under way */
+    int cpu_games;       /* unfinished computer-only games it created (in memory) */
+    int records;         /* record uploads being checked */
+    long body_bytes;     /* request-body bytes held (the edge counts them) */
+    int64_t rate_sec;    /* API requests in this second */
+    int rate_count;
+    int64_t hour;        /* games created in this hour */
+    int games_hour;
+    int64_t seen;        /* unix seconds of the last lookup */
+};
+#define CORE_PEER_SLOTS 16384
+
+/* Analysis of a finished game: one search per ply, newest first. */
+typedef struct analysis {
+    int n;               /* plies */
+    int next;            /* ply searched next (counts down), -1 when done */
+    int done;
+    double *white;       /* white's expected score before each ply (n + 1 entries) */
+    char (*best)[TAV_MOVE_TEXT];
+    tav_session *work;   /* a copy being taken back ply by ply */
+    int queued;
+} analysis;
+
+/* A game in memory.  The edge reads its fields; only the core changes them. */
+struct game {
+    char id[STORE_ID_LEN];
+    tav_session *s;
+    char player[2][STORE_PLAYER_LEN];   /* "human", "random", "ai:level=3" */
+    int human[2];
+    unsigned char seat_hash[2][STORE_HASH_LEN];
+    job *job;            /* the computer seat's search now, or NULL */
+    int64_t last_ms;     /* wall clock (unix ms) of the last move, for move times */
+    analysis *an;
+    unsigned long version;   /* bumped by every change of the session */
+    int hints;           /* hint searches under way */
+    int jobs_out;        /* searches submitted and not yet drained (they point at it) */
+    int pins;            /* the edge holds it (sockets, messages waiting) */
+    int cpu_only;        /* both seats are computers */
+    peer *owner;         /* cpu_only: the address whose cpu_games count it holds */
+    int cwaiting;        /* cpu_only: on the list of games waiting to search */
+    int64_t touched;     /* unix seconds of the last request or change */
+    void *edge;          /* the edge's own data for this game (events.freeing frees it) */
+    game *hnext;         /* hash chain */
+    game *anext;         /* analysis queue */
+    game *cnext;         /* computer-only turn queue */
+};
+
+/* A hint's answer, or a record check's. */
+typedef struct core_answer {
+    core_status status;
+    char move[TAV_MOVE_TEXT];
+    double value;
+    char err[160];
+} core_answer;
+
+typedef struct core_made {
+    core_status status;  /* CORE_CREATED with g, else the refusal */
+    game *g;
+    char tokens[2][48];  /* human seats' tokens ("" for a computer seat): wiped after */
+    char err[320];
+} core_made;
+
+/* The edge's side of the core: the core calls these, the edge implements
+ * them.  `ctx` is the edge's. */
+typedef struct core_events {
+    void *ctx;
+    void (*wake)(void *ctx);                /* any thread: call core_drain on the loop */
+    void (*changed)(void *ctx, game *g);    /* g changed: tell its viewers (after the commit) */
+    void (*dirty)(void *ctx);               /* a write waits for core_commit */
+    void (*hint_done)(void *ctx, void *waiter, const core_answer *h);
+    void (*record_done)(void *ctx, void *waiter, core_made *m);
+    void (*freeing)(void *ctx, game *g);    /* g leaves memory: free g->edge */
+} core_events;
+
+typedef struct core_config {
+    long ai_ms;          /* cap on a computer move's time */
+    int threads;         /* search workers */
+    int rate;            /* API requests a second per client address (0: no limit) */
+    int limit_loopback;  /* apply the per-address limits to loopback clients too */
+    int games_per_hour;
+    long pace_ms;        /* a computer-only game waits this long between moves */
+    int quiet;
+} core_config;
+
+/* Games in memory, by id. */
+#define CORE_HASH_SIZE 4096
+
+struct core {
+    core_config cf;
+    core_events ev;
+    store *st;
+    tav_service *svc;
+    game *games[CORE_HASH_SIZE];
+    long ngames;
+    pthread_mutex_t qlock;
+    job *done_head, *done_tail;
+    game *an_head, *an_tail;   /* finished games waiting for analysis */
+    job *an_job;               /* the analysis search running now */
+    job *running;              /* computer moves being searched (the watchdog's list) */
+    int stopping;
+    peer peers[CORE_PEER_SLOTS];
+    game *cwait_head, *cwait_tail;    /* computer-only games waiting to search */
+    int cpu_running;     /* computer-only searches submitted */
+    int cpu_cap;         /* ... at most this many at once */
+    int records_out;     /* record uploads being checked */
+    pthread_t rthread;   /* the record thread: checks uploaded records */
+    int rthread_started;
+    pthread_mutex_t rlock;
+    pthread_cond_t rcond;
+    job *rq_head, *rq_tail;
+    int rstop;
+    int64_t last_sweep;
+    long moves_played;
+};
+
+/* ---- life ---- */
+/* Open the store `db` names, start the search workers and the record
+ * thread, and load the games whose computer seat is to act.  NULL with a
+ * message on failure. */
+core *core_new(const core_config *cf, const core_events *ev, const char *db, char *err,
+               size_t errlen);
+/* Stop searches and threads (before the edge stops), then free everything. */
+void core_stop(core *C);
+void core_free(core *C);
+/* On the loop: answers from the workers and the record thread. */
+void core_drain(core *C);
+/* On the loop, often (every few tens of ms): drain, watch searches,
+ * computer-only turns, and games that leave memory. */
+void core_tick(core *C);
+/* Commit the open batch of writes: 0, or -1 with a message (nothing of the
+ * batch may be acknowledged then). */
+int core_pending(const core *C);
+int core_commit(core *C, char *err, size_t errlen);
+
+/* ---- games ---- */
+game *core_get(core *C, const char *id);          /* loads from the store; NULL unknown */
+int core_id_ok(const char *id, size_t n);         /* 12 base64url characters */
+/* Which side a token holds in g: TAV_WHITE, TAV_BLACK, or -1. */
+int core_seat(const game *g, const char *token);
+int core_mover_at(const game *g, int ply);
+/* A stamp that changes whenever what a viewer sees of g may change. */
+unsigned long core_stamp(const game *g);
+/* 1 when g runs on a deal its creator chose (a seed or explicit stacks):
+ * hidden from both sides until the end, but said to them. */
+int core_deal_chosen(const tav_session *s);
+/* Whether a seat may ever take a move back in g (never with hidden
+ * information, only against a computer seat). */
+int core_undo_offered(const game *g);
+void core_pin(game *g);                           /* the edge holds g */
+void core_unpin(game *g);
+
+/* ---- requests (each fills err with a message for people on refusal) ---- */
+/* A player spec: "human" or one the search service knows. */
+int core_player_ok(const char *p);
+/* A new game; tokens of its human seats in m. */
+core_status core_create(core *C, peer *by, const char *name, const char *options,
+                        const char *const player[2], core_made *m);
+/* A new game from a record: checked on the record thread, then
+ * events.record_done(waiter, ...); CORE_PENDING (*handle lets the edge
+ * abandon it), or the refusal in m. */
+core_status core_record(core *C, peer *by, void *waiter, const char *text, size_t len,
+                        const char *const player[2], job **handle, core_made *m);
+/* The seat `token` plays `move` at `ply`. */
+core_status core_move(core *C, game *g, const char *token, const char *move, int ply,
+                      char *err, size_t errlen);
+core_status core_resign(core *C, game *g, const char *token, char *err, size_t errlen);
+core_status core_undo(core *C, game *g, const char *token, int ply, char *err, size_t errlen);
+/* A hint: CORE_PENDING (events.hint_done later) or the refusal.  *handle
+ * lets the edge abandon it. */
+core_status core_hint(core *C, game *g, const char *token, peer *by, void *waiter,
+                      job **handle, char *err, size_t errlen);
+/* The waiter of a hint or record check went away. */
+void core_abandon(core *C, job *j);
+/* Start a finished game's analysis if not yet started. */
+void core_analyse(core *C, game *g);
+
+/* ---- client addresses (peers.c) ---- */
+/* The peer of an address, made when new; NULL when the table has no room
+ * near its slot (the caller refuses the request). */
+peer *peer_get(core *C, const char *addr);
+int peer_is_loopback(const char *addr);
+/* 1 when the per-address limits apply to p (loopback only with limit_loopback). */
+int peer_limited(const core *C, const peer *p);
+int peer_rate_exceeded(core *C, peer *p);         /* counts this request */
+
+/* ---- small things shared with the edge ---- */
+int64_t core_unix_ms(void);
+void core_log(const core *C, const char *fmt, ...);
+
+#endif

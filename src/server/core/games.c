@@ -1,0 +1,1365 @@
+/*
+ * games.c — the core's games: loading from the store, playing, computer
+ * seats, hints, analyses and record checks through the search service.
+ *
+ * A game is a tav_session plus its seats.  It is loaded from the store on
+ * first use (and at start every unfinished game whose computer seat is to
+ * act) by replaying its moves once, and leaves memory again once nobody has
+ * used it for CORE_IDLE_SECS (sweep).  Every change is written to the store
+ * before anyone is told about it: the edge commits the batch, then sends.
+ *
+ * Searches are scheduled by priority (a computer seat someone plays
+ * against first, then hints, analyses, and computer-only games last); a
+ * computer-only game moves at most once per `pace_ms` (--pace) and at most
+ * `cpu_cap` of them search at once, so they leave room for people.
+ *
+ * Searches never run on the loop: tav_service_submit hands the position to
+ * a worker; job_done (worker thread) queues the answer and wakes the loop,
+ * which plays it in core_drain only if the game is still at the ply the
+ * search started from.  Records are parsed and replayed on the record
+ * thread, off the loop.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sodium.h>
+
+#include "server/core/core.h"
+
+enum { JOB_MOVE, JOB_HINT, JOB_ANALYSIS, JOB_RECORD };
+
+/* Search priorities (tav_budget.priority): someone waits for the first two. */
+enum { PRIO_CPU_ONLY = 0, PRIO_ANALYSIS = 1, PRIO_HINT = 2, PRIO_SEAT = 3 };
+
+/* One search (or record check) under way.  Owned by the loop; a worker only
+ * fills `answer` (the record thread `made`/`err`) and appends the job to
+ * the done-queue. */
+struct job {
+    int kind;
+    game *g;
+    int ply;             /* the game's ply when submitted: a stale answer is dropped */
+    int stale;           /* cancelled: its answer is ignored */
+    uint64_t handle;
+    void *waiter;        /* JOB_HINT, JOB_RECORD: the edge's request waiting for it */
+    core *server;
+    tav_answer answer;
+    job *next;           /* done-queue */
+    long budget_ms;
+    job *wprev, *wnext;  /* JOB_MOVE: on the watchdog's list while running */
+    peer *by;            /* JOB_HINT, JOB_RECORD: the address it counts against */
+    int cpu;             /* JOB_MOVE of a computer-only game (counted in cpu_running) */
+    /* JOB_RECORD: checked on the record thread */
+    char *text;
+    size_t len;
+    char player[2][STORE_PLAYER_LEN];
+    tav_session *made;   /* the session it makes, or NULL with err */
+    char err[320];
+};
+
+int64_t core_unix_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void core_log(const core *C, const char *fmt, ...)
+{
+    if (C && C->cf.quiet)
+        return;
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    fprintf(stderr, "%04d-%02d-%02dT%02d:%02d:%02dZ %s\n", tm.tm_year + 1900, tm.tm_mon + 1,
+            tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, line);
+}
+
+static void random_b64(char *out, size_t nbytes)
+{
+    unsigned char buf[64];
+    if (nbytes > sizeof buf)
+        nbytes = sizeof buf;
+    randombytes_buf(buf, nbytes);
+    sodium_bin2base64(out, sodium_base64_ENCODED_LEN(nbytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING),
+                      buf, nbytes, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(buf, sizeof buf);
+}
+
+static void token_hash(const char *token, unsigned char hash[STORE_HASH_LEN])
+{
+    static const unsigned char key[] = "tavoliere seat token v1";
+    crypto_generichash(hash, STORE_HASH_LEN, (const unsigned char *)token, strlen(token), key,
+                       sizeof key - 1);
+}
+
+int core_seat(const game *g, const char *token)
+{
+    if (!token || strlen(token) != CORE_TOKEN_LEN)
+        return -1;
+    unsigned char h[STORE_HASH_LEN];
+    token_hash(token, h);
+    int seat = -1;
+    /* Compare with both seats, in constant time. */
+    for (int side = 0; side < 2; side++)
+        if (g->human[side] && sodium_memcmp(h, g->seat_hash[side], STORE_HASH_LEN) == 0)
+            seat = side;
+    return seat;
+}
+
+int core_mover_at(const game *g, int ply)
+{
+    const void *st = tav_session_state_at(g->s, ply);
+    return st ? tav_session_game(g->s)->to_move(st) : TAV_NONE;
+}
+
+int core_id_ok(const char *id, size_t n)
+{
+    if (n != CORE_ID_CHARS)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = id[i];
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+              ch == '-' || ch == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+void core_pin(game *g) { g->pins++; }
+void core_unpin(game *g) { g->pins--; }
+
+/* ---- the table of games ---- */
+
+static unsigned hash_id(const char *id)
+{
+    unsigned h = 2166136261u;
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 16777619u;
+    return h % CORE_HASH_SIZE;
+}
+
+static game *find_loaded(core *C, const char *id)
+{
+    for (game *g = C->games[hash_id(id)]; g; g = g->hnext)
+        if (strcmp(g->id, id) == 0)
+            return g;
+    return NULL;
+}
+
+static void insert_game(core *C, game *g)
+{
+    unsigned h = hash_id(g->id);
+    g->hnext = C->games[h];
+    C->games[h] = g;
+    C->ngames++;
+}
+
+static void game_free(core *C, game *g)
+{
+    if (g->edge && C->ev.freeing)
+        C->ev.freeing(C->ev.ctx, g);
+    if (g->an) {
+        free(g->an->white);
+        free(g->an->best);
+        if (g->an->work)
+            tav_session_free(g->an->work);
+        free(g->an);
+    }
+    tav_session_free(g->s);
+    free(g);
+}
+
+static void kick(core *C, game *g);
+static void finished(core *C, game *g);
+
+/* Whether the side to act is a computer seat. */
+static int computer_to_act(const game *g)
+{
+    int side = tav_session_to_move(g->s);
+    return (side == TAV_WHITE || side == TAV_BLACK) && !g->human[side];
+}
+
+/* The status the store keeps for g now. */
+static int store_status(const game *g)
+{
+    tav_result r;
+    tav_session_result(g->s, &r);
+    return r.over ? STORE_OVER : computer_to_act(g) ? STORE_COMPUTER : STORE_PLAYING;
+}
+
+/* The session changed: what viewers see is out of date. */
+static void changed(game *g)
+{
+    g->version++;
+    g->touched = core_unix_ms() / 1000;
+}
+
+unsigned long core_stamp(const game *g)
+{
+    return g->version * 2 + (g->job != NULL);
+}
+
+int core_undo_offered(const game *g)
+{
+    return g->human[0] != g->human[1] && !tav_session_game(g->s)->mask;
+}
+
+/* Tell the edge: its viewers see g anew (after the batch's commit). */
+static void tell(core *C, game *g)
+{
+    if (C->ev.changed)
+        C->ev.changed(C->ev.ctx, g);
+}
+
+typedef struct replay_ctx {
+    game *g;
+    char err[256];
+    int64_t last;
+} replay_ctx;
+
+/* The row of a game being loaded: its session, before the moves replay. */
+static int replay_row(void *ctx, const store_game *sg)
+{
+    replay_ctx *rc = ctx;
+    game *g = rc->g;
+    if (tav_session_new(&g->s, sg->game, sg->options, sg->seed, rc->err, sizeof rc->err) !=
+        TAV_OK)
+        return -1;
+    rc->last = sg->created * 1000;
+    return 0;
+}
+
+/* Replay one stored move into the session. */
+static int replay_move(void *ctx, int ply, const store_move *m)
+{
+    replay_ctx *rc = ctx;
+    if (tav_session_play_text(rc->g->s, m->text, rc->err, sizeof rc->err) != TAV_OK)
+        return -1;
+    tav_session_set_move_ms(rc->g->s, ply, m->ms);
+    rc->last = m->time;
+    return 0;
+}
+
+/* Rebuild a game from the store, reading it once: NULL when unknown or
+ * damaged. */
+static game *load_game(core *C, const char *id)
+{
+    store_game sg;
+    char err[256];
+    game *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    replay_ctx rc = {g, "", 0};
+    int found = store_load_game(C->st, id, &sg, replay_row, replay_move, &rc, err, sizeof err);
+    if (found <= 0) {
+        if (found < 0)
+            core_log(C, "error: %s%s%s", err, rc.err[0] ? ": " : "", rc.err);
+        if (g->s)
+            tav_session_free(g->s);
+        free(g);
+        return NULL;
+    }
+    snprintf(g->id, sizeof g->id, "%s", sg.id);
+    for (int side = 0; side < 2; side++) {
+        memcpy(g->player[side], sg.player[side], STORE_PLAYER_LEN);
+        g->human[side] = sg.has_seat[side];
+        memcpy(g->seat_hash[side], sg.seat_hash[side], STORE_HASH_LEN);
+    }
+    if (sg.resigned == TAV_WHITE || sg.resigned == TAV_BLACK)
+        tav_session_resign(g->s, sg.resigned);
+    g->cpu_only = !g->human[0] && !g->human[1];
+    g->last_ms = rc.last;
+    changed(g);
+    store_game_done(&sg);
+    insert_game(C, g);
+    return g;
+}
+
+game *core_get(core *C, const char *id)
+{
+    game *g = find_loaded(C, id);
+    if (g) {
+        g->touched = core_unix_ms() / 1000;
+        return g;
+    }
+    g = load_game(C, id);
+    if (g) {
+        tav_result r;
+        tav_session_result(g->s, &r);
+        if (!r.over)
+            kick(C, g);
+    }
+    return g;
+}
+
+/* Load every unfinished game whose computer seat is to act, at start. */
+static void load_unfinished(void *ctx, const char *id)
+{
+    core *C = ctx;
+    if (!core_get(C, id))
+        core_log(C, "error: game %s could not be loaded", id);
+}
+
+static void *record_thread(void *arg);
+
+core *core_new(const core_config *cf, const core_events *ev, const char *db, char *err,
+               size_t errlen)
+{
+    core *C = calloc(1, sizeof *C);
+    if (!C) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    C->cf = *cf;
+    C->ev = *ev;
+    pthread_mutex_init(&C->qlock, NULL);
+    pthread_mutex_init(&C->rlock, NULL);
+    pthread_cond_init(&C->rcond, NULL);
+    C->cpu_cap = C->cf.threads > 1 ? C->cf.threads - 1 : 1;
+    C->st = store_open(db, err, errlen);
+    if (!C->st) {
+        core_free(C);
+        return NULL;
+    }
+    C->svc = tav_service_new(C->cf.threads, 0);
+    if (!C->svc) {
+        snprintf(err, errlen, "the search service failed to start");
+        core_free(C);
+        return NULL;
+    }
+    if (pthread_create(&C->rthread, NULL, record_thread, C) != 0) {
+        snprintf(err, errlen, "the record thread failed to start");
+        core_free(C);
+        return NULL;
+    }
+    C->rthread_started = 1;
+    if (store_each_unfinished(C->st, load_unfinished, C, err, errlen) != 0) {
+        core_stop(C);
+        core_free(C);
+        return NULL;
+    }
+    return C;
+}
+
+/* ---- jobs ---- */
+
+/* Any thread: queue a finished job for the loop and wake it. */
+static void done_push(core *C, job *j)
+{
+    pthread_mutex_lock(&C->qlock);
+    j->next = NULL;
+    if (C->done_tail)
+        C->done_tail->next = j;
+    else
+        C->done_head = j;
+    C->done_tail = j;
+    pthread_mutex_unlock(&C->qlock);
+    if (C->ev.wake)
+        C->ev.wake(C->ev.ctx);
+}
+
+/* Worker thread: keep the answer, hand the job back. */
+static void job_done(void *ctx, const tav_answer *a)
+{
+    job *j = ctx;
+    j->answer = *a;
+    done_push(j->server, j);
+}
+
+/* The watchdog's list of computer moves being searched. */
+static void watch(core *C, job *j)
+{
+    j->wprev = NULL;
+    j->wnext = C->running;
+    if (C->running)
+        C->running->wprev = j;
+    C->running = j;
+}
+
+static void unwatch(core *C, job *j)
+{
+    if (j->kind != JOB_MOVE || (!j->wprev && C->running != j))
+        return;
+    if (j->wprev)
+        j->wprev->wnext = j->wnext;
+    else
+        C->running = j->wnext;
+    if (j->wnext)
+        j->wnext->wprev = j->wprev;
+    j->wprev = j->wnext = NULL;
+}
+
+static job *submit(core *C, int kind, game *g, const tav_session *s, const char *player,
+                   tav_budget *b, int priority)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->kind = kind;
+    j->g = g;
+    j->server = C;
+    j->ply = tav_session_ply(s);
+    j->budget_ms = b->movetime_ms;
+    b->priority = priority;
+    j->handle = tav_service_submit(C->svc, s, player, b, job_done, j);
+    if (!j->handle) {
+        free(j);
+        return NULL;
+    }
+    g->jobs_out++;
+    if (kind == JOB_MOVE)
+        watch(C, j);
+    return j;
+}
+
+static void cancel(core *C, job *j)
+{
+    if (!j)
+        return;
+    unwatch(C, j);
+    if (!C->svc)
+        return;
+    j->stale = 1;
+    tav_service_cancel(C->svc, j->handle);
+}
+
+/* The budget of a computer seat, its time capped so games go on briskly. */
+static void seat_budget(const tav_game *tg, int level, long cap_ms, tav_budget *b)
+{
+    memset(b, 0, sizeof *b);
+    if (level > 0)
+        tav_level_budget(tg, level, b);
+    if (b->movetime_ms <= 0 || b->movetime_ms > cap_ms)
+        b->movetime_ms = cap_ms;
+    b->threads = 1;
+    randombytes_buf(&b->seed, sizeof b->seed);
+}
+
+/* Start the search of the computer seat to act. */
+static void start_move(core *C, game *g)
+{
+    int side = tav_session_to_move(g->s);
+    char name[32];
+    int level = 0;
+    if (tav_player_parse(g->player[side], name, sizeof name, &level) != 0) {
+        core_log(C, "error: game %s: unknown player %s", g->id, g->player[side]);
+        return;
+    }
+    tav_budget b;
+    seat_budget(tav_session_game(g->s), level, C->cf.ai_ms, &b);
+    g->job = submit(C, JOB_MOVE, g, g->s, name, &b, g->cpu_only ? PRIO_CPU_ONLY : PRIO_SEAT);
+    if (!g->job) {
+        core_log(C, "error: game %s: search refused", g->id);
+    } else if (g->cpu_only) {
+        g->job->cpu = 1;
+        C->cpu_running++;
+    }
+}
+
+/* Computer-only games take turns: at most cpu_cap search at once, each at
+ * most once per pace_ms, in the order they became ready. */
+static void cpu_pump(core *C)
+{
+    int64_t now = core_unix_ms();
+    game *prev = NULL, *g = C->cwait_head;
+    while (g && C->cpu_running < C->cpu_cap && !C->stopping) {
+        game *next = g->cnext;
+        if (now < g->last_ms + C->cf.pace_ms) {
+            prev = g;
+        } else {
+            if (prev)
+                prev->cnext = next;
+            else
+                C->cwait_head = next;
+            if (C->cwait_tail == g)
+                C->cwait_tail = prev;
+            g->cwaiting = 0;
+            g->cnext = NULL;
+            if (!g->job && computer_to_act(g))
+                start_move(C, g);
+        }
+        g = next;
+    }
+}
+
+/* If a computer seat is to act and not yet thinking, start its search (a
+ * computer-only game waits for its turn among them). */
+static void kick(core *C, game *g)
+{
+    if (g->job || C->stopping || !computer_to_act(g))
+        return;
+    if (!g->cpu_only) {
+        start_move(C, g);
+        return;
+    }
+    if (!g->cwaiting) {
+        g->cwaiting = 1;
+        g->cnext = NULL;
+        if (C->cwait_tail)
+            C->cwait_tail->cnext = g;
+        else
+            C->cwait_head = g;
+        C->cwait_tail = g;
+    }
+    cpu_pump(C);
+}
+
+/* Play a move, store it, and only then keep it.  TAV_OK or the refusal. */
+static int commit_move(core *C, game *g, const char *text, char *err, size_t errlen)
+{
+    int ply = tav_session_ply(g->s);
+    tav_status st = tav_session_play_text(g->s, text, err, errlen);
+    if (st != TAV_OK)
+        return st;
+    int64_t now = core_unix_ms();
+    int64_t ms = g->last_ms > 0 && now > g->last_ms ? now - g->last_ms : 0;
+    tav_session_set_move_ms(g->s, ply, ms);
+    tav_result r;
+    tav_session_result(g->s, &r);
+    store_move m = {tav_session_move_text(g->s, ply), ms, now};
+    char serr[256];
+    if (store_add_move(C->st, g->id, ply, &m, store_status(g), serr, sizeof serr) != 0) {
+        core_log(C, "error: game %s: %s", g->id, serr);
+        tav_session_undo(g->s);
+        snprintf(err, errlen, "the move could not be stored");
+        return TAV_E_NOMEM;
+    }
+    g->last_ms = now;
+    C->moves_played++;
+    changed(g);
+    if (C->ev.dirty)
+        C->ev.dirty(C->ev.ctx);
+    if (r.over)
+        finished(C, g);
+    return TAV_OK;
+}
+
+/* After any change: tell the viewers, let a computer seat think. */
+static void after_change(core *C, game *g)
+{
+    tell(C, g);
+    kick(C, g);
+}
+
+/* ---- analysis ---- */
+
+static void analysis_pump(core *C);
+
+/* The game ended: its computer seat stops, and a computer-only game no
+ * longer counts against its creator.  (Its analysis starts when someone
+ * first asks for it: a busy server does not analyse every game.) */
+static void finished(core *C, game *g)
+{
+    if (g->job) {
+        cancel(C, g->job);
+        g->job = NULL;
+    }
+    if (g->owner) {
+        g->owner->cpu_games--;
+        g->owner = NULL;
+    }
+}
+
+void core_analyse(core *C, game *g)
+{
+    tav_result res;
+    tav_session_result(g->s, &res);
+    if (!res.over)
+        return;
+    if (g->an || C->stopping)
+        return;
+    analysis *an = calloc(1, sizeof *an);
+    if (!an)
+        return;
+    an->n = tav_session_ply(g->s);
+    an->white = calloc((size_t)an->n + 1, sizeof *an->white);
+    an->best = calloc((size_t)an->n + 1, sizeof *an->best);
+    an->work = tav_session_clone(g->s);
+    if (!an->white || !an->best || !an->work) {
+        free(an->white);
+        free(an->best);
+        if (an->work)
+            tav_session_free(an->work);
+        free(an);
+        return;
+    }
+    tav_result r;
+    tav_session_result(g->s, &r);
+    an->white[an->n] = r.winner == TAV_WHITE ? 1.0 : r.winner == TAV_BLACK ? 0.0 : 0.5;
+    if (tav_session_resigned(an->work) != TAV_NONE)
+        tav_session_undo(an->work);   /* takes the resignation back, not a move */
+    an->next = an->n - 1;
+    g->an = an;
+    an->queued = 1;
+    g->anext = NULL;
+    if (C->an_tail)
+        C->an_tail->anext = g;
+    else
+        C->an_head = g;
+    C->an_tail = g;
+    analysis_pump(C);
+}
+
+/* Start the next analysis search, one at a time for the whole server. */
+static void analysis_pump(core *C)
+{
+    while (!C->an_job && C->an_head && !C->stopping) {
+        game *g = C->an_head;
+        analysis *an = g->an;
+        if (an->next < 0) {
+            an->done = 1;
+            tav_session_free(an->work);
+            an->work = NULL;
+            an->queued = 0;
+            C->an_head = g->anext;
+            if (!C->an_head)
+                C->an_tail = NULL;
+            continue;
+        }
+        while (tav_session_ply(an->work) > an->next)
+            tav_session_undo(an->work);
+        tav_budget b;
+        memset(&b, 0, sizeof b);
+        b.movetime_ms = C->cf.ai_ms / 10 > 20 ? C->cf.ai_ms / 10 : 20;
+        b.threads = 1;
+        b.seed = (uint64_t)an->next + 1;
+        C->an_job = submit(C, JOB_ANALYSIS, g, an->work, "ai", &b, PRIO_ANALYSIS);
+        if (!C->an_job) {
+            /* Cannot search this ply: carry the next value back. */
+            an->white[an->next] = an->white[an->next + 1];
+            an->next--;
+        }
+    }
+}
+
+static void analysis_answer(core *C, job *j)
+{
+    C->an_job = NULL;
+    game *g = j->g;
+    analysis *an = g->an;
+    if (!an || an->next != j->ply)
+        return;
+    int p = j->ply;
+    if (j->answer.status == TAV_OK) {
+        int mover = core_mover_at(g, p);
+        double v = j->answer.value;
+        an->white[p] = mover == TAV_BLACK ? 1.0 - v : v;
+        snprintf(an->best[p], TAV_MOVE_TEXT, "%s", j->answer.best_text);
+    } else {
+        an->white[p] = an->white[p + 1];
+    }
+    an->next--;
+    analysis_pump(C);
+}
+
+/* ---- records, checked off the loop ---- */
+
+/* A deal chosen by whoever made the game (Toscana's seed or explicit
+ * stacks): options that stay hidden from both sides while it runs. */
+int core_deal_chosen(const tav_session *s)
+{
+    const tav_game *tg = tav_session_game(s);
+    const char *o = tav_session_options(s);
+    for (const char *const *k = tg->secret_options; k && *k; k++) {
+        size_t n = strlen(*k);
+        for (const char *p = o; (p = strstr(p, *k)); p += n)
+            if ((p == o || p[-1] == ' ' || p[-1] == '\t') && p[n] == '=')
+                return 1;
+    }
+    return 0;
+}
+
+/* On the record thread: parse and replay, then check that the stored form
+ * (options, seed, moves) rebuilds the same game. */
+static void record_check(job *j)
+{
+    uint64_t seed;
+    randombytes_buf(&seed, sizeof seed);
+    tav_session *s = NULL;
+    char err[256];
+    if (tav_session_from_record_ex(&s, j->text, j->len, seed, CORE_PLIES_MAX, err, sizeof err) !=
+        TAV_OK) {
+        snprintf(j->err, sizeof j->err, "%s", err);
+        return;
+    }
+    tav_session *check = NULL;
+    int ok = tav_session_new(&check, tav_session_game(s)->name, tav_session_options(s),
+                             tav_session_seed(s), err, sizeof err) == TAV_OK;
+    for (int i = 0; ok && i < tav_session_ply(s); i++)
+        ok = tav_session_play_text(check, tav_session_move_text(s, i), err, sizeof err) == TAV_OK;
+    if (check)
+        tav_session_free(check);
+    if (!ok) {
+        snprintf(j->err, sizeof j->err, "the record cannot be continued: %s", err);
+        tav_session_free(s);
+        return;
+    }
+    j->made = s;
+}
+
+static void *record_thread(void *arg)
+{
+    core *C = arg;
+    pthread_mutex_lock(&C->rlock);
+    for (;;) {
+        while (!C->rq_head && !C->rstop)
+            pthread_cond_wait(&C->rcond, &C->rlock);
+        if (!C->rq_head)
+            break;
+        job *j = C->rq_head;
+        C->rq_head = j->next;
+        if (!C->rq_head)
+            C->rq_tail = NULL;
+        int stop = C->rstop;
+        pthread_mutex_unlock(&C->rlock);
+        if (stop) {
+            snprintf(j->err, sizeof j->err, "the server is stopping");
+        } else {
+            record_check(j);
+        }
+        free(j->text);
+        j->text = NULL;
+        done_push(C, j);
+        pthread_mutex_lock(&C->rlock);
+    }
+    pthread_mutex_unlock(&C->rlock);
+    return NULL;
+}
+
+/* The limits on making a game from one address (docs/server-api.md
+ * "Limits"): games an hour, and unfinished computer-only games at once. */
+static core_status creation_allowed(core *C, peer *by, const char *const player[2], char *err,
+                                    size_t errlen)
+{
+    if (peer_limited(C, by)) {
+        int64_t hour = core_unix_ms() / 3600000;
+        if (by->hour != hour) {
+            by->hour = hour;
+            by->games_hour = 0;
+        }
+        if (by->games_hour >= C->cf.games_per_hour) {
+            snprintf(err, errlen, "at most %d new games an hour per address",
+                     C->cf.games_per_hour);
+            return CORE_LIMIT;
+        }
+    }
+    int cpu_only = strcmp(player[0], "human") != 0 && strcmp(player[1], "human") != 0;
+    if (cpu_only && peer_limited(C, by) && by->cpu_games >= CORE_CPU_GAMES_PER_ADDR) {
+        snprintf(err, errlen, "at most %d unfinished computer-only games at once per address",
+                 CORE_CPU_GAMES_PER_ADDR);
+        return CORE_LIMIT;
+    }
+    return CORE_OK;
+}
+
+int core_player_ok(const char *p)
+{
+    if (strcmp(p, "human") == 0)
+        return 1;
+    char name[32];
+    int level = 0;
+    return strlen(p) <= CORE_PLAYER_MAX && tav_player_parse(p, name, sizeof name, &level) == 0;
+}
+
+static const char players_msg[] =
+    "a player is \"human\", \"random\", \"ai\" or \"ai:level=N\" (N 1..10)";
+
+core_status core_record(core *C, peer *by, void *waiter, const char *text, size_t len,
+                        const char *const player[2], job **handle, core_made *m)
+{
+    memset(m, 0, sizeof *m);
+    *handle = NULL;
+    if (!core_player_ok(player[0]) || !core_player_ok(player[1])) {
+        snprintf(m->err, sizeof m->err, "%s", players_msg);
+        return m->status = CORE_BAD;
+    }
+    if ((m->status = creation_allowed(C, by, player, m->err, sizeof m->err)) != CORE_OK)
+        return m->status;
+    if (C->records_out >= CORE_RECORD_QUEUE) {
+        snprintf(m->err, sizeof m->err,
+                 "the server is checking too many records: try again shortly");
+        return m->status = CORE_UNAVAILABLE;
+    }
+    if (by && peer_limited(C, by) && by->records >= CORE_RECORDS_PER_ADDR) {
+        snprintf(m->err, sizeof m->err, "at most %d record uploads at once per address",
+                 CORE_RECORDS_PER_ADDR);
+        return m->status = CORE_LIMIT;
+    }
+    job *j = calloc(1, sizeof *j);
+    if (!j || !(j->text = malloc(len + 1))) {
+        free(j);
+        snprintf(m->err, sizeof m->err, "out of memory");
+        return m->status = CORE_UNAVAILABLE;
+    }
+    memcpy(j->text, text, len);
+    j->text[len] = 0;
+    j->len = len;
+    j->kind = JOB_RECORD;
+    j->server = C;
+    j->waiter = waiter;
+    j->by = by;
+    for (int side = 0; side < 2; side++)
+        snprintf(j->player[side], STORE_PLAYER_LEN, "%s", player[side]);
+    if (by)
+        by->records++;
+    C->records_out++;
+    pthread_mutex_lock(&C->rlock);
+    j->next = NULL;
+    if (C->rq_tail)
+        C->rq_tail->next = j;
+    else
+        C->rq_head = j;
+    C->rq_tail = j;
+    pthread_cond_signal(&C->rcond);
+    pthread_mutex_unlock(&C->rlock);
+    *handle = j;
+    return m->status = CORE_PENDING;
+}
+
+static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
+                               core_made *m);
+
+/* A record checked: make its game (the waiter may have gone: then not). */
+static void record_made(core *C, job *j)
+{
+    core_made m;
+    memset(&m, 0, sizeof m);
+    if (!j->made) {
+        m.status = CORE_BAD;
+        snprintf(m.err, sizeof m.err, "%s", j->err);
+    } else {
+        const char *player[2] = {j->player[0], j->player[1]};
+        if ((m.status = creation_allowed(C, j->by, player, m.err, sizeof m.err)) == CORE_OK) {
+            tav_session *s = j->made;
+            j->made = NULL;
+            create_game(C, s, player, j->by, &m);
+        }
+    }
+    if (C->ev.record_done)
+        C->ev.record_done(C->ev.ctx, j->waiter, &m);
+    sodium_memzero(m.tokens, sizeof m.tokens);
+}
+
+/* ---- answers from the workers ---- */
+
+static void drain_move(core *C, job *j)
+{
+    game *g = j->g;
+    if (j->cpu)
+        C->cpu_running--;
+    if (g->job == j)
+        g->job = NULL;
+    if (!j->stale && j->answer.status == TAV_OK && tav_session_ply(g->s) == j->ply &&
+        computer_to_act(g)) {
+        char err[256];
+        if (commit_move(C, g, j->answer.best_text, err, sizeof err) == TAV_OK)
+            after_change(C, g);
+        else
+            core_log(C, "error: game %s: computer move %s: %s", g->id, j->answer.best_text, err);
+    } else if (!j->stale && j->answer.status != TAV_OK && j->answer.status != TAV_E_CANCELLED) {
+        core_log(C, "error: game %s: search failed: %s", g->id, tav_status_str(j->answer.status));
+    } else {
+        kick(C, g);
+    }
+}
+
+/* A hint's answer for its waiter. */
+static void hint_made(core *C, job *j)
+{
+    core_answer h;
+    memset(&h, 0, sizeof h);
+    if (j->answer.status == TAV_OK && tav_session_ply(j->g->s) == j->ply) {
+        h.status = CORE_OK;
+        snprintf(h.move, sizeof h.move, "%s", j->answer.best_text);
+        h.value = j->answer.value;
+    } else {
+        h.status = CORE_CONFLICT;
+        snprintf(h.err, sizeof h.err, "the position changed before a hint was found");
+    }
+    if (C->ev.hint_done)
+        C->ev.hint_done(C->ev.ctx, j->waiter, &h);
+}
+
+void core_drain(core *C)
+{
+    pthread_mutex_lock(&C->qlock);
+    if (!C->done_head) {
+        pthread_mutex_unlock(&C->qlock);
+        return;
+    }
+    job *list = C->done_head;
+    C->done_head = C->done_tail = NULL;
+    pthread_mutex_unlock(&C->qlock);
+    while (list) {
+        job *j = list;
+        list = j->next;
+        unwatch(C, j);
+        if (j->g)
+            j->g->jobs_out--;
+        if (j->kind == JOB_HINT) {
+            j->g->hints--;
+            if (j->by)
+                j->by->hints--;
+        } else if (j->kind == JOB_RECORD) {
+            C->records_out--;
+            if (j->by)
+                j->by->records--;
+        }
+        if (C->stopping) {
+            if (j->made)
+                tav_session_free(j->made);
+            free(j->text);
+            free(j);
+            continue;
+        }
+        if (j->kind == JOB_MOVE)
+            drain_move(C, j);
+        else if (j->kind == JOB_HINT && j->waiter)
+            hint_made(C, j);
+        else if (j->kind == JOB_RECORD && j->waiter)
+            record_made(C, j);
+        else if (j->kind == JOB_ANALYSIS)
+            analysis_answer(C, j);
+        if (j->made)
+            tav_session_free(j->made);   /* not taken: its request went away */
+        free(j->text);
+        free(j);
+    }
+}
+
+/* A search that overruns its budget by far, counted from when it began to
+ * run (not from when it was queued), is cancelled and started again: the
+ * game must go on even if one search goes wrong.  Computer-only games that
+ * have waited their pace take their turns. */
+static void sweep(core *C);
+
+void core_tick(core *C)
+{
+    core_drain(C);
+    double now = tav_now();
+    job *j = C->running;
+    while (j) {
+        job *next = j->wnext;
+        double began = C->svc ? tav_service_started(C->svc, j->handle) : 0;
+        if (began > 0 && now - began > (double)j->budget_ms / 1000.0 * 2 + 2.0) {
+            game *g = j->g;
+            core_log(C, "error: game %s: search overran its time, started again", g->id);
+            cancel(C, j);
+            if (g->job == j) {
+                g->job = NULL;
+                kick(C, g);
+            }
+        }
+        j = next;
+    }
+    cpu_pump(C);
+    int64_t sec = core_unix_ms() / 1000;
+    if (sec - C->last_sweep >= 5) {
+        C->last_sweep = sec;
+        sweep(C);
+    }
+}
+
+/* Games nobody uses leave memory; the store keeps them. */
+static void sweep(core *C)
+{
+    int64_t now = core_unix_ms() / 1000;
+    for (int h = 0; h < CORE_HASH_SIZE; h++) {
+        game **pp = &C->games[h];
+        while (*pp) {
+            game *g = *pp;
+            int busy = g->pins || g->job || g->jobs_out || g->cwaiting ||
+                       (g->an && g->an->queued) || g->owner;
+            if (!busy && now - g->touched >= CORE_IDLE_SECS) {
+                *pp = g->hnext;
+                C->ngames--;
+                game_free(C, g);
+            } else {
+                pp = &g->hnext;
+            }
+        }
+    }
+}
+
+/* ---- requests ---- */
+
+core_status core_hint(core *C, game *g, const char *token, peer *by, void *waiter,
+                      job **handle, char *err, size_t errlen)
+{
+    *handle = NULL;
+    int side = core_seat(g, token);
+    if (side < 0) {
+        snprintf(err, errlen, "not a seat of this game");
+        return CORE_FORBIDDEN;
+    }
+    if (tav_session_to_move(g->s) != side) {
+        snprintf(err, errlen, "it is not your turn");
+        return CORE_CONFLICT;
+    }
+    if (g->hints > 0) {
+        snprintf(err, errlen, "a hint for this game is being searched already");
+        return CORE_LIMIT;
+    }
+    if (by && peer_limited(C, by) && by->hints >= CORE_HINTS_PER_ADDR) {
+        snprintf(err, errlen, "at most %d hints at once per address", CORE_HINTS_PER_ADDR);
+        return CORE_LIMIT;
+    }
+    tav_budget b;
+    seat_budget(tav_session_game(g->s), 5, C->cf.ai_ms, &b);
+    job *j = submit(C, JOB_HINT, g, g->s, "ai", &b, PRIO_HINT);
+    if (!j) {
+        snprintf(err, errlen, "no hint for this position");
+        return CORE_CONFLICT;
+    }
+    j->waiter = waiter;
+    j->by = by;
+    g->hints++;
+    if (by)
+        by->hints++;
+    *handle = j;
+    return CORE_PENDING;
+}
+
+void core_abandon(core *C, job *j)
+{
+    j->waiter = NULL;
+    if (j->kind != JOB_RECORD)
+        cancel(C, j);
+}
+
+core_status core_move(core *C, game *g, const char *token, const char *move, int ply,
+                      char *err, size_t errlen)
+{
+    int side = core_seat(g, token);
+    int now = tav_session_ply(g->s);
+    tav_result res;
+    tav_session_result(g->s, &res);
+    if (side < 0) {
+        snprintf(err, errlen, "not a seat of this game");
+        return CORE_FORBIDDEN;
+    }
+    if (ply < now && ply >= 0) {
+        /* A retry of a move already played answers as the first time. */
+        if (strcmp(tav_session_move_text(g->s, ply), move) == 0 && core_mover_at(g, ply) == side)
+            return CORE_OK;
+        snprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
+        return CORE_CONFLICT;
+    }
+    if (ply != now) {
+        snprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
+        return CORE_CONFLICT;
+    }
+    if (res.over) {
+        snprintf(err, errlen, "the game is over");
+        return CORE_CONFLICT;
+    }
+    if (tav_session_to_move(g->s) != side) {
+        snprintf(err, errlen, "it is not your turn");
+        return CORE_CONFLICT;
+    }
+    if (now >= CORE_PLIES_MAX) {
+        snprintf(err, errlen, "a game on this server has at most %d moves", CORE_PLIES_MAX);
+        return CORE_CONFLICT;
+    }
+    err[0] = 0;
+    int st = commit_move(C, g, move, err, errlen);
+    if (st == TAV_OK) {
+        after_change(C, g);
+        return CORE_OK;
+    }
+    if (st == TAV_E_NOMEM)
+        return CORE_UNAVAILABLE;
+    /* The session's message names the move and says why. */
+    if (!err[0])
+        snprintf(err, errlen, "illegal move");
+    return CORE_CONFLICT;
+}
+
+core_status core_resign(core *C, game *g, const char *token, char *err, size_t errlen)
+{
+    int side = core_seat(g, token);
+    if (side < 0) {
+        snprintf(err, errlen, "not a seat of this game");
+        return CORE_FORBIDDEN;
+    }
+    if (tav_session_resign(g->s, side) != TAV_OK) {
+        snprintf(err, errlen, "the game is over");
+        return CORE_CONFLICT;
+    }
+    char serr[256];
+    if (store_set_result(C->st, g->id, STORE_OVER, side, serr, sizeof serr) != 0) {
+        core_log(C, "error: game %s: %s", g->id, serr);
+        tav_session_undo(g->s);
+        snprintf(err, errlen, "the resignation could not be stored");
+        return CORE_UNAVAILABLE;
+    }
+    changed(g);
+    if (C->ev.dirty)
+        C->ev.dirty(C->ev.ctx);
+    finished(C, g);
+    after_change(C, g);
+    return CORE_OK;
+}
+
+/* Take back the seat's last move and everything after it.  Never in a
+ * finished game (it never reopens: its record shows everything, Toscana's
+ * stacks included), and never in a game with hidden information: the tile
+ * a Toscana move reveals cannot be hidden again, so taking the move back
+ * would hand out the next tile of the stack for free. */
+core_status core_undo(core *C, game *g, const char *token, int ply, char *err, size_t errlen)
+{
+    int side = core_seat(g, token);
+    if (side < 0) {
+        snprintf(err, errlen, "not a seat of this game");
+        return CORE_FORBIDDEN;
+    }
+    if (g->human[1 - side]) {
+        snprintf(err, errlen, "moves are taken back only against a computer seat");
+        return CORE_CONFLICT;
+    }
+    if (ply != tav_session_ply(g->s)) {
+        snprintf(err, errlen, "stale ply %d: %d moves were played", ply, tav_session_ply(g->s));
+        return CORE_CONFLICT;
+    }
+    tav_result res;
+    tav_session_result(g->s, &res);
+    if (res.over) {
+        snprintf(err, errlen, "the game is over: a finished game is never reopened");
+        return CORE_CONFLICT;
+    }
+    if (tav_session_game(g->s)->mask) {
+        snprintf(err, errlen, "moves are not taken back in %s: a move reveals a hidden tile",
+                 tav_session_game(g->s)->name);
+        return CORE_CONFLICT;
+    }
+    int k = tav_session_ply(g->s) - 1;
+    while (k >= 0 && core_mover_at(g, k) != side)
+        k--;
+    if (k < 0) {
+        snprintf(err, errlen, "nothing to take back");
+        return CORE_CONFLICT;
+    }
+    tav_session *copy = tav_session_clone(g->s);
+    if (!copy) {
+        snprintf(err, errlen, "out of memory");
+        return CORE_UNAVAILABLE;
+    }
+    while (tav_session_ply(copy) > k)
+        if (tav_session_undo(copy) != TAV_OK)
+            break;
+    tav_session *old = g->s;
+    g->s = copy;
+    int status = store_status(g);
+    g->s = old;
+    char serr[256];
+    if (store_truncate(C->st, g->id, k, status, serr, sizeof serr) != 0) {
+        core_log(C, "error: game %s: %s", g->id, serr);
+        tav_session_free(copy);
+        snprintf(err, errlen, "the undo could not be stored");
+        return CORE_UNAVAILABLE;
+    }
+    if (g->job) {
+        cancel(C, g->job);
+        g->job = NULL;
+    }
+    tav_session_free(g->s);
+    g->s = copy;
+    g->last_ms = core_unix_ms();
+    changed(g);
+    if (C->ev.dirty)
+        C->ev.dirty(C->ev.ctx);
+    after_change(C, g);
+    return CORE_OK;
+}
+
+/* The server keeps games short enough to replay at once: an option
+ * maxplies=N above CORE_PLIES_MAX is refused.  0 or -1. */
+static int plies_ok(const char *options)
+{
+    const char *p = options;
+    while ((p = strstr(p, "maxplies="))) {
+        if (p == options || p[-1] == ' ' || p[-1] == '\t') {
+            char *end = NULL;
+            long v = strtol(p + 9, &end, 10);
+            if (end == p + 9 || v > CORE_PLIES_MAX || v < 0 || (end - (p + 9)) > 7)
+                return -1;
+        }
+        p += 9;
+    }
+    return 0;
+}
+
+core_status core_create(core *C, peer *by, const char *name, const char *options,
+                        const char *const player[2], core_made *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!tav_game_find(name)) {
+        snprintf(m->err, sizeof m->err, "unknown game '%.32s'", name);
+        return m->status = CORE_BAD;
+    }
+    if (!core_player_ok(player[0]) || !core_player_ok(player[1])) {
+        snprintf(m->err, sizeof m->err, "%s", players_msg);
+        return m->status = CORE_BAD;
+    }
+    if (plies_ok(options) != 0) {
+        snprintf(m->err, sizeof m->err, "maxplies is at most %d on this server", CORE_PLIES_MAX);
+        return m->status = CORE_BAD;
+    }
+    if ((m->status = creation_allowed(C, by, player, m->err, sizeof m->err)) != CORE_OK)
+        return m->status;
+    uint64_t seed;
+    randombytes_buf(&seed, sizeof seed);
+    tav_session *s = NULL;
+    char err[256];
+    if (tav_session_new(&s, name, options, seed, err, sizeof err) != TAV_OK) {
+        snprintf(m->err, sizeof m->err, "%s", err);
+        return m->status = CORE_BAD;
+    }
+    return create_game(C, s, player, by, m);
+}
+
+/* A new game (create or record upload): stored first, then kept.  A
+ * computer-only game counts against the address that made it until it ends.
+ * Takes s over (freed on failure). */
+static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
+                               core_made *m)
+{
+    game *g = calloc(1, sizeof *g);
+    store_move *moves = NULL;
+    int n = tav_session_ply(s);
+    if (!g || (n > 0 && !(moves = calloc((size_t)n, sizeof *moves)))) {
+        free(g);
+        tav_session_free(s);
+        snprintf(m->err, sizeof m->err, "out of memory");
+        return m->status = CORE_UNAVAILABLE;
+    }
+    do
+        random_b64(g->id, 9);
+    while (find_loaded(C, g->id));
+    g->s = s;
+    store_game sg;
+    memset(&sg, 0, sizeof sg);
+    memcpy(sg.id, g->id, sizeof sg.id);
+    snprintf(sg.game, sizeof sg.game, "%s", tav_session_game(s)->name);
+    sg.options = (char *)(uintptr_t)tav_session_options(s);
+    sg.seed = tav_session_seed(s);
+    sg.created = core_unix_ms() / 1000;
+    sg.resigned = -1;
+    for (int side = 0; side < 2; side++) {
+        snprintf(g->player[side], STORE_PLAYER_LEN, "%s", player[side]);
+        memcpy(sg.player[side], g->player[side], STORE_PLAYER_LEN);
+        m->tokens[side][0] = 0;
+        if (strcmp(player[side], "human") == 0) {
+            random_b64(m->tokens[side], 32);
+            token_hash(m->tokens[side], g->seat_hash[side]);
+            g->human[side] = 1;
+            sg.has_seat[side] = 1;
+            memcpy(sg.seat_hash[side], g->seat_hash[side], STORE_HASH_LEN);
+        }
+    }
+    g->cpu_only = !g->human[0] && !g->human[1];
+    sg.status = store_status(g);
+    int64_t now = core_unix_ms();
+    for (int i = 0; i < n; i++) {
+        moves[i].text = tav_session_move_text(s, i);
+        moves[i].ms = tav_session_move_ms(s, i);
+        moves[i].time = now;
+    }
+    char serr[256];
+    int rc = store_create_game(C->st, &sg, moves, n, serr, sizeof serr);
+    free(moves);
+    if (rc != 0) {
+        core_log(C, "error: new game: %s", serr);
+        snprintf(m->err, sizeof m->err, "the game could not be stored");
+        sodium_memzero(m->tokens, sizeof m->tokens);
+        tav_session_free(s);
+        free(g);
+        return m->status = CORE_UNAVAILABLE;
+    }
+    if (C->ev.dirty)
+        C->ev.dirty(C->ev.ctx);
+    g->last_ms = now;
+    changed(g);
+    insert_game(C, g);
+    if (by) {
+        int64_t hour = now / 3600000;
+        if (by->hour != hour) {
+            by->hour = hour;
+            by->games_hour = 0;
+        }
+        by->games_hour++;
+    }
+    tav_result r;
+    tav_session_result(s, &r);
+    if (g->cpu_only && !r.over && by) {
+        g->owner = by;
+        by->cpu_games++;
+    }
+    if (r.over)
+        finished(C, g);
+    else
+        kick(C, g);
+    m->g = g;
+    return m->status = CORE_CREATED;
+}
+
+int core_pending(const core *C) { return store_pending(C->st); }
+
+int core_commit(core *C, char *err, size_t errlen) { return store_flush(C->st, err, errlen); }
+
+void core_stop(core *C)
+{
+    C->stopping = 1;
+    for (int h = 0; h < CORE_HASH_SIZE; h++)
+        for (game *g = C->games[h]; g; g = g->hnext)
+            if (g->job) {
+                cancel(C, g->job);
+                g->job = NULL;
+            }
+    if (C->an_job)
+        cancel(C, C->an_job);
+    if (C->rthread_started) {
+        pthread_mutex_lock(&C->rlock);
+        C->rstop = 1;
+        pthread_cond_signal(&C->rcond);
+        pthread_mutex_unlock(&C->rlock);
+        pthread_join(C->rthread, NULL);
+        C->rthread_started = 0;
+    }
+    if (C->svc) {
+        tav_service_free(C->svc);   /* every search reports before this returns */
+        C->svc = NULL;
+    }
+}
+
+/* After core_stop and the edge's loop. */
+void core_free(core *C)
+{
+    if (!C)
+        return;
+    if (C->svc || C->rthread_started)
+        core_stop(C);
+    core_drain(C);
+    for (int h = 0; h < CORE_HASH_SIZE; h++) {
+        game *g = C->games[h];
+        while (g) {
+            game *next = g->hnext;
+            game_free(C, g);
+            g = next;
+        }
+        C->games[h] = NULL;
+    }
+    store_close(C->st);
+    pthread_mutex_destroy(&C->qlock);
+    pthread_mutex_destroy(&C->rlock);
+    pthread_cond_destroy(&C->rcond);
+    free(C);
+}

@@ -1,0 +1,68 @@
+/*
+ * store.c — the storage interface (store.h): the backend a --db argument
+ * names, and the calls that go through its operations table.
+ */
+#include <stdlib.h>
+
+#include "server/core/store.h"
+
+const store_ops *store_backend(const char *db)
+{
+    (void)db;
+    return &store_sqlite_ops;
+}
+
+store *store_open(const char *db, char *err, size_t errlen)
+{
+    return store_backend(db)->open(db, err, errlen);
+}
+
+void store_close(store *st)
+{
+    if (st)
+        st->ops->close(st);
+}
+
+int store_pending(const store *st) { return st->ops->pending(st); }
+
+int store_flush(store *st, char *err, size_t errlen) { return st->ops->flush(st, err, errlen); }
+
+int store_create_game(store *st, const store_game *g, const store_move *moves, int nmoves,
+                      char *err, size_t errlen)
+{
+    return st->ops->create_game(st, g, moves, nmoves, err, errlen);
+}
+
+int store_add_move(store *st, const char *id, int ply, const store_move *m, int status,
+                   char *err, size_t errlen)
+{
+    return st->ops->add_move(st, id, ply, m, status, err, errlen);
+}
+
+int store_truncate(store *st, const char *id, int ply, int status, char *err, size_t errlen)
+{
+    return st->ops->truncate(st, id, ply, status, err, errlen);
+}
+
+int store_set_result(store *st, const char *id, int status, int resigned, char *err,
+                     size_t errlen)
+{
+    return st->ops->set_result(st, id, status, resigned, err, errlen);
+}
+
+int store_load_game(store *st, const char *id, store_game *out, store_row_fn row,
+                    store_move_fn move, void *ctx, char *err, size_t errlen)
+{
+    return st->ops->load_game(st, id, out, row, move, ctx, err, errlen);
+}
+
+void store_game_done(store_game *g)
+{
+    free(g->options);
+    g->options = NULL;
+}
+
+int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen)
+{
+    return st->ops->each_unfinished(st, fn, ctx, err, errlen);
+}
