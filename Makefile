@@ -2,6 +2,8 @@
 #   make            build/tavoliere, build/libtavoliere.a and the web UI in build/web
 #                   (and build/tosfeat, the data of Toscana's fitted evaluation: docs/ai/toscana.md)
 #   make test       build and run every test (summary line: "N passed, N failed")
+#   make check      the fast tier of the tests (under a minute; docs/testing.md)
+#   make timing     the timing suite alone: wall-clock figures, failing only far off
 #   make bench      the deterministic benchmark
 #   make SAN=1 ...  the same under AddressSanitizer + UndefinedBehaviorSanitizer (in build-san/)
 
@@ -35,11 +37,14 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SRV_OBJ := $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
            $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d \
+           $(BUILD)/obj/tests/server/test_store.d $(BUILD)/obj/tests/server/test_core.d \
+           $(BUILD)/obj/tests/search/test_timing.d \
            $(BUILD)/obj/tools/tosfeat.d
 
-.PHONY: all test bench clean web
+.PHONY: all test check timing bench clean web
 all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/libtavoliere-internal.a $(BUILD)/test_session $(BUILD)/test_service \
-     $(BUILD)/tosfeat web
+     $(BUILD)/test_store $(BUILD)/test_core \
+     $(BUILD)/test_timing $(BUILD)/tosfeat web
 
 # The web UI: type-checked with tsc, bundled with esbuild (node_modules from
 # `npm ci`, see scripts/setup.sh) into $(BUILD)/web, which `tavoliere serve`
@@ -80,11 +85,26 @@ $(BUILD)/tavoliere: $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a
 
 $(SRV_OBJ): CPPFLAGS += $(SRV_CFLAGS)
 
+# The server's core alone (src/server/core/: no libwebsockets, no JSON) and
+# its C tests: the storage conformance suite and the core's own tests, which
+# link SQLite and libsodium only.
+CORE_OBJ := $(filter $(BUILD)/obj/src/server/core/%,$(SRV_OBJ))
+CORE_LIBS := $(shell pkg-config --libs sqlite3 libsodium)
+$(BUILD)/test_store: $(BUILD)/obj/tests/server/test_store.o $(BUILD)/obj/src/server/core/store.o \
+                     $(BUILD)/obj/src/server/core/store_sqlite.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(CORE_LIBS) $(LDLIBS)
+
+$(BUILD)/test_core: $(BUILD)/obj/tests/server/test_core.o $(CORE_OBJ) $(BUILD)/libtavoliere-internal.a
+	$(CC) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(BUILD)/libtavoliere-internal.a $(CORE_LIBS) $(LDLIBS)
+
 # Test programs over the public library API (tests/*/test_*.c).
 $(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
 
 $(BUILD)/test_service: $(BUILD)/obj/tests/search/test_service.o $(BUILD)/libtavoliere-internal.a
+	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)
+
+$(BUILD)/test_timing: $(BUILD)/obj/tests/search/test_timing.o $(BUILD)/libtavoliere-internal.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)
 
 # Research tools over the internal library (tools/*.c).
@@ -95,8 +115,16 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
+# The tests in tiers (tests/run.sh, docs/testing.md): `test` runs every
+# suite, `check` the fast tier, `timing` the timing suite alone.
 test: all
 	BUILD=$(BUILD) SELFTEST_ARGS="$(SELFTEST_ARGS)" sh tests/run.sh
+
+check: all
+	BUILD=$(BUILD) TIER=check sh tests/run.sh
+
+timing: all
+	BUILD=$(BUILD) TIER=timing sh tests/run.sh
 
 bench: all
 	$(BUILD)/tavoliere bench

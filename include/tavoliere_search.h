@@ -46,8 +46,9 @@ typedef struct tav_budget {
                            along the tree; see tav_answer.reused).  Answers then depend on what
                            came before. */
     int keep_tree;      /* 1: with keep, tree searches keep their trees too.  Off by default:
-                           measured, it lost 30 Elo in Cathedral at 50 ms a move
-                           (results/search-service.md). */
+                           it did not make Cathedral's player stronger at 50 ms a move, the
+                           first versions made it weaker (measured:
+                           results/search-service.md). */
     int priority;       /* 0 = normal; higher goes first, lower (negative) last.  A request
                            waiting in the queue is taken by the next free worker before every
                            queued request of a lower priority; equal priorities keep their

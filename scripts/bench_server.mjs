@@ -118,7 +118,13 @@ try {
   const cpuMs = cpu(server.pid) - cpu0;
   const cu = process.cpuUsage(client0);
   const clientMs = (cu.user + cu.system) / 1000;
-  await new Promise((r) => setTimeout(r, 300));
+  // The live messages of the last moves may still be on their way: wait for
+  // them (300 ms at least, as before; on a loaded machine up to 10 s) rather
+  // than count them at a fixed moment.
+  const settle = performance.now();
+  while (performance.now() - settle < 10000 &&
+         (performance.now() - settle < 300 || games.some((g) => g.messages < g.plies + 1)))
+    await new Promise((r) => setTimeout(r, 20));
   const rssEnd = rss(server.pid);
   const moves = lat.length;
   lat.sort((a, b) => a - b);

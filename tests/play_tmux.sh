@@ -14,6 +14,9 @@ check "prompt" "white to move>"
 type_line "A2-A3"
 check "upper-case entry played as the canonical move" "played a2-a3 (moves are written 'a2-a3'"
 check "the opponent answers" "black (random) plays"
+# Boards drawn so far, counted once the program waits at its prompt (nothing
+# of this turn is still to come; an empty prompt is the newest one).
+wait_for "white to move>$"
 boards=$(count "$BOARD")
 type_line "zz9"
 check "illegal move explained" "'zz9' is not a legal move"
@@ -21,7 +24,7 @@ type_line "help"
 check "help answered" "a unique beginning is enough"
 type_line "b2"
 check "partial entry lists fitting moves" "Moves that fit (3)"
-sleep 0.2
+wait_for "white to move>$"   # everything b2 printed is on the screen
 if [ "$(count "$BOARD")" -eq "$boards" ]; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL the board was redrawn after help or a refused move"; fi
 check_not "the score is printed once per board" "score 28:28"
 type_line "moves"
@@ -82,7 +85,14 @@ check "cathedral: left" "EXITED 0"
 # Urbino: a tower beside a tower is explained; districts shown during play.
 start "$T play urbino --white human --black human"
 check "urbino: districts line" "districts: none scores yet"
-for m in Ae5 Ag3 first:white Tf4; do type_line "$m"; sleep 0.2; done
+# Each move once the last one was answered (the screen stays readable).
+type_line Ae5
+wait_for "last move: Ae5"
+type_line Ag3
+wait_for "last move: Ag3"
+type_line first:white
+wait_for "white to move>$"
+type_line Tf4
 check "urbino: the tower stands" "last move: Tf4"
 type_line "e5-e4,Tf5"
 check "urbino: tower beside a tower explained" "a tower may not stand beside a tower (f4 has one"

@@ -1,15 +1,37 @@
 #!/bin/sh
-# tests/run.sh — run every test suite of Tavoliere and print the total.
+# tests/run.sh — run the test suites of Tavoliere and print the total.
 #
 # Suites: rules fixtures (tests/<game>/*.t), reference traces (tests/ref/*.txt),
 # random-playout invariants (selftest), the session API (build/test_session),
-# protocol scripts (tests/protocol/*.in
-# with expected *.out), protocol robustness (generated bad input).
+# protocol scripts (tests/protocol/*.in with expected *.out), protocol
+# robustness (generated bad input), the search service, the timing suite, the
+# terminal, records, documents, the server and the web page.
 # Each suite prints its own "N passed, N failed"; the last line is the total.
-# Usage: BUILD=build sh tests/run.sh   (BUILD=build-san for the sanitizer build)
+#
+# Tiers (TIER=...; docs/testing.md): every suite below is listed once, with
+# the tier it belongs to:
+#   check   the fast tier (`make check`, under a minute): fixtures, reference
+#           traces, the session API, protocol scripts, public API exports,
+#           generic code, and the server's C suites when built
+#           ($BUILD/test_store, $BUILD/test_core);
+#   timing  the timing suite (`make timing`): wall-clock figures, reported,
+#           failing only far outside their limits;
+#   all     (the default, `make test`) every suite: the fast tier, the timing
+#           suite and the rest.
+# Usage: BUILD=build [TIER=check|timing|all] sh tests/run.sh
+#        (BUILD=build-san for the sanitizer build)
 
 BUILD=${BUILD:-build}
+TIER=${TIER:-all}
 T="$BUILD/tavoliere"
+case $TIER in
+check | timing | all) ;;
+*)
+    echo "TIER=$TIER: not a tier (check, timing or all)"
+    echo "0 passed, 1 failed"
+    exit 1
+    ;;
+esac
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 PASS=0
@@ -30,10 +52,13 @@ tally() {
     FAIL=$((FAIL + f))
 }
 
-# Run one suite: its output is shown, its summary tallied.
+# suite TIER NAME COMMAND...: run one suite of that tier when the run takes
+# it (TIER=all takes every one); its output is shown, its summary tallied.
 suite() {
-    name=$1
-    shift
+    tier=$1
+    name=$2
+    shift 2
+    [ "$TIER" = all ] || [ "$TIER" = "$tier" ] || return 0
     echo "== $name"
     "$@" >"$TMP/out" 2>&1
     sed 's/^\([0-9]* passed, [0-9]* failed\)$/suite: \1/' "$TMP/out"
@@ -46,136 +71,153 @@ if [ ! -x "$T" ]; then
     exit 1
 fi
 
-fixtures=$(ls tests/*/*.t 2>/dev/null)
-if [ -n "$fixtures" ]; then
-    suite fixtures "$T" test $fixtures
-else
-    echo "== fixtures: none found"
-    FAIL=$((FAIL + 1))
-fi
-suite "reference traces" "$T" refcheck tests/ref/*.txt
-suite selftest "$T" selftest ${SELFTEST_ARGS:-}
-suite "session API" "$BUILD/test_session"
-suite "public API exports" env BUILD="$BUILD" sh tests/api_exports.sh
-suite "bench signature" env BUILD="$BUILD" sh tests/bench_signature.sh
-suite "search service" "$BUILD/test_service"
-suite "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
-suite "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
-suite "terminal menu (tmux)" env BUILD="$BUILD" sh tests/menu_tmux.sh
-suite "match records" env BUILD="$BUILD" sh tests/match_save.sh
-suite "Toscana evaluation inputs" env BUILD="$BUILD" sh tests/toscana_features.sh
-suite "documents" env BUILD="$BUILD" sh tests/docs_check.sh
-suite "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
-suite "generic code" env BUILD="$BUILD" sh tests/generic_code.sh
-suite "replay and analyze" env BUILD="$BUILD" sh tests/replay_analyze.sh
-suite "sealed deals" env BUILD="$BUILD" sh tests/seal.sh
+# The rules fixtures, every tests/<game>/*.t in one run.
+fixtures() {
+    files=$(ls tests/*/*.t 2>/dev/null)
+    if [ -z "$files" ]; then
+        echo "FAIL no fixtures found (tests/<game>/*.t)"
+        echo "0 passed, 1 failed"
+        return 1
+    fi
+    "$T" test $files
+}
 
 # Protocol scripts: the answers must match the expected output exactly.
-echo "== protocol scripts"
-pp=0
-pf=0
-for in in tests/protocol/*.in; do
-    [ -e "$in" ] || continue
-    exp=${in%.in}.out
-    "$T" engine --seed 1 <"$in" >"$TMP/actual" 2>"$TMP/stderr"
-    if [ -f "$exp" ] && cmp -s "$exp" "$TMP/actual"; then
+# Also the robustness block: generated bad input, one answer line each.
+protocol_scripts() {
+    pp=0
+    pf=0
+    for in in tests/protocol/*.in; do
+        [ -e "$in" ] || continue
+        exp=${in%.in}.out
+        "$T" engine --seed 1 <"$in" >"$TMP/actual" 2>"$TMP/stderr"
+        if [ -f "$exp" ] && cmp -s "$exp" "$TMP/actual"; then
+            pp=$((pp + 1))
+        else
+            pf=$((pf + 1))
+            echo "FAIL $in: output differs from $exp"
+            diff "$exp" "$TMP/actual" | head -20
+        fi
+    done
+    # Every protocol command appears in some script (coverage).
+    for c in $("$T" engine --commands); do
+        if grep -qE "^$c( |\$)" tests/protocol/*.in; then
+            pp=$((pp + 1))
+        else
+            pf=$((pf + 1))
+            echo "FAIL protocol command '$c' has no script in tests/protocol"
+        fi
+    done
+    # Robustness: a 100 kB line, binary garbage, no trailing newline: one answer
+    # line each, and the session keeps working.
+    {
+        echo "newgame epaminondas"
+        head -c 100000 /dev/zero | tr '\0' 'x'
+        echo
+        head -c 3000 /dev/urandom | tr -d '\n\000'
+        echo
+        echo "state"
+        printf 'state'
+    } >"$TMP/bad.in"
+    "$T" engine --seed 1 <"$TMP/bad.in" >"$TMP/bad.out" 2>&1
+    lines=$(wc -l <"$TMP/bad.out")
+    last=$(tail -n 1 "$TMP/bad.out")
+    if [ "$lines" -eq 5 ] && [ "$(sed -n 2p "$TMP/bad.out")" = "error line too long" ] &&
+        [ "$last" = "state tomove=white over=no winner=none score=28:28" ]; then
         pp=$((pp + 1))
     else
         pf=$((pf + 1))
-        echo "FAIL $in: output differs from $exp"
-        diff "$exp" "$TMP/actual" | head -20
+        echo "FAIL robustness: unexpected answers to bad input:"
+        head -c 2000 "$TMP/bad.out"
     fi
-done
-# Every protocol command appears in some script (coverage).
-for c in $("$T" engine --commands); do
-    if grep -qE "^$c( |\$)" tests/protocol/*.in; then
+    # A NUL byte is a control character: the line is refused whole and nothing
+    # is played; a line of only NUL bytes is not an empty command.
+    {
+        echo "newgame epaminondas"
+        printf 'play a2-a3\000junk\n'
+        echo "state"
+        printf '\000\000\000\n'
+    } >"$TMP/nul.in"
+    "$T" engine --seed 1 <"$TMP/nul.in" >"$TMP/nul.out" 2>&1
+    printf '%s\n' ok "error control character in command" \
+        "state tomove=white over=no winner=none score=28:28" "error control character in command" >"$TMP/nul.exp"
+    if cmp -s "$TMP/nul.exp" "$TMP/nul.out"; then
         pp=$((pp + 1))
     else
         pf=$((pf + 1))
-        echo "FAIL protocol command '$c' has no script in tests/protocol"
+        echo "FAIL NUL bytes: unexpected answers:"
+        cat "$TMP/nul.out"
+    fi
+    # The line limit: 65,535 bytes are accepted (also with CR LF), 65,536 are too long.
+    {
+        head -c 65535 /dev/zero | tr '\0' x
+        echo
+        head -c 65536 /dev/zero | tr '\0' x
+        echo
+        head -c 65535 /dev/zero | tr '\0' x
+        printf '\r\n'
+        printf 'state'
+    } >"$TMP/long.in"
+    "$T" engine --seed 1 <"$TMP/long.in" | cut -c1-31 >"$TMP/long.out" 2>&1
+    printf '%s\n' "error unknown command 'xxxxxxxx" "error line too long" "error unknown command 'xxxxxxxx" \
+        "error no game: start one with n" >"$TMP/long.exp"
+    if cmp -s "$TMP/long.exp" "$TMP/long.out"; then
+        pp=$((pp + 1))
+    else
+        pf=$((pf + 1))
+        echo "FAIL 65,535-byte boundary: unexpected answers:"
+        cat "$TMP/long.out"
+    fi
+    echo "$pp passed, $pf failed"
+}
+
+# The suites, in the order they run; the first word is the tier.
+suite check fixtures fixtures
+suite check "reference traces" "$T" refcheck tests/ref/*.txt
+suite all selftest "$T" selftest ${SELFTEST_ARGS:-}
+suite check "session API" "$BUILD/test_session"
+suite check "public API exports" env BUILD="$BUILD" sh tests/api_exports.sh
+suite all "bench signature" env BUILD="$BUILD" sh tests/bench_signature.sh
+suite all "search service" "$BUILD/test_service"
+# Wall-clock figures (tests/search/test_timing.c): reported with their
+# limits, failing only far outside them.
+suite timing "timing (wall clock)" "$BUILD/test_timing"
+suite all "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
+suite all "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
+suite all "terminal menu (tmux)" env BUILD="$BUILD" sh tests/menu_tmux.sh
+suite all "match records" env BUILD="$BUILD" sh tests/match_save.sh
+suite all "Toscana evaluation inputs" env BUILD="$BUILD" sh tests/toscana_features.sh
+suite all "documents" env BUILD="$BUILD" sh tests/docs_check.sh
+suite all "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
+suite check "generic code" env BUILD="$BUILD" sh tests/generic_code.sh
+suite all "replay and analyze" env BUILD="$BUILD" sh tests/replay_analyze.sh
+suite all "sealed deals" env BUILD="$BUILD" sh tests/seal.sh
+suite check "protocol scripts" protocol_scripts
+# The server's C suites, in the fast tier once they are built: the store
+# conformance suite and the server core's tests.
+for t in test_store test_core; do
+    if [ -x "$BUILD/$t" ]; then
+        suite check "server C suite $t" "$BUILD/$t"
     fi
 done
-# Robustness: a 100 kB line, binary garbage, no trailing newline: one answer
-# line each, and the session keeps working.
-{
-    echo "newgame epaminondas"
-    head -c 100000 /dev/zero | tr '\0' 'x'
-    echo
-    head -c 3000 /dev/urandom | tr -d '\n\000'
-    echo
-    echo "state"
-    printf 'state'
-} >"$TMP/bad.in"
-"$T" engine --seed 1 <"$TMP/bad.in" >"$TMP/bad.out" 2>&1
-lines=$(wc -l <"$TMP/bad.out")
-last=$(tail -n 1 "$TMP/bad.out")
-if [ "$lines" -eq 5 ] && [ "$(sed -n 2p "$TMP/bad.out")" = "error line too long" ] &&
-    [ "$last" = "state tomove=white over=no winner=none score=28:28" ]; then
-    pp=$((pp + 1))
-else
-    pf=$((pf + 1))
-    echo "FAIL robustness: unexpected answers to bad input:"
-    head -c 2000 "$TMP/bad.out"
-fi
-# A NUL byte is a control character: the line is refused whole and nothing
-# is played; a line of only NUL bytes is not an empty command.
-{
-    echo "newgame epaminondas"
-    printf 'play a2-a3\000junk\n'
-    echo "state"
-    printf '\000\000\000\n'
-} >"$TMP/nul.in"
-"$T" engine --seed 1 <"$TMP/nul.in" >"$TMP/nul.out" 2>&1
-printf '%s\n' ok "error control character in command" \
-    "state tomove=white over=no winner=none score=28:28" "error control character in command" >"$TMP/nul.exp"
-if cmp -s "$TMP/nul.exp" "$TMP/nul.out"; then
-    pp=$((pp + 1))
-else
-    pf=$((pf + 1))
-    echo "FAIL NUL bytes: unexpected answers:"
-    cat "$TMP/nul.out"
-fi
-# The line limit: 65,535 bytes are accepted (also with CR LF), 65,536 are too long.
-{
-    head -c 65535 /dev/zero | tr '\0' x
-    echo
-    head -c 65536 /dev/zero | tr '\0' x
-    echo
-    head -c 65535 /dev/zero | tr '\0' x
-    printf '\r\n'
-    printf 'state'
-} >"$TMP/long.in"
-"$T" engine --seed 1 <"$TMP/long.in" | cut -c1-31 >"$TMP/long.out" 2>&1
-printf '%s\n' "error unknown command 'xxxxxxxx" "error line too long" "error unknown command 'xxxxxxxx" \
-    "error no game: start one with n" >"$TMP/long.exp"
-if cmp -s "$TMP/long.exp" "$TMP/long.out"; then
-    pp=$((pp + 1))
-else
-    pf=$((pf + 1))
-    echo "FAIL 65,535-byte boundary: unexpected answers:"
-    cat "$TMP/long.out"
-fi
-echo "suite: $pp passed, $pf failed"
-PASS=$((PASS + pp))
-FAIL=$((FAIL + pf))
 
 # The game server (tests/server/*.mjs, Node): API games checked against the
 # engine, live sockets and computer seats, bad input, SIGKILL durability,
 # Toscana's hidden information, the load benchmark in its short form, and the
 # hardening attacks.
 for t in api live badinput durability hidden; do
-    suite "server $t" env BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
+    suite all "server $t" env BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
 done
-suite "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
+suite all "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
 # The attacks the server was hardened against (scripts/attack.mjs): each
 # replayed against servers of its own, one row per attack.
-suite "server attacks" env BUILD="$BUILD" timeout 600 node scripts/attack.mjs --check
+suite all "server attacks" env BUILD="$BUILD" timeout 600 node scripts/attack.mjs --check
 
 # The web page in Chromium (tests/web/*.test.mjs through tests/web/run.mjs):
 # complete games by clicks and keys against the random player, friend games in
 # several browser contexts, reload, stale tab, no console errors; screenshots
 # in $BUILD/screenshots/.
-suite "web page (Chromium)" env BUILD="$BUILD" timeout 900 node tests/web/run.mjs
+suite all "web page (Chromium)" env BUILD="$BUILD" timeout 900 node tests/web/run.mjs
 
 echo "== total"
 echo "$PASS passed, $FAIL failed"

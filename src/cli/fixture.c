@@ -25,7 +25,6 @@ typedef struct fixture {
     char title[256];
     int case_open, case_failed, case_checks;
     int passed, failed, checks;
-    char *tmp;        /* scratch copy of an answer */
 } fixture;
 
 /* Report a failed check of the current case (it quotes the fixture's text

@@ -38,7 +38,7 @@ static int count_moves(const char *a)
 typedef struct refrun {
     tavi_engine *e;
     int passed, failed, plies;
-    int in_block, block_failed, block_line;
+    int in_block, block_failed;
 } refrun;
 
 static void ref_close(refrun *r)

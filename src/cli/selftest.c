@@ -41,8 +41,7 @@ typedef struct ctx {
     const tav_game *g;
     const char *options;
     tav_move *list, *list2;
-    unsigned char *a, *b, *c;
-    char *pos, *pos2;
+    unsigned char *a, *b;
     int failed;
     char where[128];
     tav_service *svc;      /* every search goes through the service (two workers) */
@@ -216,12 +215,11 @@ static void check_memory(ctx *c, uint64_t seed)
     }
 }
 
-/* Time: `go movetime=MS` answers within MS + 5% + 20 ms (issue 6), for every
- * player, one thread and two.  Not in the sanitizer build, whose slowdown
- * is not the engine's. */
+/* `go movetime=MS` answers a legal move, for every player, one thread and
+ * two.  How soon (within MS + 5% + 20 ms, issue 6) is the timing suite's:
+ * tests/search/test_timing.c. */
 static void check_movetime(ctx *c, uint64_t seed)
 {
-#if !defined(TAV_DEBUG)
     if (random_position(c, seed, 4) != 0)
         return;
     static const char *const players[] = {"uct", "ai"};
@@ -233,19 +231,11 @@ static void check_movetime(ctx *c, uint64_t seed)
             b.threads = threads;
             b.seed = seed;
             tav_answer a;
-            double t0 = cli_now();
             tav_status rc = run(c, players[p], &b, &a);
-            double ms = (cli_now() - t0) * 1000.0;
             snprintf(c->where, sizeof c->where, "go movetime=100, %s, %d thread(s)", players[p], threads);
             if (rc != TAV_OK || !is_legal(c, c->a, a.best))
                 fail(c, "no legal move");
-            if (ms > 100 * 1.05 + 20)
-                fail(c, "took %.1f ms", ms);
         }
-#else
-    (void)c;
-    (void)seed;
-#endif
 }
 
 /* Protocol fuzz: mutations of legal moves, through a real session. */
@@ -457,10 +447,7 @@ int cli_selftest(int argc, char **argv)
         c.list2 = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         c.a = malloc(g->state_size);
         c.b = malloc(g->state_size);
-        c.c = malloc(g->state_size);
-        c.pos = malloc(TAV_POSITION_TEXT);
-        c.pos2 = malloc(TAV_POSITION_TEXT);
-        if (!c.list || !c.list2 || !c.a || !c.b || !c.c || !c.pos || !c.pos2) {
+        if (!c.list || !c.list2 || !c.a || !c.b) {
             fprintf(stderr, "tavoliere: out of memory\n");
             tav_service_free(svc);
             return 1;
@@ -488,9 +475,6 @@ int cli_selftest(int argc, char **argv)
         free(c.list2);
         free(c.a);
         free(c.b);
-        free(c.c);
-        free(c.pos);
-        free(c.pos2);
     }
     tav_service_free(svc);
     printf("%d passed, %d failed\n", passed, failed);

@@ -13,7 +13,6 @@
 /* Bit tricks on 64-bit words (the one place compiler builtins are used). */
 static inline int tavi_popcount(uint64_t x) { return __builtin_popcountll(x); }
 static inline int tavi_ctz(uint64_t x) { return __builtin_ctzll(x); }     /* x != 0 */
-static inline int tavi_clz(uint64_t x) { return __builtin_clzll(x); }     /* x != 0 */
 
 /* A strong 64-bit mixer (splitmix64 finaliser): Zobrist-style keys are
  * computed as tavi_mix64(feature index) instead of read from a global table. */

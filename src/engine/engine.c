@@ -658,17 +658,6 @@ const char *tavi_engine_exec(tavi_engine *e, const char *line, tav_info_fn info,
     return e->out;
 }
 
-const tav_game *tavi_engine_game(const tavi_engine *e) { return e->game; }
-
-const void *tavi_engine_state(const tavi_engine *e)
-{
-    return e->s ? cur_state(e) : NULL;
-}
-
-int tavi_engine_ply(const tavi_engine *e) { return e->s ? tav_session_ply(e->s) : 0; }
-
-tav_session *tavi_engine_session(tavi_engine *e) { return e->s; }
-
 /* --------------------------------------------------------------- render */
 
 /* Draw a view as ASCII lines, one callback per line (`show`): each square's

@@ -37,14 +37,6 @@ void tavi_engine_set_service(tavi_engine *e, struct tav_service *svc);
 const char *tavi_engine_exec(tavi_engine *e, const char *line, tav_info_fn info, void *ctx,
                             int *quit);
 
-/* Read-only access for tools built on a session (tests, terminal play). */
-const tav_game *tavi_engine_game(const tavi_engine *e);        /* NULL before newgame */
-const void *tavi_engine_state(const tavi_engine *e);           /* current state or NULL */
-int tavi_engine_ply(const tavi_engine *e);                     /* moves played since newgame/position */
-/* The session the engine plays in (NULL before newgame); owned by the engine. */
-struct tav_session;
-struct tav_session *tavi_engine_session(tavi_engine *e);
-
 /* The command names, for help and coverage tests; NULL-terminated. */
 const char *const *tavi_engine_commands(void);
 

@@ -5,7 +5,8 @@
  * level 10 is the full player.  Alpha-beta's depths climb by a ply from
  * level 6 to 9 (3, 4, 5, 6), so that each of those steps is a ply stronger
  * (depth 5 at both 7 and 8 left 8 not shown stronger; depth 7 at level 9 would
- * mostly be ended by its time; docs/levels.md).  movetime_ms is the time a
+ * mostly be ended by its time; measured: docs/levels.md,
+ * results/levels/epaminondas_depths.md).  movetime_ms is the time a
  * level plays with when nothing else limits it (terminal play's 200 + 250 *
  * level).
  */

@@ -130,8 +130,9 @@ static const uint32_t order_deep = ORDER_DEEP;
 #ifndef MAST_CONTEXT
 #define MAST_CONTEXT 1    /* 1: the full player (not levels 1-9, which keep the search they
                              were rated with) keeps a move's average per context, the
-                             game's move_context (Toscana: the tile being placed); measured
-                             for Toscana, results/toscana.md: +29 [+5, +54] in 650 games.
+                             game's move_context (Toscana: the tile being placed): it
+                             made Toscana's full player stronger (measured:
+                             results/toscana.md, "Move averages per tile").
                              0: one average per (move, mover), as before stop 21 */
 #endif
 
@@ -935,9 +936,10 @@ static int32_t reroot(mnode *nodes, int32_t count, int32_t root, int keep_salt)
 /* A root widened best-first keeps, of the children the found node had,
  * only those among the first moves of its order that its visits allow: the
  * others were made in a pseudo-random order below the old root, and their
- * statistics would draw the search away from the ordered moves (measured:
- * kept, they cost Cathedral's ai more than the reuse gave).  Their visits
- * leave the node's count; their subtrees are dropped by the re-root. */
+ * statistics would draw the search away from the ordered moves (kept, they
+ * cost Cathedral's ai more than the reuse gave; measured:
+ * results/search-service.md).  Their visits leave the node's count; their
+ * subtrees are dropped by the re-root. */
 static void prune_unordered(tree *t, int32_t node)
 {
     mnode *r = &t->nodes[node];
@@ -1304,14 +1306,6 @@ tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_l
         jb->start = start;
     }
     return m;
-}
-
-size_t tavi_mcts_job_bytes(size_t memory, int njobs)
-{
-    size_t b = memory / (size_t)(njobs < 1 ? 1 : njobs);
-    if (b < 16 * sizeof(mnode))
-        b = 16 * sizeof(mnode);
-    return b - b % sizeof(mnode);
 }
 
 void tavi_mcts_job(tavi_mcts *m, int i, void *mem, size_t bytes, const _Atomic int *cancel,

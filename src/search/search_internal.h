@@ -81,8 +81,6 @@ double tavi_deadline_after(double start, long movetime_ms);
 typedef struct tavi_mcts tavi_mcts;
 tavi_mcts *tavi_mcts_new(const tav_game *g, const void *st, int ai, const tavi_limits *lim, int njobs,
                        double start, double deadline, tav_info_fn info, void *ctx);
-/* Tree bytes of each job when `memory` is split among njobs. */
-size_t tavi_mcts_job_bytes(size_t memory, int njobs);
 /* The tree a worker's block holds between searches of one line of play
  * (budget.keep): its node count (0 = none) and the position it was searched
  * from (`size` bytes, malloc'd; the owner frees `root`). */

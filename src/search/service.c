@@ -109,7 +109,6 @@ struct sreq {
     int pending;               /* jobs not ended (svc->mu) */
     _Atomic int cancel;
     double start, deadline;    /* set when the leader is dispatched */
-    int leader_worker;
     tav_done_fn done;
     void *ctx;
     runwait *rw;               /* tav_service_run's waiter, or NULL */
@@ -594,7 +593,6 @@ static void dispatch(tav_service *svc)
             if (r->b.deadline > 0 && (d == 0 || r->b.deadline < d))
                 d = r->b.deadline;
             r->deadline = d;
-            r->leader_worker = w->id;
         }
         w->job = j;
         w->used = ++svc->tick;

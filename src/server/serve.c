@@ -297,7 +297,8 @@ int server_main(int argc, char **argv)
     }
 
     /* The core: the store, the search workers, the games to resume. */
-    core_config cf = {ai_ms, (int)threads, (int)rate, limit_loopback, (int)per_hour, pace, quiet};
+    core_config cf = {ai_ms,          (int)threads, (int)rate, limit_loopback,
+                      (int)per_hour, pace,         quiet,      CORE_IDLE_SECS};
     core_events ev = {S, ev_wake, ev_changed, ev_dirty, ev_hint_done, ev_record_done, ev_freeing};
     char err[512];
     S->C = core_new(&cf, &ev, db, err, sizeof err);

@@ -1,51 +1,23 @@
 /*
  * test_service.c — the search service (include/tavoliere_search.h):
- * cancel latency for every game, player and thread count; the thread budget
+ * cancel for every game, player and thread count; the thread budget
  * under many concurrent submissions; determinism (the same search on any
  * service, after anything); tree reuse and the kept table (budget.keep); free
  * with searches in flight; the player and level tables; bad requests;
- * priorities (budget.priority) and tav_service_started.
+ * priorities (budget.priority) and tav_service_started.  What it checks
+ * does not depend on how fast the machine is: wall-clock figures (cancel
+ * latency, movetime kept) are test_timing.c's.
  * Prints "N passed, N failed".
  */
 #include <dirent.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "tavoliere.h"
-#include "tavoliere_search.h"
-#include "tavoliere_session.h"
-
-static int npass, nfail;
-
-static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void check(int ok, const char *fmt, ...)
-{
-    if (ok) {
-        npass++;
-        return;
-    }
-    nfail++;
-    va_list ap;
-    va_start(ap, fmt);
-    printf("FAIL ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-}
-
-static void sleep_ms(double ms)
-{
-    struct timespec ts;
-    ts.tv_sec = (time_t)(ms / 1000);
-    ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1000) * 1e6);
-    nanosleep(&ts, NULL);
-}
+#include "service_util.h"
 
 /* Threads of this process now (/proc/self/task). */
 static int os_threads(void)
@@ -62,132 +34,9 @@ static int os_threads(void)
     return n;
 }
 
-/* One awaited answer. */
-typedef struct waiter {
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    int calls;
-    double when;
-    tav_answer ans;
-} waiter;
-
-static void waiter_init(waiter *w)
-{
-    memset(w, 0, sizeof *w);
-    pthread_mutex_init(&w->mu, NULL);
-    pthread_cond_init(&w->cv, NULL);
-}
-
-static void waiter_done(waiter *w)
-{
-    pthread_cond_destroy(&w->cv);
-    pthread_mutex_destroy(&w->mu);
-}
-
-static void on_done(void *ctx, const tav_answer *a)
-{
-    waiter *w = ctx;
-    double t = tav_now();
-    pthread_mutex_lock(&w->mu);
-    w->calls++;
-    w->when = t;
-    w->ans = *a;
-    pthread_cond_broadcast(&w->cv);
-    pthread_mutex_unlock(&w->mu);
-}
-
-/* Wait until the callback came (at most `secs`); 1 if it did. */
-static int waiter_wait(waiter *w, double secs)
-{
-    double end = tav_now() + secs;
-    pthread_mutex_lock(&w->mu);
-    while (!w->calls && tav_now() < end) {
-        pthread_mutex_unlock(&w->mu);
-        sleep_ms(0.2);
-        pthread_mutex_lock(&w->mu);
-    }
-    int got = w->calls;
-    pthread_mutex_unlock(&w->mu);
-    return got;
-}
-
-/* A session of game g after `plies` seeded random moves. */
-static tav_session *session_at(const tav_game *g, uint64_t seed, int plies)
-{
-    tav_session *s = NULL;
-    char err[256];
-    if (tav_session_new(&s, g->name, "", seed, err, sizeof err) != TAV_OK)
-        return NULL;
-    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
-    tav_rng rng;
-    tav_rng_seed(&rng, seed);
-    for (int i = 0; list && i < plies; i++) {
-        int n = tav_session_legal(s, tav_session_to_move(s), list);
-        if (n <= 0 || tav_session_to_move(s) == TAV_NONE)
-            break;
-        tav_session_play(s, list[tav_rng_below(&rng, (uint32_t)n)]);
-    }
-    free(list);
-    return s;
-}
-
-static int legal_in(const tav_game *g, const void *st, tav_move m)
-{
-    tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
-    int n = list ? g->legal(st, list) : 0, ok = 0;
-    for (int i = 0; i < n; i++)
-        ok |= list[i] == m;
-    free(list);
-    return ok;
-}
-
-static double max_latency_ms;
-static int retries;
-
-/* Submit a 10 s search, cancel it after 100 ms: the milliseconds from the
- * cancel call to the done callback (0 when it finished first), or -1 after
- * a failure (counted). */
-static double cancel_once(tav_service *svc, const tav_game *g, tav_session *s, const char *player,
-                          int threads, uint64_t keep)
-{
-    waiter w;
-    waiter_init(&w);
-    tav_budget b;
-    memset(&b, 0, sizeof b);
-    b.movetime_ms = 10000;
-    b.threads = threads;
-    b.seed = 3;
-    b.keep = keep;
-    b.keep_tree = keep != 0;
-    uint64_t h = tav_service_submit(svc, s, player, &b, on_done, &w);
-    check(h > 0, "cancel %s %s: submit refused", g->name, player);
-    if (!h) {
-        waiter_done(&w);
-        return -1;
-    }
-    sleep_ms(100);
-    double t0 = tav_now();
-    tav_service_cancel(svc, h);
-    int got = waiter_wait(&w, 5.0);
-    check(got == 1, "cancel %s %s threads=%d: done called %d times", g->name, player, threads, w.calls);
-    if (!got)
-        return -1;   /* the waiter stays: a live search may still call it */
-    double ms = (w.when - t0) * 1000.0;
-    if (ms < 0)
-        ms = 0;   /* finished before the cancel (random) */
-    if (strcmp(player, "random") != 0)
-        check(w.ans.status == TAV_E_CANCELLED, "cancel %s %s: status %d", g->name, player,
-              (int)w.ans.status);
-    else
-        check(w.ans.status == TAV_OK && legal_in(g, tav_session_state(s), w.ans.best),
-              "random %s: status %d", g->name, (int)w.ans.status);
-    sleep_ms(1);
-    check(w.calls == 1, "cancel %s %s: done called %d times", g->name, player, w.calls);
-    waiter_done(&w);
-    return ms;
-}
-
-/* 1. A search given 10 s and cancelled after 100 ms reports within 20 ms. */
+/* 1. A search given 10 s and cancelled after 100 ms reports once, cancelled
+ * (random: with a legal move), for every game, player, thread count, with
+ * and without a kept tree.  How soon it reports is test_timing.c's. */
 static void test_cancel(tav_service *svc)
 {
     const char *const *players = tav_players();
@@ -204,28 +53,10 @@ static void test_cancel(tav_service *svc)
                     /* kept: a line of play whose tree (or table) the last
                      * cancelled search left, so this one goes on from it. */
                     uint64_t keep = kept ? 5000 + (uint64_t)gi * 10 + (uint64_t)p : 0;
-                    /* A latency over 20 ms is tried again (twice at most)
-                     * and reported: on a loaded machine the scheduler, not
-                     * the search, may hold a worker back. */
-                    double ms = 0;
-                    for (int attempt = 0; attempt < 3; attempt++) {
-                        ms = cancel_once(svc, g, s, players[p], threads, keep);
-                        if (ms < 0 || ms <= 20.0)
-                            break;
-                        printf("cancel %s %s threads=%d keep=%d: %.1f ms after cancel, tried again\n",
-                               g->name, players[p], threads, kept, ms);
-                        retries++;
-                    }
-                    if (ms < 0)
-                        continue;   /* already counted as a failure */
-                    if (ms > max_latency_ms)
-                        max_latency_ms = ms;
-                    check(ms <= 20.0, "cancel %s %s threads=%d keep=%d: done %.1f ms after cancel",
-                          g->name, players[p], threads, kept, ms);
+                    cancel_once(svc, g, s, players[p], threads, keep);
                 }
         tav_session_free(s);
     }
-    printf("cancel latency: max %.2f ms (%d cases tried again)\n", max_latency_ms, retries);
 }
 
 /* 2. Many concurrent submissions never pass the thread budget. */
@@ -279,9 +110,10 @@ static void test_threads(void)
            base, tav_service_peak_jobs(svc));
     tav_service_free(svc);
     /* The workers are joined; the kernel may list an exited thread in
-     * /proc/self/task a moment longer, so give it up to a second. */
+     * /proc/self/task a moment longer, so give it time (a loaded machine:
+     * up to 10 s; this ends as soon as they are gone). */
     int left = os_threads();
-    for (double end = tav_now() + 1.0; left > base && tav_now() < end; left = os_threads())
+    for (double end = tav_now() + 10.0; left > base && tav_now() < end; left = os_threads())
         sleep_ms(10);
     check(left <= base, "threads: %d left after free", left);
     for (int i = 0; i < N; i++)
@@ -597,7 +429,6 @@ static void test_info(tav_service *svc)
     tav_status st = tav_service_run(svc, s, "uct", &b, on_info, &ic, &a);
     check(st == TAV_OK && ic.lines >= 1 && ic.wrong == 0, "info: %d lines, %d wrong, status %d",
           ic.lines, ic.wrong, (int)st);
-    check(a.seconds < 0.9, "info: movetime 700 took %.3f s", a.seconds);
     tav_session_free(s);
 }
 
@@ -621,9 +452,7 @@ static void test_free_in_flight(void)
             tav_session_free(s);
         }
         sleep_ms(20.0 * round);
-        double t0 = tav_now();
-        tav_service_free(svc);
-        double ms = (tav_now() - t0) * 1000;
+        tav_service_free(svc);   /* how soon: test_timing.c */
         int once = 1;
         for (int i = 0; i < N; i++) {
             once &= w[i].calls == 1 && w[i].ans.status == TAV_E_CANCELLED;
@@ -631,7 +460,6 @@ static void test_free_in_flight(void)
         }
         check(ok, "free: submissions refused");
         check(once, "free in flight (round %d): every search reported once, cancelled", round);
-        check(ms < 1000, "free in flight: took %.1f ms", ms);   /* generous: loaded machines, ASan */
     }
 }
 
@@ -733,10 +561,9 @@ static void test_cancel_queued(void)
     uint64_t h2 = tav_service_submit(svc, s, "ai", &b, on_done, &b2);
     sleep_ms(50);
     tav_service_cancel(svc, h2);
-    check(waiter_wait(&a, 3) && a.ans.status == TAV_OK, "queued: the running search ends normally");
-    check(waiter_wait(&b2, 1) && b2.ans.status == TAV_E_CANCELLED, "queued: the cancelled one reports");
-    check(b2.when - a.when < 0.02, "queued: reported %.1f ms after the worker freed",
-          (b2.when - a.when) * 1000);
+    check(waiter_wait(&a, 10) && a.ans.status == TAV_OK, "queued: the running search ends normally");
+    check(waiter_wait(&b2, 10) && b2.ans.status == TAV_E_CANCELLED, "queued: the cancelled one reports");
+    /* How soon after the worker freed: test_timing.c. */
     check(h1 != h2 && h1 && h2, "handles");
     tav_service_free(svc);
     waiter_done(&a);
@@ -913,32 +740,52 @@ static void test_priority(void)
     }
     double t_queued = tav_now();
     double started_long = tav_service_started(svc, h[LONG]);
-    check(started_long >= t0 && started_long <= t_queued, "started: the running search began at %.3f",
-          started_long - t0);
     int queued0 = 1;
     for (int i = A; i < N; i++)
         queued0 &= tav_service_started(svc, h[i]) == 0;
-    check(queued0, "started: 0 for every queued request");
+    /* The checks of order below hold while the long search (300 ms) still
+     * runs: on one worker nothing else starts before it has answered (the
+     * answer comes before the worker takes another job).  A machine so
+     * loaded that the long search answered before this point leaves them
+     * unchecked (said, not failed); its wall-clock figures are
+     * test_timing.c's. */
+    int in_time = !waiter_called(&o[LONG].w);
+    if (in_time) {
+        check(started_long >= t0 && started_long <= t_queued, "started: the running search began at %.3f",
+              started_long - t0);
+        check(queued0, "started: 0 for every queued request");
+    }
     sleep_ms(50);
     tav_service_cancel(svc, h[G]);
-    check(tav_service_started(svc, h[A]) == 0 && tav_service_started(svc, h[E]) == 0 &&
-              tav_service_started(svc, h[G]) == 0,
-          "started: still 0 after 50 ms in the queue (and after a cancel)");
-    check(tav_service_started(svc, h[LONG]) == started_long, "started: the running search unchanged");
+    int queued50 = tav_service_started(svc, h[A]) == 0 && tav_service_started(svc, h[E]) == 0 &&
+                   tav_service_started(svc, h[G]) == 0;
+    int long_same = tav_service_started(svc, h[LONG]) == started_long;
+    /* g cancelled while queued behind the running search: it answers next. */
+    int g_in_time = in_time && !waiter_called(&o[LONG].w);
+    if (g_in_time) {
+        check(queued50, "started: still 0 after 50 ms in the queue (and after a cancel)");
+        check(long_same, "started: the running search unchanged");
+    }
 
     /* The long search ends; e (priority 2, after the cancelled g) runs next. */
-    check(waiter_wait(&o[LONG].w, 3), "priority: the long search answers");
-    double se = 0, poll_end = tav_now() + 2;
+    check(waiter_wait(&o[LONG].w, 10), "priority: the long search answers");
+    double se = 0, poll_end = tav_now() + 10;
     while ((se = tav_service_started(svc, h[E])) == 0 && tav_now() < poll_end)
         sleep_ms(0.1);
     check(se > 0 && se >= o[LONG].w.when, "started: e began %.1f ms after the long search answered",
           (se - o[LONG].w.when) * 1000);
-    check(se - t_queued > 0.15, "started: e began %.1f ms after it was queued", (se - t_queued) * 1000);
-    check(tav_service_started(svc, h[A]) == 0, "started: a still queued while e runs");
+    /* e began once the long one (300 ms) had answered, not when queued. */
+    if (in_time)
+        check(se - started_long > 0.15, "started: e began %.1f ms after the long search began",
+              (se - started_long) * 1000);
+    /* a comes after e and f: while f has not answered, a has not started. */
+    int a_queued = tav_service_started(svc, h[A]) == 0;
+    if (in_time && !waiter_called(&o[F].w))
+        check(a_queued, "started: a still queued while e runs");
 
     int all = 1;
     for (int i = 0; i < N; i++)
-        all &= waiter_wait(&o[i].w, 3);
+        all &= waiter_wait(&o[i].w, 10);
     check(all, "priority: every request answered");
     static const int want[N] = {LONG, G, E, F, A, B, C, D};
     char got_s[N + 1], want_s[N + 1];
@@ -950,17 +797,30 @@ static void test_priority(void)
     }
     pthread_mutex_unlock(&log.mu);
     got_s[N] = want_s[N] = '\0';
-    check(n == N && strcmp(got_s, want_s) == 0, "priority: answers in order %s, expected %s", got_s,
-          want_s);
+    if (!g_in_time) {
+        /* g's cancel came after the long search: g's place is the moment's;
+         * the others keep theirs. */
+        char *k;
+        while ((k = strchr(got_s, 'g')) != NULL)
+            memmove(k, k + 1, strlen(k));
+        memmove(want_s + 1, want_s + 2, strlen(want_s + 1));
+    }
+    if (in_time)
+        check(n == N && strcmp(got_s, want_s) == 0, "priority: answers in order %s, expected %s", got_s,
+              want_s);
+    else
+        printf("priority: the long search (300 ms) answered before every request was queued "
+               "(a loaded machine): order not checked (%s)\n", got_s);
     int ok = 1;
     for (int i = 0; i < N; i++)
         ok &= o[i].w.calls == 1 &&
               o[i].w.ans.status == (i == G ? TAV_E_CANCELLED : TAV_OK);
     check(ok, "priority: each answered once, g cancelled, the others with a move");
     /* The answer's seconds run from the start too, not from the queueing. */
-    check(o[E].w.ans.seconds < o[E].w.when - t_queued - 0.1,
-          "priority: e took %.1f ms of its %.1f ms since queued", o[E].w.ans.seconds * 1000,
-          (o[E].w.when - t_queued) * 1000);
+    if (in_time)
+        check(o[E].w.ans.seconds < o[E].w.when - started_long - 0.1,
+              "priority: e took %.1f ms of its %.1f ms since the long search began",
+              o[E].w.ans.seconds * 1000, (o[E].w.when - started_long) * 1000);
     int gone = 1;
     for (int i = 0; i < N; i++)
         gone &= tav_service_started(svc, h[i]) == -1;
@@ -1008,11 +868,15 @@ static void test_priority_helpers(void)
     h[L] = submit_pri(svc, s, 0, 400, 2, 0, &o[L]);
     h[R] = submit_pri(svc, s, 0, 400, 2, 2, &o[R]);
     check(h[X] && h[L] && h[R], "priority helpers: submissions refused");
-    check(tav_service_started(svc, h[L]) > 0 && tav_service_started(svc, h[R]) == 0,
-          "priority helpers: l runs, r queued");
+    /* While x (150 ms) has not answered, r cannot have started: l's leader
+     * waits for its helper, which takes x's worker first.  (A machine that
+     * held this thread back past x's answer leaves it unchecked.) */
+    int l_runs = tav_service_started(svc, h[L]) > 0, r_queued = tav_service_started(svc, h[R]) == 0;
+    if (!waiter_called(&o[X].w))
+        check(l_runs && r_queued, "priority helpers: l runs, r queued");
     int all = 1;
     for (int i = 0; i < N; i++)
-        all &= waiter_wait(&o[i].w, 5);
+        all &= waiter_wait(&o[i].w, 10);
     check(all, "priority helpers: every search answered (no leader waits forever)");
     if (!all) {
         for (int i = 0; i < N; i++)

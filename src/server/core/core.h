@@ -147,6 +147,7 @@ typedef struct core_config {
     int games_per_hour;
     long pace_ms;        /* a computer-only game waits this long between moves */
     int quiet;
+    int idle_secs;       /* a game untouched this long leaves memory (0: CORE_IDLE_SECS) */
 } core_config;
 
 /* Games in memory, by id. */

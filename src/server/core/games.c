@@ -320,6 +320,8 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
     }
     C->cf = *cf;
     C->ev = *ev;
+    if (C->cf.idle_secs <= 0)
+        C->cf.idle_secs = CORE_IDLE_SECS;
     pthread_mutex_init(&C->qlock, NULL);
     pthread_mutex_init(&C->rlock, NULL);
     pthread_cond_init(&C->rcond, NULL);
@@ -962,7 +964,7 @@ void core_tick(core *C)
     }
     cpu_pump(C);
     int64_t sec = core_unix_ms() / 1000;
-    if (sec - C->last_sweep >= 5) {
+    if (sec - C->last_sweep >= (C->cf.idle_secs < 5 ? 1 : 5)) {
         C->last_sweep = sec;
         sweep(C);
     }
@@ -978,7 +980,7 @@ static void sweep(core *C)
             game *g = *pp;
             int busy = g->pins || g->job || g->jobs_out || g->cwaiting ||
                        (g->an && g->an->queued) || g->owner;
-            if (!busy && now - g->touched >= CORE_IDLE_SECS) {
+            if (!busy && now - g->touched >= C->cf.idle_secs) {
                 *pp = g->hnext;
                 C->ngames--;
                 game_free(C, g);

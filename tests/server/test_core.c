@@ -1,0 +1,379 @@
+/*
+ * test_core.c — the server's core on its own: no network, no
+ * libwebsockets, no JSON.  A core over a temporary database, its events
+ * recorded by the test: games made, moves by seats (the wrong seat, a stale
+ * ply, a retry), a computer seat answering, hints and their limits, undo's
+ * rules (never in a finished game, never in Toscana), a record checked on
+ * the record thread, the limits per address, a game leaving memory and
+ * coming back, and a restart that resumes the computer seat to act.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "server/core/core.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what, const char *detail)
+{
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAIL %s%s%s\n", what, detail && detail[0] ? ": " : "", detail ? detail : "");
+    }
+}
+
+/* What the core told the "edge". */
+typedef struct seen {
+    int changed, dirty, hints, records, freed, marked;
+    core_answer hint;
+    core_made made;
+    void *waiter;
+} seen;
+
+static void ev_wake(void *ctx) { (void)ctx; }
+static void ev_changed(void *ctx, game *g) { (void)g; ((seen *)ctx)->changed++; }
+static void ev_dirty(void *ctx) { ((seen *)ctx)->dirty++; }
+
+static void ev_hint(void *ctx, void *waiter, const core_answer *h)
+{
+    seen *s = ctx;
+    s->hints++;
+    s->hint = *h;
+    s->waiter = waiter;
+}
+
+static void ev_record(void *ctx, void *waiter, core_made *m)
+{
+    seen *s = ctx;
+    s->records++;
+    s->made = *m;
+    s->waiter = waiter;
+}
+
+static void ev_freeing(void *ctx, game *g)
+{
+    ((seen *)ctx)->freed++;
+    if (g->edge == (void *)0x1)
+        ((seen *)ctx)->marked++;
+    g->edge = NULL;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Tick the core (and commit) until cond holds or ms pass. */
+#define WAIT_UNTIL(C, cond, ms)                                                                  \
+    do {                                                                                         \
+        for (long t_ = 0; !(cond) && t_ < (ms); t_ += 10) {                                      \
+            core_tick(C);                                                                        \
+            char e_[128];                                                                        \
+            core_commit(C, e_, sizeof e_);                                                       \
+            sleep_ms(10);                                                                        \
+        }                                                                                        \
+    } while (0)
+
+static core *new_core(const char *db, seen *s, int limit, int idle)
+{
+    core_config cf = {100, 2, 0, limit, 3, 50, 1, idle};
+    core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_hint, ev_record, ev_freeing};
+    char err[256];
+    core *C = core_new(&cf, &ev, db, err, sizeof err);
+    check(C != NULL, "a core over a new database", err);
+    return C;
+}
+
+static int commit(core *C)
+{
+    char err[256];
+    return core_commit(C, err, sizeof err);
+}
+
+static void moves(core *C, seen *s)
+{
+    const char *pl[2] = {"human", "human"};
+    core_made m;
+    peer *p = peer_get(C, "10.0.0.1");
+    check(core_create(C, p, "urbino", "", pl, &m) == CORE_CREATED && m.g, "create urbino", m.err);
+    check(strlen(m.tokens[0]) == CORE_TOKEN_LEN && strlen(m.tokens[1]) == CORE_TOKEN_LEN,
+          "two seat tokens", NULL);
+    check(core_pending(C) && commit(C) == 0, "the new game is committed", NULL);
+    game *g = m.g;
+    core_pin(g);   /* held across ticks, as the edge holds the games it shows */
+    check(core_get(C, g->id) == g, "the game is found by its id", NULL);
+    char err[320];
+    int side = tav_session_to_move(g->s);   /* Urbino: black places the first architect */
+    tav_move legal[512];
+    int n = tav_session_legal(g->s, side, legal);
+    char text[TAV_MOVE_TEXT] = "";
+    if (n > 0)
+        tav_session_move_str(g->s, legal[0], text, sizeof text);
+    check(core_move(C, g, m.tokens[1 - side], text, 0, err, sizeof err) == CORE_CONFLICT,
+          "the other seat may not move", err);
+    check(core_move(C, g, "x", text, 0, err, sizeof err) == CORE_FORBIDDEN,
+          "a token of no seat", err);
+    check(core_move(C, g, m.tokens[side], text, 3, err, sizeof err) == CORE_CONFLICT,
+          "a stale ply", err);
+    check(core_move(C, g, m.tokens[side], "zz99", 0, err, sizeof err) == CORE_CONFLICT,
+          "an illegal move, with why", err);
+    int changed = s->changed, dirty = s->dirty;
+    unsigned long stamp = core_stamp(g);
+    check(n > 0 && core_move(C, g, m.tokens[side], text, 0, err, sizeof err) == CORE_OK,
+          "the first move", err);
+    check(s->changed == changed + 1 && s->dirty > dirty && core_stamp(g) != stamp,
+          "the edge is told (changed, dirty), the stamp moves", NULL);
+    check(commit(C) == 0, "commit", NULL);
+    check(core_move(C, g, m.tokens[side], text, 0, err, sizeof err) == CORE_OK &&
+              tav_session_ply(g->s) == 1,
+          "a retry of the same move at the same ply: OK, played once", err);
+    check(core_undo(C, g, m.tokens[side], 1, err, sizeof err) == CORE_CONFLICT,
+          "no undo between two people", err);
+    check(core_resign(C, g, m.tokens[1], err, sizeof err) == CORE_OK && commit(C) == 0,
+          "black resigns", err);
+    check(core_resign(C, g, m.tokens[0], err, sizeof err) == CORE_CONFLICT,
+          "no resigning a finished game", err);
+    core_unpin(g);
+    sodium_memzero(m.tokens, sizeof m.tokens);
+}
+
+static void computer(core *C, seen *s)
+{
+    const char *pl[2] = {"human", "ai:level=1"};
+    core_made m;
+    check(core_create(C, NULL, "urbino", "", pl, &m) == CORE_CREATED, "create against ai", m.err);
+    commit(C);
+    game *g = m.g;
+    core_pin(g);
+    char err[320];
+    /* Black (the computer) places the first architect by itself. */
+    WAIT_UNTIL(C, tav_session_to_move(g->s) == TAV_WHITE, 10000);
+    check(tav_session_ply(g->s) == 1, "the computer seat acts first by itself", NULL);
+    tav_move legal[512];
+    int n = tav_session_legal(g->s, TAV_WHITE, legal);
+    char text[TAV_MOVE_TEXT] = "";
+    if (n > 0)
+        tav_session_move_str(g->s, legal[0], text, sizeof text);
+    check(core_move(C, g, m.tokens[0], text, 1, err, sizeof err) == CORE_OK, "white moves", err);
+    WAIT_UNTIL(C, tav_session_ply(g->s) >= 3 && tav_session_to_move(g->s) == TAV_WHITE, 10000);
+    check(tav_session_ply(g->s) >= 3 && tav_session_to_move(g->s) == TAV_WHITE,
+          "the computer seat answers", NULL);
+
+    /* Hints: one at a time per game. */
+    job *h1 = NULL, *h2 = NULL;
+    int hints = s->hints;
+    check(core_hint(C, g, m.tokens[0], NULL, (void *)0x1, &h1, err, sizeof err) == CORE_PENDING,
+          "a hint is searched", err);
+    check(core_hint(C, g, m.tokens[0], NULL, (void *)0x2, &h2, err, sizeof err) == CORE_LIMIT,
+          "a second hint for the same game at once is refused", err);
+    WAIT_UNTIL(C, s->hints > hints, 10000);
+    check(s->hints == hints + 1 && s->hint.status == CORE_OK && s->hint.move[0] &&
+              s->waiter == (void *)0x1,
+          "the hint answers its waiter", s->hint.err);
+
+    /* Undo against the computer, then never once over. */
+    int ply = tav_session_ply(g->s);
+    core_status us = core_undo(C, g, m.tokens[0], ply, err, sizeof err);
+    check(us == CORE_OK && tav_session_ply(g->s) <= ply - 2 &&
+              tav_session_to_move(g->s) == TAV_WHITE,
+          "undo takes back white's move and the computer's answer", us == CORE_OK ? "" : err);
+    commit(C);
+    check(core_resign(C, g, m.tokens[0], err, sizeof err) == CORE_OK, "resign", err);
+    commit(C);
+    check(core_undo(C, g, m.tokens[0], tav_session_ply(g->s), err, sizeof err) == CORE_CONFLICT,
+          "a finished game never reopens", err);
+    tav_result r;
+    tav_session_result(g->s, &r);
+    check(r.over, "still over", NULL);
+    core_analyse(C, g);
+    WAIT_UNTIL(C, g->an && g->an->done, 20000);
+    check(g->an && g->an->done, "the finished game is analysed", NULL);
+    core_unpin(g);
+    sodium_memzero(m.tokens, sizeof m.tokens);
+}
+
+static void toscana(core *C)
+{
+    const char *pl[2] = {"human", "ai:level=1"};
+    core_made m;
+    check(core_create(C, NULL, "toscana", "", pl, &m) == CORE_CREATED, "create toscana", m.err);
+    commit(C);
+    game *g = m.g;
+    core_pin(g);
+    check(!core_deal_chosen(g->s) && !core_undo_offered(g), "dealt by the server; no undo offered",
+          NULL);
+    char err[320];
+    WAIT_UNTIL(C, tav_session_to_move(g->s) == TAV_WHITE, 5000);
+    tav_move legal[4096];
+    int n = tav_session_legal(g->s, TAV_WHITE, legal);
+    char text[TAV_MOVE_TEXT];
+    tav_session_move_str(g->s, legal[0], text, sizeof text);
+    check(n > 0 && core_move(C, g, m.tokens[0], text, tav_session_ply(g->s), err, sizeof err) ==
+                       CORE_OK,
+          "white places", err);
+    commit(C);
+    check(core_undo(C, g, m.tokens[0], tav_session_ply(g->s), err, sizeof err) == CORE_CONFLICT,
+          "no undo in Toscana: a move reveals a hidden tile", err);
+    core_made c;
+    const char *hh[2] = {"human", "human"};
+    check(core_create(C, NULL, "toscana", "seed=5", hh, &c) == CORE_CREATED &&
+              core_deal_chosen(c.g->s),
+          "a chosen deal is accepted and said", c.err);
+    commit(C);
+    core_unpin(g);
+    sodium_memzero(m.tokens, sizeof m.tokens);
+    sodium_memzero(c.tokens, sizeof c.tokens);
+}
+
+static void records(core *C, seen *s)
+{
+    const char *rec = "[Game \"toscana\"]\n\n1. accept\n";
+    const char *pl[2] = {"human", "human"};
+    core_made m;
+    job *j = NULL;
+    int before = s->records;
+    check(core_record(C, NULL, (void *)0x7, rec, strlen(rec), pl, &j, &m) == CORE_PENDING && j,
+          "a record is checked off the loop", m.err);
+    WAIT_UNTIL(C, s->records > before, 10000);
+    /* (the made game is looked at before any further tick could let it go) */
+    check(s->records == before + 1 && s->made.status == CORE_CREATED && s->made.g &&
+              s->waiter == (void *)0x7 && tav_session_ply(s->made.g->s) == 1,
+          "the record's game is made for its waiter", s->made.err);
+    check(s->made.g && !core_deal_chosen(s->made.g->s), "a stackless record is dealt at random",
+          NULL);
+    commit(C);
+    /* A record of too many moves is refused by the parser. */
+    size_t cap = 64 + 1001 * 10;
+    char *big = malloc(cap);
+    size_t k = (size_t)snprintf(big, cap, "[Game \"epaminondas\"]\n[Options \"maxplies=100000\"]\n\n");
+    static const char *cycle[4] = {"a2-a3", "a11-a10", "a3-a2", "a10-a11"};
+    for (int i = 0; i < 1001; i++)
+        k += (size_t)snprintf(big + k, cap - k, "%s ", cycle[i % 4]);
+    before = s->records;
+    check(core_record(C, NULL, (void *)0x8, big, k, pl, &j, &m) == CORE_PENDING,
+          "a 1,001-move record is queued", m.err);
+    WAIT_UNTIL(C, s->records > before, 10000);
+    check(s->made.status == CORE_BAD && strstr(s->made.err, "too many moves"),
+          "... and refused: too many moves", s->made.err);
+    free(big);
+    core_made x;
+    check(core_create(C, NULL, "epaminondas", "maxplies=100000", pl, &x) == CORE_BAD,
+          "maxplies past 1000 is refused", x.err);
+}
+
+static void limits(core *C)
+{
+    const char *pl[2] = {"human", "human"};
+    const char *cc[2] = {"ai:level=10", "ai:level=10"};
+    peer *p = peer_get(C, "10.0.0.9");
+    peer *q = peer_get(C, "2001:db8:1:2::7");
+    peer *q2 = peer_get(C, "2001:db8:1:2::99");
+    check(q && q == q2, "an IPv6 address counts by its /64", NULL);
+    core_made m;
+    core_status a = core_create(C, p, "urbino", "", cc, &m);
+    core_status b = core_create(C, p, "urbino", "", cc, &m);
+    core_status c = core_create(C, p, "urbino", "", cc, &m);
+    check(a == CORE_CREATED && b == CORE_CREATED && c == CORE_LIMIT,
+          "two unfinished computer-only games per address", m.err);
+    check(core_create(C, p, "urbino", "", pl, &m) == CORE_CREATED &&
+              core_create(C, p, "urbino", "", pl, &m) == CORE_LIMIT,
+          "games an hour per address (3 in this test)", m.err);
+    check(core_create(C, q, "urbino", "", pl, &m) == CORE_CREATED, "another address may", m.err);
+    commit(C);
+    sodium_memzero(m.tokens, sizeof m.tokens);
+}
+
+/* A game nobody uses leaves memory and comes back with its moves. */
+static void idle(core *C, seen *s)
+{
+    const char *pl[2] = {"human", "human"};
+    core_made m;
+    core_create(C, NULL, "cathedral", "", pl, &m);
+    commit(C);
+    game *g = m.g;
+    char id[STORE_ID_LEN], err[320], text[TAV_MOVE_TEXT];
+    snprintf(id, sizeof id, "%s", g->id);
+    tav_move legal[4096];
+    tav_session_legal(g->s, TAV_WHITE, legal);
+    tav_session_move_str(g->s, legal[3], text, sizeof text);
+    core_move(C, g, m.tokens[0], text, 0, err, sizeof err);
+    commit(C);
+    core_pin(g);
+    g->edge = (void *)0x1;   /* the edge's data: freed through the event */
+    for (int i = 0; i < 25; i++) {
+        core_tick(C);
+        sleep_ms(100);
+    }
+    check(s->marked == 0, "a pinned game stays in memory", NULL);
+    core_unpin(g);
+    WAIT_UNTIL(C, s->marked > 0, 5000);
+    check(s->marked == 1, "an idle game leaves memory (its edge data freed through the event)",
+          NULL);
+    game *back = core_get(C, id);
+    check(back && tav_session_ply(back->s) == 1 &&
+              strcmp(tav_session_move_text(back->s, 0), text) == 0,
+          "and comes back from the store with its moves", NULL);
+    check(back && core_seat(back, m.tokens[1]) == TAV_BLACK, "with its seats", NULL);
+    sodium_memzero(m.tokens, sizeof m.tokens);
+}
+
+int main(void)
+{
+    if (sodium_init() < 0) {
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    char dir[] = "/tmp/tav-core-XXXXXX";
+    if (!mkdtemp(dir)) {
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    char db[256];
+    snprintf(db, sizeof db, "%s/core.db", dir);
+    seen s;
+    memset(&s, 0, sizeof s);
+    core *C = new_core(db, &s, 1, 1);
+    if (C) {
+        moves(C, &s);
+        computer(C, &s);
+        toscana(C);
+        records(C, &s);
+        limits(C);
+        idle(C, &s);
+        /* A computer seat to act when the core stops resumes at the restart. */
+        const char *pl[2] = {"ai:level=1", "human"};
+        core_made m;
+        core_create(C, NULL, "epaminondas", "", pl, &m);
+        char id[STORE_ID_LEN];
+        snprintf(id, sizeof id, "%s", m.g->id);
+        commit(C);
+        core_stop(C);
+        core_free(C);
+        seen s2;
+        memset(&s2, 0, sizeof s2);
+        C = new_core(db, &s2, 1, 1);
+        if (C) {
+            check(C->ngames >= 1, "the restart loads the games whose computer seat is to act",
+                  NULL);
+            game *g = core_get(C, id);
+            WAIT_UNTIL(C, g && tav_session_ply(g->s) >= 1, 10000);
+            check(g && tav_session_ply(g->s) >= 1, "... and that seat plays", NULL);
+            core_stop(C);
+            core_free(C);
+        }
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("could not remove %s\n", dir);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,310 @@
+/*
+ * test_store.c — the storage conformance suite: every backend of
+ * src/server/core/store.h must pass it (today SQLite).  Create, load, append
+ * moves, a racing duplicate ply, resign, undo (truncate), the list of games
+ * whose computer seat is to act, migrations from an old schema, the file's
+ * mode, and a reopen after a crash (a child process killed with SIGKILL in
+ * the middle of a batch: what was committed is there, the rest is not).
+ * No network, no libwebsockets, no JSON.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "server/core/store.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what, const char *detail)
+{
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        printf("FAIL %s%s%s\n", what, detail && detail[0] ? ": " : "", detail ? detail : "");
+    }
+}
+
+typedef struct loaded {
+    int rows;
+    int n;
+    char moves[64][32];
+    int64_t ms[64];
+} loaded;
+
+static int on_row(void *ctx, const store_game *g)
+{
+    (void)g;
+    ((loaded *)ctx)->rows++;
+    return 0;
+}
+
+static int on_move(void *ctx, int ply, const store_move *m)
+{
+    loaded *l = ctx;
+    if (ply != l->n || l->n >= 64)
+        return -1;
+    snprintf(l->moves[l->n], sizeof l->moves[0], "%s", m->text);
+    l->ms[l->n] = m->ms;
+    l->n++;
+    return 0;
+}
+
+static void fill_game(store_game *g, const char *id, const char *white, const char *black,
+                      int status)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", id);
+    snprintf(g->game, sizeof g->game, "toscana");
+    g->options = (char *)"seed=7";
+    g->seed = 7;
+    snprintf(g->player[0], STORE_PLAYER_LEN, "%s", white);
+    snprintf(g->player[1], STORE_PLAYER_LEN, "%s", black);
+    g->created = 1700000000;
+    g->status = status;
+    g->resigned = -1;
+    for (int side = 0; side < 2; side++) {
+        g->has_seat[side] = strcmp(g->player[side], "human") == 0;
+        memset(g->seat_hash[side], 0x11 * (side + 1), STORE_HASH_LEN);
+    }
+}
+
+static int flush_ok(store *st)
+{
+    char err[256];
+    return store_flush(st, err, sizeof err) == 0;
+}
+
+typedef struct ids {
+    int n;
+    char id[16][STORE_ID_LEN];
+} ids;
+
+static void on_id(void *ctx, const char *id)
+{
+    ids *l = ctx;
+    if (l->n < 16)
+        snprintf(l->id[l->n++], STORE_ID_LEN, "%s", id);
+}
+
+/* The operations on one fresh database. */
+static void conformance(const store_ops *ops, const char *path)
+{
+    char err[256], what[160];
+    const char *b = ops->name;
+    store *st = store_open(path, err, sizeof err);
+    snprintf(what, sizeof what, "%s: open a new database", b);
+    check(st != NULL, what, err);
+    if (!st)
+        return;
+    snprintf(what, sizeof what, "%s: the backend is the one --db names", b);
+    check(st->ops == ops && store_backend(path) == ops, what, NULL);
+    struct stat sb;
+    snprintf(what, sizeof what, "%s: the database is the server's user's only (0600)", b);
+    check(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600, what, NULL);
+
+    store_game g;
+    fill_game(&g, "AAAAAAAAAAAA", "human", "ai:level=3", STORE_PLAYING);
+    store_move m0[2] = {{"accept", 5, 1700000000001}, {"i10-j7:i8,j10", 7, 1700000000002}};
+    snprintf(what, sizeof what, "%s: create a game with two moves", b);
+    check(store_create_game(st, &g, m0, 2, err, sizeof err) == 0, what, err);
+    snprintf(what, sizeof what, "%s: a write waits for the flush", b);
+    check(store_pending(st) == 1, what, NULL);
+    snprintf(what, sizeof what, "%s: flush", b);
+    check(flush_ok(st) && !store_pending(st), what, NULL);
+
+    /* Load once: the row, then the moves, in one pass. */
+    loaded l = {0};
+    store_game out;
+    snprintf(what, sizeof what, "%s: load finds the game", b);
+    check(store_load_game(st, "AAAAAAAAAAAA", &out, on_row, on_move, &l, err, sizeof err) == 1,
+          what, err);
+    snprintf(what, sizeof what, "%s: the row once, then its moves", b);
+    check(l.rows == 1 && l.n == 2 && strcmp(l.moves[1], "i10-j7:i8,j10") == 0 && l.ms[0] == 5,
+          what, NULL);
+    snprintf(what, sizeof what, "%s: the row as stored (options with secrets, seed, seats)", b);
+    check(strcmp(out.options, "seed=7") == 0 && out.seed == 7 && out.has_seat[0] &&
+              !out.has_seat[1] && out.seat_hash[0][0] == 0x11 &&
+              strcmp(out.player[1], "ai:level=3") == 0 && out.resigned == -1,
+          what, NULL);
+    store_game_done(&out);
+    snprintf(what, sizeof what, "%s: an unknown game is 0", b);
+    check(store_load_game(st, "BBBBBBBBBBBB", NULL, NULL, NULL, NULL, err, sizeof err) == 0, what,
+          NULL);
+
+    /* Append, then a racing duplicate of the same ply: refused, the first kept. */
+    store_move m2 = {"veto", 9, 1700000000003};
+    snprintf(what, sizeof what, "%s: append ply 2 (computer to act)", b);
+    check(store_add_move(st, "AAAAAAAAAAAA", 2, &m2, STORE_COMPUTER, err, sizeof err) == 0, what,
+          err);
+    store_move dup = {"accept", 1, 1700000000004};
+    snprintf(what, sizeof what, "%s: a second move at the same ply is refused", b);
+    check(store_add_move(st, "AAAAAAAAAAAA", 2, &dup, STORE_PLAYING, err, sizeof err) != 0, what,
+          NULL);
+    snprintf(what, sizeof what, "%s: the batch still commits", b);
+    check(flush_ok(st), what, NULL);
+    memset(&l, 0, sizeof l);
+    store_load_game(st, "AAAAAAAAAAAA", NULL, NULL, on_move, &l, err, sizeof err);
+    snprintf(what, sizeof what, "%s: the first move at the ply is the one kept", b);
+    check(l.n == 3 && strcmp(l.moves[2], "veto") == 0, what, NULL);
+
+    /* The games whose computer seat is to act. */
+    store_game h;
+    fill_game(&h, "CCCCCCCCCCCC", "human", "human", STORE_PLAYING);
+    store_create_game(st, &h, NULL, 0, err, sizeof err);
+    flush_ok(st);
+    ids u = {0};
+    snprintf(what, sizeof what, "%s: only games with a computer seat to act are listed", b);
+    check(store_each_unfinished(st, on_id, &u, err, sizeof err) == 0 && u.n == 1 &&
+              strcmp(u.id[0], "AAAAAAAAAAAA") == 0,
+          what, NULL);
+
+    /* Undo: forget the moves from a ply on. */
+    snprintf(what, sizeof what, "%s: truncate to ply 1", b);
+    check(store_truncate(st, "AAAAAAAAAAAA", 1, STORE_PLAYING, err, sizeof err) == 0 &&
+              flush_ok(st),
+          what, err);
+    memset(&l, 0, sizeof l);
+    store_load_game(st, "AAAAAAAAAAAA", NULL, NULL, on_move, &l, err, sizeof err);
+    snprintf(what, sizeof what, "%s: one move left after the truncate", b);
+    check(l.n == 1, what, NULL);
+    u.n = 0;
+    store_each_unfinished(st, on_id, &u, err, sizeof err);
+    snprintf(what, sizeof what, "%s: a person to act: no longer listed", b);
+    check(u.n == 0, what, NULL);
+
+    /* Resign. */
+    snprintf(what, sizeof what, "%s: resign", b);
+    check(store_set_result(st, "CCCCCCCCCCCC", STORE_OVER, 1, err, sizeof err) == 0 &&
+              flush_ok(st),
+          what, err);
+    store_load_game(st, "CCCCCCCCCCCC", &out, NULL, NULL, NULL, err, sizeof err);
+    snprintf(what, sizeof what, "%s: the resignation is stored", b);
+    check(out.status == STORE_OVER && out.resigned == 1, what, NULL);
+    store_game_done(&out);
+
+    /* A game created twice (same id) is refused and changes nothing. */
+    snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);
+    check(store_create_game(st, &h, NULL, 0, err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    store_close(st);
+
+    /* Reopen: everything committed is there. */
+    st = store_open(path, err, sizeof err);
+    memset(&l, 0, sizeof l);
+    snprintf(what, sizeof what, "%s: reopen keeps every committed write", b);
+    check(st && store_load_game(st, "AAAAAAAAAAAA", NULL, NULL, on_move, &l, err, sizeof err) == 1 &&
+              l.n == 1,
+          what, err);
+    store_close(st);
+}
+
+/* A crash in the middle of a batch: a child commits one batch, writes a
+ * second and is killed before its flush. */
+static void crash(const store_ops *ops, const char *path)
+{
+    char what[160], err[256];
+    pid_t pid = fork();
+    if (pid == 0) {
+        store *st = store_open(path, err, sizeof err);
+        if (!st)
+            _exit(2);
+        store_game g;
+        fill_game(&g, "DDDDDDDDDDDD", "human", "human", STORE_PLAYING);
+        store_move m = {"accept", 1, 1};
+        store_create_game(st, &g, &m, 1, err, sizeof err);
+        if (store_flush(st, err, sizeof err) != 0)
+            _exit(3);
+        store_move m1 = {"i10-j7:i8,j10", 2, 2};
+        store_add_move(st, "DDDDDDDDDDDD", 1, &m1, STORE_PLAYING, err, sizeof err);
+        kill(getpid(), SIGKILL);   /* before the second batch's flush */
+        _exit(4);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    snprintf(what, sizeof what, "%s: the writer died by SIGKILL", ops->name);
+    check(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, what, NULL);
+    store *st = store_open(path, err, sizeof err);
+    loaded l = {0};
+    snprintf(what, sizeof what, "%s: after the crash: the committed batch, not the other", ops->name);
+    check(st && store_load_game(st, "DDDDDDDDDDDD", NULL, NULL, on_move, &l, err, sizeof err) == 1 &&
+              l.n == 1 && strcmp(l.moves[0], "accept") == 0,
+          what, err);
+    store_close(st);
+}
+
+/* Migrations: a database of schema 1 (before the computer-to-act status)
+ * opens at the newest schema, its unfinished games with a computer seat
+ * listed for the restart. */
+static void migration(const char *path)
+{
+    char what[160], err[256];
+    sqlite3 *db = NULL;
+    sqlite3_open(path, &db);
+    const char *v1 =
+        "CREATE TABLE schema_version (version INTEGER NOT NULL);"
+        "INSERT INTO schema_version VALUES (1);"
+        "CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,"
+        " seed INTEGER NOT NULL, white TEXT NOT NULL, black TEXT NOT NULL,"
+        " created INTEGER NOT NULL, status INTEGER NOT NULL, resigned INTEGER NOT NULL DEFAULT -1);"
+        "CREATE INDEX games_status ON games(status);"
+        "CREATE TABLE seats (game TEXT NOT NULL REFERENCES games(id), side INTEGER NOT NULL,"
+        " token_hash BLOB NOT NULL, PRIMARY KEY (game, side));"
+        "CREATE TABLE moves (game TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
+        " text TEXT NOT NULL, ms INTEGER NOT NULL, time INTEGER NOT NULL, PRIMARY KEY (game, ply));"
+        "INSERT INTO games VALUES ('EEEEEEEEEEEE','urbino','',1,'human','ai',1,0,-1);"
+        "INSERT INTO games VALUES ('FFFFFFFFFFFF','urbino','',1,'human','human',1,0,-1);"
+        "INSERT INTO games VALUES ('GGGGGGGGGGGG','urbino','',1,'random','ai',1,1,-1);";
+    int rc = sqlite3_exec(db, v1, NULL, NULL, NULL);
+    sqlite3_close(db);
+    check(rc == SQLITE_OK, "sqlite: a schema-1 database made", NULL);
+    chmod(path, 0644);
+    store *st = store_open(path, err, sizeof err);
+    snprintf(what, sizeof what, "sqlite: a schema-1 database opens (migrated)");
+    check(st != NULL, what, err);
+    if (!st)
+        return;
+    ids u = {0};
+    store_each_unfinished(st, on_id, &u, err, sizeof err);
+    check(u.n == 1 && strcmp(u.id[0], "EEEEEEEEEEEE") == 0,
+          "sqlite: after the migration the unfinished game with a computer seat is listed", NULL);
+    struct stat sb;
+    check(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600,
+          "sqlite: an old database readable by all is made the server's user's only", NULL);
+    store_close(st);
+    st = store_open(path, err, sizeof err);
+    check(st != NULL, "sqlite: the migrated database opens again (migrations run once)", err);
+    store_close(st);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/tav-store-XXXXXX";
+    if (!mkdtemp(dir)) {
+        printf("no temporary folder\n0 passed, 1 failed\n");
+        return 1;
+    }
+    const store_ops *backends[] = {&store_sqlite_ops};
+    for (size_t i = 0; i < sizeof backends / sizeof backends[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s-1.db", dir, backends[i]->name);
+        conformance(backends[i], path);
+        snprintf(path, sizeof path, "%s/%s-2.db", dir, backends[i]->name);
+        crash(backends[i], path);
+    }
+    char path[256];
+    snprintf(path, sizeof path, "%s/old.db", dir);
+    migration(path);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("could not remove %s\n", dir);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
