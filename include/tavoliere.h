@@ -174,7 +174,60 @@ typedef struct tav_choice {
     const char *question;            /* "Which rules?" */
     const char *const *values;       /* NULL-terminated, the default first */
     const char *const *labels;       /* one per value, for people */
+    const char *note;                /* (may be NULL) what people should know before they
+                                        choose, one sentence or two (Cathedral: how often
+                                        the first to build wins in each opening) */
 } tav_choice;
+
+/* One section of a game's rules for people (tav_game.rules): a heading and
+ * its paragraphs, plain text (no markup), paragraphs separated by "\n\n". */
+typedef struct tav_rules_section {
+    const char *heading;             /* "The goal" */
+    const char *text;
+} tav_rules_section;
+
+/* How the score decides the winner at the end (tav_game.score_wins). */
+enum {
+    TAV_SCORE_SHOWN = 0,             /* it does not: it is shown only (Epaminondas) */
+    TAV_SCORE_HIGHER_WINS = 1,
+    TAV_SCORE_LOWER_WINS = 2         /* Cathedral */
+};
+
+/* ------------------------------------------------------------------------
+ * The parts of a move (tav_game.move_parts): what a board needs to build a
+ * move out of the squares a player points at, without reading the notation.
+ * Squares are (file, rank) pairs, 0-based, rank 0 at the bottom, as in the
+ * drawing view; {-1, -1} where there is none.  Nothing in them is hidden:
+ * they say what the move's canonical text says, named by its parts, plus
+ * what the drawing view already shows (the tile being placed).
+ */
+#define TAV_PART_SQUARES 16
+
+typedef struct tav_move_parts {
+    char action[8];      /* "place" (put a piece on squares: an Urbino architect or building,
+                            a Cathedral building, a Toscana tile), "move" (an Epaminondas
+                            phalanx), "first" (Urbino: who builds first, see side),
+                            "pass", "veto", "accept" */
+    char piece[4];       /* what is placed or moved: Urbino A H P T, Cathedral the building
+                            code (Y the Cathedral), Toscana the tile id ("07"), Epaminondas
+                            M; "" for none */
+    int8_t side;         /* "first": the side chosen; else TAV_NONE */
+    int8_t rotation;     /* quarter turns clockwise (rank up, file right) from the shape the
+                            hand shows in the drawing view (Cathedral, Toscana); -1 where it
+                            does not matter */
+    int8_t from[2];      /* the square a piece leaves: the architect an Urbino build moves
+                            first, the rear piece of an Epaminondas phalanx */
+    int8_t to[2];        /* the square it reaches: the architect's new square, the landing
+                            square of the phalanx's front piece */
+    uint8_t nsquares;
+    uint8_t nmarked;
+    int8_t squares[TAV_PART_SQUARES][2];  /* the squares the piece covers: the architect's or
+                            building's square (Urbino), the building (Cathedral), the tile
+                            with squares[i] under cell i of the hand's frame (Toscana), the
+                            phalanx from its rear to its front (Epaminondas) */
+    int8_t marked[TAV_PART_SQUARES][2];   /* the tile's two off-colour squares (Toscana), the
+                            enemy pieces a capture takes off (Epaminondas) */
+} tav_move_parts;
 
 /* A small, fast random generator whose state is a value (xoshiro256**-like). */
 typedef struct tav_rng { uint64_t s[4]; } tav_rng;
@@ -237,6 +290,12 @@ typedef struct tav_game {
     /* Fill the drawing view for `viewer`, nothing hidden in it (the one
      * drawing view: terminal, `show`, server and browser all draw from it). */
     void (*board_view)(const void *st, int viewer, tav_board_view *v);
+    /* (optional) The parts of a legal move m of st (tav_move_parts), for
+     * boards that build moves out of squares.  Called through
+     * tav_game_move_parts, which clears p first (no squares, from, to and
+     * rotation -1, side TAV_NONE).  0, or -1 for a move it cannot describe.
+     * No allocation. */
+    int (*move_parts)(const void *st, tav_move m, tav_move_parts *p);
 
     /* Sample option sets, NULL-terminated ("" = the defaults first): the
      * sets tests, benchmarks and menus go through. */
@@ -280,13 +339,23 @@ typedef struct tav_game {
      * what `viewer` sees. */
     void (*determinize)(void *st, int viewer, tav_rng *rng);
 
-    /* ---- For people: menus and explanations (terminal play).  Generic code
-     * asks these, never a game's name.  All optional. ---- */
+    /* ---- For people: menus and explanations (terminal play, the server's
+     * /api/meta).  Generic code asks these, never a game's name.  All
+     * optional. ---- */
 
-    /* The game's name for people ("Urbino"), and what its score counts and
-     * who wins by it ("district points, higher wins"). */
+    /* The game's name for people ("Urbino"), one line that says what it is
+     * about, what its score counts ("district points") and whether the
+     * higher or the lower score wins by it (TAV_SCORE_*). */
     const char *title;
+    const char *pitch;
     const char *score_words;
+    int score_wins;
+    /* The rules for people, in short sections (the goal, the setup, a turn,
+     * the end; what was measured about them), terminated by {NULL, NULL}. */
+    const tav_rules_section *rules;
+    /* What people should know when they choose a side, or NULL (Toscana:
+     * white's measured edge). */
+    const char *side_note;
     /* The option a start menu asks about (its values, the default first). */
     const tav_choice *menu;
     /* Explain a move text that is not a legal move's text, beyond what
@@ -369,6 +438,11 @@ int tav_game_setup(const tav_game *g, void *st, const char *options, uint64_t se
                    size_t errlen);
 /* The drawing view for `viewer` (g->board_view on a cleared view). */
 void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_board_view *v);
+/* The parts of a legal move m of st (g->move_parts on cleared parts): 0, or
+ * -1 when the game does not describe its moves or not this one. */
+int tav_game_move_parts(const tav_game *g, const void *st, tav_move m, tav_move_parts *p);
+/* "higher wins", "lower wins", or "" when the score does not decide (TAV_SCORE_*). */
+const char *tav_score_wins_words(int score_wins);
 /* Position text for `viewer`: g->public_position, or g->get_position. */
 int tav_game_public_position(const tav_game *g, const void *st, int viewer, char *buf, size_t n);
 /* Conformance checks (src/games/conformance.c): one seeded random game of g

@@ -119,6 +119,12 @@ int64_t tav_session_move_ms(const tav_session *s, int i);
 int tav_session_legal(const tav_session *s, int viewer, tav_move *out);
 /* Canonical text of a move of the current state. */
 int tav_session_move_str(const tav_session *s, tav_move m, char *buf, size_t n);
+/* The parts of a move of the current state (tav_move_parts: its squares,
+ * piece, from and to, rotation) beside its text, for a board that builds
+ * moves out of squares: TAV_OK, or TAV_E_NOTFOUND when the game does not
+ * describe its moves (p then says nothing: no action, no squares).  They
+ * say nothing the move's text and the drawing view do not already show. */
+tav_status tav_session_move_parts(const tav_session *s, tav_move m, tav_move_parts *p);
 /* Position text as `viewer` may see it (hidden tiles shown as unknown). */
 tav_status tav_session_position(const tav_session *s, int viewer, char *buf, size_t n);
 /* The drawing view of the state after `ply` moves (ply = tav_session_ply(s)

@@ -340,8 +340,10 @@ void cli_draw(FILE *out, const tav_game *g, const void *st, int viewer, const cl
     char info[256];
     info_without_score(v->info, info, sizeof info);
     fprintf(out, " score white %d, black %d", v->side[0].score, v->side[1].score);
-    if (g->score_words)
-        fprintf(out, " (%s)", g->score_words);
+    if (g->score_words) {
+        const char *wins = tav_score_wins_words(g->score_wins);
+        fprintf(out, " (%s%s%s)", g->score_words, wins[0] ? ", " : "", wins);
+    }
     fprintf(out, "\n");
     fprintf(out, " %s%slast move: %s\n", info, info[0] ? "; " : "", v->last_move[0] ? v->last_move : "-");
     free(v);

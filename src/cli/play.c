@@ -658,6 +658,8 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
         char q[64];
         snprintf(q, sizeof q, "%s [1]: ", ch->key);
         printf("%s\n", ch->question);
+        if (ch->note)
+            printf("%s\n", ch->note);
         int c = choose(q, ch->values, ch->labels, nv);
         if (c < 0)
             return -1;
@@ -687,6 +689,8 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
     const char *sidel[] = {first == TAV_WHITE ? "white (moves first)" : "white",
                            first == TAV_BLACK ? "black (moves first)" : "black"};
     printf("Which side do you play?\n");
+    if (g0->side_note)
+        printf("%s\n", g0->side_note);
     int sd = choose("side [1]: ", sides, sidel, 2);
     if (sd < 0)
         return -1;

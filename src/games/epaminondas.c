@@ -382,6 +382,34 @@ static int epaminondas_move_str(const void *st, tav_move m, char *buf, size_t n)
     return epa_move_text(m, buf, n);
 }
 
+/* The parts of a move: the phalanx from rear to front, the front piece's
+ * landing square, and the enemy line a capture takes off. */
+static int epaminondas_move_parts(const void *st, tav_move m, tav_move_parts *p)
+{
+    const epaminondas_state *s = st;
+    int f = epa_move_front(m), d = epa_move_dir(m), k = epa_move_k(m), sd = epa_move_s(m);
+    if (k < 1 || k > TAV_PART_SQUARES || d < 0 || d > 7)
+        return -1;
+    int off = epa_off[d], rear = f - (k - 1) * off, dest = f + sd * off;
+    tavi_parts_action(p, "move");
+    p->piece[0] = 'M';
+    for (int i = 0; i < k; i++) {
+        int sq = rear + i * off;
+        tavi_parts_square(p, sq & 15, sq >> 4);
+    }
+    p->from[0] = (int8_t)(rear & 15);
+    p->from[1] = (int8_t)(rear >> 4);
+    p->to[0] = (int8_t)(dest & 15);
+    p->to[1] = (int8_t)(dest >> 4);
+    if (epa_move_cap(m)) {
+        int n;
+        (void)epa_captured(s, s->tomove ^ 1, dest, off, &n);   /* dest and the n - 1 behind it */
+        for (int i = 0, t = dest; i < n; i++, t += off)
+            tavi_parts_mark(p, t & 15, t >> 4);
+    }
+    return 0;
+}
+
 /* Hash: pieces, side to move, plies and ply limit. */
 static uint64_t epaminondas_hash(const void *st)
 {
@@ -970,6 +998,29 @@ static int epaminondas_explain_result(const void *st, char *buf, size_t n)
 
 static const char *const epaminondas_samples[] = {"", "maxplies=30", NULL};
 
+/* The rules for people (docs/rules/epaminondas.md has them as implemented). */
+static const tav_rules_section epa_rules[] = {
+    {"The goal",
+     "Get more of your stones onto your opponent's home row than he has on yours, and keep them "
+     "there for a whole turn. Or leave him without a legal move."},
+    {"Setup",
+     "Each player has 28 stones on his two back rows of a 14\u00d712 board. White moves first."},
+    {"A turn",
+     "A phalanx is a straight line (along a row, a column or a diagonal) of your own stones next "
+     "to each other. A phalanx of k stones moves 1 to k squares along its own line, forwards or "
+     "backwards, over empty squares. You may move only part of a line. A single stone moves one "
+     "square in any direction.\n\n"
+     "Capture: the front stone may stop on the first enemy stone in its way if the enemy's line "
+     "from there on, in the same direction, is shorter than the moving phalanx. That whole enemy "
+     "line is removed. A single stone never captures."},
+    {"The end",
+     "At the start of your turn, if you have more stones on the opponent's home row than he has "
+     "on yours, you win. So a crossing must be answered at once: capture the intruder or cross "
+     "yourself. A player with no legal move loses. A game that reaches its ply limit (500 plies "
+     "unless the option maxplies says otherwise) is drawn."},
+    {NULL, NULL},
+};
+
 const tav_game tavi_epaminondas_game = {
     .name = "epaminondas",
     .state_size = sizeof(epaminondas_state),
@@ -989,8 +1040,12 @@ const tav_game tavi_epaminondas_game = {
     .get_position = epaminondas_get_position,
     .probe = epaminondas_probe,
     .check = epaminondas_check,
+    .move_parts = epaminondas_move_parts,
     .title = "Epaminondas",
+    .pitch = "Phalanxes of stones march across a wide board: outnumber to capture, cross to win.",
     .score_words = "pieces on the board",
+    .score_wins = TAV_SCORE_SHOWN,
+    .rules = epa_rules,
     .explain_move = epaminondas_explain_move,
     .explain_result = epaminondas_explain_result,
     .move_group = epaminondas_move_group,

@@ -56,6 +56,26 @@ void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_boar
     g->board_view(st, viewer, v);
 }
 
+int tav_game_move_parts(const tav_game *g, const void *st, tav_move m, tav_move_parts *p)
+{
+    memset(p, 0, sizeof *p);
+    p->side = TAV_NONE;
+    p->rotation = -1;
+    p->from[0] = p->from[1] = p->to[0] = p->to[1] = -1;
+    if (!g->move_parts)
+        return -1;
+    return g->move_parts(st, m, p);
+}
+
+const char *tav_score_wins_words(int score_wins)
+{
+    switch (score_wins) {
+    case TAV_SCORE_HIGHER_WINS: return "higher wins";
+    case TAV_SCORE_LOWER_WINS: return "lower wins";
+    default: return "";
+    }
+}
+
 char *tav_game_list(char *buf, size_t n)
 {
     size_t k = 0;

@@ -636,6 +636,43 @@ static int urbino_move_str(const void *st, tav_move m, char *buf, size_t n)
     return (int)tavi_bprintf(buf, n, "%s-%s,%c%s", a, b, urb_type_letter[mv_type(m)], c);
 }
 
+/* The parts of a move: an architect placed, who builds first, a pass, or a
+ * building (after the architect it moves, if any). */
+static int urbino_move_parts(const void *st, tav_move m, tav_move_parts *p)
+{
+    (void)st;
+    int sq = mv_sq(m);
+    switch (mv_kind(m)) {
+    case MK_ARCH:
+        tavi_parts_action(p, "place");
+        p->piece[0] = 'A';
+        tavi_parts_square(p, sq % URB_N, sq / URB_N);
+        return 0;
+    case MK_FIRST_BLACK:
+    case MK_FIRST_WHITE:
+        tavi_parts_action(p, "first");
+        p->side = (int8_t)(mv_kind(m) == MK_FIRST_BLACK ? TAV_BLACK : TAV_WHITE);
+        return 0;
+    case MK_PASS:
+        tavi_parts_action(p, "pass");
+        return 0;
+    case MK_BUILD:
+        break;
+    default:
+        return -1;
+    }
+    tavi_parts_action(p, "place");
+    p->piece[0] = urb_type_letter[mv_type(m)];
+    tavi_parts_square(p, sq % URB_N, sq / URB_N);
+    if (mv_rep(m)) {
+        p->from[0] = (int8_t)(mv_from(m) % URB_N);
+        p->from[1] = (int8_t)(mv_from(m) / URB_N);
+        p->to[0] = (int8_t)(mv_to(m) % URB_N);
+        p->to[1] = (int8_t)(mv_to(m) / URB_N);
+    }
+    return 0;
+}
+
 /* Zobrist-style hash of buildings, architects, phase, side, passes, variant. */
 static uint64_t urbino_hash(const void *st)
 {
@@ -1649,7 +1686,33 @@ static void urbino_list_moves(char *const *moves, int n, tav_info_fn out, void *
 static const char *const urb_menu_values[] = {"standard", "monuments", NULL};
 static const char *const urb_menu_labels[] = {
     "standard", "monuments (three buildings in a row form a monument that doubles its value)"};
-static const tav_choice urb_menu = {"variant", "Which rules?", urb_menu_values, urb_menu_labels};
+static const tav_choice urb_menu = {"variant", "Which rules?", urb_menu_values, urb_menu_labels,
+                                    NULL};
+
+/* The rules for people (docs/rules/urbino.md has them as implemented). */
+static const tav_rules_section urb_rules[] = {
+    {"The goal",
+     "Two players build one town on a 9\u00d79 board. Buildings that touch edge to edge form a "
+     "district. At the end, in every district where both colours stand, the player whose "
+     "buildings there are worth more scores them. The higher total wins."},
+    {"Setup",
+     "The board starts empty. Black puts down the first architect (a marker shared by both "
+     "players), white the second, then black decides who builds first."},
+    {"A turn",
+     "You may first move one architect to any empty square. Then you must put one of your "
+     "buildings on a lot: an empty square that both architects see along a straight line (in "
+     "any of the 8 directions; sight stops at the first occupied square).\n\n"
+     "A house is worth 1, a palace 2, a tower 3. In a district each colour may form only one "
+     "connected group, and no two palaces and no two towers may touch: a lot where this would "
+     "break is not offered."},
+    {"The end and the score",
+     "A player who cannot build passes; when both pass in a row the game is over. Each district "
+     "holding both colours goes to the player with the higher total there (ties: more towers, "
+     "then palaces, then houses), who scores that total.\n\n"
+     "In the Monuments variant, three buildings of one colour in a straight line "
+     "(house-house-house, palace-house-palace or tower-palace-tower) count double."},
+    {NULL, NULL},
+};
 
 static const char *const urbino_samples[] = {"", "variant=monuments", NULL};
 
@@ -1671,8 +1734,12 @@ const tav_game tavi_urbino_game = {
     .get_position = urbino_get_position,
     .probe = urbino_probe,
     .check = urbino_check,
+    .move_parts = urbino_move_parts,
     .title = "Urbino",
-    .score_words = "district points, higher wins",
+    .pitch = "Two shared architects, one town: build where both can see, win the districts.",
+    .score_words = "district points",
+    .score_wins = TAV_SCORE_HIGHER_WINS,
+    .rules = urb_rules,
     .menu = &urb_menu,
     .explain_move = urbino_explain_move,
     .describe = urbino_describe,

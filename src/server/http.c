@@ -155,7 +155,8 @@ void live_broadcast(srv *S, game *g)
     long batch = 0;
     if (core_pending(S->C)) {
         srv_dirty(S);
-        batch = S->batch_open;
+        batch = core_batch(S->C);
+        gv->bcast_batch = batch;
         if (!gv->bcast) {
             gv->bcast = 1;
             core_pin(g);     /* stays in memory until its viewers are told */
@@ -378,6 +379,7 @@ static void respond(conn *c, int status, const char *ctype, char *body, size_t l
     if (S && c->method == 'P' && core_pending(S->C)) {
         /* A change is acknowledged only once it is on disk: the answer to
          * a POST waits for the commit of the batch (reads go at once). */
+        c->batch = core_batch(S->C);
         if (!c->awaiting) {
             c->awaiting = 1;
             c->aprev = NULL;
@@ -406,21 +408,57 @@ static void unawait(srv *S, conn *c)
     c->aprev = c->anext = NULL;
 }
 
-void http_release(srv *S)
+/* Drop the messages of batch n from a socket's queue (it failed). */
+static void q_drop_batch(msgq *q, long n)
 {
-    while (S->await_head) {
-        conn *c = S->await_head;
-        unawait(S, c);
-        lws_callback_on_writable(c->wsi);
+    int kept = 0;
+    for (int i = 0; i < q->count; i++) {
+        msg *m = q->item[(q->head + i) % q->cap];
+        if (m->batch == n)
+            msg_unref(m);
+        else
+            q->item[(q->head + kept++) % q->cap] = m;
     }
-    while (S->bcast_head) {
-        gview *gv = S->bcast_head;
-        S->bcast_head = gv->bnext;
-        gv->bcast = 0;
-        gv->bnext = NULL;
-        for (conn *c = gv->live; c; c = c->next)
-            lws_callback_on_writable(c->wsi);
-        core_unpin(gv->g);
+    q->count = kept;
+}
+
+static void respond_error(conn *c, int status, const char *message);
+
+void http_committed(srv *S, long n, int ok)
+{
+    if (n > S->batch_done)
+        S->batch_done = n;
+    conn *c = S->await_head;
+    while (c) {
+        conn *next = c->anext;
+        if (c->batch <= n) {
+            unawait(S, c);
+            if (!ok && c->batch == n) {
+                /* Nothing of it is on disk: the change it answers did not happen. */
+                c->method = 'G';   /* (answered at once, not held again) */
+                respond_error(c, 503, "the change could not be stored: try again");
+            } else {
+                lws_callback_on_writable(c->wsi);
+            }
+        }
+        c = next;
+    }
+    gview **pp = &S->bcast_head;
+    while (*pp) {
+        gview *gv = *pp;
+        if (!ok)
+            for (conn *w = gv->live; w; w = w->next)
+                q_drop_batch(&w->q, n);
+        if (gv->bcast_batch <= n) {
+            *pp = gv->bnext;
+            gv->bcast = 0;
+            gv->bnext = NULL;
+            for (conn *w = gv->live; w; w = w->next)
+                lws_callback_on_writable(w->wsi);
+            core_unpin(gv->g);
+        } else {
+            pp = &gv->bnext;
+        }
     }
 }
 

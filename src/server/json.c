@@ -213,6 +213,50 @@ char *json_view(const tav_session *s, int ply, int viewer)
     return dump(json_pack("{s:i,s:o}", "ply", ply, "view", v));
 }
 
+/* Square names of the first n of a parts list. */
+static json_t *parts_squares(const int8_t (*sq)[2], int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n && i < TAV_PART_SQUARES; i++) {
+        char name[16];
+        square_name(sq[i][0], sq[i][1], name, sizeof name);
+        json_array_append_new(a, json_string(name));
+    }
+    return a;
+}
+
+/* A legal move's parts (docs/server-api.md, legalParts): what is absent is
+ * left out, but "action" and "squares" are always there. */
+static json_t *parts_json(const tav_session *s, tav_move m)
+{
+    tav_move_parts p;
+    if (tav_session_move_parts(s, m, &p) != TAV_OK)
+        return json_pack("{s:s,s:[]}", "action", "", "squares");
+    char action[sizeof p.action + 1], piece[sizeof p.piece + 1], name[16];
+    snprintf(action, sizeof action, "%.*s", (int)sizeof p.action, p.action);
+    snprintf(piece, sizeof piece, "%.*s", (int)sizeof p.piece, p.piece);
+    json_t *o = json_pack("{s:s,s:o}", "action", action, "squares",
+                          parts_squares((const int8_t(*)[2])p.squares, p.nsquares));
+    if (piece[0])
+        json_object_set_new(o, "piece", json_string(piece));
+    if (p.from[0] >= 0) {
+        square_name(p.from[0], p.from[1], name, sizeof name);
+        json_object_set_new(o, "from", json_string(name));
+    }
+    if (p.to[0] >= 0) {
+        square_name(p.to[0], p.to[1], name, sizeof name);
+        json_object_set_new(o, "to", json_string(name));
+    }
+    if (p.nmarked)
+        json_object_set_new(o, "marked",
+                            parts_squares((const int8_t(*)[2])p.marked, p.nmarked));
+    if (p.rotation >= 0)
+        json_object_set_new(o, "rotation", json_integer(p.rotation));
+    if (p.side == TAV_WHITE || p.side == TAV_BLACK)
+        json_object_set_new(o, "side", json_string(tav_side_name(p.side)));
+    return o;
+}
+
 char *json_game(const game *g, int viewer)
 {
     const tav_session *s = g->s;
@@ -221,14 +265,18 @@ char *json_game(const game *g, int viewer)
     json_t *moves = json_array();
     for (int i = 0; i < ply; i++)
         json_array_append_new(moves, json_string(tav_session_move_text(s, i)));
-    json_t *legal = json_array();
+    /* The legal moves this viewer may see (none unless it is the seat to
+     * act), and beside each its parts, in the same order. */
+    json_t *legal = json_array(), *legal_parts = json_array();
     tav_move *lm = malloc(sizeof *lm * (size_t)(tg->max_moves > 0 ? tg->max_moves : 1));
     if (lm) {
         int n = tav_session_legal(s, viewer, lm);
         for (int i = 0; i < n; i++) {
             char text[TAV_MOVE_TEXT];
-            if (tav_session_move_str(s, lm[i], text, sizeof text) > 0)
+            if (tav_session_move_str(s, lm[i], text, sizeof text) > 0) {
                 json_array_append_new(legal, json_string(text));
+                json_array_append_new(legal_parts, parts_json(s, lm[i]));
+            }
         }
         free(lm);
     }
@@ -256,6 +304,7 @@ char *json_game(const game *g, int viewer)
     /* A deal chosen by the game's creator (Toscana's seed or stacks, through
      * the API): still hidden from both sides, but nobody plays it unaware. */
     json_object_set_new(o, "dealChosen", json_boolean(core_deal_chosen(s)));
+    json_object_set_new(o, "legalParts", legal_parts);
     return dump(o);
 }
 
@@ -264,6 +313,45 @@ static const char *const level_names[] = {
     "beginner", "novice", "casual", "club player", "good club player",
     "strong", "expert", "master", "grandmaster", "full strength",
 };
+
+/* A string, or null for none. */
+static json_t *string_or_null(const char *t)
+{
+    return t ? json_string(t) : json_null();
+}
+
+/* What a game's table says for people (docs/server-api.md, /api/meta): its
+ * title, pitch, score words, its option menu, the note on sides and the
+ * rules, added to the game's meta object o. */
+static void meta_words(json_t *o, const tav_game *g)
+{
+    json_object_set_new(o, "title", json_string(g->title ? g->title : g->name));
+    json_object_set_new(o, "pitch", json_string(g->pitch ? g->pitch : ""));
+    json_object_set_new(o, "scoreWords", json_string(g->score_words ? g->score_words : ""));
+    json_object_set_new(o, "scoreWins",
+                        json_string(g->score_wins == TAV_SCORE_HIGHER_WINS  ? "higher"
+                                    : g->score_wins == TAV_SCORE_LOWER_WINS ? "lower"
+                                                                            : "none"));
+    json_t *menu = json_null();
+    const tav_choice *ch = g->menu;
+    if (ch && ch->key && ch->values) {
+        json_t *choices = json_array();
+        for (int k = 0; ch->values[k]; k++)
+            json_array_append_new(choices, json_pack("{s:s,s:s}", "value", ch->values[k], "label",
+                                                     ch->labels && ch->labels[k] ? ch->labels[k]
+                                                                                 : ch->values[k]));
+        menu = json_pack("{s:s,s:s,s:o,s:o}", "key", ch->key, "question",
+                         ch->question ? ch->question : "", "note", string_or_null(ch->note),
+                         "choices", choices);
+    }
+    json_object_set_new(o, "menu", menu);
+    json_object_set_new(o, "sideNote", string_or_null(g->side_note));
+    json_t *rules = json_array();
+    for (int k = 0; g->rules && g->rules[k].heading; k++)
+        json_array_append_new(rules, json_pack("{s:s,s:s}", "heading", g->rules[k].heading, "text",
+                                               g->rules[k].text ? g->rules[k].text : ""));
+    json_object_set_new(o, "rules", rules);
+}
 
 char *json_meta(void)
 {
@@ -280,8 +368,10 @@ char *json_meta(void)
             int r = tav_level_rating(g, l);
             json_array_append_new(ratings, r >= 0 ? json_integer(r) : json_null());
         }
-        json_array_append_new(games, json_pack("{s:s,s:o,s:o}", "name", g->name, "options",
-                                               samples, "ratings", ratings));
+        json_t *o = json_pack("{s:s,s:o,s:o}", "name", g->name, "options", samples, "ratings",
+                              ratings);
+        meta_words(o, g);
+        json_array_append_new(games, o);
     }
     json_t *players = json_array();
     json_array_append_new(players, json_string("human"));

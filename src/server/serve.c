@@ -87,28 +87,13 @@ static void on_tick(lws_sorted_usec_list_t *sul)
 }
 
 /* Group commit: the writes of everything the loop handled in one pass go
- * to disk with one sync, then their answers and live messages go out. */
+ * to the core's writer thread as one batch, committed with one sync while
+ * the loop goes on; their answers and live messages go out when it says the
+ * batch is on disk (ev_committed). */
 void srv_flush(srv *S)
 {
     S->flush_scheduled = 0;
-    if (core_pending(S->C)) {
-        char err[256];
-        double t0 = tav_now();
-        int rc = core_commit(S->C, err, sizeof err);
-        double dt = tav_now() - t0;
-        S->commit_secs += dt;
-        if (dt > S->commit_max)
-            S->commit_max = dt;
-        if (rc != 0) {
-            /* The disk failed: stop without acknowledging anything more;
-             * a restart replays what is on disk. */
-            fprintf(stderr, "tavoliere serve: database commit failed: %s\n", err);
-            _exit(1);
-        }
-        S->batches++;
-        S->batch_done = S->batch_open;
-    }
-    http_release(S);
+    core_commit(S->C);
 }
 
 void srv_log(const srv *S, const char *fmt, ...)
@@ -134,6 +119,16 @@ static void ev_wake(void *ctx)
 
 static void ev_changed(void *ctx, game *g) { live_broadcast(ctx, g); }
 static void ev_dirty(void *ctx) { srv_dirty(ctx); }
+
+static void ev_committed(void *ctx, long n, int ok)
+{
+    srv *S = ctx;
+    if (ok)
+        S->batches++;
+    else
+        S->failed++;
+    http_committed(S, n, ok);
+}
 
 static void ev_hint_done(void *ctx, void *waiter, const core_answer *h)
 {
@@ -174,8 +169,6 @@ static void on_flush(lws_sorted_usec_list_t *sul)
 
 void srv_dirty(srv *S)
 {
-    if (S->batch_open <= S->batch_done)
-        S->batch_open = S->batch_done + 1;
     if (S->flush_scheduled || !S->ctx)
         return;
     S->flush_scheduled = 1;
@@ -299,7 +292,8 @@ int server_main(int argc, char **argv)
     /* The core: the store, the search workers, the games to resume. */
     core_config cf = {ai_ms,          (int)threads, (int)rate, limit_loopback,
                       (int)per_hour, pace,         quiet,      CORE_IDLE_SECS};
-    core_events ev = {S, ev_wake, ev_changed, ev_dirty, ev_hint_done, ev_record_done, ev_freeing};
+    core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
+                      ev_committed, ev_hint_done, ev_record_done, ev_freeing};
     char err[512];
     S->C = core_new(&cf, &ev, db, err, sizeof err);
     if (!S->C) {
@@ -329,11 +323,10 @@ int server_main(int argc, char **argv)
             break;
     lws_sul_cancel(&S->tick_sul);
     lws_sul_cancel(&S->flush_sul);
-    srv_flush(S);
+    srv_flush(S);   /* core_stop below waits for what is still open */
 
-    srv_log(S, "stopping after %ld API requests, %ld commits (%.2f ms each, %.1f ms at most)",
-            S->requests, S->batches,
-            S->batches ? S->commit_secs * 1000.0 / (double)S->batches : 0.0, S->commit_max * 1000.0);
+    srv_log(S, "stopping after %ld API requests, %ld commits, %ld failed", S->requests,
+            S->batches, S->failed);
     core_stop(S->C);            /* searches and the record thread end */
     signal_ctx = NULL;
     lws_context_destroy(S->ctx);   /* every socket closes: the edge lets go of its games */

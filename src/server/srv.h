@@ -62,7 +62,8 @@ struct gview {
     char *json[3];       /* the game's JSON per kind of viewer (white, black, spectator) */
     size_t jlen[3];
     unsigned long jstamp[3];  /* ... as of this stamp (core_stamp) */
-    int bcast;           /* changed in the open batch: tell the viewers after the commit */
+    int bcast;           /* messages wait for a commit: tell the viewers after it */
+    long bcast_batch;    /* ... the last batch they wait for */
     gview *bnext;
 };
 
@@ -86,7 +87,8 @@ struct conn {
     int close_after;
     int responding;
     job *waiting;        /* a hint search or record check answering this request */
-    int awaiting;        /* the answer waits for the batch's commit */
+    int awaiting;        /* the answer waits for the commit of batch `batch` */
+    long batch;
     conn *aprev, *anext;
     peer *bpeer;         /* the address the body's bytes count against */
     size_t bcap;         /* bytes allocated for the body */
@@ -135,11 +137,9 @@ struct srv {
     int flush_scheduled;
     conn *await_head;    /* answers waiting for the commit */
     gview *bcast_head;   /* games to broadcast after the commit */
-    long batches;
-    double commit_secs;  /* time spent committing (statistics) */
-    double commit_max;
-    long batch_open;     /* number of the open batch (while the core has writes pending) */
-    long batch_done;     /* last committed batch */
+    long batches;        /* batches committed */
+    long failed;         /* batches that failed */
+    long batch_done;     /* the last batch settled (committed or failed) */
     long requests;
     wsi_peer *wsi_map[SRV_WSI_BUCKETS];
     peer *accepting;     /* counted at accept, not yet given its connection */
@@ -174,9 +174,9 @@ char *json_analysis(const tav_session *s, const analysis *an);
 const char *json_game_cached(game *g, int viewer, size_t *len);
 
 /* ---- serve.c ---- */
-/* After a write: commit the batch once the loop has read what is waiting. */
+/* After a write: hand the batch to the core's writer once the loop has
+ * read what is waiting. */
 void srv_dirty(srv *S);
-/* Commit the batch, then send the answers and live messages that waited. */
 void srv_flush(srv *S);
 void srv_log(const srv *S, const char *fmt, ...);
 
@@ -184,7 +184,9 @@ void srv_log(const srv *S, const char *fmt, ...);
 gview *gview_of(game *g);                    /* the edge's data of g, made when new */
 void live_broadcast(srv *S, game *g);
 void http_reply_ready(conn *c, reply *r);
-void http_release(srv *S);           /* after a commit: send what waited */
+/* Batch n is settled: send what waited for it, or (failed) answer 503 and
+ * drop the live messages that would tell of it. */
+void http_committed(srv *S, long n, int ok);
 void http_conns_free(srv *S);        /* after the loop: the connection counts */
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */

@@ -525,6 +525,11 @@ int tav_session_move_str(const tav_session *s, tav_move m, char *buf, size_t n)
     return s->g->move_str(state_ptr(s, s->ply), m, buf, n);
 }
 
+tav_status tav_session_move_parts(const tav_session *s, tav_move m, tav_move_parts *p)
+{
+    return tav_game_move_parts(s->g, state_ptr(s, s->ply), m, p) == 0 ? TAV_OK : TAV_E_NOTFOUND;
+}
+
 tav_status tav_session_position(const tav_session *s, int viewer, char *buf, size_t n)
 {
     if (viewer != TAV_WHITE && viewer != TAV_BLACK && viewer != TAV_SPECTATOR)

@@ -29,6 +29,12 @@ await main(async (defer) => {
     check(Array.isArray(r) && r.length === 10 && r.every((x) => x === null || (Number.isInteger(x) && x >= 0)),
       `meta: ${g.name} has ten level ratings`, JSON.stringify(r));
     check(Array.isArray(r) && r.some((x) => x !== null), `meta: ${g.name} has a rated level`, JSON.stringify(r));
+    // What the game library says for people (extension): title, score words, rules, menu.
+    check(typeof g.title === "string" && g.title && typeof g.pitch === "string" && typeof g.scoreWords === "string" &&
+      ["higher", "lower", "none"].includes(g.scoreWins) && Array.isArray(g.rules) && g.rules.length >= 3 &&
+      g.rules.every((x) => typeof x.heading === "string" && typeof x.text === "string") &&
+      (g.menu === null || (typeof g.menu.key === "string" && g.menu.choices.length >= 2)),
+    `meta: ${g.name} has its words for people`, JSON.stringify({ ...g, rules: g.rules?.length }));
   }
   let seed = 1;
   for (const { game, options } of sets) {
@@ -56,6 +62,10 @@ await main(async (defer) => {
       ok &&= check(mine.seat === side && theirs.seat === other, `${what}: seat field`);
       ok &&= check(mine.legal.length > 0, `${what}: legal for the seat to act`, played.length);
       ok &&= check(theirs.legal.length === 0, `${what}: no legal for the other seat`, theirs.legal.length);
+      // Each legal move's parts beside it (extension), none for the other seat.
+      ok &&= check(Array.isArray(mine.legalParts) && mine.legalParts.length === mine.legal.length &&
+        mine.legalParts.every((p) => typeof p.action === "string" && p.action && Array.isArray(p.squares)) &&
+        Array.isArray(theirs.legalParts) && theirs.legalParts.length === 0, `${what}: legalParts beside legal`);
       if (spect) ok &&= check(spect.legal.length === 0 && spect.seat === null, `${what}: spectator sees no legal`);
       const em = (await eng.cmd("moves")).split(" ").slice(1).filter((s) => s);
       ok &&= eq([...mine.legal].sort(), [...em].sort(), `${what}: legal = engine moves at ply ${played.length}`);

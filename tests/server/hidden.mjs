@@ -48,9 +48,15 @@ await main(async (defer) => {
     await compareAll(ply);
     const a = (await get(base, `/api/games/${games[0].id}?seat=${games[0].seats.white}`)).body;
     const side = a.tomove;
-    const la = (await get(base, `/api/games/${games[0].id}?seat=${games[0].seats[side]}`)).body.legal;
-    const lb = (await get(base, `/api/games/${games[1].id}?seat=${games[1].seats[side]}`)).body.legal;
+    const ga = (await get(base, `/api/games/${games[0].id}?seat=${games[0].seats[side]}`)).body;
+    const gb = (await get(base, `/api/games/${games[1].id}?seat=${games[1].seats[side]}`)).body;
+    const la = ga.legal, lb = gb.legal;
     eq(la, lb, `ply ${ply}: same legal moves`);
+    // Their parts (extension) say nothing more: the same in both deals, a
+    // placement's tile the mover's top tile, which the view shows anyway.
+    eq(ga.legalParts, gb.legalParts, `ply ${ply}: same legal move parts`);
+    const top = ga.view.sides[side].hand.find((it) => it.kind === "S")?.id;
+    check(ga.legalParts.every((p) => p.action !== "place" || p.piece === top), `ply ${ply}: a placement's tile is the top tile`);
     const move = la[Math.floor(random() * la.length)];
     for (const g of games) {
       const r = await post(base, `/api/games/${g.id}/moves`, { seat: g.seats[side], move, ply });

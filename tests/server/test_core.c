@@ -32,6 +32,7 @@ static void check(int ok, const char *what, const char *detail)
 /* What the core told the "edge". */
 typedef struct seen {
     int changed, dirty, hints, records, freed, marked;
+    long committed, failed;   /* the last batch on disk, the last that failed */
     core_answer hint;
     core_made made;
     void *waiter;
@@ -40,6 +41,15 @@ typedef struct seen {
 static void ev_wake(void *ctx) { (void)ctx; }
 static void ev_changed(void *ctx, game *g) { (void)g; ((seen *)ctx)->changed++; }
 static void ev_dirty(void *ctx) { ((seen *)ctx)->dirty++; }
+
+static void ev_committed(void *ctx, long n, int ok)
+{
+    seen *s = ctx;
+    if (ok)
+        s->committed = n;
+    else
+        s->failed = n;
+}
 
 static void ev_hint(void *ctx, void *waiter, const core_answer *h)
 {
@@ -76,8 +86,7 @@ static void sleep_ms(long ms)
     do {                                                                                         \
         for (long t_ = 0; !(cond) && t_ < (ms); t_ += 10) {                                      \
             core_tick(C);                                                                        \
-            char e_[128];                                                                        \
-            core_commit(C, e_, sizeof e_);                                                       \
+            core_commit(C);                                                                      \
             sleep_ms(10);                                                                        \
         }                                                                                        \
     } while (0)
@@ -85,17 +94,64 @@ static void sleep_ms(long ms)
 static core *new_core(const char *db, seen *s, int limit, int idle)
 {
     core_config cf = {100, 2, 0, limit, 3, 50, 1, idle};
-    core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_hint, ev_record, ev_freeing};
+    core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_committed, ev_hint, ev_record,
+                      ev_freeing};
     char err[256];
     core *C = core_new(&cf, &ev, db, err, sizeof err);
     check(C != NULL, "a core over a new database", err);
     return C;
 }
 
+/* Hand the open batch to the writer and wait until nothing is pending:
+ * 0 when the last batch settled was committed. */
 static int commit(core *C)
 {
-    char err[256];
-    return core_commit(C, err, sizeof err);
+    core_commit(C);
+    for (int i = 0; i < 1000 && core_pending(C); i++) {
+        sleep_ms(2);
+        core_drain(C);
+    }
+    return core_pending(C) ? -1 : 0;
+}
+
+/* A failed commit: 503 for its requests (the edge), nothing on disk, the
+ * game read back as it is on disk, and the server goes on. */
+static void failures(core *C, seen *s)
+{
+    const char *pl[2] = {"human", "human"};
+    core_made m;
+    core_create(C, NULL, "epaminondas", "", pl, &m);
+    check(commit(C) == 0, "a game committed", NULL);
+    game *g = m.g;
+    core_pin(g);
+    char err[320], text[TAV_MOVE_TEXT];
+    tav_move legal[512];
+    tav_session_legal(g->s, TAV_WHITE, legal);
+    tav_session_move_str(g->s, legal[0], text, sizeof text);
+    check(core_move(C, g, m.tokens[0], text, 0, err, sizeof err) == CORE_OK, "a move", err);
+    long batch = core_batch(C);
+    int changed = s->changed;
+    core_fail_next_commit(C);
+    commit(C);
+    check(s->failed == batch, "the edge hears that the batch failed", NULL);
+    check(tav_session_ply(g->s) == 0 && s->changed > changed,
+          "the move is taken back in memory (read back from the store) and viewers told", NULL);
+    check(core_move(C, g, m.tokens[0], text, 0, err, sizeof err) == CORE_OK && commit(C) == 0 &&
+              s->committed > batch,
+          "the server goes on: the same move again, committed", err);
+    /* A game made in a failed batch does not exist. */
+    core_made d;
+    core_create(C, NULL, "urbino", "", pl, &d);
+    char id[STORE_ID_LEN];
+    snprintf(id, sizeof id, "%s", d.g->id);
+    core_fail_next_commit(C);
+    commit(C);
+    for (int i = 0; i < 20; i++)
+        core_tick(C);
+    check(core_get(C, id) == NULL, "a game whose creation failed is not there", NULL);
+    core_unpin(g);
+    sodium_memzero(m.tokens, sizeof m.tokens);
+    sodium_memzero(d.tokens, sizeof d.tokens);
 }
 
 static void moves(core *C, seen *s)
@@ -348,6 +404,7 @@ int main(void)
         records(C, &s);
         limits(C);
         idle(C, &s);
+        failures(C, &s);
         /* A computer seat to act when the core stops resumes at the restart. */
         const char *pl[2] = {"ai:level=1", "human"};
         core_made m;

@@ -2,7 +2,7 @@
 // Every refusal becomes an ApiError holding the HTTP status and the server's
 // {"error": "..."} text.
 
-import type { Game, GameName, View } from "./types";
+import type { Game, GameName, Meta, View } from "./types";
 
 export class ApiError extends Error {
   constructor(public status: number, message: string) {
@@ -77,7 +77,7 @@ export function loadRecord(record: string, white: string, black: string): Promis
   return call("POST", "/api/records", { record, white, black });
 }
 
-export function meta(): Promise<unknown> {
+export function meta(): Promise<Meta> {
   return call("GET", "/api/meta");
 }
 

@@ -2,16 +2,17 @@
 // the game's board module), whose turn, the score, the move list (click a move
 // or use the arrow keys to see a past position), resign / undo / hint, the
 // record, friend links, live updates over the WebSocket, and a clear message
-// when this tab was stale and the game moved on.
+// when this tab was stale and the game moved on.  What it says about the game
+// (its title, score words, rules) comes from /api/meta (meta.ts).
 
 import * as api from "./api";
 import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
-import { GAMES, playerName } from "./info";
 import { Live } from "./live";
+import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
 import * as store from "./store";
-import type { BoardContext, BoardModule, Game, Side, View } from "./types";
+import type { BoardContext, BoardModule, Game, LegalMove, Meta, Side, View } from "./types";
 
 const STALE = "The game moved on: a move was made elsewhere (another tab or window). The board now shows the current position.";
 
@@ -27,6 +28,7 @@ interface Screen {
   pending: boolean;
   flipped: boolean;
   module: BoardModule | null;
+  meta: Meta | null;              // /api/meta (null when it could not be loaded)
   ctx: BoardContext | null;
   live: Live | null;
   connected: boolean;
@@ -52,7 +54,7 @@ export function showGame(app: HTMLElement, id: string, token: string | null): vo
 
   const s: Screen = {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, ctx: null, live: null, connected: false, resignArmed: 0, els: {}, svg,
+    module: null, meta: null, ctx: null, live: null, connected: false, resignArmed: 0, els: {}, svg,
   };
   build(app, s);
   load(s);
@@ -119,6 +121,7 @@ function build(app: HTMLElement, s: Screen): void {
 // ---- Loading and live updates -------------------------------------------------
 
 async function load(s: Screen): Promise<void> {
+  const meta = loadMeta().catch(() => null);
   let g: Game;
   try {
     g = await api.getGame(s.id, s.token);
@@ -132,7 +135,8 @@ async function load(s: Screen): Promise<void> {
       return;
     }
   }
-  s.module = BOARDS[g.game] ?? null;
+  s.meta = await meta;
+  s.module = BOARDS[g.game]?.() ?? null;
   if (!s.module) {
     fail(s, new Error(`this page cannot draw ${g.game}`));
     return;
@@ -144,7 +148,7 @@ async function load(s: Screen): Promise<void> {
       const opp = g[other(g.seat)];
       store.put({
         id: s.id, game: g.game, seats: { [g.seat]: s.token }, created: Date.now(),
-        opponent: opp === "human" ? "a friend by link" : playerName(opp),
+        opponent: opp === "human" ? "a friend by link" : playerName(opp, s.meta),
       });
     }
   }
@@ -156,7 +160,7 @@ async function load(s: Screen): Promise<void> {
   };
   (s.els.record as HTMLAnchorElement).href = api.recordUrl(s.id);
   (s.els.record as HTMLAnchorElement).download = `${g.game}-${s.id}.txt`;
-  document.title = `${GAMES[g.game].name} — Tavoliere`;
+  document.title = `${title(s.meta, g.game)} — Tavoliere`;
   accept(s, g, true);
   s.live = new Live(s.id, s.token, () => s.game?.ply ?? 0, (ng) => accept(s, ng, true), (c) => {
     s.connected = c;
@@ -231,23 +235,25 @@ function mySides(s: Screen): Side[] {
 function render(s: Screen): void {
   const g = s.game;
   if (!g) return;
-  const info = GAMES[g.game];
+  const info = gameMeta(s.meta, g.game);
   const e = s.els;
   const mine = mySides(s);
-  e.title.textContent = info.name + (g.options ? ` · ${g.options.replace(/(variant|opening)=/g, "")}` : "");
+  const options = optionsText(info, g.options);
+  e.title.textContent = title(s.meta, g.game) + (options ? ` · ${options}` : "");
+  const scoreWords = scoreText(info);
 
   // Players and score.
   for (const side of ["white", "black"] as Side[]) {
     const row = side === "white" ? e.whiteRow : e.blackRow;
     const p = g[side];
-    const who = p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? "on this screen" : "Friend") : playerName(p);
+    const who = p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? "on this screen" : "Friend") : playerName(p, s.meta);
     const score = g.score[side === "white" ? 0 : 1];
     row.textContent = "";
     row.classList.toggle("to-move", g.tomove === side && !g.over);
     row.appendChild(h("span", { class: `dot ${side}`, "aria-hidden": "true" }));
     row.appendChild(h("span", { class: "who" }, `${cap(side)}: ${who}`));
-    row.appendChild(h("span", { class: "score", "aria-label": `${cap(side)} score ${score} ${info.score}` }, String(score)));
-    row.title = `score: ${info.score}`;
+    row.appendChild(h("span", { class: "score", "aria-label": `${cap(side)} score ${score}` + (scoreWords ? ` (${scoreWords})` : "") }, String(score)));
+    row.title = scoreWords ? `score: ${scoreWords}` : "score";
   }
 
   // Whose turn.
@@ -337,13 +343,14 @@ function renderLinks(s: Screen): void {
 }
 
 function orientation(s: Screen): Side {
-  const g = s.game as Game;
   const mine = mySides(s);
-  let o: Side = mine.length === 1 ? mine[0] : "white";
-  if (g.game === "epaminondas" || g.game === "urbino" || g.game === "cathedral" || g.game === "toscana") {
-    if (s.flipped) o = other(o);
-  }
-  return o;
+  const o: Side = mine.length === 1 ? mine[0] : "white";
+  return s.flipped ? other(o) : o;
+}
+
+// The legal moves with their parts (the server sends both, in one order).
+function legalMoves(g: Game): LegalMove[] {
+  return g.legal.map((move, i) => ({ move, parts: g.legalParts?.[i] ?? { action: "", squares: [] } }));
 }
 
 function drawBoard(s: Screen): void {
@@ -355,9 +362,9 @@ function drawBoard(s: Screen): void {
   const canAct = !past && !s.pending && !g.over && g.seat !== null && g.tomove === g.seat;
   s.svg.dataset.ply = String(past ? s.viewPly : g.ply);
   s.svg.dataset.live = past ? "0" : "1";
-  s.svg.setAttribute("aria-label", `${GAMES[g.game].name} board` + (past ? `, position after move ${s.viewPly}` : ""));
+  s.svg.setAttribute("aria-label", `${title(s.meta, g.game)} board` + (past ? `, position after move ${s.viewPly}` : ""));
   try {
-    s.module.draw(s.ctx, view, canAct ? g.legal : []);
+    s.module.draw(s.ctx, view, canAct ? legalMoves(g) : [], canAct ? g.seat : null);
   } catch (e) {
     console.warn("board drawing failed", e);
     s.els.message.textContent = "The board could not be drawn.";
@@ -532,14 +539,15 @@ function showRules(s: Screen): void {
   d.textContent = "";
   const close = h("button", { type: "button", class: "close", "aria-label": "Close the rules" }, "Close");
   close.addEventListener("click", () => d.close());
-  const body = h("div", { class: "rules-body" });
-  body.innerHTML = GAMES[g.game].rules;
-  d.appendChild(h("h2", {}, `${GAMES[g.game].name}: the rules`));
+  const body = h("div", { class: "rules-body" }, ...rulesElements(gameMeta(s.meta, g.game), "h3"));
+  if (s.module) body.appendChild(h("p", { class: "board-help" }, h("strong", {}, "On this page: "), s.module.help));
+  d.appendChild(h("h2", {}, `${title(s.meta, g.game)}: the rules`));
   d.appendChild(body);
   d.appendChild(h("p", {}, h("a", { href: `/rules/${g.game}`, class: "full-rules" }, "Full rules, with diagrams")));
   d.appendChild(close);
   d.showModal();
-  close.focus();
+  close.focus({ preventScroll: true });
+  d.scrollTop = 0;
 }
 
 // ---- Analysis (after the game) ------------------------------------------------------

@@ -1,46 +1,20 @@
 // home.ts — the home page: pick a game, its options, an opponent and a
-// colour, then play; load a record; the games this browser knows.
+// colour, then play; load a record; the games this browser knows.  What it
+// says about each game (title, pitch, option menu, notes, level names and
+// ratings) comes from /api/meta (meta.ts); only the pictures are its own.
 
-import { ApiError, createGame, getGame, loadRecord, meta } from "./api";
+import { ApiError, createGame, getGame, loadRecord } from "./api";
 import { h, svgPicture } from "./dom";
-import { GAMES, LEVELS, ORDER, playerName } from "./info";
+import { BOARDS } from "./games/index";
+import { capital, gameMeta, loadMeta, optionSets, playerName, title } from "./meta";
+import { PICTURES } from "./pictures";
 import * as store from "./store";
-import type { GameName, Side } from "./types";
-
-let levels = LEVELS.slice();
-// The levels' measured ratings per game (random play = 0; null: not rated yet).
-const ratings: Partial<Record<string, (number | null)[]>> = {};
-
-// Read level names and ratings from /api/meta when the server offers them.
-async function loadLevels(): Promise<void> {
-  try {
-    const m = (await meta()) as { levels?: unknown; games?: unknown };
-    if (m && Array.isArray(m.games))
-      for (const g of m.games as unknown[]) {
-        const o = g as { name?: unknown; ratings?: unknown };
-        if (o && typeof o.name === "string" && Array.isArray(o.ratings))
-          ratings[o.name] = o.ratings.map((r: unknown) => (typeof r === "number" ? r : null));
-      }
-    const raw = m && Array.isArray(m.levels) ? m.levels : null;
-    if (!raw) return;
-    const out: { level: number; name: string }[] = [];
-    raw.forEach((x: unknown, i: number) => {
-      if (typeof x === "string") out.push({ level: i + 1, name: x });
-      else if (x && typeof x === "object") {
-        const o = x as { level?: unknown; name?: unknown };
-        if (typeof o.level === "number" && typeof o.name === "string") out.push({ level: o.level, name: o.name.charAt(0).toUpperCase() + o.name.slice(1) });
-      }
-    });
-    if (out.length) levels = out;
-  } catch {
-    /* the built-in names stay */
-  }
-}
+import type { GameMeta, GameName, Meta, Side } from "./types";
 
 // "Level 4 · Club player — about 1050" (ratings rounded to 50).
-function levelLabel(game: string, l: { level: number; name: string }): string {
-  const r = ratings[game]?.[l.level - 1];
-  const base = `Level ${l.level} · ${l.name}`;
+function levelLabel(g: GameMeta | undefined, l: { level: number; name: string }): string {
+  const r = g?.ratings[l.level - 1];
+  const base = `Level ${l.level} · ${capital(l.name)}`;
   return typeof r === "number" ? `${base} — about ${Math.round(r / 50) * 50}` : base;
 }
 
@@ -55,41 +29,50 @@ function go(id: string, token?: string): void {
 }
 
 export function showHome(app: HTMLElement): void {
-  document.title = "Tavoliere — play Urbino, Epaminondas, Cathedral and Toscana";
+  document.title = "Tavoliere";
   app.className = "home";
   app.textContent = "";
+  const status = h("p", { class: "muted", role: "status" }, "Loading the games…");
+  app.appendChild(status);
+  loadMeta().then((meta) => {
+    status.remove();
+    build(app, meta);
+  }).catch((e) => {
+    status.textContent = `The games could not be loaded: ${(e as Error).message}. Reload the page to try again.`;
+  });
+}
 
+function build(app: HTMLElement, meta: Meta): void {
+  // The games the server offers and this page can draw, in the server's order.
+  const games = meta.games.filter((g) => g.name in BOARDS);
+  document.title = `Tavoliere — play ${games.map((g) => g.title).join(", ").replace(/, ([^,]*)$/, " and $1")}`;
   const error = h("p", { class: "error", role: "alert", id: "home-error" });
 
   // The games.
   const cards = h("div", { class: "game-cards", role: "radiogroup", "aria-label": "Game" });
-  ORDER.forEach((g, i) => {
-    const info = GAMES[g];
-    const input = h("input", { type: "radio", name: "game", value: g, checked: i === 0, id: `game-${g}` });
-    cards.appendChild(h("label", { class: "game-card", for: `game-${g}`, "data-game": g },
-      input, svgPicture(info.picture, info.name),
-      h("span", { class: "game-name" }, info.name),
-      h("span", { class: "game-pitch" }, info.pitch),
-      h("a", { class: "game-rules", href: `/rules/${g}` }, `How to play ${info.name}`)));
+  games.forEach((g, i) => {
+    const input = h("input", { type: "radio", name: "game", value: g.name, checked: i === 0, id: `game-${g.name}` });
+    cards.appendChild(h("label", { class: "game-card", for: `game-${g.name}`, "data-game": g.name },
+      input, svgPicture(PICTURES[g.name] ?? "", g.title),
+      h("span", { class: "game-name" }, g.title),
+      h("span", { class: "game-pitch" }, g.pitch),
+      h("a", { class: "game-rules", href: `/rules/${g.name}` }, `How to play ${g.title}`)));
   });
 
   const optionBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Options" });
-  const optionField = h("fieldset", { class: "field" }, h("legend", {}, "Options"), optionBox);
+  const optionLegend = h("legend", {}, "Options");
+  const optionNote = h("p", { class: "history-note", id: "option-note" }, "");
+  const optionField = h("fieldset", { class: "field" }, optionLegend, optionBox, optionNote);
 
   const levelSelect = h("select", { id: "level", name: "level", "aria-label": "Computer level" });
-  let levelsFor = "";
-  const fillLevels = () => {
-    const game = (document.querySelector('input[name="game"]:checked') as HTMLInputElement | null)?.value ?? ORDER[0];
-    levelsFor = game;
+  const fillLevels = (g: GameMeta | undefined) => {
     const keep = levelSelect.value;
     levelSelect.textContent = "";
     levelSelect.appendChild(h("option", { value: "random" }, "Random mover (easiest) — rated 0"));
-    for (const l of levels) levelSelect.appendChild(h("option", { value: `ai:level=${l.level}` }, levelLabel(game, l)));
+    for (const l of meta.levels) levelSelect.appendChild(h("option", { value: `ai:level=${l.level}` }, levelLabel(g, l)));
     levelSelect.value = keep || "ai:level=3";
     if (!levelSelect.value) levelSelect.value = "ai:level=3";
   };
-  fillLevels();
-  loadLevels().then(fillLevels);
 
   const opponentBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Opponent" },
     radio("opponent", "computer", "The computer", true),
@@ -115,17 +98,23 @@ export function showHome(app: HTMLElement): void {
 
   const selected = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? "";
 
+  let shownFor = "";
   const refreshOptions = () => {
-    const g = selected("game") as GameName;
-    const sets = GAMES[g].options;
-    const prev = selected("gopt");
-    optionBox.textContent = "";
-    sets.forEach((o, i) => optionBox.appendChild(radio("gopt", o.options, o.label, prev ? prev === o.options : i === 0)));
-    if (!optionBox.querySelector("input:checked")) (optionBox.querySelector("input") as HTMLInputElement).checked = true;
-    optionField.hidden = sets.length < 2;
-    colourNote.textContent = GAMES[g].colourNote ?? "";
-    colourNote.hidden = !GAMES[g].colourNote;
-    if (levelsFor !== g) fillLevels();
+    const name = selected("game");
+    const g = gameMeta(meta, name);
+    if (g && shownFor !== name) {
+      shownFor = name;
+      const sets = optionSets(g);
+      optionBox.textContent = "";
+      sets.forEach((o, i) => optionBox.appendChild(radio("gopt", o.options, o.label, i === 0)));
+      optionField.hidden = sets.length < 2;
+      optionLegend.textContent = g.menu?.question || "Options";
+      optionNote.textContent = g.menu?.note ?? "";
+      optionNote.hidden = !g.menu?.note;
+      colourNote.textContent = g.sideNote ?? "";
+      colourNote.hidden = !g.sideNote;
+      fillLevels(g);
+    }
     const opp = selected("opponent");
     levelRow.hidden = opp !== "computer";
     colourField.hidden = opp === "local";
@@ -157,7 +146,7 @@ export function showHome(app: HTMLElement): void {
       }
       const entry: store.Saved = {
         id: c.id, game: g, seats, created: Date.now(),
-        opponent: opp === "computer" ? playerName(computer, levels) : opp === "local" ? "a friend on this screen" : "a friend by link",
+        opponent: opp === "computer" ? playerName(computer, meta) : opp === "local" ? "a friend on this screen" : "a friend by link",
       };
       if (opp === "link" && c.seats[other]) entry.invite = { side: other, token: c.seats[other] as string };
       store.put(entry);
@@ -169,12 +158,12 @@ export function showHome(app: HTMLElement): void {
   });
 
   app.appendChild(form);
-  app.appendChild(recentGames());
+  app.appendChild(recentGames(meta));
   app.appendChild(recordLoader());
 }
 
 // The games this browser holds a seat in (or created), newest first.
-function recentGames(): HTMLElement {
+function recentGames(meta: Meta): HTMLElement {
   const list = store.loadAll();
   const sec = h("section", { class: "recent", "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, "Your games"));
   if (!list.length) {
@@ -187,9 +176,9 @@ function recentGames(): HTMLElement {
     const href = `/games/${encodeURIComponent(s.id)}` + (token ? `?seat=${encodeURIComponent(token)}` : "");
     const status = h("span", { class: "recent-status" }, s.over ? s.result ?? "finished" : "…");
     const when = new Date(s.created).toLocaleString();
-    const forget = h("button", { type: "button", class: "link-btn", "aria-label": `Forget the ${GAMES[s.game]?.name ?? s.game} game of ${when}` }, "forget");
+    const forget = h("button", { type: "button", class: "link-btn", "aria-label": `Forget the ${title(meta, s.game)} game of ${when}` }, "forget");
     const li = h("li", { "data-id": s.id },
-      h("a", { href }, `${GAMES[s.game]?.name ?? s.game} against ${s.opponent}`),
+      h("a", { href }, `${title(meta, s.game)} against ${s.opponent}`),
       h("span", { class: "muted" }, ` · ${when} · `), status, " ", forget);
     forget.addEventListener("click", () => {
       store.remove(s.id);

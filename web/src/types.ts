@@ -49,6 +49,22 @@ export interface View {
   regions: Region[];
 }
 
+// The parts of a legal move (docs/server-api.md, legalParts): what the
+// board builds moves out of, never the notation.
+export interface MoveParts {
+  action: string;         // place | move | first | pass | veto | accept
+  piece?: string;         // Urbino A H P T, Cathedral building code, Toscana tile id, Epaminondas M
+  squares: string[];      // squares the piece covers (Toscana: under frame cell i; Epaminondas: rear to front)
+  from?: string;          // the square a piece leaves (Urbino's architect, Epaminondas' rear piece)
+  to?: string;            // the square it reaches
+  marked?: string[];      // Toscana's off-colour squares, Epaminondas' captured pieces
+  rotation?: number;      // quarter turns clockwise from the hand's shape (Cathedral, Toscana)
+  side?: Side;            // "first": the side chosen
+}
+
+// A legal move: its text (what is sent) and its parts (what a board reads).
+export interface LegalMove { move: string; parts: MoveParts }
+
 export interface Game {
   id: string;
   game: GameName;
@@ -61,6 +77,8 @@ export interface Game {
   winner: Side | "draw" | "none";
   score: [number, number];
   legal: string[];
+  /** The parts of each move of `legal`, in the same order. */
+  legalParts?: MoveParts[];
   ply: number;
   seat: Side | null;
   resigned: Side | null;
@@ -78,25 +96,52 @@ export interface BoardContext {
   svg: SVGSVGElement;
   // Side shown at the bottom.
   orientation: Side;
-  // Submit a complete move (canonical text from `legal`).
+  // Submit a complete move (the text of one of the legal moves).
   submit(move: string): void;
   // Show a short message to the player (e.g. "pick a landing square").
   say(text: string): void;
 }
 
-// One per game, in web/src/games/<game>.ts.
+// One per board drawn: made by the game's factory (web/src/games/index.ts),
+// holding the state of that board only.
 export interface BoardModule {
   // Draw the position.  Every square is an element with data-square="e5"
   // (and an aria-label naming the square and what stands on it).
   // `legal` is non-empty only when this viewer is to move and the view is
-  // the current position (not a past ply): then the module offers input and
-  // builds moves only out of `legal`.
-  draw(ctx: BoardContext, view: View, legal: string[]): void;
+  // the current position (not a past ply): then `mover` is the side to act,
+  // the module offers input and builds moves only out of `legal` (their
+  // parts), and submits their texts.
+  draw(ctx: BoardContext, view: View, legal: LegalMove[], mover: Side | null): void;
   // Keyboard input while the board has focus (rotate a piece, cancel...).
   key?(ctx: BoardContext, ev: KeyboardEvent): boolean;
   // Forget any half-made move (new position, cancel).
   reset(): void;
-  // (optional) Show the engine's suggested move (one of `legal`) on the board
-  // until the next draw.
+  // (optional) Show the engine's suggested move (the text of one of the
+  // legal moves) on the board until the next draw.
   hint?(ctx: BoardContext, move: string): void;
+  // How to make moves on this board, for the rules dialog.
+  help: string;
+}
+
+export type BoardFactory = () => BoardModule;
+
+// What /api/meta says about each game (docs/server-api.md): the game
+// library's words for people.
+export interface MenuChoice { value: string; label: string }
+export interface GameMeta {
+  name: string;
+  options: string[];              // sample option sets
+  ratings: (number | null)[];     // levels 1..10, random play = 0
+  title: string;
+  pitch: string;
+  scoreWords: string;
+  scoreWins: "higher" | "lower" | "none";
+  menu: { key: string; question: string; note: string | null; choices: MenuChoice[] } | null;
+  sideNote: string | null;
+  rules: { heading: string; text: string }[];
+}
+export interface Meta {
+  games: GameMeta[];
+  players: string[];
+  levels: { level: number; name: string; player: string }[];
 }

@@ -55,6 +55,7 @@ typedef enum core_status {
 
 typedef struct core core;
 typedef struct game game;
+typedef struct wbatch wbatch;
 typedef struct job job;
 typedef struct peer peer;
 
@@ -102,6 +103,8 @@ struct game {
     int hints;           /* hint searches under way */
     int jobs_out;        /* searches submitted and not yet drained (they point at it) */
     int pins;            /* the edge holds it (sockets, messages waiting) */
+    int unsaved;         /* writes of it not yet committed (it stays in memory) */
+    int dead;            /* its creation failed to commit: it leaves memory */
     int cpu_only;        /* both seats are computers */
     peer *owner;         /* cpu_only: the address whose cpu_games count it holds */
     int cwaiting;        /* cpu_only: on the list of games waiting to search */
@@ -134,6 +137,9 @@ typedef struct core_events {
     void (*wake)(void *ctx);                /* any thread: call core_drain on the loop */
     void (*changed)(void *ctx, game *g);    /* g changed: tell its viewers (after the commit) */
     void (*dirty)(void *ctx);               /* a write waits for core_commit */
+    /* Batch `n` of writes is on disk (ok), or failed and nothing of it is:
+     * send, or refuse with 503, what waited for it. */
+    void (*committed)(void *ctx, long n, int ok);
     void (*hint_done)(void *ctx, void *waiter, const core_answer *h);
     void (*record_done)(void *ctx, void *waiter, core_made *m);
     void (*freeing)(void *ctx, game *g);    /* g leaves memory: free g->edge */
@@ -179,6 +185,20 @@ struct core {
     int rstop;
     int64_t last_sweep;
     long moves_played;
+    /* The writer (writer.c): the open batch, the one being committed, and
+     * the writer thread with its own connection. */
+    store *wst;
+    wbatch *wopen;       /* gathering writes (loop) */
+    wbatch *wflight;     /* handed to the writer (loop) */
+    long wlast;          /* number of the last batch opened */
+    pthread_t wthread;
+    int wstarted;
+    pthread_mutex_t wlock;
+    pthread_cond_t wcond;
+    wbatch *wtodo;       /* (wlock) the batch the writer takes next */
+    int wstop;           /* (wlock) */
+    int wfail_next;      /* (wlock) tests: fail the next commit */
+    wbatch *wdone_head, *wdone_tail;   /* (qlock) results for the loop */
 };
 
 /* ---- life ---- */
@@ -195,10 +215,16 @@ void core_drain(core *C);
 /* On the loop, often (every few tens of ms): drain, watch searches,
  * computer-only turns, and games that leave memory. */
 void core_tick(core *C);
-/* Commit the open batch of writes: 0, or -1 with a message (nothing of the
- * batch may be acknowledged then). */
+/* Writes: every change joins the open batch; core_commit hands it to the
+ * writer thread (when it is not busy with the one before), and
+ * events.committed says when it is on disk.  core_pending: 1 while a batch
+ * is open or being committed; core_batch: the number of the batch the
+ * writes made now belong to. */
 int core_pending(const core *C);
-int core_commit(core *C, char *err, size_t errlen);
+long core_batch(const core *C);
+void core_commit(core *C);
+/* Tests only (never reachable from the network): the next commit fails. */
+void core_fail_next_commit(core *C);
 
 /* ---- games ---- */
 game *core_get(core *C, const char *id);          /* loads from the store; NULL unknown */

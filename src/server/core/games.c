@@ -28,6 +28,7 @@
 #include <sodium.h>
 
 #include "server/core/core.h"
+#include "server/core/writer.h"
 
 enum { JOB_MOVE, JOB_HINT, JOB_ANALYSIS, JOB_RECORD };
 
@@ -149,7 +150,7 @@ static unsigned hash_id(const char *id)
 static game *find_loaded(core *C, const char *id)
 {
     for (game *g = C->games[hash_id(id)]; g; g = g->hnext)
-        if (strcmp(g->id, id) == 0)
+        if (strcmp(g->id, id) == 0 && !g->dead)
             return g;
     return NULL;
 }
@@ -326,8 +327,8 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
     pthread_mutex_init(&C->rlock, NULL);
     pthread_cond_init(&C->rcond, NULL);
     C->cpu_cap = C->cf.threads > 1 ? C->cf.threads - 1 : 1;
-    C->st = store_open(db, err, errlen);
-    if (!C->st) {
+    C->st = store_open(db, err, errlen);   /* the loop's reads */
+    if (!C->st || writer_start(C, db, err, errlen) != 0) {
         core_free(C);
         return NULL;
     }
@@ -527,9 +528,7 @@ static int commit_move(core *C, game *g, const char *text, char *err, size_t err
     tav_result r;
     tav_session_result(g->s, &r);
     store_move m = {tav_session_move_text(g->s, ply), ms, now};
-    char serr[256];
-    if (store_add_move(C->st, g->id, ply, &m, store_status(g), serr, sizeof serr) != 0) {
-        core_log(C, "error: game %s: %s", g->id, serr);
+    if (wq_move(C, g, ply, &m, store_status(g)) != 0) {
         tav_session_undo(g->s);
         snprintf(err, errlen, "the move could not be stored");
         return TAV_E_NOMEM;
@@ -537,8 +536,6 @@ static int commit_move(core *C, game *g, const char *text, char *err, size_t err
     g->last_ms = now;
     C->moves_played++;
     changed(g);
-    if (C->ev.dirty)
-        C->ev.dirty(C->ev.ctx);
     if (r.over)
         finished(C, g);
     return TAV_OK;
@@ -873,6 +870,51 @@ static void drain_move(core *C, job *j)
     }
 }
 
+/* A batch of writes failed: nothing of it is on disk.  A game it created
+ * leaves memory (nobody was told its id); a game it changed is read back
+ * from the store and its viewers told again. */
+static void batch_failed(core *C, game *g, int created)
+{
+    if (created) {
+        g->dead = 1;
+        if (g->job) {
+            cancel(C, g->job);
+            g->job = NULL;
+        }
+        if (g->owner) {
+            g->owner->cpu_games--;
+            g->owner = NULL;
+        }
+        return;
+    }
+    if (g->dead || g->unsaved > 0)
+        return;   /* read back once its last write is settled */
+    game fresh;
+    memset(&fresh, 0, sizeof fresh);
+    replay_ctx rc = {&fresh, "", 0};
+    char err[256];
+    store_game sg;
+    if (store_load_game(C->st, g->id, &sg, replay_row, replay_move, &rc, err, sizeof err) != 1) {
+        core_log(C, "error: game %s could not be read back: %s", g->id, err);
+        if (fresh.s)
+            tav_session_free(fresh.s);
+        g->dead = 1;
+        return;
+    }
+    if (g->job) {
+        cancel(C, g->job);
+        g->job = NULL;
+    }
+    if (sg.resigned == TAV_WHITE || sg.resigned == TAV_BLACK)
+        tav_session_resign(fresh.s, sg.resigned);
+    store_game_done(&sg);
+    tav_session_free(g->s);
+    g->s = fresh.s;
+    g->last_ms = rc.last;
+    changed(g);
+    after_change(C, g);
+}
+
 /* A hint's answer for its waiter. */
 static void hint_made(core *C, job *j)
 {
@@ -890,8 +932,11 @@ static void hint_made(core *C, job *j)
         C->ev.hint_done(C->ev.ctx, j->waiter, &h);
 }
 
+static void batch_failed(core *C, game *g, int created);
+
 void core_drain(core *C)
 {
+    writer_drain(C, batch_failed);
     pthread_mutex_lock(&C->qlock);
     if (!C->done_head) {
         pthread_mutex_unlock(&C->qlock);
@@ -978,9 +1023,9 @@ static void sweep(core *C)
         game **pp = &C->games[h];
         while (*pp) {
             game *g = *pp;
-            int busy = g->pins || g->job || g->jobs_out || g->cwaiting ||
+            int busy = g->pins || g->job || g->jobs_out || g->cwaiting || g->unsaved ||
                        (g->an && g->an->queued) || g->owner;
-            if (!busy && now - g->touched >= C->cf.idle_secs) {
+            if (!busy && (g->dead || now - g->touched >= C->cf.idle_secs)) {
                 *pp = g->hnext;
                 C->ngames--;
                 game_free(C, g);
@@ -1096,16 +1141,12 @@ core_status core_resign(core *C, game *g, const char *token, char *err, size_t e
         snprintf(err, errlen, "the game is over");
         return CORE_CONFLICT;
     }
-    char serr[256];
-    if (store_set_result(C->st, g->id, STORE_OVER, side, serr, sizeof serr) != 0) {
-        core_log(C, "error: game %s: %s", g->id, serr);
+    if (wq_result(C, g, STORE_OVER, side) != 0) {
         tav_session_undo(g->s);
         snprintf(err, errlen, "the resignation could not be stored");
         return CORE_UNAVAILABLE;
     }
     changed(g);
-    if (C->ev.dirty)
-        C->ev.dirty(C->ev.ctx);
     finished(C, g);
     after_change(C, g);
     return CORE_OK;
@@ -1161,9 +1202,7 @@ core_status core_undo(core *C, game *g, const char *token, int ply, char *err, s
     g->s = copy;
     int status = store_status(g);
     g->s = old;
-    char serr[256];
-    if (store_truncate(C->st, g->id, k, status, serr, sizeof serr) != 0) {
-        core_log(C, "error: game %s: %s", g->id, serr);
+    if (wq_truncate(C, g, k, status) != 0) {
         tav_session_free(copy);
         snprintf(err, errlen, "the undo could not be stored");
         return CORE_UNAVAILABLE;
@@ -1176,8 +1215,6 @@ core_status core_undo(core *C, game *g, const char *token, int ply, char *err, s
     g->s = copy;
     g->last_ms = core_unix_ms();
     changed(g);
-    if (C->ev.dirty)
-        C->ev.dirty(C->ev.ctx);
     after_change(C, g);
     return CORE_OK;
 }
@@ -1275,19 +1312,15 @@ static core_status create_game(core *C, tav_session *s, const char *const player
         moves[i].ms = tav_session_move_ms(s, i);
         moves[i].time = now;
     }
-    char serr[256];
-    int rc = store_create_game(C->st, &sg, moves, n, serr, sizeof serr);
+    int rc = wq_create(C, g, &sg, moves, n);
     free(moves);
     if (rc != 0) {
-        core_log(C, "error: new game: %s", serr);
         snprintf(m->err, sizeof m->err, "the game could not be stored");
         sodium_memzero(m->tokens, sizeof m->tokens);
         tav_session_free(s);
         free(g);
         return m->status = CORE_UNAVAILABLE;
     }
-    if (C->ev.dirty)
-        C->ev.dirty(C->ev.ctx);
     g->last_ms = now;
     changed(g);
     insert_game(C, g);
@@ -1313,9 +1346,6 @@ static core_status create_game(core *C, tav_session *s, const char *const player
     return m->status = CORE_CREATED;
 }
 
-int core_pending(const core *C) { return store_pending(C->st); }
-
-int core_commit(core *C, char *err, size_t errlen) { return store_flush(C->st, err, errlen); }
 
 void core_stop(core *C)
 {
@@ -1328,6 +1358,7 @@ void core_stop(core *C)
             }
     if (C->an_job)
         cancel(C, C->an_job);
+    writer_stop(C, batch_failed);   /* what is still open is committed first */
     if (C->rthread_started) {
         pthread_mutex_lock(&C->rlock);
         C->rstop = 1;
@@ -1347,7 +1378,7 @@ void core_free(core *C)
 {
     if (!C)
         return;
-    if (C->svc || C->rthread_started)
+    if (C->svc || C->rthread_started || C->wstarted)
         core_stop(C);
     core_drain(C);
     for (int h = 0; h < CORE_HASH_SIZE; h++) {
@@ -1359,6 +1390,7 @@ void core_free(core *C)
         }
         C->games[h] = NULL;
     }
+    writer_free(C);
     store_close(C->st);
     pthread_mutex_destroy(&C->qlock);
     pthread_mutex_destroy(&C->rlock);

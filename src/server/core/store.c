@@ -27,6 +27,8 @@ int store_pending(const store *st) { return st->ops->pending(st); }
 
 int store_flush(store *st, char *err, size_t errlen) { return st->ops->flush(st, err, errlen); }
 
+void store_discard(store *st) { st->ops->discard(st); }
+
 int store_create_game(store *st, const store_game *g, const store_move *moves, int nmoves,
                       char *err, size_t errlen)
 {

@@ -67,6 +67,8 @@ struct store_ops {
     void (*close)(store *st);
     int (*pending)(const store *st);           /* 1: writes wait for flush */
     int (*flush)(store *st, char *err, size_t errlen);
+    /* Roll the open batch back: none of its writes happened. */
+    void (*discard)(store *st);
     /* A new game with its seats and (records) its first moves. */
     int (*create_game)(store *st, const store_game *g, const store_move *moves, int nmoves,
                        char *err, size_t errlen);
@@ -103,6 +105,7 @@ store *store_open(const char *db, char *err, size_t errlen);
 void store_close(store *st);
 int store_pending(const store *st);
 int store_flush(store *st, char *err, size_t errlen);
+void store_discard(store *st);
 int store_create_game(store *st, const store_game *g, const store_move *moves, int nmoves,
                       char *err, size_t errlen);
 int store_add_move(store *st, const char *id, int ply, const store_move *m, int status,

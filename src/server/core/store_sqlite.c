@@ -160,6 +160,16 @@ static int sq_flush(store *base, char *err, size_t errlen)
     return -1;
 }
 
+static void sq_discard(store *base)
+{
+    sq_store *st = (sq_store *)base;
+    if (!st->in_tx)
+        return;
+    st->in_tx = 0;
+    if (!sqlite3_get_autocommit(st->db))
+        run(st, Q_ROLLBACK);
+}
+
 /* Step a bound write statement once. */
 static int step_done(sqlite3_stmt *s)
 {
@@ -543,6 +553,7 @@ static int sq_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err,
 }
 
 const store_ops store_sqlite_ops = {
-    "sqlite", sq_open, sq_close, sq_pending, sq_flush, sq_create_game, sq_add_move, sq_truncate,
-    sq_set_result, sq_load_game, sq_each_unfinished,
+    "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
+    sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
+    sq_load_game,  sq_each_unfinished,
 };

@@ -1,14 +1,17 @@
-// boardkit.ts — small SVG and geometry helpers shared by the polyomino
-// boards (Cathedral, Toscana): square names, the screen <-> board mapping for
-// either orientation, quarter turns of a shape, outlines of a set of squares,
-// SVG buttons reachable by keyboard, and keeping focus across a redraw.
+// boardkit.ts — what the boards share: small SVG and geometry helpers
+// (square names, the screen <-> board mapping for either orientation,
+// quarter turns of a shape, outlines of a set of squares, SVG buttons
+// reachable by keyboard, keeping focus across a redraw), and the carried-piece
+// board of Cathedral and Toscana (CarryBoard): a piece from the hand carried
+// over the board as a ghost, turned by quarter turns, placed where its squares
+// are those of a legal move's parts.
 //
 // Screen coordinates: column c to the right, row r downwards, one unit per
 // square.  Board coordinates: file f (0 = 'a') to the right, rank k (0 = rank
 // "1") upwards, as in docs/server-api.md.  With orientation "white" rank 1 is
 // at the bottom; with "black" the board is turned half round.
 
-import type { Side, View } from "../types";
+import type { BoardContext, LegalMove, Side, View } from "../types";
 
 export const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -58,15 +61,6 @@ export function parseSquare(s: string): [number, number] | null {
   return [m[1].charCodeAt(0) - 97, Number(m[2]) - 1];
 }
 
-// Sort squares by file, then by rank as a number (SPEC: a2 < a10 < b1).
-export function sortSquares(names: string[]): string[] {
-  return names.slice().sort((a, b) => {
-    const pa = parseSquare(a), pb = parseSquare(b);
-    if (!pa || !pb) return a < b ? -1 : 1;
-    return pa[0] - pb[0] || pa[1] - pb[1];
-  });
-}
-
 // The screen <-> board mapping of one board drawing.
 export class Grid {
   constructor(public w: number, public h: number, public side: Side) {}
@@ -88,6 +82,16 @@ export class Grid {
 }
 
 export type Cells = [number, number][];
+
+// The screen cells of the view's squares that carry `mark` ("terrWhite").
+export function markedCells(view: View, grid: Grid, mark: string): Cells {
+  const cells: Cells = [];
+  for (const [name, sq] of Object.entries(view.squares)) {
+    const c = sq.marks?.includes(mark) ? grid.cell(name) : null;
+    if (c) cells.push(c);
+  }
+  return cells;
+}
 
 // One quarter turn clockwise on the screen (right -> down), n times.
 export function turn(cells: Cells, n: number): Cells {
@@ -190,15 +194,6 @@ export function refocus(svg: SVGSVGElement, key: string | null): void {
 // Remove every child of the svg.
 export function clear(svg: SVGSVGElement): void {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
-}
-
-// Which side's shape produced the legal moves: `fits(side)` says whether a
-// side's piece matches; prefer the side shown at the bottom when both fit.
-export function moverOf(fits: (s: Side) => boolean, prefer: Side): Side | null {
-  const other: Side = prefer === "white" ? "black" : "white";
-  if (fits(prefer)) return prefer;
-  if (fits(other)) return other;
-  return null;
 }
 
 // A wide screen gets the hands beside the board, a tall one above and below.
@@ -330,4 +325,380 @@ export function markHintButton(svg: SVGSVGElement, move: string): void {
   const b = svg.querySelector(`[data-key="${move}"] rect`);
   b?.setAttribute("stroke", "#1c7ed6");
   b?.setAttribute("stroke-width", "0.14");
+}
+
+// ---- The carried-piece board (Cathedral, Toscana) -----------------------------
+
+const GOOD = "#2e9d46", BAD = "#d9362b", HINT = "#1c7ed6";
+const FONT = "system-ui, sans-serif";
+
+// A piece as it is carried: what it is (the parts' piece), its cells on the
+// screen in the hand's orientation (quarter turn 0), and which of them are
+// marked (Toscana's off-colour cells).
+export interface Carried { piece: string; cells: Cells; marked: number[] }
+
+// A placement looked up by what it covers: the piece, its squares and its
+// marked squares (in any order).
+export function placeKey(piece: string, squares: string[], marked: string[] = []): string {
+  return `${piece}|${squares.slice().sort().join(",")}|${marked.slice().sort().join(",")}`;
+}
+
+// The piece a placement shows, turned back by its rotation to the hand's
+// orientation: its squares on the screen (the hand's shape, wherever it
+// lies), or `frame` when the board draws the hand's cells itself in the
+// order of the parts' squares (Toscana); the marked cells are where the
+// parts' marked squares are.
+export function carriedOf(grid: Grid, lm: LegalMove, frame?: Cells): Carried | null {
+  const p = lm.parts, cells: Cells = [];
+  for (const sq of p.squares) {
+    const c = grid.cell(sq);
+    if (!c) return null;
+    cells.push(c);
+  }
+  const marked = p.squares.map((sq, i) => ((p.marked ?? []).includes(sq) ? i : -1)).filter((i) => i >= 0);
+  return { piece: p.piece ?? "", cells: frame ?? normalise(turn(cells, -(p.rotation ?? 0))), marked };
+}
+
+// How a board draws its ghost, the spots where the ghost's handle may go,
+// the engine's hint and the keyboard cursor.
+export interface CarryLook {
+  spot: number;                                          // a spot's radius
+  cell(marked: boolean, ok: boolean): [string, number];  // a ghost cell's fill and opacity
+  edge: number;                                          // the ghost outline's width
+  edgeFill(ok: boolean): string;                         // the fill of the outline path
+  hintCell(marked: boolean): [string, number];           // a hinted square's fill and opacity
+  hintEdge: number;
+  cursor: [number, number];                              // the cursor's inset and line width
+  label?(): string;                                      // the letter on the ghost's handle
+}
+
+// What a carried-piece board brings of its own.
+export interface CarryGame {
+  name: string;                    // data-game and the root group's class "tav-NAME"
+  n: number;                       // squares on a side
+  start: [number, number];         // where the keyboard cursor starts (screen cell)
+  look: CarryLook;
+  carried(): Carried | null;       // the piece being carried now, or null
+  layout(root: SVGGElement, view: View): [number, number];   // draw all but the ghost; the viewBox size
+  key?(k: string, ev: KeyboardEvent): boolean;   // its own keys, tried before the common ones
+  escape(): boolean;               // Escape: drop what is held; whether it did anything
+  idle(): void;                    // a click on the board with nothing carried: say why
+  refused(offBoard: boolean): void;   // a ghost that is no legal move was placed: say why
+  tapped?(ok: boolean): void;      // a tap moved the ghost (touch)
+  submitted?(): void;              // a move went out
+}
+
+// The state and the input of a carried-piece board: one per board drawn.
+// The pointer input (carryInput), the keys (R, the arrows, Enter, Escape),
+// the ghost and its spots, the hint, the turn buttons and placing a piece
+// live here once; a game draws its board and hands with it.
+export class CarryBoard implements CarryState {
+  ctx: BoardContext | null = null;
+  view: View | null = null;
+  legal: string[] = [];            // the legal moves' texts
+  byText = new Map<string, LegalMove>();
+  byKey = new Map<string, LegalMove>();   // placements by placeKey
+  mover: Side | null = null;       // the side to act (null: no input)
+  rot = 0;                         // quarter turns clockwise of the carried piece
+  anchor: [number, number] | null = null;   // screen cell under the ghost's handle
+  cursor = false;                  // the keyboard moved the anchor: draw the cursor
+  pointerType = "mouse";
+  pending = false;                 // a move was submitted; wait for the next draw
+  grid: Grid;
+  bx = 0; by = 0;                  // the board's origin in the viewBox
+  wide = true;
+  touches = new Map<number, [number, number]>();
+  twist: number | null = null;
+  hint: LegalMove | null = null;   // the engine's suggestion, shown until the next draw
+  private resizeHooked = false;
+
+  constructor(private game: CarryGame) {
+    this.grid = new Grid(game.n, game.n, "white");
+  }
+
+  // A new position: its legal moves (with their parts) and the side to act.
+  take(ctx: BoardContext, view: View, legal: LegalMove[], mover: Side | null): void {
+    this.ctx = ctx;
+    this.view = view;
+    this.legal = legal.map((m) => m.move);
+    this.byText = new Map(legal.map((m) => [m.move, m]));
+    this.byKey = new Map(legal.filter((m) => m.parts.action === "place")
+      .map((m) => [placeKey(m.parts.piece ?? "", m.parts.squares, m.parts.marked), m]));
+    this.grid = new Grid(view.width || this.game.n, view.height || this.game.n, ctx.orientation);
+    this.pending = false;
+    this.hint = null;
+    this.mover = legal.length ? mover : null;
+    if (!legal.length) this.cursor = false;
+  }
+
+  // The legal placements (moves whose parts place a piece).
+  placements(): LegalMove[] {
+    return [...this.byKey.values()];
+  }
+
+  // Turn to a quarter turn with room, draw, and redraw when the screen turns
+  // between wide and tall.
+  show(): void {
+    this.turnToRoom();
+    this.render();
+    if (!this.resizeHooked && typeof window !== "undefined") {
+      this.resizeHooked = true;
+      window.addEventListener("resize", () => { if (this.ctx && this.view && wideScreen() !== this.wide) this.render(); });
+    }
+  }
+
+  // Forget the half-made move.
+  reset(): void {
+    this.hint = null;
+    this.rot = 0;
+    this.anchor = null;
+    this.cursor = false;
+    this.pending = false;
+  }
+
+  // The carried piece's screen cells with its handle at cell a, turned rot.
+  cellsAt(a: [number, number], rot: number, c: Carried): Cells {
+    const h = handle(c.cells);
+    return turn(c.cells.map(([x, y]) => [x - h[0], y - h[1]] as [number, number]), rot)
+      .map(([x, y]) => [x + a[0], y + a[1]] as [number, number]);
+  }
+
+  // The legal move the carried piece makes with its handle at a, turned rot:
+  // null when a square is off the board, undefined when it is no legal move.
+  moveAt(a: [number, number], rot: number, c: Carried): LegalMove | null | undefined {
+    const names: string[] = [], marked: string[] = [];
+    const cells = this.cellsAt(a, rot, c);
+    for (let i = 0; i < cells.length; i++) {
+      const n = this.grid.square(cells[i][0], cells[i][1]);
+      if (!n) return null;
+      names.push(n);
+      if (c.marked.includes(i)) marked.push(n);
+    }
+    return this.byKey.get(placeKey(c.piece, names, marked));
+  }
+
+  // The ghost at the anchor: its screen cells, the move it makes ("" when
+  // none), whether it is legal and whether it lies on the board.
+  ghost(): { cells: Cells; move: string; ok: boolean; onBoard: boolean } | null {
+    const c = this.game.carried();
+    if (!c || !this.anchor || this.pending || !this.mover) return null;
+    const m = this.moveAt(this.anchor, this.rot, c);
+    return { cells: this.cellsAt(this.anchor, this.rot, c), move: m?.move ?? "", ok: !!m, onBoard: m !== null };
+  }
+
+  // The screen cells where the carried piece's handle may go in quarter turn rot.
+  spots(rot: number): [number, number][] {
+    const out: [number, number][] = [];
+    const c = this.game.carried();
+    if (!c) return out;
+    for (let r = 0; r < this.game.n; r++) for (let x = 0; x < this.game.n; x++) {
+      if (this.moveAt([x, r], rot, c)) out.push([x, r]);
+    }
+    return out;
+  }
+
+  // Turn the piece to the first quarter turn that has room, when the one
+  // chosen has none (a new piece, or a new position).
+  turnToRoom(): void {
+    if (!this.game.carried() || this.spots(this.rot).length) return;
+    for (let d = 1; d < 4; d++) {
+      if (this.spots((this.rot + d) % 4).length) { this.rot = (this.rot + d) % 4; return; }
+    }
+  }
+
+  rotate(d: number): void {
+    if (!this.game.carried() || this.pending) return;
+    this.rot = (this.rot + d + 4) % 4;
+    this.render();
+  }
+
+  submit(move: string): void {
+    if (this.pending || !this.byText.has(move) || !this.ctx) return;
+    this.pending = true;
+    this.cursor = false;
+    this.game.submitted?.();
+    this.drawGhost();
+    this.ctx.submit(move);
+  }
+
+  // Place the ghost where it is: submit its move, or say why not.
+  place(): void {
+    const g = this.ghost();
+    if (!g) return;
+    if (g.ok) this.submit(g.move);
+    else this.game.refused(!g.onBoard);
+  }
+
+  // A click or tap on the board: the mouse places at once; on a touch screen
+  // a tap moves the ghost there and a second tap on the same square places it.
+  click(ev: MouseEvent): void {
+    const c = squareOf(this.grid, ev);
+    if (!c || !this.legal.length || this.pending) return;
+    if (!this.game.carried()) { this.game.idle(); return; }
+    if (this.pointerType === "touch") {
+      const g = this.ghost();
+      const again = this.anchor && this.anchor[0] === c[0] && this.anchor[1] === c[1];
+      if (g && g.ok && again) { this.submit(g.move); return; }
+      this.anchor = c;
+      this.cursor = false;
+      this.drawGhost();
+      const g2 = this.ghost();
+      if (g2) this.game.tapped?.(g2.ok);
+      return;
+    }
+    this.anchor = c;
+    this.cursor = false;
+    this.drawGhost();
+    this.place();
+  }
+
+  // A key while the board has focus: the game's own, then R (Shift+R) turns,
+  // the arrows carry the ghost, Enter or Space places it (or passes when
+  // that is the only move), Escape drops what is held.
+  key(ev: KeyboardEvent): boolean {
+    if (wasHandled(ev)) return true;
+    if (!this.legal.length || this.pending || ev.ctrlKey || ev.metaKey || ev.altKey) return false;
+    const k = ev.key;
+    const carrying = !!this.game.carried();
+    let done = this.game.key?.(k, ev) ?? false;
+    if (done) { /* the game's own key */ }
+    else if (carrying && (k === "r" || k === "R")) { this.rotate(ev.shiftKey ? -1 : 1); done = true; }
+    else if (carrying && arrowStep(this, k, this.game.n, this.game.start, () => this.drawGhost())) done = true;
+    else if (k === "Enter" || k === " ") {
+      if (carrying && this.anchor) { this.place(); done = true; }
+      else if (this.legal.length === 1 && this.legal[0] === "pass") { this.submit("pass"); done = true; }
+    } else if (k === "Escape") done = this.game.escape();
+    if (done) markHandled(ev);
+    return done;
+  }
+
+  // Show the engine's suggestion (one of the legal moves) until the next
+  // draw: a placement's squares, or the button to press.
+  showHint(ctx: BoardContext, move: string): boolean {
+    const lm = this.byText.get(move);
+    if (ctx !== this.ctx || !lm) return false;
+    this.hint = lm;
+    if (lm.parts.action !== "place") markHintButton(ctx.svg, move);
+    return true;
+  }
+
+  // Draw everything: the game's layout, then the ghost; focus stays where it was.
+  render(): void {
+    const ctx = this.ctx, view = this.view;
+    if (!ctx || !view) return;
+    const svg = ctx.svg;
+    const keep = focusedKey(svg);
+    clear(svg);
+    this.wide = wideScreen();
+    // data-sig names what is drawn (the last move and the legal moves
+    // offered), so a test can wait for the drawing of the position it expects
+    const root = el("g", { class: `tav-${this.game.name}`, "data-game": this.game.name, "data-sig": drawnSig(view, this.legal) }, svg);
+    root.addEventListener("keydown", (ev) => { if (this.key(ev as KeyboardEvent)) { ev.preventDefault(); ev.stopPropagation(); } });
+    const [w, h] = this.game.layout(root, view);
+    svg.setAttribute("viewBox", `0 0 ${w.toFixed(2)} ${h.toFixed(2)}`);
+    this.drawGhost();
+    refocus(svg, keep);
+  }
+
+  // The board: a focusable group of n x n squares (each a rect with
+  // data-square and an aria-label), decorations drawn by `deco` above them,
+  // the coordinates around it, the ghost's layer on top, the pointer input.
+  drawBoard(root: Element, o: {
+    aria: string; fill(name: string): string; stroke(name: string): string; label(name: string): string;
+    deco(layer: SVGGElement): void; margin: number; coords: number;
+  }): SVGGElement {
+    const { bx, by, grid } = this, n = this.game.n;
+    const board = el("g", {
+      class: "tav-board", "data-key": "board", tabindex: 0, role: "group", "aria-label": o.aria,
+      style: "touch-action:none; outline:none",
+    }, root);
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+      const name = grid.square(c, r)!;
+      el("rect", {
+        x: bx + c, y: by + r, width: 1, height: 1, fill: o.fill(name), stroke: o.stroke(name), "stroke-width": 0.03,
+        "data-square": name, role: "img", "aria-label": o.label(name),
+      }, board);
+    }
+    o.deco(el("g", { "pointer-events": "none" }, board));
+    const at = { "text-anchor": "middle", "dominant-baseline": "central", "font-size": o.coords, "font-family": FONT,
+      fill: "currentColor", opacity: 0.7 };
+    for (let i = 0; i < n; i++) {
+      text(root, bx + i + 0.5, by + n + o.margin * 0.5, grid.square(i, n - 1)![0], at);
+      text(root, bx - o.margin * 0.5, by + i + 0.5, grid.square(0, i)!.slice(1), at);
+    }
+    el("g", { class: "tav-ghost", "pointer-events": "none" }, board);
+    carryInput(board, this, { carrying: () => !!this.game.carried(), rotate: (d) => this.rotate(d),
+      drawGhost: () => this.drawGhost(), click: (ev) => this.click(ev) });
+    return board;
+  }
+
+  // The two turn buttons (anticlockwise, clockwise) at (x, y), each w x h;
+  // returns the x after them.
+  turnButtons(parent: Element, x: number, y: number, w: number, h: number, what: string, font: number): number {
+    const disabled = !this.game.carried();
+    button(parent, x, y, w, h, "⟲", { key: "rot-left", aria: `Turn the ${what} anticlockwise (Shift+R)`,
+      disabled, onPress: () => this.rotate(-1), font });
+    button(parent, x + w + h * 0.2, y, w, h, "⟳", { key: "rot-right", aria: `Turn the ${what} clockwise (R)`,
+      disabled, onPress: () => this.rotate(1), font });
+    return x + 2 * w + h * 0.2;
+  }
+
+  // Redraw the ghost, its spots, the hint and the keyboard cursor only.
+  drawGhost(): void {
+    const svg = this.ctx?.svg;
+    if (!svg) return;
+    const layer = svg.querySelector(".tav-ghost");
+    const root = svg.querySelector(`.tav-${this.game.name}`);
+    if (!layer || !root) return;
+    while (layer.firstChild) layer.removeChild(layer.firstChild);
+    const { bx, by, grid } = this, n = this.game.n, look = this.game.look;
+    const c = this.game.carried();
+    const g = this.ghost();
+    root.setAttribute("data-ghost", g ? g.move : "");
+    root.setAttribute("data-ghost-legal", g && g.ok ? "1" : "0");
+    root.setAttribute("data-anchor", this.anchor ? grid.square(this.anchor[0], this.anchor[1]) ?? "" : "");
+    root.setAttribute("data-rot", String(this.rot));
+    // where the handle may go in this turn: small dots
+    if (c && this.mover && !this.pending) {
+      for (const [x, y] of this.spots(this.rot)) {
+        el("circle", { cx: bx + x + 0.5, cy: by + y + 0.5, r: look.spot, fill: GOOD, opacity: 0.85, class: "tav-spot",
+          "data-spot": grid.square(x, y)! }, layer);
+      }
+    }
+    if (g && c) {
+      const inside: Cells = [];
+      g.cells.forEach(([x, y], i) => {
+        if (x < 0 || y < 0 || x >= n || y >= n) return;
+        inside.push([x, y]);
+        const [fill, opacity] = look.cell(c.marked.includes(i), g.ok);
+        el("rect", { x: bx + x, y: by + y, width: 1, height: 1, fill, opacity }, layer);
+      });
+      el("path", { d: outlinePath(inside, bx, by, 1), stroke: g.ok ? GOOD : BAD, "stroke-width": look.edge,
+        fill: look.edgeFill(g.ok) }, layer);
+      const a = this.anchor!, label = look.label?.() ?? "";
+      if (label && a[0] >= 0 && a[1] >= 0 && a[0] < n && a[1] < n) {
+        text(layer, bx + a[0] + 0.5, by + a[1] + 0.5, label, { "text-anchor": "middle", "dominant-baseline": "central",
+          "font-size": 0.55, "font-family": FONT, "font-weight": 700, fill: "#fff" });
+      }
+    }
+    if (this.hint && this.hint.parts.action === "place") {
+      const p = this.hint.parts;
+      const hg = el("g", { class: "tav-hint", "data-move": this.hint.move }, layer);
+      const cells: Cells = [];
+      for (const sq of p.squares) {
+        const xy = grid.cell(sq);
+        if (!xy) continue;
+        cells.push(xy);
+        const [fill, opacity] = look.hintCell((p.marked ?? []).includes(sq));
+        el("rect", { x: bx + xy[0], y: by + xy[1], width: 1, height: 1, fill, opacity }, hg);
+      }
+      el("path", { d: outlinePath(cells, bx, by, 1), stroke: HINT, "stroke-width": look.hintEdge, fill: "none",
+        "stroke-dasharray": "0.3 0.15" }, hg);
+    }
+    if (this.cursor && this.anchor) {
+      const [inset, width] = look.cursor;
+      el("rect", { x: bx + this.anchor[0] + inset, y: by + this.anchor[1] + inset, width: 1 - 2 * inset,
+        height: 1 - 2 * inset, fill: "none", stroke: "#fab005", "stroke-width": width, class: "tav-cursor" }, layer);
+    }
+  }
 }

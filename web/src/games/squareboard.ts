@@ -6,7 +6,7 @@
 //
 // Colours come from CSS classes (app.css), so the light and dark themes apply.
 
-import type { Side } from "../types";
+import type { BoardContext, BoardModule, LegalMove, MoveParts, Side, View } from "../types";
 import { el, Grid, text } from "./boardkit";
 
 export interface SquareBoard {
@@ -137,3 +137,74 @@ export function focusedKeyIn(svg: SVGSVGElement): string | null {
 export function clearSvg(svg: SVGSVGElement): void {
   while (svg.firstChild) svg.removeChild(svg.firstChild);
 }
+
+// What every square board keeps: the position drawn, its legal moves, and
+// the squares of the engine's hint (framed until the next new position).
+export interface SquareState { ctx: BoardContext | null; view: View | null; legal: LegalMove[]; hint: string[] }
+
+// Take a position to draw.  True when it is a new one (other legal moves
+// than the last drawing's): the half-made move is forgotten then (reset).
+export function takePosition(st: SquareState, ctx: BoardContext, view: View, legal: LegalMove[],
+  reset: () => void): boolean {
+  const fresh = st.legal.length !== legal.length || st.legal.some((m, i) => m.move !== legal[i].move);
+  st.ctx = ctx;
+  st.view = view;
+  if (fresh) reset();
+  st.legal = legal;
+  return fresh;
+}
+
+// A square board as a module: each draw takes the position (a new one
+// forgets the half-made move and the hint: reset) and paints it into the
+// cleared svg of the given size, focus kept on the same element; Escape
+// forgets the half-made move; a hint frames every square of the move's parts
+// (and tells `hinted`).  `render` repaints.
+export function squareModule(st: SquareState, o: {
+  help: string;
+  size: [number, number];
+  paint(ctx: BoardContext, view: View, svg: SVGSVGElement): void;
+  reset(): void;
+  drawn?(ctx: BoardContext, fresh: boolean): void;
+  key?(ctx: BoardContext, ev: KeyboardEvent): boolean;
+  hinted?(p: MoveParts): void;
+}): BoardModule & { render(): void } {
+  const reset = (): void => {
+    st.hint = [];
+    o.reset();
+  };
+  const render = (): void => {
+    const ctx = st.ctx, view = st.view;
+    if (!ctx || !view) return;
+    const svg = ctx.svg;
+    const focusKey = focusedKeyIn(svg);
+    clearSvg(svg);
+    svg.setAttribute("viewBox", `0 0 ${o.size[0].toFixed(2)} ${o.size[1].toFixed(2)}`);
+    o.paint(ctx, view, svg);
+    refocusKey(svg, focusKey);
+  };
+  return {
+    help: o.help,
+    render,
+    draw(ctx: BoardContext, view: View, legal: LegalMove[]): void {
+      const fresh = takePosition(st, ctx, view, legal, reset);
+      render();
+      o.drawn?.(ctx, fresh);
+    },
+    key(ctx: BoardContext, ev: KeyboardEvent): boolean {
+      if (o.key?.(ctx, ev)) return true;
+      if (ev.key !== "Escape") return false;
+      reset();
+      ctx.say("");
+      render();
+      return true;
+    },
+    reset,
+    hint(_ctx: BoardContext, move: string): void {
+      const p = st.legal.find((m) => m.move === move)?.parts;
+      st.hint = p ? [p.from, p.to, ...p.squares].filter((x): x is string => !!x) : [];
+      if (p) o.hinted?.(p);
+      render();
+    },
+  };
+}
+

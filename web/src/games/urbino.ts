@@ -7,39 +7,36 @@
 // (view.regions), Monuments marked (mark `monument`), the last move marked.
 // The supply of each player is shown above and below the board.
 //
-// Input never re-implements a rule; everything comes from the `legal` strings:
-//   setup      `Ae5`: the squares offered are those of the legal moves;
-//   who first  `first:black` / `first:white`: two buttons;
-//   a turn     optionally click an architect, then its new square (or keep
-//              both), then choose a building kind (buttons or the keys H P T)
-//              and click one of the lots offered for it;
-//   `pass`     a button, when it is the only move.
+// Input never re-implements a rule nor reads the notation; everything comes
+// from the legal moves' parts:
+//   setup      an architect placed: the squares offered are those of the
+//              legal moves;
+//   who first  the side chosen: two buttons;
+//   a turn     optionally click an architect (a move's `from`), then its new
+//              square (`to`), or keep both, then choose a building kind
+//              (buttons or the keys H P T) and click one of the lots offered
+//              for it (the move's square);
+//   pass       a button, when it is the only move.
 // Keyboard: Tab reaches the board (arrows move, Enter or Space clicks a
 // square) and the buttons; Escape cancels the half-made move.
 
-import type { BoardContext, BoardModule, Side, Square, View } from "../types";
+import type { BoardContext, BoardModule, LegalMove, Side, Square, View } from "../types";
 import { el, outlinePath, text } from "./boardkit";
-import { clearSvg, drawCoordinates, drawSquares, focusedKeyIn, refocusKey, stripButton } from "./squareboard";
+import { drawCoordinates, drawSquares, squareModule, stripButton } from "./squareboard";
+
+// How to move, for the rules dialog.
+const HELP = "click an architect and its new square to move it first (or keep both), choose a house, palace or tower " +
+  "(the buttons or the keys H, P, T), then click a lot offered for it. Tab reaches the board; the arrows move " +
+  "between squares and Enter clicks.";
 
 type Kind = "H" | "P" | "T";
 const KINDS: Kind[] = ["H", "P", "T"];
 const KIND_NAME: Record<string, string> = { H: "house", P: "palace", T: "tower", A: "architect" };
 const KIND_KEY: Record<string, Kind> = { h: "H", p: "P", t: "T" };
 
+// A building move, from its parts: the architect moved first (from, to; ""
+// when none), the building and its square.
 interface Build { from: string; to: string; kind: Kind; sq: string; move: string }
-
-interface State {
-  arch: string | null;     // architect picked to move
-  dest: string | null;     // its new square
-  kind: Kind | null;       // building kind chosen
-  cursor: string | null;
-  hint: string[];
-  ctx: BoardContext | null;
-  view: View | null;
-  legal: string[];
-}
-
-const st: State = { arch: null, dest: null, kind: null, cursor: null, hint: [], ctx: null, view: null, legal: [] };
 
 const W = 10;            // viewBox width
 const OX = 0.65;         // board origin
@@ -47,108 +44,17 @@ const OY = 1.15;
 const STRIP_Y = OY + 9 + 0.5;
 const H = STRIP_Y + 1.25;
 
-// ---- The legal moves, read ------------------------------------------------------
-
-function builds(legal: string[]): Build[] {
+function builds(legal: LegalMove[]): Build[] {
   const out: Build[] = [];
-  for (const m of legal) {
-    const x = /^(?:([a-i][1-9])-([a-i][1-9]),)?([HPT])([a-i][1-9])$/.exec(m);
-    if (x) out.push({ from: x[1] ?? "", to: x[2] ?? "", kind: x[3] as Kind, sq: x[4], move: m });
+  for (const { move, parts: p } of legal) {
+    if (p.action === "place" && p.piece && KINDS.includes(p.piece as Kind)) {
+      out.push({ from: p.from ?? "", to: p.to ?? "", kind: p.piece as Kind, sq: p.squares[0], move });
+    }
   }
   return out;
 }
 
-function prefixed(all: Build[]): Build[] {
-  return all.filter((b) => (st.arch && st.dest ? b.from === st.arch && b.to === st.dest : b.from === ""));
-}
-
-function currentKind(avail: Build[]): Kind | null {
-  const kinds = KINDS.filter((k) => avail.some((b) => b.kind === k));
-  if (st.kind && kinds.includes(st.kind)) return st.kind;
-  return kinds[0] ?? null;
-}
-
-// ---- Input -------------------------------------------------------------------------
-
-function activate(name: string): void {
-  const ctx = st.ctx;
-  if (!ctx || !st.legal.length) return;
-  const legal = st.legal;
-  // Setup: place an architect.
-  const setup = "A" + name;
-  if (legal.includes(setup)) {
-    ctx.submit(setup);
-    return;
-  }
-  const all = builds(legal);
-  if (!all.length) return;
-  // An architect picked, its new square not yet chosen.
-  if (st.arch && !st.dest) {
-    if (name === st.arch) {
-      st.arch = null;
-      ctx.say("");
-      return render();
-    }
-    if (all.some((b) => b.from === st.arch && b.to === name)) {
-      st.dest = name;
-      ctx.say("Now choose a building and click a lot.");
-      return render();
-    }
-    if (all.some((b) => b.from === name)) {
-      st.arch = name;
-      return render();
-    }
-    ctx.say("Click a highlighted square for the architect, or the architect again to keep it.");
-    return;
-  }
-  // The moved architect clicked again: take the repositioning back.
-  if (st.arch && st.dest && name === st.dest) {
-    st.dest = null;
-    ctx.say("Click the architect's new square.");
-    return render();
-  }
-  const avail = prefixed(all);
-  const kind = currentKind(avail);
-  const hit = avail.find((b) => b.sq === name && b.kind === kind);
-  if (hit) {
-    ctx.submit(hit.move);
-    return;
-  }
-  if (avail.some((b) => b.sq === name)) {
-    ctx.say(`A ${KIND_NAME[kind ?? "H"]} may not stand there; choose another building.`);
-    return;
-  }
-  if (!st.dest && all.some((b) => b.from === name)) {
-    st.arch = name;
-    ctx.say("Click the architect's new square (highlighted), or click it again to keep it.");
-    return render();
-  }
-  ctx.say(st.dest ? "Click a lot offered for this building." : "Click a shaded lot to build, or an architect to move it first.");
-}
-
-function chooseKind(k: Kind): void {
-  st.kind = k;
-  render();
-}
-
-function key(ctx: BoardContext, ev: KeyboardEvent): boolean {
-  if (!st.legal.length) return false;
-  const k = KIND_KEY[ev.key.toLowerCase()];
-  if (k) {
-    const avail = prefixed(builds(st.legal));
-    if (avail.some((b) => b.kind === k)) chooseKind(k);
-    return true;
-  }
-  if (ev.key === "Escape") {
-    reset();
-    ctx.say("");
-    render();
-    return true;
-  }
-  return false;
-}
-
-// ---- Drawing -------------------------------------------------------------------------
+// ---- Drawing ---------------------------------------------------------------------------
 
 function drawBuilding(g: Element, kind: string, owner: string): void {
   const cls = `bld ${owner}`;
@@ -200,175 +106,244 @@ function drawSupply(parent: Element, view: View, side: Side, x: number, y: numbe
   }
 }
 
-function render(): void {
-  const ctx = st.ctx, view = st.view;
-  if (!ctx || !view) return;
-  const svg = ctx.svg;
-  const focusKey = focusedKeyIn(svg);
-  clearSvg(svg);
-  svg.setAttribute("viewBox", `0 0 ${W} ${H.toFixed(2)}`);
-  const me = ctx.orientation;
-  const them: Side = me === "white" ? "black" : "white";
-  const root = el("g", { class: "tav-urbino" }, svg);
-  const legal = st.legal;
-  const all = builds(legal);
-  const setupSquares = new Set(legal.filter((m) => /^A[a-i][1-9]$/.test(m)).map((m) => m.slice(1)));
-  const avail = prefixed(all);
-  const kind = currentKind(avail);
-  const targets = new Set(avail.filter((b) => b.kind === kind).map((b) => b.sq));
-  const anyLot = new Set(avail.map((b) => b.sq));
-  const movable = new Set(st.dest ? [] : all.filter((b) => b.from).map((b) => b.from));
-  const dests = new Set(st.arch && !st.dest ? all.filter((b) => b.from === st.arch).map((b) => b.to) : []);
-  const hint = new Set(st.hint);
-  const squares = view.squares ?? {};
-  const repositioned = !!(st.arch && st.dest);
+// ---- One board -------------------------------------------------------------------------
 
-  drawSupply(root, view, them, OX, 0.2);
+export function urbino(): BoardModule {
+  const st = {
+    arch: null as string | null,     // architect picked to move
+    dest: null as string | null,     // its new square
+    kind: null as Kind | null,       // building kind chosen
+    cursor: null as string | null,
+    hint: [] as string[],
+    ctx: null as BoardContext | null,
+    view: null as View | null,
+    legal: [] as LegalMove[],
+  };
 
-  const board = drawSquares(root, 9, 9, me, OX, OY, {
-    prefix: "u",
-    cursor: st.cursor,
-    onCursor: (n) => { st.cursor = n; },
-    activate,
-    label: (n) => {
-      let l = squareLabel(n, squares[n], view);
-      if (setupSquares.has(n)) l += ", place an architect here";
-      else if (dests.has(n)) l += ", move the architect here";
-      else if (targets.has(n)) l += `, build a ${KIND_NAME[kind ?? "H"]} here`;
-      else if (movable.has(n)) l += ", click to move this architect";
-      return l;
-    },
-    cls: (n) => {
+  function prefixed(all: Build[]): Build[] {
+    return all.filter((b) => (st.arch && st.dest ? b.from === st.arch && b.to === st.dest : b.from === ""));
+  }
+
+  function currentKind(avail: Build[]): Kind | null {
+    const kinds = KINDS.filter((k) => avail.some((b) => b.kind === k));
+    if (st.kind && kinds.includes(st.kind)) return st.kind;
+    return kinds[0] ?? null;
+  }
+
+  function activate(name: string): void {
+    const ctx = st.ctx;
+    if (!ctx || !st.legal.length) return;
+    // Setup: place an architect.
+    const setup = st.legal.find((m) => m.parts.piece === "A" && m.parts.squares[0] === name);
+    if (setup) {
+      ctx.submit(setup.move);
+      return;
+    }
+    const all = builds(st.legal);
+    if (!all.length) return;
+    // An architect picked, its new square not yet chosen.
+    if (st.arch && !st.dest) {
+      if (name === st.arch) {
+        st.arch = null;
+        ctx.say("");
+        return render();
+      }
+      if (all.some((b) => b.from === st.arch && b.to === name)) {
+        st.dest = name;
+        ctx.say("Now choose a building and click a lot.");
+        return render();
+      }
+      if (all.some((b) => b.from === name)) {
+        st.arch = name;
+        return render();
+      }
+      ctx.say("Click a highlighted square for the architect, or the architect again to keep it.");
+      return;
+    }
+    // The moved architect clicked again: take the repositioning back.
+    if (st.arch && st.dest && name === st.dest) {
+      st.dest = null;
+      ctx.say("Click the architect's new square.");
+      return render();
+    }
+    const avail = prefixed(all);
+    const kind = currentKind(avail);
+    const hit = avail.find((b) => b.sq === name && b.kind === kind);
+    if (hit) {
+      ctx.submit(hit.move);
+      return;
+    }
+    if (avail.some((b) => b.sq === name)) {
+      ctx.say(`A ${KIND_NAME[kind ?? "H"]} may not stand there; choose another building.`);
+      return;
+    }
+    if (!st.dest && all.some((b) => b.from === name)) {
+      st.arch = name;
+      ctx.say("Click the architect's new square (highlighted), or click it again to keep it.");
+      return render();
+    }
+    ctx.say(st.dest ? "Click a lot offered for this building." : "Click a shaded lot to build, or an architect to move it first.");
+  }
+
+  function chooseKind(k: Kind): void {
+    st.kind = k;
+    render();
+  }
+
+  // H, P, T choose a building kind.
+  function key(_ctx: BoardContext, ev: KeyboardEvent): boolean {
+    const k = KIND_KEY[ev.key.toLowerCase()];
+    if (!st.legal.length || !k) return false;
+    if (prefixed(builds(st.legal)).some((b) => b.kind === k)) chooseKind(k);
+    return true;
+  }
+
+  function paint(ctx: BoardContext, view: View, svg: SVGSVGElement): void {
+    const me = ctx.orientation;
+    const them: Side = me === "white" ? "black" : "white";
+    const root = el("g", { class: "tav-urbino" }, svg);
+    const legal = st.legal;
+    const all = builds(legal);
+    const setupSquares = new Set(legal.filter((m) => m.parts.piece === "A").map((m) => m.parts.squares[0]));
+    const avail = prefixed(all);
+    const kind = currentKind(avail);
+    const targets = new Set(avail.filter((b) => b.kind === kind).map((b) => b.sq));
+    const anyLot = new Set(avail.map((b) => b.sq));
+    const movable = new Set(st.dest ? [] : all.filter((b) => b.from).map((b) => b.from));
+    const dests = new Set(st.arch && !st.dest ? all.filter((b) => b.from === st.arch).map((b) => b.to) : []);
+    const hint = new Set(st.hint);
+    const squares = view.squares ?? {};
+    const repositioned = !!(st.arch && st.dest);
+
+    drawSupply(root, view, them, OX, 0.2);
+
+    const board = drawSquares(root, 9, 9, me, OX, OY, {
+      prefix: "u",
+      cursor: st.cursor,
+      onCursor: (n) => { st.cursor = n; },
+      activate,
+      label: (n) => {
+        let l = squareLabel(n, squares[n], view);
+        if (setupSquares.has(n)) l += ", place an architect here";
+        else if (dests.has(n)) l += ", move the architect here";
+        else if (targets.has(n)) l += `, build a ${KIND_NAME[kind ?? "H"]} here`;
+        else if (movable.has(n)) l += ", click to move this architect";
+        return l;
+      },
+      cls: (n) => {
+        const sq = squares[n];
+        const c: string[] = [];
+        const marks = sq?.marks ?? [];
+        if (repositioned ? anyLot.has(n) : marks.includes("lot")) c.push("lot");
+        if (marks.includes("last")) c.push("last");
+        if (targets.has(n) || setupSquares.has(n) || dests.has(n)) c.push("target");
+        if (movable.has(n)) c.push("movable");
+        if (n === st.arch) c.push("picked");
+        if (hint.has(n)) c.push("hint");
+        return c.join(" ");
+      },
+    });
+
+    // What stands on each square (inside the square's group, so a click on a
+    // building is a click on its square).
+    for (const [n, g] of board.cells) {
       const sq = squares[n];
-      const c: string[] = [];
       const marks = sq?.marks ?? [];
-      if (repositioned ? anyLot.has(n) : marks.includes("lot")) c.push("lot");
-      if (marks.includes("last")) c.push("last");
-      if (targets.has(n) || setupSquares.has(n) || dests.has(n)) c.push("target");
-      if (movable.has(n)) c.push("movable");
-      if (n === st.arch) c.push("picked");
-      if (hint.has(n)) c.push("hint");
-      return c.join(" ");
+      if (marks.includes("last")) el("rect", { class: "last-frame", x: 0.04, y: 0.04, width: 0.92, height: 0.92 }, g);
+      if (marks.includes("monument")) el("rect", { class: "monument", x: 0.08, y: 0.08, width: 0.84, height: 0.84, rx: 0.1 }, g);
+      let kindHere = sq?.kind;
+      if (repositioned && n === st.arch) kindHere = undefined;
+      if (repositioned && n === st.dest) kindHere = "A";
+      if (kindHere) drawBuilding(g, kindHere, sq?.owner ?? "neutral");
+      if (repositioned && n === st.arch) el("circle", { class: "arch ghost", cx: 0.5, cy: 0.5, r: 0.3 }, g);
+      if (!kindHere && (targets.has(n) || setupSquares.has(n) || dests.has(n))) el("circle", { class: "dot", cx: 0.5, cy: 0.5, r: 0.13 }, g);
+      if (hint.has(n)) el("rect", { class: "hint-frame", x: 0.06, y: 0.06, width: 0.88, height: 0.88, rx: 0.12 }, g);
+    }
+
+    // Districts: outline and badge.
+    const over = el("g", { class: "districts", "pointer-events": "none", "aria-hidden": "true", transform: `translate(${OX} ${OY})` }, root);
+    const byRegion = new Map<number, [number, number][]>();
+    for (const [n, sq] of Object.entries(squares)) {
+      if (!sq.region) continue;
+      const c = board.grid.cell(n);
+      if (!c) continue;
+      if (!byRegion.has(sq.region)) byRegion.set(sq.region, []);
+      (byRegion.get(sq.region) as [number, number][]).push(c);
+    }
+    for (const r of view.regions ?? []) {
+      const cells = byRegion.get(r.id);
+      if (!cells || !cells.length) continue;
+      const contested = r.white > 0 && r.black > 0;
+      // A district of one colour scores nothing: a faint outline when it has
+      // grown past one building, no badge.
+      if (!contested) {
+        if (cells.length > 1) el("path", { class: "district single", d: outlinePath(cells) }, over);
+        continue;
+      }
+      const scorer = r.scorer === "white" || r.scorer === "black" ? r.scorer : "none";
+      el("path", { class: `district ${scorer}`, d: outlinePath(cells) }, over);
+      // The badge on the top-right corner of the district's top-most, right-most square.
+      const top = cells.slice().sort((a, b) => a[1] - b[1] || b[0] - a[0])[0];
+      const bx = top[0] + 0.84, by = top[1] + 0.16;
+      const label = scorer === "none" ? "0" : String(r.points);
+      el("circle", { class: `badge ${scorer}`, cx: bx, cy: by, r: 0.22 }, over);
+      text(over, bx, by, label, { class: `badge-text ${scorer}`, "text-anchor": "middle", "dominant-baseline": "central", "font-size": label.length > 1 ? 0.2 : 0.26 });
+    }
+
+    drawCoordinates(root, board.grid, OX, OY);
+
+    // The strip below the board: my supply, or the choices of this step.
+    const sy = STRIP_Y;
+    const firstMoves = legal.filter((m) => m.parts.action === "first");
+    const pass = legal.find((m) => m.parts.action === "pass");
+    if (firstMoves.length) {
+      text(root, OX, sy + 0.5, "Who builds first?", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
+      let x = OX + 3.1;
+      for (const m of firstMoves) {
+        const who = m.parts.side ?? "white";
+        stripButton(root, x, sy + 0.1, 2.9, 0.8, `${who === "white" ? "White" : "Black"} first`, { key: m.move, onPress: () => ctx.submit(m.move), aria: `${who} builds first` });
+        x += 3.05;
+      }
+    } else if (pass) {
+      text(root, OX, sy + 0.5, "No building fits anywhere:", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.34 });
+      stripButton(root, OX + 5, sy + 0.1, 2.6, 0.8, "Pass", { key: pass.move, onPress: () => ctx.submit(pass.move) });
+    } else if (all.length) {
+      const s = supply(view, me);
+      let x = OX;
+      for (const k of KINDS) {
+        const ok = avail.some((b) => b.kind === k);
+        const g = stripButton(root, x, sy + 0.05, 2.05, 0.9, "", {
+          key: `kind-${k}`, selected: k === kind && ok, disabled: !ok, onPress: () => chooseKind(k),
+          aria: `${KIND_NAME[k]} (${s[k]} left)` + (ok ? "" : ", no lot for it"),
+        });
+        const ig = el("g", { transform: `translate(${x + 0.1} ${sy + 0.1}) scale(0.8)`, "pointer-events": "none" }, g);
+        drawBuilding(ig, k, me);
+        text(g, x + 1.35, sy + 0.5, `${k} ×${s[k]}`, { "dominant-baseline": "central", "text-anchor": "middle", "font-size": 0.32, "pointer-events": "none" });
+        x += 2.2;
+      }
+      if (st.arch) {
+        stripButton(root, x + 0.05, sy + 0.05, 2.1, 0.9, "Keep both", { key: "keep", onPress: () => { st.arch = null; st.dest = null; ctx.say(""); render(); }, aria: "Keep both architects where they stand" });
+      }
+    } else {
+      drawSupply(root, view, me, OX, sy);
+    }
+  }
+
+  const board = squareModule(st, {
+    help: HELP,
+    size: [W, H],
+    paint,
+    // Forget the architect picked and its new square.
+    reset: () => { st.arch = null; st.dest = null; },
+    key,
+    // Said once for a new position, not on every redraw (a hint stays shown).
+    drawn: (ctx, fresh) => {
+      const all = builds(st.legal);
+      if (fresh && all.length && !all.some((b) => !b.from)) ctx.say("No lot is open: move an architect first (click one).");
     },
+    // The engine's suggestion: its building chosen.
+    hinted: (p) => { if (p.piece && KINDS.includes(p.piece as Kind)) st.kind = p.piece as Kind; },
   });
-
-  // What stands on each square (inside the square's group, so a click on a
-  // building is a click on its square).
-  for (const [n, g] of board.cells) {
-    const sq = squares[n];
-    const marks = sq?.marks ?? [];
-    if (marks.includes("last")) el("rect", { class: "last-frame", x: 0.04, y: 0.04, width: 0.92, height: 0.92 }, g);
-    if (marks.includes("monument")) el("rect", { class: "monument", x: 0.08, y: 0.08, width: 0.84, height: 0.84, rx: 0.1 }, g);
-    let kindHere = sq?.kind;
-    if (repositioned && n === st.arch) kindHere = undefined;
-    if (repositioned && n === st.dest) kindHere = "A";
-    if (kindHere) drawBuilding(g, kindHere, sq?.owner ?? "neutral");
-    if (repositioned && n === st.arch) el("circle", { class: "arch ghost", cx: 0.5, cy: 0.5, r: 0.3 }, g);
-    if (!kindHere && (targets.has(n) || setupSquares.has(n) || dests.has(n))) el("circle", { class: "dot", cx: 0.5, cy: 0.5, r: 0.13 }, g);
-    if (hint.has(n)) el("rect", { class: "hint-frame", x: 0.06, y: 0.06, width: 0.88, height: 0.88, rx: 0.12 }, g);
-  }
-
-  // Districts: outline and badge.
-  const over = el("g", { class: "districts", "pointer-events": "none", "aria-hidden": "true", transform: `translate(${OX} ${OY})` }, root);
-  const byRegion = new Map<number, [number, number][]>();
-  for (const [n, sq] of Object.entries(squares)) {
-    if (!sq.region) continue;
-    const c = board.grid.cell(n);
-    if (!c) continue;
-    if (!byRegion.has(sq.region)) byRegion.set(sq.region, []);
-    (byRegion.get(sq.region) as [number, number][]).push(c);
-  }
-  for (const r of view.regions ?? []) {
-    const cells = byRegion.get(r.id);
-    if (!cells || !cells.length) continue;
-    const contested = r.white > 0 && r.black > 0;
-    // A district of one colour scores nothing: a faint outline when it has
-    // grown past one building, no badge.
-    if (!contested) {
-      if (cells.length > 1) el("path", { class: "district single", d: outlinePath(cells) }, over);
-      continue;
-    }
-    const scorer = r.scorer === "white" || r.scorer === "black" ? r.scorer : "none";
-    el("path", { class: `district ${scorer}`, d: outlinePath(cells) }, over);
-    // The badge on the top-right corner of the district's top-most, right-most square.
-    const top = cells.slice().sort((a, b) => a[1] - b[1] || b[0] - a[0])[0];
-    const bx = top[0] + 0.84, by = top[1] + 0.16;
-    const label = scorer === "none" ? "0" : String(r.points);
-    el("circle", { class: `badge ${scorer}`, cx: bx, cy: by, r: 0.22 }, over);
-    text(over, bx, by, label, { class: `badge-text ${scorer}`, "text-anchor": "middle", "dominant-baseline": "central", "font-size": label.length > 1 ? 0.2 : 0.26 });
-  }
-
-  drawCoordinates(root, board.grid, OX, OY);
-
-  // The strip below the board: my supply, or the choices of this step.
-  const sy = STRIP_Y;
-  const firstMoves = legal.filter((m) => m.startsWith("first:"));
-  if (firstMoves.length) {
-    text(root, OX, sy + 0.5, "Who builds first?", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
-    let x = OX + 3.1;
-    for (const m of firstMoves) {
-      const who = m.slice(6);
-      stripButton(root, x, sy + 0.1, 2.9, 0.8, `${who === "white" ? "White" : "Black"} first`, { key: m, onPress: () => ctx.submit(m), aria: `${who} builds first` });
-      x += 3.05;
-    }
-  } else if (legal.includes("pass")) {
-    text(root, OX, sy + 0.5, "No building fits anywhere:", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.34 });
-    stripButton(root, OX + 5, sy + 0.1, 2.6, 0.8, "Pass", { key: "pass", onPress: () => ctx.submit("pass") });
-  } else if (all.length) {
-    const s = supply(view, me);
-    let x = OX;
-    for (const k of KINDS) {
-      const ok = avail.some((b) => b.kind === k);
-      const g = stripButton(root, x, sy + 0.05, 2.05, 0.9, "", {
-        key: `kind-${k}`, selected: k === kind && ok, disabled: !ok, onPress: () => chooseKind(k),
-        aria: `${KIND_NAME[k]} (${s[k]} left)` + (ok ? "" : ", no lot for it"),
-      });
-      const ig = el("g", { transform: `translate(${x + 0.1} ${sy + 0.1}) scale(0.8)`, "pointer-events": "none" }, g);
-      drawBuilding(ig, k, me);
-      text(g, x + 1.35, sy + 0.5, `${k} ×${s[k]}`, { "dominant-baseline": "central", "text-anchor": "middle", "font-size": 0.32, "pointer-events": "none" });
-      x += 2.2;
-    }
-    if (st.arch) {
-      stripButton(root, x + 0.05, sy + 0.05, 2.1, 0.9, "Keep both", { key: "keep", onPress: () => { st.arch = null; st.dest = null; ctx.say(""); render(); }, aria: "Keep both architects where they stand" });
-    }
-  } else {
-    drawSupply(root, view, me, OX, sy);
-  }
-  refocusKey(svg, focusKey);
+  const render = board.render;
+  return board;
 }
-
-// ---- The module ----------------------------------------------------------------------
-
-function draw(ctx: BoardContext, view: View, legal: string[]): void {
-  const sameLegal = st.legal.length === legal.length && st.legal.every((m, i) => m === legal[i]);
-  st.ctx = ctx;
-  st.view = view;
-  if (!sameLegal) {
-    st.arch = null;
-    st.dest = null;
-    st.hint = [];
-  }
-  st.legal = legal;
-  render();
-  // Said once for a new position, not on every redraw (a hint stays shown).
-  if (!sameLegal && builds(legal).length && !builds(legal).some((b) => !b.from)) {
-    ctx.say("No lot is open: move an architect first (click one).");
-  }
-}
-
-function reset(): void {
-  st.arch = null;
-  st.dest = null;
-  st.hint = [];
-}
-
-function hint(ctx: BoardContext, move: string): void {
-  const x = /^(?:([a-i][1-9])-([a-i][1-9]),)?([HPTA])([a-i][1-9])$/.exec(move);
-  st.hint = x ? [x[1], x[2], x[4]].filter(Boolean) as string[] : [];
-  if (x && x[3] !== "A") st.kind = x[3] as Kind;
-  st.ctx = ctx;
-  render();
-}
-
-export const urbino: BoardModule = { draw, key, reset, hint };
-export default urbino;

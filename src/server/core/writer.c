@@ -1,0 +1,371 @@
+/*
+ * writer.c — commits off the event loop.
+ *
+ * The loop never writes to the database itself: each change (a new game, a
+ * move, an undo, a resignation) becomes an operation appended to the open
+ * batch, with copies of everything it needs.  core_commit hands the open
+ * batch to the writer thread, which owns a database connection of its own:
+ * it applies the operations in one transaction and commits it with one sync,
+ * while the loop goes on serving reads and sockets and gathering the next
+ * batch.  The writer hands the result back through the done-queue; the loop
+ * then tells the edge (events.committed), which sends the answers and live
+ * messages that waited for that batch, or answers 503 if it failed.
+ *
+ * A batch fails whole (any operation refused, or the commit): nothing of it
+ * is on disk, so the games it touched are read back from the store (a game
+ * it created is dropped) and their viewers told again.  The server keeps
+ * running.  A game with writes not yet committed never leaves memory (its
+ * `unsaved` count), so the loop's reads (its own connection: WAL lets them
+ * run beside the writer) never miss a write.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/core/core.h"
+#include "server/core/writer.h"
+
+enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT };
+
+typedef struct wop {
+    int kind;
+    game *g;
+    char id[STORE_ID_LEN];
+    int ply;
+    int status;
+    int resigned;
+    char *text;          /* OP_MOVE: the move */
+    int64_t ms, time;
+    store_game row;      /* OP_CREATE (options copied) */
+    store_move *moves;   /* OP_CREATE: first moves (texts copied) */
+    int nmoves;
+    struct wop *next;
+} wop;
+
+struct wbatch {
+    long n;
+    wop *head, *tail;
+    int ok;
+    char err[256];
+    wbatch *next;        /* the done-queue */
+};
+
+static void op_free(wop *o)
+{
+    free(o->text);
+    free(o->row.options);
+    for (int i = 0; i < o->nmoves; i++)
+        free((char *)(uintptr_t)o->moves[i].text);
+    free(o->moves);
+    free(o);
+}
+
+static void batch_free(wbatch *b)
+{
+    while (b && b->head) {
+        wop *o = b->head;
+        b->head = o->next;
+        op_free(o);
+    }
+    free(b);
+}
+
+/* Append an operation to the open batch (made when none is open). */
+static int append(core *C, wop *o)
+{
+    if (!C->wopen) {
+        C->wopen = calloc(1, sizeof *C->wopen);
+        if (!C->wopen)
+            return -1;
+        C->wopen->n = ++C->wlast;
+    }
+    wbatch *b = C->wopen;
+    if (b->tail)
+        b->tail->next = o;
+    else
+        b->head = o;
+    b->tail = o;
+    if (o->g)
+        o->g->unsaved++;
+    if (C->ev.dirty)
+        C->ev.dirty(C->ev.ctx);
+    return 0;
+}
+
+static wop *op_new(int kind, game *g)
+{
+    wop *o = calloc(1, sizeof *o);
+    if (o) {
+        o->kind = kind;
+        o->g = g;
+        snprintf(o->id, sizeof o->id, "%s", g->id);
+    }
+    return o;
+}
+
+int wq_create(core *C, game *g, const store_game *row, const store_move *moves, int n)
+{
+    wop *o = op_new(OP_CREATE, g);
+    if (!o)
+        return -1;
+    o->row = *row;
+    o->row.options = strdup(row->options ? row->options : "");
+    o->moves = n > 0 ? calloc((size_t)n, sizeof *o->moves) : NULL;
+    int bad = !o->row.options || (n > 0 && !o->moves);
+    for (int i = 0; !bad && i < n; i++) {
+        o->moves[i] = moves[i];
+        o->moves[i].text = strdup(moves[i].text);
+        o->nmoves = i + 1;
+        bad = !o->moves[i].text;
+    }
+    if (bad || append(C, o) != 0) {
+        op_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+int wq_move(core *C, game *g, int ply, const store_move *m, int status)
+{
+    wop *o = op_new(OP_MOVE, g);
+    if (!o || !(o->text = strdup(m->text))) {
+        free(o);
+        return -1;
+    }
+    o->ply = ply;
+    o->ms = m->ms;
+    o->time = m->time;
+    o->status = status;
+    if (append(C, o) != 0) {
+        op_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+int wq_truncate(core *C, game *g, int ply, int status)
+{
+    wop *o = op_new(OP_TRUNCATE, g);
+    if (!o)
+        return -1;
+    o->ply = ply;
+    o->status = status;
+    if (append(C, o) != 0) {
+        op_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+int wq_result(core *C, game *g, int status, int resigned)
+{
+    wop *o = op_new(OP_RESULT, g);
+    if (!o)
+        return -1;
+    o->status = status;
+    o->resigned = resigned;
+    if (append(C, o) != 0) {
+        op_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+/* On the writer thread: one batch, one transaction, all or nothing. */
+static void apply(store *st, wbatch *b)
+{
+    char err[256] = "";
+    int rc = 0;
+    for (wop *o = b->head; o && rc == 0; o = o->next) {
+        switch (o->kind) {
+        case OP_CREATE:
+            rc = store_create_game(st, &o->row, o->moves, o->nmoves, err, sizeof err);
+            break;
+        case OP_MOVE: {
+            store_move m = {o->text, o->ms, o->time};
+            rc = store_add_move(st, o->id, o->ply, &m, o->status, err, sizeof err);
+            break;
+        }
+        case OP_TRUNCATE:
+            rc = store_truncate(st, o->id, o->ply, o->status, err, sizeof err);
+            break;
+        default:
+            rc = store_set_result(st, o->id, o->status, o->resigned, err, sizeof err);
+            break;
+        }
+    }
+    if (rc == 0)
+        rc = store_flush(st, err, sizeof err);
+    else
+        store_discard(st);
+    b->ok = rc == 0;
+    snprintf(b->err, sizeof b->err, "%s", err);
+}
+
+static void *writer_thread(void *arg)
+{
+    core *C = arg;
+    pthread_mutex_lock(&C->wlock);
+    for (;;) {
+        while (!C->wtodo && !C->wstop)
+            pthread_cond_wait(&C->wcond, &C->wlock);
+        if (!C->wtodo)
+            break;
+        wbatch *b = C->wtodo;
+        C->wtodo = NULL;
+        int fail = C->wfail_next;
+        C->wfail_next = 0;
+        pthread_mutex_unlock(&C->wlock);
+        if (fail) {      /* tests: this batch's commit fails */
+            store_discard(C->wst);
+            b->ok = 0;
+            snprintf(b->err, sizeof b->err, "a commit failure made by a test");
+        } else {
+            apply(C->wst, b);
+        }
+        pthread_mutex_lock(&C->qlock);
+        b->next = NULL;
+        if (C->wdone_tail)
+            C->wdone_tail->next = b;
+        else
+            C->wdone_head = b;
+        C->wdone_tail = b;
+        pthread_mutex_unlock(&C->qlock);
+        if (C->ev.wake)
+            C->ev.wake(C->ev.ctx);
+        pthread_mutex_lock(&C->wlock);
+    }
+    pthread_mutex_unlock(&C->wlock);
+    return NULL;
+}
+
+int writer_start(core *C, const char *db, char *err, size_t errlen)
+{
+    pthread_mutex_init(&C->wlock, NULL);
+    pthread_cond_init(&C->wcond, NULL);
+    C->wst = store_open(db, err, errlen);
+    if (!C->wst)
+        return -1;
+    if (pthread_create(&C->wthread, NULL, writer_thread, C) != 0) {
+        snprintf(err, errlen, "the writer thread failed to start");
+        return -1;
+    }
+    C->wstarted = 1;
+    return 0;
+}
+
+int core_pending(const core *C)
+{
+    return (C->wopen && C->wopen->head) || C->wflight;
+}
+
+long core_batch(const core *C)
+{
+    return C->wopen ? C->wopen->n : C->wlast + 1;
+}
+
+void core_commit(core *C)
+{
+    if (C->wflight || !C->wopen || !C->wopen->head || !C->wstarted)
+        return;
+    wbatch *b = C->wopen;
+    C->wopen = NULL;
+    C->wflight = b;
+    pthread_mutex_lock(&C->wlock);
+    C->wtodo = b;
+    pthread_cond_signal(&C->wcond);
+    pthread_mutex_unlock(&C->wlock);
+}
+
+/* The writes of a batch are settled (committed or not). */
+static void settle(wbatch *b)
+{
+    for (wop *o = b ? b->head : NULL; o; o = o->next)
+        o->g->unsaved--;
+}
+
+static void undo_all(core *C, wbatch *b, void (*failed)(core *C, game *g, int created))
+{
+    for (wop *o = b ? b->head : NULL; o && failed; o = o->next)
+        failed(C, o->g, o->kind == OP_CREATE);
+}
+
+/* On the loop: the writer's results, in order.  When a batch fails, the
+ * batch gathered meanwhile fails with it (its writes may build on the
+ * failed ones): both are refused, and their games read back. */
+void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
+{
+    pthread_mutex_lock(&C->qlock);
+    wbatch *list = C->wdone_head;
+    C->wdone_head = C->wdone_tail = NULL;
+    pthread_mutex_unlock(&C->qlock);
+    while (list) {
+        wbatch *b = list;
+        list = b->next;
+        if (C->wflight == b)
+            C->wflight = NULL;
+        settle(b);
+        if (b->ok) {
+            if (C->ev.committed)
+                C->ev.committed(C->ev.ctx, b->n, 1);
+        } else {
+            core_log(C, "error: batch %ld could not be committed: %s", b->n, b->err);
+            wbatch *next = C->wopen;
+            C->wopen = NULL;
+            settle(next);
+            undo_all(C, b, failed);
+            undo_all(C, next, failed);
+            if (C->ev.committed) {
+                C->ev.committed(C->ev.ctx, b->n, 0);
+                if (next)
+                    C->ev.committed(C->ev.ctx, next->n, 0);
+            }
+            batch_free(next);
+        }
+        batch_free(b);
+    }
+    core_commit(C);   /* the next batch, gathered meanwhile */
+}
+
+/* Commit everything still open and stop the thread (the loop has stopped). */
+void writer_stop(core *C, void (*failed)(core *C, game *g, int created))
+{
+    if (!C->wstarted)
+        return;
+    for (int round = 0; round < 2; round++) {
+        core_commit(C);
+        while (C->wflight) {
+            pthread_mutex_lock(&C->qlock);
+            int any = C->wdone_head != NULL;
+            pthread_mutex_unlock(&C->qlock);
+            if (any)
+                writer_drain(C, failed);
+            else
+                sched_yield();
+        }
+    }
+    pthread_mutex_lock(&C->wlock);
+    C->wstop = 1;
+    pthread_cond_signal(&C->wcond);
+    pthread_mutex_unlock(&C->wlock);
+    pthread_join(C->wthread, NULL);
+    C->wstarted = 0;
+}
+
+void writer_free(core *C)
+{
+    batch_free(C->wopen);
+    C->wopen = NULL;
+    store_close(C->wst);
+    C->wst = NULL;
+    pthread_mutex_destroy(&C->wlock);
+    pthread_cond_destroy(&C->wcond);
+}
+
+void core_fail_next_commit(core *C)
+{
+    pthread_mutex_lock(&C->wlock);
+    C->wfail_next = 1;
+    pthread_mutex_unlock(&C->wlock);
+}

@@ -1,0 +1,25 @@
+/*
+ * writer.h — commits off the event loop (writer.c), inside the core.
+ */
+#ifndef SERVER_CORE_WRITER_H
+#define SERVER_CORE_WRITER_H
+
+#include "server/core/core.h"
+
+/* Each appends one write to the open batch (copying what it needs);
+ * 0, or -1 on no memory (nothing appended). */
+int wq_create(core *C, game *g, const store_game *row, const store_move *moves, int n);
+int wq_move(core *C, game *g, int ply, const store_move *m, int status);
+int wq_truncate(core *C, game *g, int ply, int status);
+int wq_result(core *C, game *g, int status, int resigned);
+
+/* The writer thread with its own connection to the database `db`. */
+int writer_start(core *C, const char *db, char *err, size_t errlen);
+/* On the loop: take the writer's results; `failed` is called for every
+ * write of a failed batch (created: the write made the game). */
+void writer_drain(core *C, void (*failed)(core *C, game *g, int created));
+/* Commit what is open, wait for it, stop the thread. */
+void writer_stop(core *C, void (*failed)(core *C, game *g, int created));
+void writer_free(core *C);
+
+#endif

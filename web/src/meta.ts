@@ -1,0 +1,84 @@
+// meta.ts — what the server says about its games (GET /api/meta), loaded
+// once per page: titles, pitches, option menus, score words, notes on the
+// sides, rules, level names and ratings.  The page types none of it again:
+// the game library's tables are the one place it is written.
+
+import * as api from "./api";
+import { h } from "./dom";
+import type { GameMeta, Meta } from "./types";
+
+let loading: Promise<Meta> | null = null;
+
+// The meta answer (asked for once; asked again after a failure).
+export function loadMeta(): Promise<Meta> {
+  loading ??= api.meta().then((m) => {
+    if (!m || !Array.isArray(m.games) || !Array.isArray(m.levels)) throw new Error("the server's game list is malformed");
+    return m;
+  }).catch((e) => {
+    loading = null;
+    throw e;
+  });
+  return loading;
+}
+
+export function gameMeta(meta: Meta | null, name: string): GameMeta | undefined {
+  return meta?.games.find((g) => g.name === name);
+}
+
+export function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// The game's name for people, or its registry name while meta is missing.
+export function title(meta: Meta | null, name: string): string {
+  return gameMeta(meta, name)?.title ?? name;
+}
+
+// The option sets a new game offers: one per choice of the game's menu
+// ("variant=monuments"), or the defaults alone.
+export interface OptionSet { label: string; options: string }
+export function optionSets(g: GameMeta): OptionSet[] {
+  const menu = g.menu;
+  if (!menu || !menu.choices.length) return [{ label: "Standard", options: "" }];
+  return menu.choices.map((c) => ({ label: capital(c.label), options: `${menu.key}=${c.value}` }));
+}
+
+// A game's options as people read them: the menu's choice by its value
+// ("monuments" for "variant=monuments"), other options as they are.
+export function optionsText(g: GameMeta | undefined, options: string): string {
+  const key = g?.menu?.key;
+  return options.split(" ").filter(Boolean).map((o) => (key && o.startsWith(key + "=") ? o.slice(key.length + 1) : o)).join(" ");
+}
+
+// What the score counts and who wins by it: "squares of the buildings left
+// outside, lower wins".
+export function scoreText(g: GameMeta | undefined): string {
+  if (!g) return "";
+  return g.scoreWins === "none" ? g.scoreWords : `${g.scoreWords}, ${g.scoreWins} wins`;
+}
+
+// Level n's name ("Club player"), or "level n".
+export function levelName(meta: Meta | null, n: number): string {
+  const l = meta?.levels.find((x) => x.level === n);
+  return l ? capital(l.name) : `level ${n}`;
+}
+
+// How to name a player string ("human", "random", "ai:level=4").
+export function playerName(p: string, meta: Meta | null): string {
+  if (p === "human") return "Player";
+  if (p === "random") return "Computer (random moves)";
+  const m = /^ai(?::level=(\d+))?$/.exec(p);
+  if (m) return m[1] ? `Computer (${levelName(meta, Number(m[1]))})` : "Computer";
+  return p;
+}
+
+// The rules of a game as HTML elements: a heading per section (of the tag
+// given), a paragraph per paragraph of its text (plain text, never markup).
+export function rulesElements(g: GameMeta | undefined, tag: "h2" | "h3"): HTMLElement[] {
+  const out: HTMLElement[] = [];
+  for (const sec of g?.rules ?? []) {
+    out.push(h(tag, {}, sec.heading));
+    for (const p of sec.text.split("\n\n")) if (p.trim()) out.push(h("p", {}, p));
+  }
+  return out;
+}
