@@ -25,7 +25,7 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT)
 LDFLAGS += $(LDSAN)
 LDLIBS  += -lm -lpthread
 
-LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/engine/*.c src/session/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/record/*.c src/session/*.c src/protocol/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 # The server (src/server/): its own layer, linked into the program only.
 SRV_SRC := $(wildcard src/server/*.c src/server/core/*.c)

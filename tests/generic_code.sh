@@ -1,9 +1,10 @@
 #!/bin/sh
 # tests/generic_code.sh — generic code knows no game by name: outside the
-# games themselves (src/games), no source file of the library, the engine,
-# the command line, the search or the server holds a registered game's name
-# as a string or asks a game probe, so that everything it needs comes from
-# the game's table (registry, drawing view, words for people).  The bench's
+# games themselves (src/games), no source file of the session, the records,
+# the engine protocol, the command line, the search or the server holds a
+# registered game's name as a string or asks a game probe, so that
+# everything it needs comes from the game's table (registry, drawing view,
+# words for people).  The bench's
 # per-game search budgets (src/cli/bench.c) are benchmark configuration, and
 # the search profiles (src/search/profiles.c: search tuning per game and
 # player, and the levels' measured ratings, keyed by the game's name) search
@@ -20,7 +21,7 @@ if [ -z "$names" ]; then
     exit 0
 fi
 for g in $names; do
-    hits=$(grep -rn "\"$g\"" src/session src/engine src/cli src/search src/server | grep -v '^src/cli/bench\.c:' | grep -v '^src/search/profiles\.c:')
+    hits=$(grep -rn "\"$g\"" src/session src/record src/protocol src/cli src/search src/server | grep -v '^src/cli/bench\.c:' | grep -v '^src/search/profiles\.c:')
     if [ -z "$hits" ]; then
         P=$((P + 1))
     else
@@ -29,7 +30,7 @@ for g in $names; do
         echo "$hits"
     fi
 done
-hits=$(grep -rn -- '->probe(' src/session src/cli src/search src/server)
+hits=$(grep -rn -- '->probe(' src/session src/record src/cli src/search src/server)
 if [ -z "$hits" ]; then
     P=$((P + 1))
 else

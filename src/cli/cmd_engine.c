@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "engine/engine.h"
+#include "protocol/protocol.h"
 
 /* Print an info line and flush, so a GUI sees thinking output at once. */
 static void print_info(void *ctx, const char *line)
@@ -25,7 +25,7 @@ int cli_engine(int argc, char **argv)
         if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             seed = strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--commands") == 0) {
-            for (const char *const *c = tavi_engine_commands(); *c; c++)
+            for (const char *const *c = tavi_protocol_commands(); *c; c++)
                 printf("%s\n", *c);
             return 0;
         } else {
@@ -33,27 +33,27 @@ int cli_engine(int argc, char **argv)
             return 2;
         }
     }
-    tavi_engine *e = tavi_engine_new(seed);
-    tavi_engine_set_service(e, cli_service());   /* go searches on the process's service */
-    char *line = malloc(TAVI_ENGINE_MAX_LINE);
+    tavi_protocol *e = tavi_protocol_new(seed);
+    tavi_protocol_set_service(e, cli_service());   /* go searches on the process's service */
+    char *line = malloc(TAVI_PROTOCOL_MAX_LINE);
     if (!e || !line) {
         fprintf(stderr, "tavoliere: out of memory\n");
         return 1;
     }
     int r, quit = 0;
-    while (!quit && (r = cli_read_line(stdin, line, TAVI_ENGINE_MAX_LINE)) != 0) {
+    while (!quit && (r = cli_read_line(stdin, line, TAVI_PROTOCOL_MAX_LINE)) != 0) {
         const char *answer;
         if (r == 2)
             answer = "error line too long";
         else if (r == 3)
             answer = "error control character in command";
         else
-            answer = tavi_engine_exec(e, line, print_info, NULL, &quit);
+            answer = tavi_protocol_exec(e, line, print_info, NULL, &quit);
         fputs(answer, stdout);
         fputc('\n', stdout);
         fflush(stdout);
     }
     free(line);
-    tavi_engine_free(e);
+    tavi_protocol_free(e);
     return 0;
 }

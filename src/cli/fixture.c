@@ -14,12 +14,12 @@
 
 #include "cli/cli.h"
 #include "core/core.h"
-#include "engine/engine.h"
+#include "protocol/protocol.h"
 
 #define FX_LINE 65536
 
 typedef struct fixture {
-    tavi_engine *e;
+    tavi_protocol *e;
     const char *file;
     int line;
     char title[256];
@@ -77,7 +77,7 @@ static void fx_open_case(fixture *fx, const char *title)
 static const char *fx_exec(fixture *fx, const char *cmd)
 {
     int quit;
-    return tavi_engine_exec(fx->e, cmd, NULL, NULL, &quit);
+    return tavi_protocol_exec(fx->e, cmd, NULL, NULL, &quit);
 }
 
 /* Run a command and copy its answer into a fresh heap string. */
@@ -463,7 +463,7 @@ int cli_test(int argc, char **argv)
         return 2;
     }
     fixture fx = {0};
-    fx.e = tavi_engine_new(1);
+    fx.e = tavi_protocol_new(1);
     if (!fx.e) {
         fprintf(stderr, "tavoliere: out of memory\n");
         return 1;
@@ -473,7 +473,7 @@ int cli_test(int argc, char **argv)
         fx_run_file(&fx, argv[i]);
         printf("  %-36s %3d cases ok, %d failing\n", argv[i], fx.passed - before_p, fx.failed - before_f);
     }
-    tavi_engine_free(fx.e);
+    tavi_protocol_free(fx.e);
     printf("fixtures: %d checks\n", fx.checks);
     printf("%d passed, %d failed\n", fx.passed, fx.failed);
     return fx.failed ? 1 : 0;

@@ -2,8 +2,8 @@
  * play.c — `tavoliere play [GAME] [KEY=VALUE ...] [--white P] [--black P]
  *          [--load FILE]`: play in the terminal.
  *
- * A session drives an engine object (the same protocol code outside tools
- * use) and draws the game's view after every move: a coloured board with
+ * The game is a tav_session (the same one the protocol and the server keep);
+ * the game's view is drawn after every move: a coloured board with
  * coordinates (Unicode when the locale is UTF-8), the last move highlighted,
  * territory, lots and home rows from the view's flags, hands and stacks.
  * Colours are off when NO_COLOR is set or stdout is not a terminal.
@@ -23,7 +23,6 @@
 
 #include "cli/cli.h"
 #include "core/core.h"
-#include "engine/engine.h"
 #include "tavoliere_record.h"
 #include "tavoliere_search.h"
 #include "tavoliere_session.h"

@@ -10,7 +10,6 @@
 
 #include "cli/cli.h"
 #include "core/core.h"
-#include "engine/engine.h"
 #include "tavoliere_record.h"
 #include "tavoliere_session.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "engine/engine.h"
+#include "protocol/protocol.h"
 
 /* Trim blanks at both ends, in place. */
 static char *trim(char *s)
@@ -36,7 +36,7 @@ static int count_moves(const char *a)
 }
 
 typedef struct refrun {
-    tavi_engine *e;
+    tavi_protocol *e;
     int passed, failed, plies;
     int in_block, block_failed;
 } refrun;
@@ -71,7 +71,7 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
     }
     char *state = trim(rest);
     int quit;
-    const char *a = tavi_engine_exec(r->e, "moves", NULL, NULL, &quit);
+    const char *a = tavi_protocol_exec(r->e, "moves", NULL, NULL, &quit);
     int n = strncmp(a, "moves", 5) == 0 ? count_moves(a) : -1;
     if (strcmp(count, "end") == 0) {
         if (n != 0) {
@@ -83,7 +83,7 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
         putchar('\n');
         r->block_failed = 1;
     }
-    a = tavi_engine_exec(r->e, "state", NULL, NULL, &quit);
+    a = tavi_protocol_exec(r->e, "state", NULL, NULL, &quit);
     if (strcmp(a, state) != 0) {
         cli_print_quoted(stdout, "FAIL %s:%d: '%s', expected '%s'", file, lineno, a, state);
         putchar('\n');
@@ -93,7 +93,7 @@ static void ref_ply(refrun *r, const char *file, int lineno, char *line)
     if (move) {
         char cmd[256];
         snprintf(cmd, sizeof cmd, "play %s", move);
-        a = tavi_engine_exec(r->e, cmd, NULL, NULL, &quit);
+        a = tavi_protocol_exec(r->e, cmd, NULL, NULL, &quit);
         if (strcmp(a, "ok") != 0) {
             cli_print_quoted(stdout, "FAIL %s:%d: play %s answered '%s'", file, lineno, move, a);
             putchar('\n');
@@ -109,7 +109,7 @@ int cli_refcheck(int argc, char **argv)
         return 2;
     }
     refrun r = {0};
-    r.e = tavi_engine_new(1);
+    r.e = tavi_protocol_new(1);
     char *line = malloc(65536);
     if (!r.e || !line) {
         fprintf(stderr, "tavoliere: out of memory\n");
@@ -134,7 +134,7 @@ int cli_refcheck(int argc, char **argv)
                 r.block_failed = 0;
                 blocks++;
                 int quit;
-                const char *a = tavi_engine_exec(r.e, s, NULL, NULL, &quit);
+                const char *a = tavi_protocol_exec(r.e, s, NULL, NULL, &quit);
                 if (strcmp(a, "ok") != 0) {
                     cli_print_quoted(stdout, "FAIL %s:%d: '%s' answered '%s'", argv[i], lineno, s, a);
                     putchar('\n');
@@ -161,6 +161,6 @@ int cli_refcheck(int argc, char **argv)
     printf("reference traces: %d plies checked\n", r.plies);
     printf("%d passed, %d failed\n", r.passed, r.failed);
     free(line);
-    tavi_engine_free(r.e);
+    tavi_protocol_free(r.e);
     return r.failed ? 1 : 0;
 }

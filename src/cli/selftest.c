@@ -29,7 +29,7 @@
 
 #include "cli/cli.h"
 #include "core/core.h"
-#include "engine/engine.h"
+#include "protocol/protocol.h"
 #include "tavoliere_record.h"
 #include "tavoliere_search.h"
 
@@ -241,15 +241,15 @@ static void check_movetime(ctx *c, uint64_t seed)
 /* Protocol fuzz: mutations of legal moves, through a real session. */
 static void fuzz_protocol(ctx *c, uint64_t seed)
 {
-    tavi_engine *e = tavi_engine_new(seed);
+    tavi_protocol *e = tavi_protocol_new(seed);
     if (!e)
         return;
     char cmd[640];
     int quit;
     snprintf(cmd, sizeof cmd, "newgame %s %s", c->g->name, c->options);
-    if (strcmp(tavi_engine_exec(e, cmd, NULL, NULL, &quit), "ok") != 0) {
+    if (strcmp(tavi_protocol_exec(e, cmd, NULL, NULL, &quit), "ok") != 0) {
         fail(c, "fuzz: %s refused", cmd);
-        tavi_engine_free(e);
+        tavi_protocol_free(e);
         return;
     }
     tav_rng rng;
@@ -257,7 +257,7 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
     static const char junk[] = "abcdefghijklmnopqrstuvwxyzHPTAYIQSBMDXCW0123456789-,:x";
     for (int ply = 0; ply < 400; ply++) {
         snprintf(c->where, sizeof c->where, "fuzz seed %llu ply %d", (unsigned long long)seed, ply);
-        const char *a = tavi_engine_exec(e, "moves", NULL, NULL, &quit);
+        const char *a = tavi_protocol_exec(e, "moves", NULL, NULL, &quit);
         size_t alen = strlen(a);
         if (alen <= 5)
             break;
@@ -289,7 +289,7 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
             default: if (ml > 1) { char x = m[0]; m[0] = m[ml - 1]; m[ml - 1] = x; } break;
             }
             /* Is the mutation listed?  Search the answer copy (restore it). */
-            const char *moves_again = tavi_engine_exec(e, "moves", NULL, NULL, &quit);
+            const char *moves_again = tavi_protocol_exec(e, "moves", NULL, NULL, &quit);
             int listed = 0;
             size_t L = strlen(m);
             if (L > 0 && !strchr(m, ' ')) {
@@ -300,29 +300,29 @@ static void fuzz_protocol(ctx *c, uint64_t seed)
                     }
             }
             char before[128];
-            snprintf(before, sizeof before, "%s", tavi_engine_exec(e, "hash", NULL, NULL, &quit));
+            snprintf(before, sizeof before, "%s", tavi_protocol_exec(e, "hash", NULL, NULL, &quit));
             snprintf(cmd, sizeof cmd, "play %s", m);
-            a = tavi_engine_exec(e, cmd, NULL, NULL, &quit);
+            a = tavi_protocol_exec(e, cmd, NULL, NULL, &quit);
             if (listed) {
                 if (strcmp(a, "ok") != 0)
                     fail(c, "fuzz: listed move '%s' answered '%s'", m, a);
                 else
-                    tavi_engine_exec(e, "undo", NULL, NULL, &quit);
+                    tavi_protocol_exec(e, "undo", NULL, NULL, &quit);
             } else if (strncmp(a, "illegal", 7) != 0 && strncmp(a, "error", 5) != 0) {
                 fail(c, "fuzz: unlisted '%s' answered '%s'", m, a);
             }
-            if (strcmp(tavi_engine_exec(e, "hash", NULL, NULL, &quit), before) != 0)
+            if (strcmp(tavi_protocol_exec(e, "hash", NULL, NULL, &quit), before) != 0)
                 fail(c, "fuzz: '%s' changed the position", m);
         }
         snprintf(cmd, sizeof cmd, "play %s", legal_mv);
-        a = tavi_engine_exec(e, cmd, NULL, NULL, &quit);
+        a = tavi_protocol_exec(e, cmd, NULL, NULL, &quit);
         if (strcmp(a, "ok") != 0)
             fail(c, "fuzz: play %s answered '%s'", legal_mv, a);
         free(copy);
         if (c->failed)
             break;
     }
-    tavi_engine_free(e);
+    tavi_protocol_free(e);
 }
 
 /* Records: a random game saved and parsed back replays to the same bytes;

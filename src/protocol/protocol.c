@@ -1,5 +1,5 @@
 /*
- * engine.c — the engine protocol: one command line in, one answer line out.
+ * protocol.c — the engine protocol: one command line in, one answer line out.
  *
  * Layout.  The engine is a thin adapter over a tav_session (the game, its
  * options, its history: `play`, `undo`, `position` go through it), plus what
@@ -12,7 +12,7 @@
  * built in a growable buffer owned by the session (a Urbino move list can be
  * over 100 kB).
  */
-#include "engine/engine.h"
+#include "protocol/protocol.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -25,9 +25,9 @@
 #include "tavoliere_session.h"
 
 #define GO_DEFAULT_MS 2000
-#define TAVI_ENGINE_SHOW_LINE 512   /* a `show` line, before its "info " prefix */
+#define TAVI_PROTOCOL_SHOW_LINE 512   /* a `show` line, before its "info " prefix */
 
-struct tavi_engine {
+struct tavi_protocol {
     tav_session *s;              /* NULL before the first newgame */
     const tav_game *game;        /* the session's game, NULL before newgame */
     tav_move *scratch;           /* TAV_MAX_MOVES moves */
@@ -46,14 +46,14 @@ struct tavi_engine {
 
 typedef struct command {
     const char *name;
-    void (*run)(tavi_engine *e, char *args);
+    void (*run)(tavi_protocol *e, char *args);
     const char *help;
 } command;
 
 /* ---------------------------------------------------------------- output */
 
 /* Reset the answer buffer. */
-static void out_reset(tavi_engine *e)
+static void out_reset(tavi_protocol *e)
 {
     e->outlen = 0;
     e->out_failed = 0;
@@ -61,7 +61,7 @@ static void out_reset(tavi_engine *e)
 }
 
 /* Append bytes to the answer, growing the buffer. */
-static void out_add(tavi_engine *e, const char *s, size_t n)
+static void out_add(tavi_protocol *e, const char *s, size_t n)
 {
     if (e->out_failed)
         return;
@@ -83,8 +83,8 @@ static void out_add(tavi_engine *e, const char *s, size_t n)
 }
 
 /* Append formatted text to the answer. */
-static void out_printf(tavi_engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void out_printf(tavi_engine *e, const char *fmt, ...)
+static void out_printf(tavi_protocol *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out_printf(tavi_protocol *e, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -108,7 +108,7 @@ static void quote(char *dst, size_t n, const char *src)
 
 /* ---------------------------------------------------------------- states */
 
-static const void *cur_state(const tavi_engine *e) { return tav_session_state(e->s); }
+static const void *cur_state(const tavi_protocol *e) { return tav_session_state(e->s); }
 
 /* ------------------------------------------------------------- arguments */
 
@@ -133,7 +133,7 @@ static char *next_token(char **s)
 }
 
 /* Answer an error when a game must exist; returns 1 if there is none. */
-static int need_game(tavi_engine *e)
+static int need_game(tavi_protocol *e)
 {
     if (e->game)
         return 0;
@@ -143,7 +143,7 @@ static int need_game(tavi_engine *e)
 
 /* ------------------------------------------------------------- commands */
 
-static void cmd_newgame(tavi_engine *e, char *args)
+static void cmd_newgame(tavi_protocol *e, char *args)
 {
     char *name = next_token(&args);
     char games[128];
@@ -181,7 +181,7 @@ static void cmd_newgame(tavi_engine *e, char *args)
     out_printf(e, "ok");
 }
 
-static void cmd_moves(tavi_engine *e, char *args)
+static void cmd_moves(tavi_protocol *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -197,7 +197,7 @@ static void cmd_moves(tavi_engine *e, char *args)
     }
 }
 
-static void cmd_play(tavi_engine *e, char *args)
+static void cmd_play(tavi_protocol *e, char *args)
 {
     if (need_game(e))
         return;
@@ -224,7 +224,7 @@ static void cmd_play(tavi_engine *e, char *args)
         out_printf(e, "illegal %s is not a legal move here", q);
 }
 
-static void cmd_state(tavi_engine *e, char *args)
+static void cmd_state(tavi_protocol *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -237,7 +237,7 @@ static void cmd_state(tavi_engine *e, char *args)
                r.score[1]);
 }
 
-static void cmd_undo(tavi_engine *e, char *args)
+static void cmd_undo(tavi_protocol *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -250,7 +250,7 @@ static void cmd_undo(tavi_engine *e, char *args)
 }
 
 /* Parse `go` options into a search budget; returns 0 or answers an error. */
-static int parse_go(tavi_engine *e, char *args, tav_budget *lim, char *player, size_t pn)
+static int parse_go(tavi_protocol *e, char *args, tav_budget *lim, char *player, size_t pn)
 {
     tavi_optiter it = {args};
     char key[32], val[32], err[128];
@@ -323,7 +323,7 @@ static int parse_go(tavi_engine *e, char *args, tav_budget *lim, char *player, s
 
 /* The service go searches on: the caller's, else the engine's own (two
  * workers, made at the first go): no search starts threads of its own. */
-static tav_service *go_service(tavi_engine *e)
+static tav_service *go_service(tavi_protocol *e)
 {
     if (e->service)
         return e->service;
@@ -332,7 +332,7 @@ static tav_service *go_service(tavi_engine *e)
     return e->own_service;
 }
 
-static void cmd_go(tavi_engine *e, char *args)
+static void cmd_go(tavi_protocol *e, char *args)
 {
     if (need_game(e))
         return;
@@ -376,13 +376,13 @@ static void cmd_go(tavi_engine *e, char *args)
     out_printf(e, "bestmove %s", a.best_text);
 }
 
-static void cmd_quit(tavi_engine *e, char *args)
+static void cmd_quit(tavi_protocol *e, char *args)
 {
     (void)args;
     out_printf(e, "ok");
 }
 
-static void cmd_position(tavi_engine *e, char *args)
+static void cmd_position(tavi_protocol *e, char *args)
 {
     if (need_game(e))
         return;
@@ -406,7 +406,7 @@ static void cmd_position(tavi_engine *e, char *args)
     out_printf(e, "ok");
 }
 
-static void cmd_getposition(tavi_engine *e, char *args)
+static void cmd_getposition(tavi_protocol *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -423,7 +423,7 @@ static void cmd_getposition(tavi_engine *e, char *args)
     out_add(e, buf, n);
 }
 
-static void cmd_probe(tavi_engine *e, char *args)
+static void cmd_probe(tavi_protocol *e, char *args)
 {
     if (need_game(e))
         return;
@@ -461,7 +461,7 @@ static uint64_t perft(const tav_game *g, const void *st, int depth, tav_move *li
     return total;
 }
 
-static void cmd_perft(tavi_engine *e, char *args)
+static void cmd_perft(tavi_protocol *e, char *args)
 {
     if (need_game(e))
         return;
@@ -488,17 +488,17 @@ static void cmd_perft(tavi_engine *e, char *args)
 /* Forward one rendered line to the info callback with the "info " prefix. */
 static void show_line(void *ctx, const char *line)
 {
-    tavi_engine *e = ctx;
+    tavi_protocol *e = ctx;
     if (!e->info)
         return;
-    char buf[TAVI_ENGINE_SHOW_LINE + 8];
+    char buf[TAVI_PROTOCOL_SHOW_LINE + 8];
     snprintf(buf, sizeof buf, "info %s", line);
     e->info(e->info_ctx, buf);
 }
 
 static void render_ascii(const tav_board_view *v, tav_info_fn out, void *ctx);
 
-static void cmd_show(tavi_engine *e, char *args)
+static void cmd_show(tavi_protocol *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -515,7 +515,7 @@ static void cmd_show(tavi_engine *e, char *args)
     out_printf(e, "ok");
 }
 
-static void cmd_hash(tavi_engine *e, char *args)
+static void cmd_hash(tavi_protocol *e, char *args)
 {
     (void)args;
     if (need_game(e))
@@ -523,7 +523,7 @@ static void cmd_hash(tavi_engine *e, char *args)
     out_printf(e, "hash %016" PRIx64, e->game->hash(cur_state(e)));
 }
 
-static void cmd_help(tavi_engine *e, char *args);
+static void cmd_help(tavi_protocol *e, char *args);
 
 static const command commands[] = {
     {"newgame", cmd_newgame, "newgame GAME [KEY=VALUE ...]  start a game"},
@@ -543,7 +543,7 @@ static const command commands[] = {
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
-static void cmd_help(tavi_engine *e, char *args)
+static void cmd_help(tavi_protocol *e, char *args)
 {
     (void)args;
     for (int i = 0; i < NCOMMANDS && e->info; i++) {
@@ -554,7 +554,7 @@ static void cmd_help(tavi_engine *e, char *args)
     out_printf(e, "ok");
 }
 
-const char *const *tavi_engine_commands(void)
+const char *const *tavi_protocol_commands(void)
 {
     static const char *const names[] = {"newgame", "moves", "play", "state", "undo",
                                         "go", "quit", "position", "getposition", "probe",
@@ -565,9 +565,9 @@ const char *const *tavi_engine_commands(void)
 
 /* ------------------------------------------------------------- sessions */
 
-tavi_engine *tavi_engine_new(uint64_t seed)
+tavi_protocol *tavi_protocol_new(uint64_t seed)
 {
-    tavi_engine *e = calloc(1, sizeof *e);
+    tavi_protocol *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->scratch = malloc(sizeof(tav_move) * TAV_MAX_MOVES);
@@ -575,7 +575,7 @@ tavi_engine *tavi_engine_new(uint64_t seed)
     e->out = malloc(e->outcap);
     e->memory = 64u << 20;
     if (!e->scratch || !e->out) {
-        tavi_engine_free(e);
+        tavi_protocol_free(e);
         return NULL;
     }
     e->out[0] = '\0';
@@ -584,13 +584,13 @@ tavi_engine *tavi_engine_new(uint64_t seed)
     return e;
 }
 
-void tavi_engine_set_service(tavi_engine *e, tav_service *svc)
+void tavi_protocol_set_service(tavi_protocol *e, tav_service *svc)
 {
     if (e)
         e->service = svc;
 }
 
-void tavi_engine_free(tavi_engine *e)
+void tavi_protocol_free(tavi_protocol *e)
 {
     if (!e)
         return;
@@ -601,16 +601,16 @@ void tavi_engine_free(tavi_engine *e)
     free(e);
 }
 
-const char *tavi_engine_exec(tavi_engine *e, const char *line, tav_info_fn info, void *ctx,
-                            int *quit)
+const char *tavi_protocol_exec(tavi_protocol *e, const char *line, tav_info_fn info, void *ctx,
+                              int *quit)
 {
     out_reset(e);
     e->info = info;
     e->info_ctx = ctx;
     *quit = 0;
     size_t len = strlen(line);
-    if (len >= TAVI_ENGINE_MAX_LINE) {
-        out_printf(e, "error line too long (at most %d bytes)", TAVI_ENGINE_MAX_LINE - 1);
+    if (len >= TAVI_PROTOCOL_MAX_LINE) {
+        out_printf(e, "error line too long (at most %d bytes)", TAVI_PROTOCOL_MAX_LINE - 1);
         return e->out;
     }
     char *buf = malloc(len + 1);
@@ -666,7 +666,7 @@ const char *tavi_engine_exec(tavi_engine *e, const char *line, tav_info_fn info,
  * game's info line. */
 static void render_ascii(const tav_board_view *v, tav_info_fn out, void *ctx)
 {
-    char line[TAVI_ENGINE_SHOW_LINE];
+    char line[TAVI_PROTOCOL_SHOW_LINE];
     size_t k;
     for (int r = v->height - 1; r >= 0; r--) {
         k = (size_t)snprintf(line, sizeof line, "%2d ", r + 1);
