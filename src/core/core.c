@@ -9,7 +9,18 @@
 
 int tavi_square_str(int file, int rank, char *buf)
 {
-    return sprintf(buf, "%c%d", 'a' + file, rank + 1);
+    /* By hand, not sprintf: move texts are written for every legal move. */
+    int n = 0, r = rank + 1;
+    buf[n++] = (char)('a' + file);
+    if (r < 0 || r >= 1000)
+        return sprintf(buf, "%c%d", 'a' + file, r);
+    if (r >= 100)
+        buf[n++] = (char)('0' + r / 100);
+    if (r >= 10)
+        buf[n++] = (char)('0' + r / 10 % 10);
+    buf[n++] = (char)('0' + r % 10);
+    buf[n] = 0;
+    return n;
 }
 
 int tavi_square_parse(const char **s, int width, int height, int *file, int *rank)

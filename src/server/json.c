@@ -85,13 +85,140 @@ static const char *side_or_none(int side)
     return side == TAV_WHITE ? "white" : side == TAV_BLACK ? "black" : "none";
 }
 
-/* Square name: file letter, rank number from 1 ("e5", "q17"). */
-static void square_name(int file, int rank, char *buf, size_t n)
+/* ---- a direct writer for the answers built at every change ----
+ *
+ * A game's JSON is built once per change and kind of viewer, and its legal
+ * moves can be thousands: it is written straight into one growing buffer
+ * (no tree of nodes, no allocation per value), which is several times
+ * cheaper than building it with jansson.  Every string is escaped, and
+ * kept valid UTF-8. */
+
+typedef struct jbuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} jbuf;
+
+static void jb_grow(jbuf *b, size_t more)
 {
-    snprintf(buf, n, "%c%d", 'a' + file, rank + 1);
+    if (b->failed || b->len + more + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    char *np = realloc(b->p, cap);
+    if (!np) {
+        b->failed = 1;
+        return;
+    }
+    b->p = np;
+    b->cap = cap;
 }
 
-static json_t *marks_json(unsigned m)
+static void jb_raw(jbuf *b, const char *t, size_t n)
+{
+    jb_grow(b, n);
+    if (b->failed)
+        return;
+    memcpy(b->p + b->len, t, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+#define JB_LIT(b, lit) jb_raw((b), (lit), sizeof(lit) - 1)
+
+static void jb_ch(jbuf *b, char c)
+{
+    if (b->len + 2 > b->cap) {
+        jb_grow(b, 1);
+        if (b->failed)
+            return;
+    }
+    b->p[b->len++] = c;
+    b->p[b->len] = 0;
+}
+
+static void jb_int(jbuf *b, long v)
+{
+    char t[24];
+    int k = 23;
+    t[k] = 0;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    do
+        t[--k] = (char)('0' + u % 10);
+    while ((u /= 10) && k > 1);
+    if (v < 0)
+        t[--k] = '-';
+    jb_raw(b, t + k, (size_t)(23 - k));
+}
+
+/* A string of at most n bytes (stops at NUL), quoted and escaped; bytes
+ * that begin no valid UTF-8 sequence become '?'. */
+static void jb_strn(jbuf *b, const char *t, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    jb_grow(b, n + 2);
+    jb_ch(b, '"');
+    size_t i = 0, run = 0;
+    const unsigned char *u = (const unsigned char *)t;
+    while (i < n && u[i]) {
+        unsigned char c = u[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            i++;
+            continue;
+        }
+        jb_raw(b, t + run, i - run);
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            jb_raw(b, e, 2);
+            i++;
+        } else if (c < 0x20) {
+            char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            jb_raw(b, e, 6);
+            i++;
+        } else {
+            int k = utf8_seq(u + i);
+            if (k == 0 || i + (size_t)k > n) {
+                jb_ch(b, '?');
+                i++;
+            } else {
+                jb_raw(b, t + i, (size_t)k);
+                i += (size_t)k;
+            }
+        }
+        run = i;
+    }
+    jb_raw(b, t + run, i - run);
+    jb_ch(b, '"');
+}
+
+static void jb_str(jbuf *b, const char *t) { jb_strn(b, t, t ? strlen(t) : 0); }
+
+/* A square's name, quoted: file letter, rank number from 1 ("e5", "q17"). */
+static void jb_square(jbuf *b, int file, int rank)
+{
+    char name[8];
+    int n = 0, r = rank + 1;
+    name[n++] = '"';
+    name[n++] = (char)('a' + file);
+    if (r >= 10)
+        name[n++] = (char)('0' + r / 10 % 10);
+    name[n++] = (char)('0' + r % 10);
+    name[n++] = '"';
+    jb_raw(b, name, (size_t)n);
+}
+
+static void jb_side_or_null(jbuf *b, int side)
+{
+    if (side == TAV_WHITE)
+        JB_LIT(b, "\"white\"");
+    else if (side == TAV_BLACK)
+        JB_LIT(b, "\"black\"");
+    else
+        JB_LIT(b, "null");
+}
+
+static void marks_write(jbuf *b, unsigned m)
 {
     static const struct { unsigned bit; const char *name; } names[] = {
         {TAV_MARK_LAST, "last"}, {TAV_MARK_LOT, "lot"}, {TAV_MARK_TERR_W, "terrWhite"},
@@ -100,161 +227,250 @@ static json_t *marks_json(unsigned m)
         {TAV_MARK_HOME_B, "homeBlack"}, {TAV_MARK_MONUMENT, "monument"},
         {TAV_MARK_CENTRE, "centre"},
     };
-    json_t *a = json_array();
+    jb_ch(b, '[');
+    int first = 1;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (m & names[i].bit)
-            json_array_append_new(a, json_string(names[i].name));
-    return a;
+        if (m & names[i].bit) {
+            if (!first)
+                jb_ch(b, ',');
+            first = 0;
+            jb_str(b, names[i].name);
+        }
+    jb_ch(b, ']');
 }
 
-static json_t *hand_item_json(const tav_hand_item *it)
+static void hand_item_write(jbuf *b, const tav_hand_item *it)
 {
     char kind[2] = {it->kind, 0};
-    json_t *o = json_pack("{s:s,s:i}", "kind", kind, "count", (int)it->count);
+    JB_LIT(b, "{\"kind\":");
+    jb_str(b, kind);
+    JB_LIT(b, ",\"count\":");
+    jb_int(b, it->count);
     if (it->id[0]) {
-        char id[sizeof it->id + 1];
-        memcpy(id, it->id, sizeof it->id);
-        id[sizeof it->id] = 0;
-        json_object_set_new(o, "id", json_string(id));
+        JB_LIT(b, ",\"id\":");
+        jb_strn(b, it->id, sizeof it->id);
     }
     if (it->ncells > 0) {
-        json_t *cells = json_array(), *off = json_array();
         int nc = it->ncells > TAV_SHAPE_CELLS ? TAV_SHAPE_CELLS : it->ncells;
+        JB_LIT(b, ",\"cells\":[");
+        int noff = 0;
         for (int i = 0; i < nc; i++) {
-            json_array_append_new(cells, json_pack("[i,i]", it->cell[i][0], it->cell[i][1]));
-            if (it->offcolour[i])
-                json_array_append_new(off, json_integer(i));
+            if (i)
+                jb_ch(b, ',');
+            jb_ch(b, '[');
+            jb_int(b, it->cell[i][0]);
+            jb_ch(b, ',');
+            jb_int(b, it->cell[i][1]);
+            jb_ch(b, ']');
+            noff += it->offcolour[i] != 0;
         }
-        json_object_set_new(o, "cells", cells);
-        if (json_array_size(off) > 0 || it->id[0])
-            json_object_set_new(o, "off", off);
-        else
-            json_decref(off);
+        jb_ch(b, ']');
+        if (noff > 0 || it->id[0]) {
+            JB_LIT(b, ",\"off\":[");
+            int first = 1;
+            for (int i = 0; i < nc; i++)
+                if (it->offcolour[i]) {
+                    if (!first)
+                        jb_ch(b, ',');
+                    first = 0;
+                    jb_int(b, i);
+                }
+            jb_ch(b, ']');
+        }
     }
-    return o;
+    jb_ch(b, '}');
 }
 
-static json_t *side_json(const tav_side_view *sv)
+static void side_write(jbuf *b, const tav_side_view *sv)
 {
-    json_t *hand = json_array();
+    JB_LIT(b, "{\"hand\":[");
     int n = sv->nitems > TAV_HAND_ITEMS ? TAV_HAND_ITEMS : sv->nitems;
-    for (int i = 0; i < n; i++)
-        json_array_append_new(hand, hand_item_json(&sv->item[i]));
-    return json_pack("{s:o,s:i,s:b,s:i,s:i,s:i}", "hand", hand, "stack", sv->stack, "veto",
-                     sv->veto != 0, "onBoard", sv->on_board, "captured", sv->captured, "score",
-                     sv->score);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            jb_ch(b, ',');
+        hand_item_write(b, &sv->item[i]);
+    }
+    JB_LIT(b, "],\"stack\":");
+    jb_int(b, sv->stack);
+    JB_LIT(b, ",\"veto\":");
+    if (sv->veto)
+        JB_LIT(b, "true");
+    else
+        JB_LIT(b, "false");
+    JB_LIT(b, ",\"onBoard\":");
+    jb_int(b, sv->on_board);
+    JB_LIT(b, ",\"captured\":");
+    jb_int(b, sv->captured);
+    JB_LIT(b, ",\"score\":");
+    jb_int(b, sv->score);
+    jb_ch(b, '}');
 }
 
 /* The drawing view object of docs/server-api.md. */
-static json_t *view_object(const tav_board_view *v)
+static void view_write(jbuf *b, const tav_board_view *v)
 {
-    json_t *squares = json_object();
     int w = v->width, h = v->height;
     if (w < 0 || h < 0 || w * h > TAV_MAX_SQUARES)
         w = h = 0;
+    JB_LIT(b, "{\"width\":");
+    jb_int(b, w);
+    JB_LIT(b, ",\"height\":");
+    jb_int(b, h);
+    JB_LIT(b, ",\"phase\":");
+    jb_strn(b, v->phase, sizeof v->phase);
+    JB_LIT(b, ",\"last\":");
+    jb_strn(b, v->last_move, TAV_MOVE_TEXT);
+    JB_LIT(b, ",\"info\":");
+    jb_strn(b, v->info, sizeof v->info);
+    JB_LIT(b, ",\"squares\":{");
+    int first = 1;
     for (int r = 0; r < h; r++)
         for (int f = 0; f < w; f++) {
             const tav_square *q = &v->sq[r * w + f];
             if (!q->kind && !q->marks && !q->region)
                 continue;
-            char name[16];
-            square_name(f, r, name, sizeof name);
-            json_t *o = json_object();
+            if (!first)
+                jb_ch(b, ',');
+            first = 0;
+            jb_square(b, f, r);
+            JB_LIT(b, ":{");
+            int any = 0;
             if (q->kind) {
                 char kind[2] = {q->kind, 0};
-                json_object_set_new(o, "kind", json_string(kind));
-                json_object_set_new(o, "owner", json_string(owner_name(q->owner)));
+                JB_LIT(b, "\"kind\":");
+                jb_str(b, kind);
+                JB_LIT(b, ",\"owner\":");
+                jb_str(b, owner_name(q->owner));
+                any = 1;
             }
-            if (q->piece)
-                json_object_set_new(o, "piece", json_integer(q->piece));
-            if (q->region)
-                json_object_set_new(o, "region", json_integer(q->region));
-            if (q->marks)
-                json_object_set_new(o, "marks", marks_json(q->marks));
-            json_object_set_new(squares, name, o);
+            if (q->piece) {
+                if (any)
+                    jb_ch(b, ',');
+                JB_LIT(b, "\"piece\":");
+                jb_int(b, q->piece);
+                any = 1;
+            }
+            if (q->region) {
+                if (any)
+                    jb_ch(b, ',');
+                JB_LIT(b, "\"region\":");
+                jb_int(b, q->region);
+                any = 1;
+            }
+            if (q->marks) {
+                if (any)
+                    jb_ch(b, ',');
+                JB_LIT(b, "\"marks\":");
+                marks_write(b, q->marks);
+            }
+            jb_ch(b, '}');
         }
-    json_t *regions = json_array();
+    JB_LIT(b, "},\"sides\":{\"white\":");
+    side_write(b, &v->side[0]);
+    JB_LIT(b, ",\"black\":");
+    side_write(b, &v->side[1]);
+    JB_LIT(b, "},\"regions\":[");
     int nr = v->nregions > TAV_MAX_REGIONS ? TAV_MAX_REGIONS : v->nregions;
     for (int i = 0; i < nr; i++) {
         const tav_region *rg = &v->region[i];
-        json_array_append_new(regions,
-                              json_pack("{s:i,s:i,s:i,s:s,s:i}", "id", (int)rg->id, "white",
-                                        rg->value[0], "black", rg->value[1], "scorer",
-                                        side_or_none(rg->scorer), "points", rg->points));
+        if (i)
+            jb_ch(b, ',');
+        JB_LIT(b, "{\"id\":");
+        jb_int(b, rg->id);
+        JB_LIT(b, ",\"white\":");
+        jb_int(b, rg->value[0]);
+        JB_LIT(b, ",\"black\":");
+        jb_int(b, rg->value[1]);
+        JB_LIT(b, ",\"scorer\":");
+        jb_str(b, side_or_none(rg->scorer));
+        JB_LIT(b, ",\"points\":");
+        jb_int(b, rg->points);
+        jb_ch(b, '}');
     }
-    char phase[sizeof v->phase + 1], last[TAV_MOVE_TEXT + 1], info[sizeof v->info + 1];
-    snprintf(phase, sizeof phase, "%.*s", (int)sizeof v->phase, v->phase);
-    snprintf(last, sizeof last, "%.*s", TAV_MOVE_TEXT, v->last_move);
-    snprintf(info, sizeof info, "%.*s", (int)sizeof v->info, v->info);
-    return json_pack("{s:i,s:i,s:s,s:s,s:s,s:o,s:{s:o,s:o},s:o}", "width", w, "height", h,
-                     "phase", phase, "last", last, "info", info, "squares", squares, "sides",
-                     "white", side_json(&v->side[0]), "black", side_json(&v->side[1]),
-                     "regions", regions);
+    JB_LIT(b, "]}");
 }
 
-/* The view of ply `ply` for viewer, or NULL. */
-static json_t *view_at(const tav_session *s, int ply, int viewer)
+/* The view of ply `ply` for viewer (null when there is none). */
+static void view_at(jbuf *b, const tav_session *s, int ply, int viewer)
 {
     tav_board_view *v = calloc(1, sizeof *v);
-    if (!v)
-        return NULL;
-    json_t *o = NULL;
-    if (tav_session_view(s, ply, viewer, v) == TAV_OK)
-        o = view_object(v);
+    if (v && tav_session_view(s, ply, viewer, v) == TAV_OK)
+        view_write(b, v);
+    else
+        JB_LIT(b, "null");
     free(v);
-    return o;
+}
+
+/* Finish a buffer: the text (caller frees), or NULL when memory ran out. */
+static char *jb_done(jbuf *b)
+{
+    if (b->failed || !b->p) {
+        free(b->p);
+        return NULL;
+    }
+    return b->p;
 }
 
 char *json_view(const tav_session *s, int ply, int viewer)
 {
-    json_t *v = view_at(s, ply, viewer);
-    if (!v)
-        return NULL;
-    return dump(json_pack("{s:i,s:o}", "ply", ply, "view", v));
+    jbuf b = {0};
+    JB_LIT(&b, "{\"ply\":");
+    jb_int(&b, ply);
+    JB_LIT(&b, ",\"view\":");
+    view_at(&b, s, ply, viewer);
+    jb_ch(&b, '}');
+    return jb_done(&b);
 }
 
-/* Square names of the first n of a parts list. */
-static json_t *parts_squares(const int8_t (*sq)[2], int n)
+static void squares_write(jbuf *b, const int8_t (*sq)[2], int n)
 {
-    json_t *a = json_array();
+    jb_ch(b, '[');
     for (int i = 0; i < n && i < TAV_PART_SQUARES; i++) {
-        char name[16];
-        square_name(sq[i][0], sq[i][1], name, sizeof name);
-        json_array_append_new(a, json_string(name));
+        if (i)
+            jb_ch(b, ',');
+        jb_square(b, sq[i][0], sq[i][1]);
     }
-    return a;
+    jb_ch(b, ']');
 }
 
 /* A legal move's parts (docs/server-api.md, legalParts): what is absent is
  * left out, but "action" and "squares" are always there. */
-static json_t *parts_json(const tav_session *s, tav_move m)
+static void parts_write(jbuf *b, const tav_session *s, tav_move m)
 {
     tav_move_parts p;
-    if (tav_session_move_parts(s, m, &p) != TAV_OK)
-        return json_pack("{s:s,s:[]}", "action", "", "squares");
-    char action[sizeof p.action + 1], piece[sizeof p.piece + 1], name[16];
-    snprintf(action, sizeof action, "%.*s", (int)sizeof p.action, p.action);
-    snprintf(piece, sizeof piece, "%.*s", (int)sizeof p.piece, p.piece);
-    json_t *o = json_pack("{s:s,s:o}", "action", action, "squares",
-                          parts_squares((const int8_t(*)[2])p.squares, p.nsquares));
-    if (piece[0])
-        json_object_set_new(o, "piece", json_string(piece));
+    if (tav_session_move_parts(s, m, &p) != TAV_OK) {
+        JB_LIT(b, "{\"action\":\"\",\"squares\":[]}");
+        return;
+    }
+    JB_LIT(b, "{\"action\":");
+    jb_strn(b, p.action, sizeof p.action);
+    JB_LIT(b, ",\"squares\":");
+    squares_write(b, (const int8_t(*)[2])p.squares, p.nsquares);
+    if (p.piece[0]) {
+        JB_LIT(b, ",\"piece\":");
+        jb_strn(b, p.piece, sizeof p.piece);
+    }
     if (p.from[0] >= 0) {
-        square_name(p.from[0], p.from[1], name, sizeof name);
-        json_object_set_new(o, "from", json_string(name));
+        JB_LIT(b, ",\"from\":");
+        jb_square(b, p.from[0], p.from[1]);
     }
     if (p.to[0] >= 0) {
-        square_name(p.to[0], p.to[1], name, sizeof name);
-        json_object_set_new(o, "to", json_string(name));
+        JB_LIT(b, ",\"to\":");
+        jb_square(b, p.to[0], p.to[1]);
     }
-    if (p.nmarked)
-        json_object_set_new(o, "marked",
-                            parts_squares((const int8_t(*)[2])p.marked, p.nmarked));
-    if (p.rotation >= 0)
-        json_object_set_new(o, "rotation", json_integer(p.rotation));
-    if (p.side == TAV_WHITE || p.side == TAV_BLACK)
-        json_object_set_new(o, "side", json_string(tav_side_name(p.side)));
-    return o;
+    if (p.nmarked) {
+        JB_LIT(b, ",\"marked\":");
+        squares_write(b, (const int8_t(*)[2])p.marked, p.nmarked);
+    }
+    if (p.rotation >= 0) {
+        JB_LIT(b, ",\"rotation\":");
+        jb_int(b, p.rotation);
+    }
+    if (p.side == TAV_WHITE || p.side == TAV_BLACK) {
+        JB_LIT(b, ",\"side\":");
+        jb_str(b, tav_side_name(p.side));
+    }
+    jb_ch(b, '}');
 }
 
 char *json_game(const game *g, int viewer)
@@ -262,50 +478,90 @@ char *json_game(const game *g, int viewer)
     const tav_session *s = g->s;
     const tav_game *tg = tav_session_game(s);
     int ply = tav_session_ply(s);
-    json_t *moves = json_array();
-    for (int i = 0; i < ply; i++)
-        json_array_append_new(moves, json_string(tav_session_move_text(s, i)));
-    /* The legal moves this viewer may see (none unless it is the seat to
-     * act), and beside each its parts, in the same order. */
-    json_t *legal = json_array(), *legal_parts = json_array();
-    tav_move *lm = malloc(sizeof *lm * (size_t)(tg->max_moves > 0 ? tg->max_moves : 1));
-    if (lm) {
-        int n = tav_session_legal(s, viewer, lm);
-        for (int i = 0; i < n; i++) {
-            char text[TAV_MOVE_TEXT];
-            if (tav_session_move_str(s, lm[i], text, sizeof text) > 0) {
-                json_array_append_new(legal, json_string(text));
-                json_array_append_new(legal_parts, parts_json(s, lm[i]));
-            }
-        }
-        free(lm);
-    }
-    tav_result r;
-    tav_session_result(s, &r);
+    jbuf b = {0};
     char opts[1024];
     tav_session_public_options(s, opts, sizeof opts);
-    int resigned = tav_session_resigned(s);
-    json_t *view = view_at(s, ply, viewer);
-    json_t *o = json_pack(
-        "{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:b,s:s,s:[i,i],s:o,s:i,s:o,s:o,s:b,s:o}", "id", g->id,
-        "game", tg->name, "options", opts, "white", g->player[0], "black", g->player[1],
-        "moves", moves, "tomove", side_or_none(tav_session_to_move(s)), "over", r.over != 0,
-        "winner", r.over ? tav_side_name(r.winner) : "none", "score", r.score[0], r.score[1],
-        "legal", legal, "ply", ply, "seat",
-        viewer == TAV_WHITE ? json_string("white")
-                            : viewer == TAV_BLACK ? json_string("black") : json_null(),
-        "resigned",
-        resigned == TAV_WHITE ? json_string("white")
-                              : resigned == TAV_BLACK ? json_string("black") : json_null(),
-        "thinking", g->job != NULL, "view", view ? view : json_null());
+    tav_result r;
+    tav_session_result(s, &r);
+    JB_LIT(&b, "{\"id\":");
+    jb_str(&b, g->id);
+    JB_LIT(&b, ",\"game\":");
+    jb_str(&b, tg->name);
+    JB_LIT(&b, ",\"options\":");
+    jb_str(&b, opts);
+    JB_LIT(&b, ",\"white\":");
+    jb_str(&b, g->player[0]);
+    JB_LIT(&b, ",\"black\":");
+    jb_str(&b, g->player[1]);
+    JB_LIT(&b, ",\"moves\":[");
+    for (int i = 0; i < ply; i++) {
+        if (i)
+            jb_ch(&b, ',');
+        jb_str(&b, tav_session_move_text(s, i));
+    }
+    JB_LIT(&b, "],\"tomove\":");
+    jb_str(&b, side_or_none(tav_session_to_move(s)));
+    JB_LIT(&b, ",\"over\":");
+    if (r.over)
+        JB_LIT(&b, "true");
+    else
+        JB_LIT(&b, "false");
+    JB_LIT(&b, ",\"winner\":");
+    jb_str(&b, r.over ? tav_side_name(r.winner) : "none");
+    JB_LIT(&b, ",\"score\":[");
+    jb_int(&b, r.score[0]);
+    jb_ch(&b, ',');
+    jb_int(&b, r.score[1]);
+    /* The legal moves this viewer may see (none unless it is the seat to
+     * act), and beside each its parts, in the same order. */
+    JB_LIT(&b, "],\"legal\":[");
+    tav_move *lm = malloc(sizeof *lm * (size_t)(tg->max_moves > 0 ? tg->max_moves : 1));
+    int n = lm ? tav_session_legal(s, viewer, lm) : 0;
+    if (!lm)
+        b.failed = 1;
+    for (int i = 0; i < n; i++) {
+        char text[TAV_MOVE_TEXT];
+        int k = tav_session_move_str(s, lm[i], text, sizeof text);
+        if (i)
+            jb_ch(&b, ',');
+        jb_strn(&b, text, k > 0 ? (size_t)k : 0);
+    }
+    JB_LIT(&b, "],\"ply\":");
+    jb_int(&b, ply);
+    JB_LIT(&b, ",\"seat\":");
+    jb_side_or_null(&b, viewer);
+    JB_LIT(&b, ",\"resigned\":");
+    jb_side_or_null(&b, tav_session_resigned(s));
+    JB_LIT(&b, ",\"thinking\":");
+    if (g->job)
+        JB_LIT(&b, "true");
+    else
+        JB_LIT(&b, "false");
+    JB_LIT(&b, ",\"view\":");
+    view_at(&b, s, ply, viewer);
     /* Whether a seat may ever take a move back here: only against a
-     * computer seat, and never with hidden information (game.c). */
-    json_object_set_new(o, "undo", json_boolean(core_undo_offered(g)));
+     * computer seat, and never with hidden information (the core). */
+    JB_LIT(&b, ",\"undo\":");
+    if (core_undo_offered(g))
+        JB_LIT(&b, "true");
+    else
+        JB_LIT(&b, "false");
     /* A deal chosen by the game's creator (Toscana's seed or stacks, through
      * the API): still hidden from both sides, but nobody plays it unaware. */
-    json_object_set_new(o, "dealChosen", json_boolean(core_deal_chosen(s)));
-    json_object_set_new(o, "legalParts", legal_parts);
-    return dump(o);
+    JB_LIT(&b, ",\"dealChosen\":");
+    if (core_deal_chosen(s))
+        JB_LIT(&b, "true");
+    else
+        JB_LIT(&b, "false");
+    JB_LIT(&b, ",\"legalParts\":[");
+    for (int i = 0; i < n; i++) {
+        if (i)
+            jb_ch(&b, ',');
+        parts_write(&b, s, lm[i]);
+    }
+    JB_LIT(&b, "]}");
+    free(lm);
+    return jb_done(&b);
 }
 
 /* Levels named in words, 1..10. */
