@@ -11,6 +11,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,18 +136,6 @@ static int viewer_index(int viewer)
 
 /* One message per change, built now; while the change waits for its
  * commit the messages are held back (tagged with the batch). */
-gview *gview_of(game *g)
-{
-    if (!g->edge) {
-        gview *gv = calloc(1, sizeof *gv);
-        if (!gv)
-            return NULL;
-        gv->g = g;
-        g->edge = gv;
-    }
-    return g->edge;
-}
-
 void live_broadcast(srv *S, game *g)
 {
     gview *gv = g->edge;
@@ -1053,3 +1042,44 @@ static const struct lws_protocols protocols[] = {
 };
 
 const struct lws_protocols *const srv_protocols = protocols;
+
+/* ---- group commit ---- */
+
+/* Group commit: the writes of everything the loop handled in one pass go
+ * to the core's writer thread as one batch, committed with one sync while
+ * the loop goes on; their answers and live messages go out when it says the
+ * batch is on disk (ev_committed). */
+void srv_flush(srv *S)
+{
+    S->flush_scheduled = 0;
+    core_commit(S->C);
+}
+
+void srv_log(const srv *S, const char *fmt, ...)
+{
+    if (S && S->quiet)
+        return;
+    char line[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    core_log(NULL, "%s", line);
+}
+
+/* The commit runs right after the pass of the loop that made the changes
+ * (a longer window did not make batches larger in the load benchmark). */
+#define FLUSH_US 1
+
+static void on_flush(lws_sorted_usec_list_t *sul)
+{
+    srv_flush(lws_container_of(sul, srv, flush_sul));
+}
+
+void srv_dirty(srv *S)
+{
+    if (S->flush_scheduled || !S->ctx)
+        return;
+    S->flush_scheduled = 1;
+    lws_sul_schedule(S->ctx, 0, &S->flush_sul, on_flush, FLUSH_US);
+}

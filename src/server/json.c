@@ -473,9 +473,8 @@ static void parts_write(jbuf *b, const tav_session *s, tav_move m)
     jb_ch(b, '}');
 }
 
-char *json_game(const game *g, int viewer)
+char *json_game(const tav_session *s, const json_seats *g, int viewer)
 {
-    const tav_session *s = g->s;
     const tav_game *tg = tav_session_game(s);
     int ply = tav_session_ply(s);
     jbuf b = {0};
@@ -533,7 +532,7 @@ char *json_game(const game *g, int viewer)
     JB_LIT(&b, ",\"resigned\":");
     jb_side_or_null(&b, tav_session_resigned(s));
     JB_LIT(&b, ",\"thinking\":");
-    if (g->job)
+    if (g->thinking)
         JB_LIT(&b, "true");
     else
         JB_LIT(&b, "false");
@@ -542,7 +541,7 @@ char *json_game(const game *g, int viewer)
     /* Whether a seat may ever take a move back here: only against a
      * computer seat, and never with hidden information (the core). */
     JB_LIT(&b, ",\"undo\":");
-    if (core_undo_offered(g))
+    if (g->undo)
         JB_LIT(&b, "true");
     else
         JB_LIT(&b, "false");
@@ -669,6 +668,19 @@ char *json_analysis(const tav_session *s, const analysis *an)
     return dump(json_pack("{s:b,s:o}", "done", done, "plies", plies));
 }
 
+/* The edge's data of a game (game->edge): its sockets and its JSON. */
+gview *gview_of(game *g)
+{
+    if (!g->edge) {
+        gview *gv = calloc(1, sizeof *gv);
+        if (!gv)
+            return NULL;
+        gv->g = g;
+        g->edge = gv;
+    }
+    return g->edge;
+}
+
 static int viewer_slot(int viewer)
 {
     return viewer == TAV_WHITE ? 0 : viewer == TAV_BLACK ? 1 : 2;
@@ -684,7 +696,9 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
     int k = viewer_slot(viewer);
     unsigned long stamp = core_stamp(g);
     if (!gv->json[k] || gv->jstamp[k] != stamp) {
-        char *text = json_game(g, viewer);
+        json_seats seats = {g->id, {g->player[0], g->player[1]}, g->job != NULL,
+                            core_undo_offered(g)};
+        char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;
         free(gv->json[k]);

@@ -86,28 +86,6 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
 }
 
-/* Group commit: the writes of everything the loop handled in one pass go
- * to the core's writer thread as one batch, committed with one sync while
- * the loop goes on; their answers and live messages go out when it says the
- * batch is on disk (ev_committed). */
-void srv_flush(srv *S)
-{
-    S->flush_scheduled = 0;
-    core_commit(S->C);
-}
-
-void srv_log(const srv *S, const char *fmt, ...)
-{
-    if (S && S->quiet)
-        return;
-    char line[600];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    core_log(NULL, "%s", line);
-}
-
 /* ---- the core's events ---- */
 
 static void ev_wake(void *ctx)
@@ -156,23 +134,6 @@ static void ev_freeing(void *ctx, game *g)
         free(gv->json[k]);
     free(gv);
     g->edge = NULL;
-}
-
-/* The commit runs right after the pass of the loop that made the changes
- * (a longer window did not make batches larger in the load benchmark). */
-#define FLUSH_US 1
-
-static void on_flush(lws_sorted_usec_list_t *sul)
-{
-    srv_flush(lws_container_of(sul, srv, flush_sul));
-}
-
-void srv_dirty(srv *S)
-{
-    if (S->flush_scheduled || !S->ctx)
-        return;
-    S->flush_scheduled = 1;
-    lws_sul_schedule(S->ctx, 0, &S->flush_sul, on_flush, FLUSH_US);
 }
 
 /* Sent with every answer, libwebsockets' own error pages included. */

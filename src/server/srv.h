@@ -164,7 +164,17 @@ void api_record_done(srv *S, core_made *m, reply *r);
 int api_http_status(core_status st);
 
 /* ---- json.c ---- */
-char *json_game(const game *g, int viewer);      /* viewer TAV_WHITE/TAV_BLACK/TAV_SPECTATOR */
+/* What the game's JSON says beside the session: its id, its players,
+ * whether a computer seat is thinking, whether undo is ever offered. */
+typedef struct json_seats {
+    const char *id;
+    const char *player[2];
+    int thinking;
+    int undo;
+} json_seats;
+/* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
+ * from its session: nothing the viewer may not see reaches this. */
+char *json_game(const tav_session *s, const json_seats *g, int viewer);
 char *json_view(const tav_session *s, int ply, int viewer);
 char *json_error(const char *fmt, ...);
 char *json_meta(void);
