@@ -204,6 +204,15 @@ void api_record_done(srv *S, core_made *m, reply *r)
     made(r, m);
 }
 
+/* The answer to a seat's action: the game as that seat sees it, or the refusal. */
+static void acted(reply *r, game *g, const char *seat, core_status st, const char *err)
+{
+    if (st == CORE_OK)
+        game_answer(r, 200, g, core_seat(g, seat));
+    else
+        answer(r, api_http_status(st), json_error("%s", err));
+}
+
 static const field move_fields[] = {
     {"seat", F_STR, 64, 1}, {"move", F_STR, TAV_MOVE_TEXT - 1, 1}, {"ply", F_INT, 1000000, 1},
 };
@@ -217,10 +226,7 @@ static void api_move(srv *S, game *g, const char *body, size_t len, reply *r)
     char err[320];
     core_status st = core_move(S->C, g, seat, str_field(o, "move", ""),
                                (int)json_integer_value(json_object_get(o, "ply")), err, sizeof err);
-    if (st == CORE_OK)
-        game_answer(r, 200, g, core_seat(g, seat));
-    else
-        answer(r, api_http_status(st), json_error("%s", err));
+    acted(r, g, seat, st, err);
     json_decref(o);
 }
 
@@ -234,11 +240,7 @@ static void api_resign(srv *S, game *g, const char *body, size_t len, reply *r)
         return;
     const char *seat = str_field(o, "seat", "");
     char err[320];
-    core_status st = core_resign(S->C, g, seat, err, sizeof err);
-    if (st == CORE_OK)
-        game_answer(r, 200, g, core_seat(g, seat));
-    else
-        answer(r, api_http_status(st), json_error("%s", err));
+    acted(r, g, seat, core_resign(S->C, g, seat, err, sizeof err), err);
     json_decref(o);
 }
 
@@ -251,10 +253,7 @@ static void api_undo(srv *S, game *g, const char *body, size_t len, reply *r)
     char err[320];
     core_status st = core_undo(S->C, g, seat, (int)json_integer_value(json_object_get(o, "ply")),
                                err, sizeof err);
-    if (st == CORE_OK)
-        game_answer(r, 200, g, core_seat(g, seat));
-    else
-        answer(r, api_http_status(st), json_error("%s", err));
+    acted(r, g, seat, st, err);
     json_decref(o);
 }
 

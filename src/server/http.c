@@ -1059,12 +1059,10 @@ void srv_log(const srv *S, const char *fmt, ...)
 {
     if (S && S->quiet)
         return;
-    char line[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
+    core_vlog(NULL, fmt, ap);
     va_end(ap);
-    core_log(NULL, "%s", line);
 }
 
 /* The commit runs right after the pass of the loop that made the changes

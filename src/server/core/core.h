@@ -19,6 +19,7 @@
 #define SERVER_CORE_CORE_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -280,5 +281,6 @@ int peer_rate_exceeded(core *C, peer *p);         /* counts this request */
 /* ---- small things shared with the edge ---- */
 int64_t core_unix_ms(void);
 void core_log(const core *C, const char *fmt, ...);
+void core_vlog(const core *C, const char *fmt, va_list ap);
 
 #endif
