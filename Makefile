@@ -1,5 +1,6 @@
 # Tavoliere — plain Makefile.
-#   make            build/tavoliere, build/libtavoliere.a and the web UI in build/web
+#   make            build/tavoliere, build/libtavoliere.a with build/tavoliere.pc (for
+#                   pkg-config) and the web UI in build/web
 #                   (and build/tosfeat, the data of Toscana's fitted evaluation: docs/ai/toscana.md)
 #   make test       build and run every test (summary line: "N passed, N failed")
 #   make check      the fast tier of the tests (under a minute; docs/testing.md)
@@ -42,7 +43,8 @@ DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
            $(BUILD)/obj/tools/tosfeat.d
 
 .PHONY: all test check timing bench clean web
-all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/libtavoliere-internal.a $(BUILD)/test_session $(BUILD)/test_service \
+all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/tavoliere.pc $(BUILD)/libtavoliere-internal.a \
+     $(BUILD)/test_session $(BUILD)/test_service \
      $(BUILD)/test_store $(BUILD)/test_core \
      $(BUILD)/test_timing $(BUILD)/tosfeat web
 
@@ -77,6 +79,19 @@ $(BUILD)/libtavoliere.a: $(LIB_OBJ)
 	$(LD) -r -o $(BUILD)/obj/tavoliere-all.o $^
 	objcopy --wildcard --keep-global-symbol='tav_*' $(BUILD)/obj/tavoliere-all.o $(BUILD)/obj/tavoliere.o
 	ar rcs $@ $(BUILD)/obj/tavoliere.o
+
+# pkg-config's description of the public library as built here: its headers
+# (include/) and the archive, with the libraries it needs (and the
+# sanitizers' runtime in the SAN build).  The version is tavoliere.h's.
+#   PKG_CONFIG_PATH=build pkg-config --cflags --libs tavoliere
+TAV_VERSION := $(shell sed -n 's/^\#define TAV_VERSION "\(.*\)"$$/\1/p' include/tavoliere.h)
+$(BUILD)/tavoliere.pc: include/tavoliere.h Makefile
+	@mkdir -p $(@D)
+	printf '%s\n' 'includedir=$(CURDIR)/include' 'libdir=$(abspath $(BUILD))' '' \
+		'Name: tavoliere' \
+		'Description: Tavoliere: four board games, sessions, records and computer players (C11)' \
+		'Version: $(TAV_VERSION)' 'Cflags: -I$${includedir}' \
+		'Libs: $(strip -L$${libdir} -ltavoliere -lm -lpthread $(LDSAN))' >$@
 
 # The program also seals hidden deals in saved records (src/cli/seal.c: libsodium) and
 # links the server (src/server/: libwebsockets, jansson, SQLite, libsodium).

@@ -1,5 +1,5 @@
 /*
- * record.h — game records: a documented text format (docs/records.md) that
+ * tavoliere_record.h — game records: a documented text format (docs/records.md) that
  * can be saved, shared, replayed and analysed.
  *
  *   [Game "urbino"]
@@ -18,6 +18,9 @@
  * what was expected; the moves are replayed through the game, so an illegal
  * move is reported at its ply.  The parser never allocates more than the
  * record's move count needs and refuses inputs over TAV_RECORD_MAX bytes.
+ *
+ * Records know games by their registered names (tav_game_find); calls that
+ * can fail return a tav_status (tavoliere.h).
  */
 #ifndef TAV_RECORD_H
 #define TAV_RECORD_H
@@ -45,8 +48,9 @@ typedef struct tav_record {
 void tav_record_init(tav_record *r);
 void tav_record_free(tav_record *r);
 
-/* Append a move (and optional comment) to a record; 0 or -1 (no memory). */
-int tav_record_add(tav_record *r, const char *move, const char *comment);
+/* Append a move (and optional comment) to a record: TAV_OK, TAV_E_INVALID
+ * past TAV_RECORD_MAX_MOVES moves, TAV_E_NOMEM. */
+tav_status tav_record_add(tav_record *r, const char *move, const char *comment);
 
 /* The options to start the record's game with: Options, with Toscana's
  * explicit stacks when the record has them. */
@@ -61,16 +65,22 @@ void tav_record_finish(tav_record *r, const tav_game *g, const char *options, co
  * the game's deal_options of its start state; cleared for other games. */
 void tav_record_set_deal(tav_record *r, const tav_game *g, const void *start);
 
-/* Parse a record and replay it.  On success returns 0 and, when `final` is
- * not NULL, leaves the final state there (g->state_size bytes, caller's).
- * On failure returns -1 with "line L, column C: ..." in err. */
-int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, char *err,
-                     size_t errlen);
+/* Parse a record and replay it.  TAV_OK and, when `final` is not NULL, the
+ * final state there (g->state_size bytes, caller's).  Else a message
+ * "line L, column C: ..." in err and the reason:
+ *   TAV_E_INVALID  the text is not a record: a bad byte, tag or token, an
+ *                  unknown game, bad Options, a move number out of order,
+ *                  too many moves, Result or Score not those of the moves;
+ *   TAV_E_ILLEGAL  a move is not a legal move at its ply;
+ *   TAV_E_OVER     a move comes after the end of the game;
+ *   TAV_E_NOMEM    out of memory. */
+tav_status tav_record_parse(const char *text, size_t len, tav_record *r, void *final,
+                            char *err, size_t errlen);
 /* The same, refusing a record of more than max_moves moves (at most
  * TAV_RECORD_MAX_MOVES) as soon as the parser reaches the first move too
- * many, before replaying it. */
-int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *final,
-                         int max_moves, char *err, size_t errlen);
+ * many, before replaying it (TAV_E_INVALID). */
+tav_status tav_record_parse_max(const char *text, size_t len, tav_record *r, void *final,
+                                int max_moves, char *err, size_t errlen);
 
 /* Write a record as text into a heap buffer (caller frees); NULL on no memory. */
 char *tav_record_write(const tav_record *r);

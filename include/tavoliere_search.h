@@ -9,11 +9,17 @@
  * per worker, not held per game.  A search has an absolute deadline and can
  * be cancelled from any thread; it then ends within a few milliseconds.
  *
- * Two ways in:
- *   tav_service_run     blocks the calling thread until the move is found
- *                       (terminal play, match runner, record analysis);
- *   tav_service_submit  returns at once; a callback on a worker thread gets
- *                       the answer (the server's event loop).
+ * A search is asked for a game (its operations table) and a state of it,
+ * nothing else: the service knows no session.  Two ways in:
+ *   tav_service_run_state     blocks the calling thread until the move is
+ *                             found (bench, selftest, record analysis);
+ *   tav_service_submit_state  returns at once; a callback on a worker
+ *                             thread gets the answer.
+ * A game being played in a session is searched through the session's
+ * doors, tav_service_run and tav_service_submit (tavoliere_session.h),
+ * which hand the service the position as the side to act sees it.
+ *
+ * Calls that can fail return a tav_status (tavoliere.h).
  */
 #ifndef TAVOLIERE_SEARCH_H
 #define TAVOLIERE_SEARCH_H
@@ -22,7 +28,6 @@
 #include <stdint.h>
 
 #include "tavoliere.h"
-#include "tavoliere_session.h"
 
 typedef struct tav_service tav_service;
 
@@ -58,7 +63,8 @@ typedef struct tav_budget {
 } tav_budget;
 
 typedef struct tav_answer {
-    tav_status status;  /* TAV_OK, TAV_E_OVER, TAV_E_CANCELLED, TAV_E_NOMEM, TAV_E_NOTFOUND */
+    tav_status status;  /* TAV_OK, or TAV_E_OVER, TAV_E_CANCELLED, TAV_E_NOMEM, TAV_E_NOTFOUND,
+                           TAV_E_INVALID */
     tav_move best;      /* valid with TAV_OK */
     char best_text[TAV_MOVE_TEXT];
     uint64_t playouts, nodes;
@@ -92,8 +98,11 @@ size_t tav_service_bytes(const tav_service *svc);      /* search memory held now
 /* The player table: names of the registered players, NULL-terminated. */
 const char *const *tav_players(void);
 /* Parse a player spec as seats and options name them: "random", "uct",
- * "ai", "ai:level=N" (N 1..10).  0, or -1 for an unknown player. */
-int tav_player_parse(const char *spec, char *name, size_t n, int *level);
+ * "ai", "ai:level=N" (N 1..10), into its name (n bytes, may be NULL) and
+ * level (0 when none; may be NULL).  TAV_OK; TAV_E_NOTFOUND for a name
+ * that is not a player's; TAV_E_INVALID for a malformed spec (empty, an
+ * option other than level=1..10, a name longer than n - 1). */
+tav_status tav_player_parse(const char *spec, char *name, size_t n, int *level);
 /* The budget of a level for a game (one table for every game): fills
  * movetime/nodes/depth. */
 void tav_level_budget(const tav_game *g, int level, tav_budget *b);
@@ -103,25 +112,31 @@ void tav_level_budget(const tav_game *g, int level, tav_budget *b);
  * unknown game or level).  Compare levels of one game only. */
 int tav_level_rating(const tav_game *g, int level);
 
-/* Search the current position of a session for its side to act, as that
- * side sees it (hidden information masked).  Blocks until done.  `info`
- * (may be NULL) receives "info ..." lines from the calling thread. */
-tav_status tav_service_run(tav_service *svc, const tav_session *s, const char *player,
-                           const tav_budget *b, tav_info_fn info, void *ctx, tav_answer *out);
-
-/* The same for a bare state of a game (bench, selftest, fixtures). */
+/* Search state st of game g (g->state_size bytes, copied at once) for its
+ * side to act with `player` ("random", "uct", "ai").  Blocks until done;
+ * `info` (may be NULL) receives "info ..." lines on the calling thread.
+ * The answer goes to *out (may be NULL) and its status is returned:
+ * TAV_OK; TAV_E_INVALID (no state, a game table this library cannot play:
+ * tav_game_check_table); TAV_E_NOTFOUND (unknown player); TAV_E_OVER;
+ * TAV_E_NOMEM; TAV_E_CANCELLED.  The state is searched as it is: a caller
+ * that must not let the player see hidden information passes a masked
+ * state (tav_session_search_state). */
 tav_status tav_service_run_state(tav_service *svc, const tav_game *g, const void *st,
                                  const char *player, const tav_budget *b, tav_info_fn info,
                                  void *ctx, tav_answer *out);
 
-/* Asynchronous search: the session's current position is copied, so the
- * session may change or be freed at once.  `done` is called exactly once,
- * on a worker thread, with the answer (TAV_E_CANCELLED after a cancel).
- * Returns a handle > 0, or 0 when the request was refused (bad player,
- * game over, no memory). */
+/* Asynchronous search of state st of game g: the state is copied, so the
+ * caller may change or free it at once.  TAV_OK with the search's handle
+ * (> 0) in *handle (may be NULL), written before the search can start;
+ * `done` is then called exactly once, on a worker thread, with the answer
+ * (TAV_E_CANCELLED after a cancel).  Refused (*handle 0, `done` never
+ * called): TAV_E_INVALID, TAV_E_NOTFOUND (unknown player), TAV_E_OVER,
+ * TAV_E_NOMEM as tav_service_run_state, TAV_E_CANCELLED when the service
+ * is being freed. */
 typedef void (*tav_done_fn)(void *ctx, const tav_answer *a);
-uint64_t tav_service_submit(tav_service *svc, const tav_session *s, const char *player,
-                            const tav_budget *b, tav_done_fn done, void *ctx);
+tav_status tav_service_submit_state(tav_service *svc, const tav_game *g, const void *st,
+                                    const char *player, const tav_budget *b, tav_done_fn done,
+                                    void *ctx, uint64_t *handle);
 /* Cancel a search (any thread, any time; a finished or unknown handle is
  * ignored).  The search stops within a few milliseconds and reports. */
 void tav_service_cancel(tav_service *svc, uint64_t handle);
@@ -131,11 +146,6 @@ void tav_service_cancel(tav_service *svc, uint64_t handle);
  * unknown handle, or one whose search has ended (its `done` is being or has
  * been called). */
 double tav_service_started(tav_service *svc, uint64_t handle);
-
-/* The same for a bare state of a game (copied at once). */
-uint64_t tav_service_submit_state(tav_service *svc, const tav_game *g, const void *st,
-                                  const char *player, const tav_budget *b, tav_done_fn done,
-                                  void *ctx);
 
 /* The pool's size (the global thread budget), and the most jobs that ever
  * ran at once (never more than the workers; for tests). */

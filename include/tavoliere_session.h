@@ -12,10 +12,15 @@
  * and the server are thin adapters over it.  Nothing here knows HTTP, JSON,
  * SQL or a terminal.
  *
+ * The session stands above the search service and the records: it gives a
+ * search the position as the side to act sees it (tav_session_search_state)
+ * and has the doors through which programs search a session's game
+ * (tav_service_run, tav_service_submit, at the end of this header).
+ *
  * Ownership: a session is a heap object, not thread-safe; independent
  * sessions may be used on any threads at once.  Every call that can fail
- * returns a tav_status and, where it takes one, writes a message into the
- * caller's err buffer; a failing call changes nothing.
+ * returns a tav_status (tavoliere.h) and, where it takes one, writes a
+ * message into the caller's err buffer; a failing call changes nothing.
  */
 #ifndef TAVOLIERE_SESSION_H
 #define TAVOLIERE_SESSION_H
@@ -24,20 +29,7 @@
 #include <stdint.h>
 
 #include "tavoliere.h"
-
-/* Status of a library call, where callers must tell failures apart. */
-typedef enum tav_status {
-    TAV_OK = 0,
-    TAV_E_INVALID = 1,    /* malformed input: unknown game, bad option, bad text */
-    TAV_E_ILLEGAL = 2,    /* a well-formed move that is not legal now */
-    TAV_E_OVER = 3,       /* the game is over: nothing more can be played */
-    TAV_E_NOMEM = 4,      /* out of memory */
-    TAV_E_CANCELLED = 5,  /* a search was cancelled before it found a move */
-    TAV_E_NOTFOUND = 6    /* no such thing: no move to undo, unknown player */
-} tav_status;
-
-/* A short English name of a status ("ok", "illegal move", ...). */
-const char *tav_status_str(tav_status st);
+#include "tavoliere_search.h"
 
 /* Viewers: TAV_WHITE and TAV_BLACK see their own seat, TAV_SPECTATOR
  * (tavoliere.h) sees what anyone may see. */
@@ -56,10 +48,19 @@ typedef struct tav_session tav_session;
  * bad option; TAV_E_NOMEM. */
 tav_status tav_session_new(tav_session **out, const char *game, const char *options,
                            uint64_t seed, char *err, size_t errlen);
+/* The same over a game table of the caller's (tavoliere_game.h), registered
+ * or not: an embedder's own game is played, projected, searched and
+ * recorded like the four of the library.  g must outlive the session.
+ * TAV_E_INVALID with a message for a table this library cannot play (see
+ * tav_game_check_table: another abi_version, a required operation missing)
+ * or a bad option; TAV_E_NOMEM.  (Records are read back by game name, so
+ * tav_session_from_record knows registered games only.) */
+tav_status tav_session_new_game(tav_session **out, const tav_game *g, const char *options,
+                                uint64_t seed, char *err, size_t errlen);
 /* A session starting from a position text (get_position's format). */
 tav_status tav_session_from_position(tav_session **out, const char *game, const char *text,
                                      char *err, size_t errlen);
-/* A session replaying a record (records.md): every move is replayed and
+/* A session replaying a record (docs/records.md): every move is replayed and
  * checked; errors are "line L, column C: ...". */
 tav_status tav_session_from_record(tav_session **out, const char *text, size_t len,
                                    char *err, size_t errlen);
@@ -130,6 +131,14 @@ tav_status tav_session_position(const tav_session *s, int viewer, char *buf, siz
 /* The drawing view of the state after `ply` moves (ply = tav_session_ply(s)
  * for the current one), as `viewer` may see it. */
 tav_status tav_session_view(const tav_session *s, int ply, int viewer, tav_board_view *v);
+/* The current state as `viewer` knows it, for a search: a copy into `out`
+ * (tav_session_game(s)->state_size bytes, caller's) in which everything
+ * hidden from viewer is in the game's canonical form (its mask operation),
+ * so that every deal viewer cannot tell apart gives the same bytes; the
+ * search fills the hidden part in again with the game's determinize.  A
+ * game that hides nothing (or cannot determinize), or a game that is over,
+ * gives the state as it is.  TAV_OK; TAV_E_INVALID for another viewer. */
+tav_status tav_session_search_state(const tav_session *s, int viewer, void *out);
 
 /* ---- Records (docs/records.md). ---- */
 
@@ -144,5 +153,27 @@ char *tav_session_record(const tav_session *s, int viewer, const char *white_nam
  * while it is unfinished, so it always replays exactly. */
 char *tav_session_record_all(const tav_session *s, const char *white_name,
                              const char *black_name);
+
+/* ---- Searching a session's game (the search service, tavoliere_search.h).
+ * Thin doors over tav_service_run_state / tav_service_submit_state: the
+ * position searched is tav_session_search_state(s, side to act), so no
+ * player reads what that side may not see, and it is copied, so the
+ * session may change or be freed as soon as the call returns. ---- */
+
+/* Search the current position for its side to act; blocks until done (see
+ * tav_service_run_state: `info`, *out).  TAV_E_INVALID without a session,
+ * TAV_E_OVER when the game is over (resignation included), TAV_E_NOMEM,
+ * else the search's status. */
+tav_status tav_service_run(tav_service *svc, const tav_session *s, const char *player,
+                           const tav_budget *b, tav_info_fn info, void *ctx, tav_answer *out);
+/* Asynchronous search of the current position: TAV_OK with the handle in
+ * *handle (may be NULL; written before the search can start), `done` then
+ * called exactly once on a worker thread; or the reason it was refused
+ * (*handle 0, `done` never called): TAV_E_INVALID without a session,
+ * TAV_E_OVER, TAV_E_NOMEM, or as tav_service_submit_state (TAV_E_NOTFOUND
+ * for an unknown player, ...). */
+tav_status tav_service_submit(tav_service *svc, const tav_session *s, const char *player,
+                              const tav_budget *b, tav_done_fn done, void *ctx,
+                              uint64_t *handle);
 
 #endif

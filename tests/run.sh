@@ -12,7 +12,7 @@
 # the tier it belongs to:
 #   check   the fast tier (`make check`, under a minute): fixtures, reference
 #           traces, the session API, protocol scripts, public API exports,
-#           generic code, and the server's C suites when built
+#           generic code, layers, and the server's C suites when built
 #           ($BUILD/test_store, $BUILD/test_core);
 #   timing  the timing suite (`make timing`): wall-clock figures, reported,
 #           failing only far outside their limits;
@@ -190,6 +190,7 @@ suite all "Toscana evaluation inputs" env BUILD="$BUILD" sh tests/toscana_featur
 suite all "documents" env BUILD="$BUILD" sh tests/docs_check.sh
 suite all "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
 suite check "generic code" env BUILD="$BUILD" sh tests/generic_code.sh
+suite check "layers" sh tests/layers.sh
 suite all "replay and analyze" env BUILD="$BUILD" sh tests/replay_analyze.sh
 suite all "sealed deals" env BUILD="$BUILD" sh tests/seal.sh
 suite check "protocol scripts" protocol_scripts

@@ -47,9 +47,9 @@ static int one_record(const tav_game *g, const char *path, int id, void *st, tav
     }
     tav_record r;
     tav_record_init(&r);
-    int rc = tav_record_parse(text, len, &r, st, err, sizeof err);
+    tav_status rc = tav_record_parse(text, len, &r, st, err, sizeof err);
     free(text);
-    if (rc != 0) {
+    if (rc != TAV_OK) {
         fprintf(stderr, "tosfeat: %s: %s\n", path, err);
         tav_record_free(&r);
         return -1;
@@ -59,7 +59,7 @@ static int one_record(const tav_game *g, const char *path, int id, void *st, tav
     double result = res.winner == TAV_WHITE ? 1 : res.winner == TAV_BLACK ? 0 : 0.5;
     int margin = res.score[TAV_WHITE] - res.score[TAV_BLACK];
     tav_record_start_options(&r, opts, sizeof opts);
-    if (tav_game_setup(g, st, opts, 0, err, sizeof err) != 0) {
+    if (tav_game_setup(g, st, opts, 0, err, sizeof err) != TAV_OK) {
         fprintf(stderr, "tosfeat: %s: %s\n", path, err);
         tav_record_free(&r);
         return -1;
@@ -77,7 +77,7 @@ static int one_record(const tav_game *g, const char *path, int id, void *st, tav
         if (i == r.nmoves)
             break;
         tav_move m;
-        if (tav_find_move(g, st, r.moves[i], scratch, &m) != 0) {
+        if (tav_find_move(g, st, r.moves[i], scratch, &m) != TAV_OK) {
             fprintf(stderr, "tosfeat: %s: move %d (%s) not legal\n", path, i + 1, r.moves[i]);
             tav_record_free(&r);
             return -1;

@@ -189,7 +189,7 @@ static int choose(match *mt, const player_spec *p, extproc *x, uint64_t keep, co
         snprintf(cmd, sizeof cmd, "go movetime=%ld", mt->movetime ? mt->movetime : 200);
         if (ext_call(x, cmd, ans, sizeof ans) != 0 || strncmp(ans, "bestmove ", 9) != 0)
             return -1;
-        return tav_find_move(mt->g, st, ans + 9, scratch, m);
+        return tav_find_move(mt->g, st, ans + 9, scratch, m) == TAV_OK ? 0 : -1;
     }
     /* The process's search service: one worker per search. */
     tav_budget b;

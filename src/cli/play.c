@@ -150,7 +150,7 @@ static int search_move(session *s, const char *player, int level, char *mv, size
     b.seed = (uint64_t)time(NULL) ^ (uint64_t)tav_session_ply(s->gs);
     b.threads = 2;
     b.keep = (uint64_t)(uintptr_t)s->gs * 2 + (uint64_t)tav_session_to_move(s->gs) + 1;
-    if (!tav_service_submit(svc, s->gs, player, &b, think_done, &t)) {
+    if (tav_service_submit(svc, s->gs, player, &b, think_done, &t, NULL) != TAV_OK) {
         pthread_mutex_destroy(&t.mu);
         return -1;
     }
@@ -682,7 +682,7 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
     int first = TAV_WHITE;
     void *st0 = malloc(g0->state_size);
     char err0[128];
-    if (st0 && tav_game_setup(g0, st0, options, 1, err0, sizeof err0) == 0)
+    if (st0 && tav_game_setup(g0, st0, options, 1, err0, sizeof err0) == TAV_OK)
         first = g0->to_move(st0);
     free(st0);
     const char *sidel[] = {first == TAV_WHITE ? "white (moves first)" : "white",
@@ -761,7 +761,7 @@ int cli_play(int argc, char **argv)
             fprintf(stderr, "%s\n", err);   /* names the file already */
             return 1;
         }
-        if (tav_record_parse(text, len, &loaded, NULL, err, sizeof err) != 0) {
+        if (tav_record_parse(text, len, &loaded, NULL, err, sizeof err) != TAV_OK) {
             fprintf(stderr, "%s: %s\n", load_path, err);
             free(text);
             return 1;

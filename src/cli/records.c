@@ -58,7 +58,7 @@ static tav_session *load(const char *path, tav_record *r)
         return NULL;
     }
     tav_session *gs = NULL;
-    if (tav_record_parse(text, len, r, NULL, err, sizeof err) != 0 ||
+    if (tav_record_parse(text, len, r, NULL, err, sizeof err) != TAV_OK ||
         tav_session_from_record(&gs, text, len, err, sizeof err) != TAV_OK) {
         fprintf(stderr, "%s: %s\n", path, err);
         tav_record_free(r);
@@ -264,7 +264,7 @@ int cli_fuzzrecord(int argc, char **argv)
                 }
             }
         }
-        if (tav_record_parse(buf, n, &r, NULL, err, sizeof err) == 0) {
+        if (tav_record_parse(buf, n, &r, NULL, err, sizeof err) == TAV_OK) {
             ok++;
             char *w = tav_record_write(&r);
             free(w);

@@ -100,7 +100,8 @@ static int play_game(ctx *c, uint64_t seed)
     char err[1024];
     int plies = 0;
     c->seed = seed;
-    if (tav_conformance_game(c->g, c->options, seed, search_hook, c, &plies, err, sizeof err) != 0) {
+    if (tav_conformance_game(c->g, c->options, seed, search_hook, c, &plies, err, sizeof err) !=
+        TAV_OK) {
         snprintf(c->where, sizeof c->where, "conformance");
         fail(c, "%s", err);
     }
@@ -356,7 +357,7 @@ static void check_records(ctx *c, uint64_t seed)
     char *text = tav_record_write(&r);
     tav_record back;
     tav_record_init(&back);
-    if (!text || tav_record_parse(text, strlen(text), &back, c->b, err, sizeof err) != 0) {
+    if (!text || tav_record_parse(text, strlen(text), &back, c->b, err, sizeof err) != TAV_OK) {
         fail(c, "record round trip: %s", text ? err : "no text");
     } else {
         if (memcmp(c->a, c->b, g->state_size) != 0)
@@ -399,9 +400,9 @@ static void check_records(ctx *c, uint64_t seed)
                 memmove(p + strlen(other), p + gl, strlen(p + gl) + 1);
                 memcpy(p, other, strlen(other));
             }
-            if (k == 0 && tav_record_parse(bad, strlen(bad), &back, NULL, err, sizeof err) == 0)
+            if (k == 0 && tav_record_parse(bad, strlen(bad), &back, NULL, err, sizeof err) == TAV_OK)
                 continue;   /* a cut that leaves a legal prefix is a valid record */
-            if (tav_record_parse(bad, strlen(bad), &back, NULL, err, sizeof err) == 0)
+            if (tav_record_parse(bad, strlen(bad), &back, NULL, err, sizeof err) == TAV_OK)
                 fail(c, "damaged record (%s) accepted", cases[k]);
             else if (strncmp(err, "line ", 5) != 0)
                 fail(c, "damaged record (%s): message without a line: %s", cases[k], err);

@@ -148,7 +148,7 @@ int cli_servicebench(int argc, char **argv)
         b.threads = 2;
         b.seed = seed + i;
         if (s[i] && tav_session_to_move(s[i]) != TAV_NONE &&
-            tav_service_submit(svc, s[i], "ai", &b, on_done, &t))
+            tav_service_submit(svc, s[i], "ai", &b, on_done, &t, NULL) == TAV_OK)
             submitted++;
     }
     double t_submit = cli_now() - t0;

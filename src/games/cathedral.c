@@ -1716,6 +1716,7 @@ static const tav_rules_section cat_rules[] = {
 static const char *const cathedral_samples[] = {"", "opening=late", NULL};
 
 const tav_game tavi_cathedral_game = {
+    .abi_version = TAV_GAME_ABI_VERSION,
     .name = "cathedral",
     .state_size = sizeof(cathedral_state),
     .max_moves = CAT_MAX_MOVES,

@@ -271,10 +271,14 @@ static void check_is_legal(conf *c, const void *st, const tav_move *list, int n)
     }
 }
 
-int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
-                         tav_conformance_hook hook, void *ctx, int *plies, char *err,
-                         size_t errlen)
+tav_status tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
+                                tav_conformance_hook hook, void *ctx, int *plies, char *err,
+                                size_t errlen)
 {
+    if (plies)
+        *plies = 0;
+    if (tav_game_check_table(g, err, errlen) != TAV_OK)
+        return TAV_E_INVALID;
     conf c;
     memset(&c, 0, sizeof c);
     c.g = g;
@@ -292,7 +296,8 @@ int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
     c.pos = malloc(TAV_POSITION_TEXT);
     c.pos2 = malloc(TAV_POSITION_TEXT);
     char e2[256];
-    if (!c.list || !c.list2 || !c.a || !c.b || !c.c || !c.pos || !c.pos2)
+    int nomem = !c.list || !c.list2 || !c.a || !c.b || !c.c || !c.pos || !c.pos2;
+    if (nomem)
         fail(&c, "out of memory");
     else if (g->init(c.a, c.options, e2, sizeof e2) != 0)
         fail(&c, "init: %s", e2);
@@ -338,5 +343,5 @@ int tav_conformance_game(const tav_game *g, const char *options, uint64_t seed,
     free(c.c);
     free(c.pos);
     free(c.pos2);
-    return c.failed ? -1 : 0;
+    return nomem ? TAV_E_NOMEM : c.failed ? TAV_E_INVALID : TAV_OK;
 }

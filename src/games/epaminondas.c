@@ -1022,6 +1022,7 @@ static const tav_rules_section epa_rules[] = {
 };
 
 const tav_game tavi_epaminondas_game = {
+    .abi_version = TAV_GAME_ABI_VERSION,
     .name = "epaminondas",
     .state_size = sizeof(epaminondas_state),
     .max_moves = EPA_MAX_MOVES,

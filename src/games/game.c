@@ -1,5 +1,6 @@
 /*
- * game.c — helpers every user of the operations table shares.
+ * game.c — helpers every user of the operations table shares, and the
+ * library's status names.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,22 +8,60 @@
 
 #include "tavoliere.h"
 
-int tav_find_move(const tav_game *g, const void *st, const char *text,
-                  tav_move *scratch, tav_move *m)
+const char *tav_status_str(tav_status st)
+{
+    switch (st) {
+    case TAV_OK: return "ok";
+    case TAV_E_INVALID: return "invalid input";
+    case TAV_E_ILLEGAL: return "illegal move";
+    case TAV_E_OVER: return "game over";
+    case TAV_E_NOMEM: return "out of memory";
+    case TAV_E_CANCELLED: return "cancelled";
+    case TAV_E_NOTFOUND: return "not found";
+    }
+    return "unknown status";
+}
+
+tav_status tav_game_check_table(const tav_game *g, char *err, size_t errlen)
+{
+    const char *why = NULL;
+    if (!g)
+        why = "no game table";
+    else if (g->abi_version != TAV_GAME_ABI_VERSION)
+        why = "the game table was written for another version of tavoliere_game.h "
+              "(abi_version is not TAV_GAME_ABI_VERSION)";
+    else if (!g->name || !g->name[0])
+        why = "the game table has no name";
+    else if (g->state_size == 0 || g->max_moves <= 0 || g->max_moves > TAV_MAX_MOVES)
+        why = "the game table's state_size or max_moves is out of range";
+    else if (!g->init || !g->legal || !g->play || !g->to_move || !g->result || !g->move_str ||
+             !g->hash || !g->set_position || !g->get_position || !g->board_view)
+        why = "the game table lacks a required operation";
+    if (!why)
+        return TAV_OK;
+    if (err && errlen)
+        snprintf(err, errlen, "%s", why);
+    return TAV_E_INVALID;
+}
+
+tav_status tav_find_move(const tav_game *g, const void *st, const char *text,
+                         tav_move *scratch, tav_move *m)
 {
     size_t len = strlen(text);
     if (len == 0 || len >= TAV_MOVE_TEXT)
-        return -1;
+        return TAV_E_INVALID;
     int n = g->legal(st, scratch);
+    if (n == 0)
+        return TAV_E_OVER;
     char buf[TAV_MOVE_TEXT];
     for (int i = 0; i < n; i++) {
         g->move_str(st, scratch[i], buf, sizeof buf);
         if (strcmp(buf, text) == 0) {
             *m = scratch[i];
-            return 0;
+            return TAV_OK;
         }
     }
-    return -1;
+    return TAV_E_ILLEGAL;
 }
 
 const char *tav_side_name(int side)
@@ -35,19 +74,24 @@ const char *tav_side_name(int side)
     }
 }
 
-int tav_game_setup(const tav_game *g, void *st, const char *options, uint64_t seed, char *err,
-                   size_t errlen)
+tav_status tav_game_setup(const tav_game *g, void *st, const char *options, uint64_t seed,
+                          char *err, size_t errlen)
 {
-    if (g->setup)
-        return g->setup(st, options, seed, err, errlen);
-    return g->init(st, options, err, errlen);
+    int rc = g->setup ? g->setup(st, options, seed, err, errlen)
+                      : g->init(st, options, err, errlen);
+    return rc == 0 ? TAV_OK : TAV_E_INVALID;
 }
 
-int tav_game_public_position(const tav_game *g, const void *st, int viewer, char *buf, size_t n)
+tav_status tav_game_public_position(const tav_game *g, const void *st, int viewer, char *buf,
+                                    size_t n)
 {
+    if ((viewer != TAV_WHITE && viewer != TAV_BLACK && viewer != TAV_SPECTATOR) || !buf || n == 0)
+        return TAV_E_INVALID;
     if (g->public_position)
-        return g->public_position(st, viewer, buf, n);
-    return g->get_position(st, buf, n);
+        g->public_position(st, viewer, buf, n);
+    else
+        g->get_position(st, buf, n);
+    return TAV_OK;
 }
 
 void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_board_view *v)
@@ -56,15 +100,16 @@ void tav_game_board_view(const tav_game *g, const void *st, int viewer, tav_boar
     g->board_view(st, viewer, v);
 }
 
-int tav_game_move_parts(const tav_game *g, const void *st, tav_move m, tav_move_parts *p)
+tav_status tav_game_move_parts(const tav_game *g, const void *st, tav_move m,
+                               tav_move_parts *p)
 {
     memset(p, 0, sizeof *p);
     p->side = TAV_NONE;
     p->rotation = -1;
     p->from[0] = p->from[1] = p->to[0] = p->to[1] = -1;
     if (!g->move_parts)
-        return -1;
-    return g->move_parts(st, m, p);
+        return TAV_E_NOTFOUND;
+    return g->move_parts(st, m, p) == 0 ? TAV_OK : TAV_E_NOTFOUND;
 }
 
 const char *tav_score_wins_words(int score_wins)

@@ -1734,6 +1734,7 @@ static const tav_rules_section tos_rules[] = {
 };
 
 const tav_game tavi_toscana_game = {
+    .abi_version = TAV_GAME_ABI_VERSION,
     .name = "toscana",
     .state_size = sizeof(toscana_state),
     .max_moves = TOS_MAX_MOVES,

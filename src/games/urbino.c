@@ -1717,6 +1717,7 @@ static const tav_rules_section urb_rules[] = {
 static const char *const urbino_samples[] = {"", "variant=monuments", NULL};
 
 const tav_game tavi_urbino_game = {
+    .abi_version = TAV_GAME_ABI_VERSION,
     .name = "urbino",
     .state_size = sizeof(urbino_state),
     .max_moves = URB_MAX_MOVES,

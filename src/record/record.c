@@ -33,11 +33,11 @@ static void cur_adv(cursor *c)
 
 static int cur_eof(const cursor *c) { return c->p >= c->end; }
 
-/* Format an error with the cursor's position. */
+/* Format an error with the cursor's position: TAV_E_INVALID (nonzero). */
 static int fail_at(const cursor *c, char *err, size_t n, const char *what, const char *detail)
 {
     tavi_bprintf(err, n, "line %d, column %d: %s%s", c->line, c->col, what, detail ? detail : "");
-    return -1;
+    return TAV_E_INVALID;
 }
 
 void tav_record_init(tav_record *r) { memset(r, 0, sizeof *r); }
@@ -54,19 +54,19 @@ void tav_record_free(tav_record *r)
     r->nmoves = r->cap = 0;
 }
 
-int tav_record_add(tav_record *r, const char *move, const char *comment)
+tav_status tav_record_add(tav_record *r, const char *move, const char *comment)
 {
     if (r->nmoves >= TAV_RECORD_MAX_MOVES)
-        return -1;
+        return TAV_E_INVALID;
     if (r->nmoves == r->cap) {
         int cap = r->cap ? r->cap * 2 : 64;
         void *m = realloc(r->moves, sizeof *r->moves * (size_t)cap);
         if (!m)
-            return -1;
+            return TAV_E_NOMEM;
         r->moves = m;
         void *cm = realloc(r->comments, sizeof *r->comments * (size_t)cap);
         if (!cm)
-            return -1;
+            return TAV_E_NOMEM;
         r->comments = cm;
         r->cap = cap;
     }
@@ -79,7 +79,7 @@ int tav_record_add(tav_record *r, const char *move, const char *comment)
             memcpy(r->comments[r->nmoves], comment, n + 1);
     }
     r->nmoves++;
-    return 0;
+    return TAV_OK;
 }
 
 void tav_record_start_options(const tav_record *r, char *buf, size_t n)
@@ -265,14 +265,14 @@ static int parse_tag(cursor *c, tav_record *r, unsigned *seen, char *err, size_t
     return 0;
 }
 
-int tav_record_parse(const char *text, size_t len, tav_record *r, void *final, char *err,
-                     size_t errlen)
+tav_status tav_record_parse(const char *text, size_t len, tav_record *r, void *final,
+                            char *err, size_t errlen)
 {
     return tav_record_parse_max(text, len, r, final, TAV_RECORD_MAX_MOVES, err, errlen);
 }
 
-int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *final,
-                         int max_moves, char *err, size_t errlen)
+tav_status tav_record_parse_max(const char *text, size_t len, tav_record *r, void *final,
+                                int max_moves, char *err, size_t errlen)
 {
     tav_record_free(r);
     tav_record_init(r);
@@ -292,11 +292,11 @@ int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *fina
     char comment[1024];
     for (;;) {
         if (skip_space(&c, NULL, 0, err, errlen) != 0)
-            return -1;
+            return TAV_E_INVALID;
         if (cur_eof(&c) || *c.p != '[')
             break;
         if (parse_tag(&c, r, &seen, err, errlen) != 0)
-            return -1;
+            return TAV_E_INVALID;
     }
     if (!r->game)
         return fail_at(&c, err, errlen, "expected the [Game \"...\"] tag before the moves", NULL);
@@ -305,9 +305,10 @@ int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *fina
     tav_record_start_options(r, opts, sizeof opts);
     unsigned char *st = malloc(g->state_size);
     tav_move *scratch = malloc(sizeof(tav_move) * (size_t)g->max_moves);
-    int rc = -1;
+    tav_status rc = TAV_E_INVALID;   /* the reason, until the record is through */
     if (!st || !scratch) {
         tavi_bprintf(err, errlen, "out of memory");
+        rc = TAV_E_NOMEM;
         goto out;
     }
     if (g->init(st, opts, e2, sizeof e2) != 0) {
@@ -357,6 +358,7 @@ int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *fina
         if (g->to_move(st) == TAV_NONE) {
             tavi_quote(q, sizeof q, tok, sizeof q - 1);
             fail_at(&at, err, errlen, "move after the end of the game: ", q);
+            rc = TAV_E_OVER;
             goto out;
         }
         if (r->nmoves >= max_moves) {
@@ -366,19 +368,25 @@ int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *fina
             goto out;
         }
         tav_move m;
-        if (tav_find_move(g, st, tok, scratch, &m) != 0) {
+        if (tav_find_move(g, st, tok, scratch, &m) != TAV_OK) {
             char d[160];
             tavi_quote(q, sizeof q, tok, sizeof q - 1);
             tavi_bprintf(d, sizeof d, "illegal move '%s' at ply %d (expected a legal move of %s)", q,
                         r->nmoves + 1, tav_side_name(g->to_move(st)));
             fail_at(&at, err, errlen, d, NULL);
+            rc = TAV_E_ILLEGAL;
             goto out;
         }
         g->play(st, m);
         if (skip_space(&c, comment, sizeof comment, err, errlen) != 0)
             goto out;
-        if (tav_record_add(r, tok, comment) != 0) {
-            fail_at(&at, err, errlen, "too many moves", NULL);
+        tav_status added = tav_record_add(r, tok, comment);
+        if (added != TAV_OK) {
+            if (added == TAV_E_NOMEM)
+                tavi_bprintf(err, errlen, "out of memory");
+            else
+                fail_at(&at, err, errlen, "too many moves", NULL);
+            rc = added;
             goto out;
         }
     }
@@ -409,7 +417,7 @@ int tav_record_parse_max(const char *text, size_t len, tav_record *r, void *fina
     }
     if (final)
         memcpy(final, st, g->state_size);
-    rc = 0;
+    rc = TAV_OK;
 out:
     free(st);
     free(scratch);

@@ -404,41 +404,43 @@ static const tav_player_ops *find_player(const char *name)
     return NULL;
 }
 
-int tav_player_parse(const char *spec, char *name, size_t n, int *level)
+tav_status tav_player_parse(const char *spec, char *name, size_t n, int *level)
 {
     if (!spec)
-        return -1;
+        return TAV_E_INVALID;
     const char *colon = strchr(spec, ':');
     size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
     char buf[32];
-    if (len == 0 || len >= sizeof buf)
-        return -1;
+    if (len == 0)
+        return TAV_E_INVALID;
+    if (len >= sizeof buf)
+        return TAV_E_NOTFOUND;   /* longer than any player's name */
     memcpy(buf, spec, len);
     buf[len] = '\0';
     if (!find_player(buf))
-        return -1;
+        return TAV_E_NOTFOUND;
     int lv = 0;
     if (colon) {
         const char *opt = colon + 1;
         if (strncmp(opt, "level=", 6) != 0)
-            return -1;
+            return TAV_E_INVALID;
         const char *d = opt + 6;
         if (!(d[0] >= '1' && d[0] <= '9'))
-            return -1;
+            return TAV_E_INVALID;
         lv = d[0] - '0';
         if (d[1] == '0' && lv == 1 && d[2] == '\0')
             lv = 10;
         else if (d[1] != '\0')
-            return -1;
+            return TAV_E_INVALID;
     }
     if (name && n) {
         if (len >= n)
-            return -1;
+            return TAV_E_INVALID;
         memcpy(name, buf, len + 1);
     }
     if (level)
         *level = lv;
-    return 0;
+    return TAV_OK;
 }
 
 /* ---- 3. The pool. ---- */
@@ -825,7 +827,7 @@ static tav_status request_new(tav_service *svc, const tav_game *g, const void *s
                               const tav_budget *b, sreq **out)
 {
     *out = NULL;
-    if (!svc || !g || !st || !player)
+    if (!svc || !g || !st || !player || tav_game_check_table(g, NULL, 0) != TAV_OK)
         return TAV_E_INVALID;
     const tav_player_ops *ops = find_player(player);
     if (!ops)
@@ -876,11 +878,14 @@ static tav_status request_new(tav_service *svc, const tav_game *g, const void *s
     return TAV_OK;
 }
 
-/* Queue a request: returns its handle. */
-static uint64_t request_queue(tav_service *svc, sreq *r)
+/* Queue a request; its handle goes to *handle (may be NULL) before any
+ * worker can take the request. */
+static void request_queue(tav_service *svc, sreq *r, uint64_t *handle)
 {
     pthread_mutex_lock(&svc->mu);
     r->handle = svc->next_handle++;
+    if (handle)
+        *handle = r->handle;
     r->next = svc->live;
     if (svc->live)
         svc->live->prev = r;
@@ -891,29 +896,31 @@ static uint64_t request_queue(tav_service *svc, sreq *r)
         r->job[i].index = i;
         queue_push(svc, &r->job[i], 0);
     }
-    uint64_t h = r->handle;
     dispatch(svc);
     pthread_mutex_unlock(&svc->mu);
-    return h;
 }
 
-uint64_t tav_service_submit_state(tav_service *svc, const tav_game *g, const void *st,
-                                  const char *player, const tav_budget *b, tav_done_fn done,
-                                  void *ctx)
+tav_status tav_service_submit_state(tav_service *svc, const tav_game *g, const void *st,
+                                    const char *player, const tav_budget *b, tav_done_fn done,
+                                    void *ctx, uint64_t *handle)
 {
+    if (handle)
+        *handle = 0;
     sreq *r;
-    if (request_new(svc, g, st, player, b, &r) != TAV_OK)
-        return 0;
+    tav_status s = request_new(svc, g, st, player, b, &r);
+    if (s != TAV_OK)
+        return s;
     pthread_mutex_lock(&svc->mu);
     int quit = svc->quit;
     pthread_mutex_unlock(&svc->mu);
     if (quit) {
         request_free(r);
-        return 0;
+        return TAV_E_CANCELLED;
     }
     r->done = done;
     r->ctx = ctx;
-    return request_queue(svc, r);
+    request_queue(svc, r, handle);
+    return TAV_OK;
 }
 
 void tav_service_cancel(tav_service *svc, uint64_t handle)
@@ -994,7 +1001,7 @@ tav_status tav_service_run_state(tav_service *svc, const tav_game *g, const void
     r->done = run_done;
     r->ctx = &rw;
     r->rw = info ? &rw : NULL;
-    request_queue(svc, r);
+    request_queue(svc, r, NULL);
     pthread_mutex_lock(&rw.mu);
     for (;;) {
         while (rw.nlines > 0) {

@@ -35,20 +35,6 @@ struct tav_session {
     int resigned;
 };
 
-const char *tav_status_str(tav_status st)
-{
-    switch (st) {
-    case TAV_OK: return "ok";
-    case TAV_E_INVALID: return "invalid input";
-    case TAV_E_ILLEGAL: return "illegal move";
-    case TAV_E_OVER: return "game over";
-    case TAV_E_NOMEM: return "out of memory";
-    case TAV_E_CANCELLED: return "cancelled";
-    case TAV_E_NOTFOUND: return "not found";
-    }
-    return "unknown status";
-}
-
 static void set_err(char *err, size_t errlen, const char *msg)
 {
     if (err && errlen)
@@ -130,6 +116,18 @@ tav_status tav_session_new(tav_session **out, const char *game, const char *opti
                     tav_game_list(names, sizeof names));
         return TAV_E_INVALID;
     }
+    return tav_session_new_game(out, g, options, seed, err, errlen);
+}
+
+tav_status tav_session_new_game(tav_session **out, const tav_game *g, const char *options,
+                                uint64_t seed, char *err, size_t errlen)
+{
+    *out = NULL;
+    char e2[256] = "";
+    if (tav_game_check_table(g, e2, sizeof e2) != TAV_OK) {
+        set_err(err, errlen, e2);
+        return TAV_E_INVALID;
+    }
     if (!options)
         options = "";
     if (strlen(options) >= TAV_POSITION_TEXT) {
@@ -141,8 +139,7 @@ tav_status tav_session_new(tav_session **out, const char *game, const char *opti
         set_err(err, errlen, "out of memory");
         return TAV_E_NOMEM;
     }
-    char e2[256] = "";
-    if (tav_game_setup(g, s->states, options, seed, e2, sizeof e2) != 0) {
+    if (tav_game_setup(g, s->states, options, seed, e2, sizeof e2) != TAV_OK) {
         set_err(err, errlen, e2[0] ? e2 : "bad options");
         tav_session_free(s);
         return TAV_E_INVALID;
@@ -177,7 +174,7 @@ tav_status tav_session_set_position(tav_session *s, const char *text, char *err,
         return TAV_E_NOMEM;
     }
     char e2[256] = "";
-    if (!text || tav_game_setup(s->g, tmp, s->options, s->seed, e2, sizeof e2) != 0 ||
+    if (!text || tav_game_setup(s->g, tmp, s->options, s->seed, e2, sizeof e2) != TAV_OK ||
         s->g->set_position(tmp, text, e2, sizeof e2) != 0) {
         set_err(err, errlen, e2[0] ? e2 : "bad position");
         free(tmp);
@@ -204,11 +201,15 @@ tav_status tav_session_from_record_ex(tav_session **out, const char *text, size_
     tav_record_init(&r);
     if (max_plies < 0 || max_plies > TAV_RECORD_MAX_MOVES)
         max_plies = TAV_RECORD_MAX_MOVES;
-    if (!text || tav_record_parse_max(text, len, &r, NULL, max_plies, err, errlen) != 0) {
+    /* A record that does not replay is bad input, whatever went wrong in it
+     * (an illegal move, a move after the end): TAV_E_INVALID. */
+    tav_status parsed = text ? tav_record_parse_max(text, len, &r, NULL, max_plies, err, errlen)
+                             : TAV_E_INVALID;
+    if (parsed != TAV_OK) {
         if (!text)
             set_err(err, errlen, "no record");
         tav_record_free(&r);
-        return TAV_E_INVALID;
+        return parsed == TAV_E_NOMEM ? TAV_E_NOMEM : TAV_E_INVALID;
     }
     char opts[2 * TAV_RECORD_TAG + 64];
     tav_record_start_options(&r, opts, sizeof opts);
@@ -527,7 +528,7 @@ int tav_session_move_str(const tav_session *s, tav_move m, char *buf, size_t n)
 
 tav_status tav_session_move_parts(const tav_session *s, tav_move m, tav_move_parts *p)
 {
-    return tav_game_move_parts(s->g, state_ptr(s, s->ply), m, p) == 0 ? TAV_OK : TAV_E_NOTFOUND;
+    return tav_game_move_parts(s->g, state_ptr(s, s->ply), m, p);
 }
 
 tav_status tav_session_position(const tav_session *s, int viewer, char *buf, size_t n)
@@ -535,11 +536,11 @@ tav_status tav_session_position(const tav_session *s, int viewer, char *buf, siz
     if (viewer != TAV_WHITE && viewer != TAV_BLACK && viewer != TAV_SPECTATOR)
         return TAV_E_INVALID;
     const void *st = state_ptr(s, s->ply);
-    if (session_over(s))
+    if (session_over(s)) {
         s->g->get_position(st, buf, n);
-    else
-        tav_game_public_position(s->g, st, viewer, buf, n);
-    return TAV_OK;
+        return TAV_OK;
+    }
+    return tav_game_public_position(s->g, st, viewer, buf, n);
 }
 
 tav_status tav_session_view(const tav_session *s, int ply, int viewer, tav_board_view *v)
@@ -554,6 +555,16 @@ tav_status tav_session_view(const tav_session *s, int ply, int viewer, tav_board
         v->to_move = TAV_NONE;
         tavi_bprintf(v->phase, sizeof v->phase, "over");
     }
+    return TAV_OK;
+}
+
+tav_status tav_session_search_state(const tav_session *s, int viewer, void *out)
+{
+    if (viewer != TAV_WHITE && viewer != TAV_BLACK && viewer != TAV_SPECTATOR)
+        return TAV_E_INVALID;
+    memcpy(out, state_ptr(s, s->ply), s->g->state_size);
+    if (s->g->mask && s->g->determinize && !session_over(s))
+        s->g->mask(out, viewer);
     return TAV_OK;
 }
 
@@ -572,7 +583,7 @@ static char *write_record(const tav_session *s, int all, const char *white_name,
     tavi_bprintf(r.white, sizeof r.white, "%s", white_name ? white_name : "");
     tavi_bprintf(r.black, sizeof r.black, "%s", black_name ? black_name : "");
     for (int i = 0; i < s->ply; i++)
-        if (tav_record_add(&r, s->moves[i], NULL) != 0) {
+        if (tav_record_add(&r, s->moves[i], NULL) != TAV_OK) {
             tav_record_free(&r);
             return NULL;
         }

@@ -148,7 +148,8 @@ static inline double cancel_once(tav_service *svc, const tav_game *g, tav_sessio
     b.seed = 3;
     b.keep = keep;
     b.keep_tree = keep != 0;
-    uint64_t h = tav_service_submit(svc, s, player, &b, on_done, &w);
+    uint64_t h = 0;
+    tav_service_submit(svc, s, player, &b, on_done, &w, &h);
     check(h > 0, "cancel %s %s: submit refused", g->name, player);
     if (!h) {
         waiter_done(&w);

@@ -83,7 +83,7 @@ static void test_threads(void)
         b.threads = 1 + i % 3;   /* 3 is capped at the pool's 2 */
         b.seed = (uint64_t)i;
         const char *pl = i % 3 == 0 ? "ai" : i % 3 == 1 ? "uct" : "random";
-        if (s[i % 4] && tav_service_submit(svc, s[i % 4], pl, &b, on_done, &w[i]))
+        if (s[i % 4] && tav_service_submit(svc, s[i % 4], pl, &b, on_done, &w[i], NULL) == TAV_OK)
             submitted++;
         int t = os_threads();
         if (t > peak_os)
@@ -448,7 +448,9 @@ static void test_free_in_flight(void)
             memset(&b, 0, sizeof b);
             b.movetime_ms = 20000;
             b.threads = 1 + i % 2;
-            ok &= s && tav_service_submit(svc, s, i % 2 ? "ai" : "uct", &b, on_done, &w[i]) > 0;
+            uint64_t h = 0;
+            ok &= s && tav_service_submit(svc, s, i % 2 ? "ai" : "uct", &b, on_done, &w[i], &h) ==
+                           TAV_OK && h > 0;
             tav_session_free(s);
         }
         sleep_ms(20.0 * round);
@@ -492,15 +494,24 @@ static void test_tables(tav_service *svc)
     check(n == 3 && strcmp(pl[0], "random") == 0 && strcmp(pl[2], "ai") == 0, "players table");
     char name[16];
     int level = -1;
-    check(tav_player_parse("ai:level=7", name, sizeof name, &level) == 0 && strcmp(name, "ai") == 0 &&
-              level == 7, "parse ai:level=7");
-    check(tav_player_parse("ai:level=10", name, sizeof name, &level) == 0 && level == 10,
+    check(tav_player_parse("ai:level=7", name, sizeof name, &level) == TAV_OK &&
+              strcmp(name, "ai") == 0 && level == 7, "parse ai:level=7");
+    check(tav_player_parse("ai:level=10", name, sizeof name, &level) == TAV_OK && level == 10,
           "parse ai:level=10");
-    check(tav_player_parse("uct", name, sizeof name, &level) == 0 && level == 0, "parse uct");
-    static const char *const bad[] = {"", "human", "ai:level=0", "ai:level=11", "ai:level=", "ai:lvl=3",
-                                      "ai:level=5x", "randomx", "ai:", ":level=3"};
+    check(tav_player_parse("uct", name, sizeof name, &level) == TAV_OK && level == 0, "parse uct");
+    /* Refused with the reason: a name that is no player's, or a malformed spec. */
+    static const char *const unknown[] = {"human", "randomx", "human:level=3"};
+    for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++)
+        check(tav_player_parse(unknown[i], name, sizeof name, &level) == TAV_E_NOTFOUND,
+              "parse '%s': not found", unknown[i]);
+    static const char *const bad[] = {"", "ai:level=0", "ai:level=11", "ai:level=", "ai:lvl=3",
+                                      "ai:level=5x", "ai:", ":level=3"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        check(tav_player_parse(bad[i], name, sizeof name, &level) == -1, "parse '%s' refused", bad[i]);
+        check(tav_player_parse(bad[i], name, sizeof name, &level) == TAV_E_INVALID,
+              "parse '%s': invalid", bad[i]);
+    check(tav_player_parse(NULL, name, sizeof name, &level) == TAV_E_INVALID, "parse NULL");
+    char tiny[2];
+    check(tav_player_parse("uct", tiny, sizeof tiny, &level) == TAV_E_INVALID, "parse: no room");
     const tav_game *epa = tav_game_find("epaminondas"), *urb = tav_game_find("urbino");
     tav_budget b;
     memset(&b, 0, sizeof b);
@@ -523,10 +534,22 @@ static void test_tables(tav_service *svc)
     tav_answer a;
     memset(&b, 0, sizeof b);
     check(tav_service_run(svc, s, "nobody", &b, NULL, NULL, &a) == TAV_E_NOTFOUND, "unknown player");
-    check(tav_service_submit(svc, s, "nobody", &b, on_done, NULL) == 0, "unknown player refused");
+    uint64_t h = 99;
+    check(tav_service_submit(svc, s, "nobody", &b, on_done, NULL, &h) == TAV_E_NOTFOUND && h == 0,
+          "unknown player refused");
+    check(tav_service_submit(svc, NULL, "ai", &b, on_done, NULL, &h) == TAV_E_INVALID && h == 0,
+          "no session refused");
+    check(tav_service_submit_state(svc, tav_session_game(s), NULL, "ai", &b, on_done, NULL, &h) ==
+              TAV_E_INVALID && h == 0, "no state refused");
+    tav_game old = *tav_session_game(s);
+    old.abi_version = TAV_GAME_ABI_VERSION + 1;
+    check(tav_service_run_state(svc, &old, tav_session_state(s), "ai", &b, NULL, NULL, &a) ==
+              TAV_E_INVALID && a.status == TAV_E_INVALID, "a table of another version refused");
     tav_session_resign(s, TAV_WHITE);
     check(tav_service_run(svc, s, "ai", &b, NULL, NULL, &a) == TAV_E_OVER, "game over");
-    check(tav_service_submit(svc, s, "ai", &b, on_done, NULL) == 0, "game over refused");
+    h = 99;
+    check(tav_service_submit(svc, s, "ai", &b, on_done, NULL, &h) == TAV_E_OVER && h == 0,
+          "game over refused");
     tav_service_cancel(svc, 0);
     tav_service_cancel(svc, 987654321);   /* unknown handles are ignored */
     check(tav_service_new(0, 0) == NULL, "a pool of 0 workers refused");
@@ -556,9 +579,10 @@ static void test_cancel_queued(void)
     tav_budget b;
     memset(&b, 0, sizeof b);
     b.movetime_ms = 300;
-    uint64_t h1 = tav_service_submit(svc, s, "uct", &b, on_done, &a);
+    uint64_t h1 = 0, h2 = 0;
+    tav_service_submit(svc, s, "uct", &b, on_done, &a, &h1);
     b.movetime_ms = 10000;
-    uint64_t h2 = tav_service_submit(svc, s, "ai", &b, on_done, &b2);
+    tav_service_submit(svc, s, "ai", &b, on_done, &b2, &h2);
     sleep_ms(50);
     tav_service_cancel(svc, h2);
     check(waiter_wait(&a, 10) && a.ans.status == TAV_OK, "queued: the running search ends normally");
@@ -700,7 +724,9 @@ static uint64_t submit_pri(tav_service *svc, tav_session *s, long ms, uint64_t n
     b.threads = threads;
     b.seed = 5;
     b.priority = priority;
-    return tav_service_submit(svc, s, "uct", &b, on_ordered, o);
+    uint64_t h = 0;
+    tav_service_submit(svc, s, "uct", &b, on_ordered, o, &h);
+    return h;
 }
 
 /* 6. Priorities (budget.priority) on one worker: a long search at priority

@@ -207,9 +207,10 @@ static void time_cancel_queued(void)
         tav_budget b;
         memset(&b, 0, sizeof b);
         b.movetime_ms = 300;
-        tav_service_submit(svc, s, "uct", &b, on_done, &a);
+        tav_service_submit(svc, s, "uct", &b, on_done, &a, NULL);
         b.movetime_ms = 10000;
-        uint64_t h2 = tav_service_submit(svc, s, "ai", &b, on_done, &b2);
+        uint64_t h2 = 0;
+        tav_service_submit(svc, s, "ai", &b, on_done, &b2, &h2);
         sleep_ms(50);
         tav_service_cancel(svc, h2);
         if (waiter_wait(&a, 10) && waiter_wait(&b2, 10))
@@ -245,7 +246,7 @@ static void time_free(void)
             b.movetime_ms = 20000;
             b.threads = 1 + i % 2;
             if (s)
-                tav_service_submit(svc, s, i % 2 ? "ai" : "uct", &b, on_done, &w[i]);
+                tav_service_submit(svc, s, i % 2 ? "ai" : "uct", &b, on_done, &w[i], NULL);
             tav_session_free(s);
         }
         sleep_ms(20.0 * round);

@@ -389,8 +389,7 @@ static job *submit(core *C, int kind, game *g, const tav_session *s, const char 
     j->ply = tav_session_ply(s);
     j->budget_ms = b->movetime_ms;
     b->priority = priority;
-    j->handle = tav_service_submit(C->svc, s, player, b, job_done, j);
-    if (!j->handle) {
+    if (tav_service_submit(C->svc, s, player, b, job_done, j, &j->handle) != TAV_OK) {
         free(j);
         return NULL;
     }
@@ -429,7 +428,7 @@ static void start_move(core *C, game *g)
     int side = tav_session_to_move(g->s);
     char name[32];
     int level = 0;
-    if (tav_player_parse(g->player[side], name, sizeof name, &level) != 0) {
+    if (tav_player_parse(g->player[side], name, sizeof name, &level) != TAV_OK) {
         core_log(C, "error: game %s: unknown player %s", g->id, g->player[side]);
         return;
     }
@@ -742,7 +741,7 @@ int core_player_ok(const char *p)
         return 1;
     char name[32];
     int level = 0;
-    return strlen(p) <= CORE_PLAYER_MAX && tav_player_parse(p, name, sizeof name, &level) == 0;
+    return strlen(p) <= CORE_PLAYER_MAX && tav_player_parse(p, name, sizeof name, &level) == TAV_OK;
 }
 
 static const char players_msg[] =
