@@ -5,15 +5,17 @@
 # random-playout invariants (selftest), the session API (build/test_session),
 # protocol scripts (tests/protocol/*.in with expected *.out), protocol
 # robustness (generated bad input), the search service, the timing suite, the
-# terminal, records, documents, the server and the web page.
+# terminal, records, documents, the server, the page's TypeScript in node and
+# the web page.
 # Each suite prints its own "N passed, N failed"; the last line is the total.
 #
 # Tiers (TIER=...; docs/testing.md): every suite below is listed once, with
 # the tier it belongs to:
 #   check   the fast tier (`make check`, under a minute): fixtures, reference
 #           traces, the session API, protocol scripts, public API exports,
-#           generic code, layers, and the server's C suites when built
-#           ($BUILD/test_store, $BUILD/test_core);
+#           generic code, layers, the server's C suites when built
+#           ($BUILD/test_store, $BUILD/test_core), and the page's unit tests
+#           (tests/web/unit, node --test);
 #   timing  the timing suite (`make timing`): wall-clock figures, reported,
 #           failing only far outside their limits;
 #   all     (the default, `make test`) every suite: the fast tier, the timing
@@ -201,6 +203,12 @@ for t in test_store test_core; do
         suite check "server C suite $t" "$BUILD/$t"
     fi
 done
+
+# The page's pure TypeScript (web/src: the boards' geometry and input, view
+# helpers, meta, the game screen's texts) under node's own test runner, on
+# positions played on $BUILD/tavoliere serve (tests/web/unit/run.mjs): node's
+# report, then its pass and fail counts as "N passed, N failed".
+suite check "page units (node --test)" env BUILD="$BUILD" timeout 300 node tests/web/unit/run.mjs
 
 # The game server (tests/server/*.mjs, Node): API games checked against the
 # engine, live sockets and computer seats, bad input, SIGKILL durability,

@@ -3,16 +3,18 @@
 // or use the arrow keys to see a past position), resign / undo / hint, the
 // record, friend links, live updates over the WebSocket, and a clear message
 // when this tab was stale and the game moved on.  What it says about the game
-// (its title, score words, rules) comes from /api/meta (meta.ts).
+// (its title, score words, rules) comes from /api/meta (meta.ts).  What it
+// says and decides from the game's JSON alone is in gametext.ts.
 
 import * as api from "./api";
 import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
 import { Live } from "./live";
+import { cap, historyText, legalMoves, orientationOf, other, resultText, statusText, stepTarget, whoText } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
 import * as store from "./store";
-import type { BoardContext, BoardModule, Game, LegalMove, Meta, Side, View } from "./types";
+import type { BoardContext, BoardModule, Game, Meta, Side, View } from "./types";
 
 const STALE = "The game moved on: a move was made elsewhere (another tab or window). The board now shows the current position.";
 
@@ -36,9 +38,6 @@ interface Screen {
   els: Record<string, HTMLElement>;
   svg: SVGSVGElement;
 }
-
-const other = (s: Side): Side => (s === "white" ? "black" : "white");
-const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function showGame(app: HTMLElement, id: string, token: string | null): void {
   app.className = "game-screen";
@@ -221,13 +220,6 @@ function accept(s: Screen, g: Game, force: boolean): void {
 
 // ---- Drawing --------------------------------------------------------------------
 
-function resultText(g: Game): string {
-  if (g.resigned) return `${cap(g.resigned)} resigned: ${other(g.resigned)} wins`;
-  if (g.winner === "draw") return "Drawn";
-  if (g.winner === "white" || g.winner === "black") return `${cap(g.winner)} wins`;
-  return "Game over";
-}
-
 function mySides(s: Screen): Side[] {
   return (["white", "black"] as Side[]).filter((x) => s.tokens[x]);
 }
@@ -245,8 +237,7 @@ function render(s: Screen): void {
   // Players and score.
   for (const side of ["white", "black"] as Side[]) {
     const row = side === "white" ? e.whiteRow : e.blackRow;
-    const p = g[side];
-    const who = p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? "on this screen" : "Friend") : playerName(p, s.meta);
+    const who = whoText(g, side, mine, s.meta);
     const score = g.score[side === "white" ? 0 : 1];
     row.textContent = "";
     row.classList.toggle("to-move", g.tomove === side && !g.over);
@@ -257,13 +248,7 @@ function render(s: Screen): void {
   }
 
   // Whose turn.
-  let status: string;
-  if (g.over) status = resultText(g);
-  else if (g.tomove === "none") status = "…";
-  else if (mine.includes(g.tomove)) status = mine.length === 2 ? `${cap(g.tomove)} to move` : "Your turn";
-  else if (g[g.tomove] !== "human") status = g.thinking ? "The computer is thinking…" : `${cap(g.tomove)} (computer) to move`;
-  else status = mine.length ? `Waiting for ${g.tomove}` : `${cap(g.tomove)} to move`;
-  e.status.textContent = status;
+  e.status.textContent = statusText(g, mine);
   e.status.dataset.tomove = g.tomove;
   e.status.classList.toggle("over", g.over);
   document.body.dataset.over = g.over ? "1" : "0";
@@ -312,8 +297,7 @@ function renderMoves(s: Screen): void {
   if (cur && typeof cur.scrollIntoView === "function") cur.scrollIntoView({ block: "nearest" });
   const past = s.viewPly !== null;
   s.els.history.hidden = !past;
-  s.els.history.textContent = past ? (s.viewPly === 0 ? "Showing the start position" : `Showing the position after move ${s.viewPly} of ${g.ply}`) +
-    ". Press End or ▶| to return to the game." : "";
+  s.els.history.textContent = historyText(s.viewPly, g.ply);
 }
 
 function renderLinks(s: Screen): void {
@@ -343,14 +327,7 @@ function renderLinks(s: Screen): void {
 }
 
 function orientation(s: Screen): Side {
-  const mine = mySides(s);
-  const o: Side = mine.length === 1 ? mine[0] : "white";
-  return s.flipped ? other(o) : o;
-}
-
-// The legal moves with their parts (the server sends both, in one order).
-function legalMoves(g: Game): LegalMove[] {
-  return g.legal.map((move, i) => ({ move, parts: g.legalParts?.[i] ?? { action: "", squares: [] } }));
+  return orientationOf(mySides(s), s.flipped);
 }
 
 function drawBoard(s: Screen): void {
@@ -402,9 +379,8 @@ function step(where: "first" | "prev" | "next" | "last", s: Screen): void {
   const g = s.game;
   if (!g) return;
   const cur = s.wantPly ?? s.viewPly ?? g.ply;
-  const target = where === "first" ? 0 : where === "last" ? g.ply : where === "prev" ? cur - 1 : cur + 1;
-  if (target < 0 || target > g.ply || (target === cur && where !== "last")) return;
-  showPly(s, target);
+  const target = stepTarget(where, cur, g.ply);
+  if (target !== null) showPly(s, target);
 }
 
 function onKey(ev: KeyboardEvent, s: Screen): void {

@@ -6,17 +6,10 @@
 import { ApiError, createGame, getGame, loadRecord } from "./api";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
-import { capital, gameMeta, loadMeta, optionSets, playerName, title } from "./meta";
+import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
 import { PICTURES } from "./pictures";
 import * as store from "./store";
 import type { GameMeta, GameName, Meta, Side } from "./types";
-
-// "Level 4 · Club player — about 1050" (ratings rounded to 50).
-function levelLabel(g: GameMeta | undefined, l: { level: number; name: string }): string {
-  const r = g?.ratings[l.level - 1];
-  const base = `Level ${l.level} · ${capital(l.name)}`;
-  return typeof r === "number" ? `${base} — about ${Math.round(r / 50) * 50}` : base;
-}
 
 function radio(name: string, value: string, label: string, checked: boolean, extra: Record<string, string> = {}): HTMLLabelElement {
   return h("label", { class: "choice", ...extra },

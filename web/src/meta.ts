@@ -63,6 +63,14 @@ export function levelName(meta: Meta | null, n: number): string {
   return l ? capital(l.name) : `level ${n}`;
 }
 
+// A level in the computer's menu with the game's rating for it: "Level 4 ·
+// Club player — about 1050" (ratings rounded to 50).
+export function levelLabel(g: GameMeta | undefined, l: { level: number; name: string }): string {
+  const r = g?.ratings[l.level - 1];
+  const base = `Level ${l.level} · ${capital(l.name)}`;
+  return typeof r === "number" ? `${base} — about ${Math.round(r / 50) * 50}` : base;
+}
+
 // How to name a player string ("human", "random", "ai:level=4").
 export function playerName(p: string, meta: Meta | null): string {
   if (p === "human") return "Player";

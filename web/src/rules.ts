@@ -2,35 +2,20 @@
 // diagrams.  The title, the pitch and the rules themselves come from
 // /api/meta (the game library's words, meta.ts).  Every diagram is a real
 // position: the page loads one short record (a legal game prefix made with
-// `tavoliere engine`, in rules-diagrams.json) through POST /api/records, asks the server for the
-// view after given plies, and draws each with a board of the game's own
-// (no input).
+// `tavoliere engine`, in rules-diagrams.json, read by diagrams.ts) through
+// POST /api/records, asks the server for the view after given plies, and
+// draws each with a board of the game's own (no input).
 
 import * as api from "./api";
 import { h } from "./dom";
 import { BOARDS } from "./games/index";
 import { gameMeta, loadMeta, rulesElements } from "./meta";
-import DIAGRAMS from "./rules-diagrams.json";
+import { PAGES, recordText } from "./diagrams";
 import type { BoardContext, GameMeta, GameName, Meta } from "./types";
-
-interface Diagram { ply: number; caption: string }
-interface RulesPage { options: string; moves: string; diagrams: Diagram[] }
-
-// Each page's diagrams: the options and moves of one short record, and the
-// plies it is shown after, with their captions (data, in rules-diagrams.json).
-const PAGES: Record<GameName, RulesPage> = DIAGRAMS;
 
 // The page's diagrams all come from one record; its game id is kept for the
 // tab's life so going back and forth does not load it again.
 const loaded: Partial<Record<GameName, Promise<string>>> = {};
-
-function recordText(g: GameName): string {
-  const p = PAGES[g];
-  const tags = [`[Game "${g}"]`];
-  if (p.options) tags.push(`[Options "${p.options}"]`);
-  tags.push(`[White "human"]`, `[Black "human"]`, `[Result "*"]`);
-  return tags.join("\n") + "\n\n" + p.moves.split(" ").map((m, i) => `${i + 1}. ${m}`).join("\n") + "\n";
-}
 
 export function showRules(app: HTMLElement, name: string): void {
   app.textContent = "";

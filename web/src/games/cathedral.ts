@@ -20,22 +20,16 @@
 // wheel, click to place.  Touch: tap a building, tap (or drag) on the board to
 // put the ghost there, turn with the buttons or a two-finger twist, tap the
 // same square again to place it.
+//
+// What needs no DOM (the buildings, the hands' shapes, labels, colours, the
+// captured buildings) is in cathedralkit.ts.
 
-import type { BoardContext, BoardModule, LegalMove, Side, Square, View } from "../types";
+import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
 import {
   button, Carried, carriedOf, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
 } from "./boardkit";
+import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, squareLabel } from "./cathedralkit";
 
-const NAMES: Record<string, string> = {
-  T: "Tavern", S: "Stable", I: "Inn", B: "Bridge", Q: "Square", M: "Manor", A: "Abbey",
-  D: "Academy", X: "Infirmary", C: "Castle", W: "Tower", Y: "Cathedral",
-};
-
-const COLOURS = {
-  white: { fill: "#f6eddc", edge: "#7a6444", letter: "#6b5637" },
-  black: { fill: "#3d3a45", edge: "#a59fb4", letter: "#ece8f4" },
-  neutral: { fill: "#5d7fa8", edge: "#2d4563", letter: "#f4f8ff" },
-};
 const BOARD = { light: "#d9bb85", line: "#a8894f" };
 const GOOD = "#2e9d46", BAD = "#d9362b";
 
@@ -46,47 +40,6 @@ const HAND_GAP = 0.3;
 const PANEL_W = 6.2;     // hand panel width beside the board
 const CONTROLS_H = 1.15;
 const HEADER_H = 0.6;
-
-type Colour = { fill: string; edge: string; letter: string };
-interface Building { kind: string; owner: Side | "neutral"; squares: string[] }
-interface HandPiece { code: string; index: number; cells: Cells; w: number; h: number }
-
-// ---- Reading the view ------------------------------------------------------
-
-function buildings(view: View): Building[] {
-  const by = new Map<string, Building>();
-  for (const [name, sq] of Object.entries(view.squares)) {
-    if (!sq.kind) continue;
-    const owner = (sq.owner ?? "neutral") as Building["owner"];
-    const key = `${sq.piece ?? 0}:${sq.kind}:${owner}`;
-    let b = by.get(key);
-    if (!b) { b = { kind: sq.kind, owner, squares: [] }; by.set(key, b); }
-    b.squares.push(name);
-  }
-  for (const b of by.values()) b.squares.sort();
-  return [...by.values()];
-}
-
-function handCount(view: View, side: Side, kind: string): number {
-  let n = 0;
-  for (const it of view.sides[side]?.hand ?? []) if (it.kind === kind) n += it.count;
-  return n;
-}
-
-function squareLabel(name: string, sq: Square | undefined): string {
-  const parts = [name];
-  if (sq?.kind) {
-    parts.push(sq.kind === "Y" ? "the Cathedral" : `${sq.owner} ${NAMES[sq.kind] ?? sq.kind}`);
-  } else parts.push("empty");
-  if (sq?.marks?.includes("terrWhite")) parts.push("white territory");
-  if (sq?.marks?.includes("terrBlack")) parts.push("black territory");
-  if (sq?.marks?.includes("last")) parts.push("last move");
-  return parts.join(", ");
-}
-
-function colourOf(owner: string): Colour {
-  return owner === "white" ? COLOURS.white : owner === "black" ? COLOURS.black : COLOURS.neutral;
-}
 
 function drawShape(parent: Element, cells: Cells, x: number, y: number, s: number, colour: Colour, letter: string,
   opts: { last?: boolean } = {}): void {
@@ -152,17 +105,6 @@ export function cathedral(): BoardModule {
     carried = first ? carriedOf(cb.grid, first) : null;
   }
 
-  function handPieces(view: View, side: Side): HandPiece[] {
-    const out: HandPiece[] = [];
-    for (const it of view.sides[side]?.hand ?? []) {
-      const base = it.cells && it.cells.length ? it.cells : [[0, 0]] as [number, number][];
-      const cells = normalise(base.map(([f, k]) => cb.grid.toScreen(f, k)));
-      const w = Math.max(...cells.map((c) => c[0])) + 1, h = Math.max(...cells.map((c) => c[1])) + 1;
-      for (let i = 0; i < Math.max(0, it.count); i++) out.push({ code: it.kind, index: i, cells, w, h });
-    }
-    return out;
-  }
-
   // Lay out a hand's pieces in rows of width w; returns positions and height.
   function flow(items: { w: number; h: number }[], w: number): { pos: [number, number][]; height: number } {
     const pos: [number, number][] = [];
@@ -178,7 +120,7 @@ export function cathedral(): BoardModule {
   }
 
   function panelHeight(view: View, side: Side, w: number): number {
-    const ps = handPieces(view, side);
+    const ps = handPieces(view, side, cb.grid);
     return HEADER_H + (ps.length ? flow(ps, w).height : 0.5) + 0.2;
   }
 
@@ -200,7 +142,7 @@ export function cathedral(): BoardModule {
       "font-size": 0.36, "font-family": FONT, "dominant-baseline": "central", fill: "currentColor",
       "font-weight": mine ? 700 : 400,
     });
-    const ps = handPieces(view, side);
+    const ps = handPieces(view, side, cb.grid);
     if (!ps.length) {
       text(g, x + 0.1, y + HEADER_H + 0.25, "all built", { "font-size": 0.3, "font-family": FONT,
         fill: "currentColor", opacity: 0.7, "dominant-baseline": "central" });
@@ -309,16 +251,11 @@ export function cathedral(): BoardModule {
   // The capture flight: buildings that left the board for their owner's hand
   // fly there; a captured Cathedral fades away.
   function animateCaptures(prev: View, view: View): void {
-    if (prev.last === view.last) return;
-    const now = new Set(buildings(view).map((b) => `${b.owner}:${b.kind}:${b.squares.join(",")}`));
-    const gone = buildings(prev).filter((b) => !now.has(`${b.owner}:${b.kind}:${b.squares.join(",")}`));
-    if (!gone.length || gone.length > 3) return;
+    const fly = flown(prev, view);
+    if (!fly.length) return;
     const layer = cb.ctx!.svg.querySelector(".tav-fly");
     if (!layer) return;
-    for (const b of gone) {
-      const back = b.owner !== "neutral" && handCount(view, b.owner, b.kind) > handCount(prev, b.owner, b.kind);
-      if (b.owner !== "neutral" && !back) continue;
-      if (b.owner === "neutral" && view.squares[b.squares[0]]?.kind) continue;
+    for (const b of fly) {
       const cells = b.squares.map((s) => cb.grid.cell(s)).filter((c): c is [number, number] => !!c);
       if (!cells.length) continue;
       const mx = Math.min(...cells.map((c) => c[0])), my = Math.min(...cells.map((c) => c[1]));

@@ -20,9 +20,13 @@
 // the tile and the buttons.  Mouse: move, R or the wheel turns, click places.
 // Touch: tap (or drag) to put the ghost, turn with the buttons or a
 // two-finger twist, tap the same square again to place it.
+//
+// What needs no DOM (the tile frame, the top tiles, labels, colours) is in
+// toscanakit.ts.
 
-import type { BoardContext, BoardModule, HandItem, LegalMove, Side, View } from "../types";
-import { button, Carried, carriedOf, CarryBoard, Cells, el, markedCells, markHandled, outlinePath, refocus, text, turn } from "./boardkit";
+import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
+import { button, Carried, carriedOf, CarryBoard, Cells, el, markedCells, markHandled, outlinePath, refocus, text } from "./boardkit";
+import { COL, colourName, FRAME, frameTurned, squareFill, squareLabel, tileColour, topTile } from "./toscanakit";
 
 const N = 17;
 const MARGIN = 0.7;
@@ -32,50 +36,15 @@ const FONT = "system-ui, sans-serif";
 const FS = 0.48;                  // text size
 const PANEL_H = 3.6;              // a panel's height at scale 1
 
-const COL = {
-  empty: "#8fa889", line: "#7a9474",
-  L: "#f4e7c8", D: "#6d4a2f",
-  whiteEdge: "#ffffff", blackEdge: "#16110d",
-  areaWhite: "#1c7ed6", areaBlack: "#ae3ec9",
-  good: "#2e9d46", bad: "#d9362b", last: "#f08c00",
-};
-
-function topTile(view: View, side: Side): HandItem | undefined {
-  return (view.sides[side]?.hand ?? []).find((it) => it.kind === "S");
-}
-
-// The frame cells of a tile on the screen, cell i at (i % 4, i >> 2): row 0
-// on top, as docs/server-api.md numbers them (a placement's parts list its
-// squares in this order).
-const FRAME: Cells = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [i % 4, i >> 2] as [number, number]);
-
-function colourName(side: Side): string { return side === "white" ? "light" : "dark"; }
-
 function drawTile(parent: Element, x: number, y: number, s: number, side: Side, off: number[], rot: number): Cells {
-  const cells = turn(FRAME, rot);
-  const mx = Math.min(...cells.map((c) => c[0])), my = Math.min(...cells.map((c) => c[1]));
-  const own = side === "white" ? COL.L : COL.D, other = side === "white" ? COL.D : COL.L;
-  cells.forEach(([cx, cy], i) => {
-    el("rect", { x: x + (cx - mx) * s, y: y + (cy - my) * s, width: s, height: s,
-      fill: off.includes(i) ? other : own, stroke: "#0003", "stroke-width": s * 0.03 }, parent);
+  const norm = frameTurned(rot);
+  norm.forEach(([cx, cy], i) => {
+    el("rect", { x: x + cx * s, y: y + cy * s, width: s, height: s,
+      fill: tileColour(side, off.includes(i)), stroke: "#0003", "stroke-width": s * 0.03 }, parent);
   });
-  const norm = cells.map(([cx, cy]) => [cx - mx, cy - my] as [number, number]);
   el("path", { d: outlinePath(norm, x, y, s), fill: "none", "stroke-width": s * 0.08,
     stroke: side === "white" ? "#b9ab8c" : COL.blackEdge }, parent);
   return norm;
-}
-
-function squareLabel(name: string, view: View): string {
-  const sq = view.squares[name];
-  const parts = [name];
-  if (sq?.kind) {
-    parts.push(`${sq.kind === "L" ? "light" : "dark"} square of ${sq.owner}'s tile ${sq.piece ?? ""}`.trim());
-  } else parts.push("empty");
-  if (sq?.marks?.includes("centre")) parts.push("centre");
-  if (sq?.marks?.includes("areaWhite")) parts.push("in white's largest area");
-  if (sq?.marks?.includes("areaBlack")) parts.push("in black's largest area");
-  if (sq?.marks?.includes("last")) parts.push("last move");
-  return parts.join(", ");
 }
 
 // ---- One board -------------------------------------------------------------
@@ -178,7 +147,7 @@ export function toscana(): BoardModule {
     const { bx, by, grid } = cb;
     cb.drawBoard(root, {
       aria: "Toscana board, 17 by 17. Arrows move the tile, R turns it, Enter places it.",
-      fill: (name) => (view.squares[name]?.kind === "L" ? COL.L : view.squares[name]?.kind === "D" ? COL.D : COL.empty),
+      fill: (name) => squareFill(view, name),
       stroke: (name) => (view.squares[name]?.kind ? "#0002" : COL.line),
       label: (name) => squareLabel(name, view),
       margin: MARGIN, coords: 0.4,

@@ -19,40 +19,25 @@
 //   pass       a button, when it is the only move.
 // Keyboard: Tab reaches the board (arrows move, Enter or Space clicks a
 // square) and the buttons; Escape cancels the half-made move.
+//
+// What needs no DOM (what a click does and submits, the squares offered, the
+// labels and classes) is in urbinokit.ts.
 
-import type { BoardContext, BoardModule, LegalMove, Side, Square, View } from "../types";
+import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
 import { el, outlinePath, text } from "./boardkit";
 import { drawCoordinates, drawSquares, squareModule, stripButton } from "./squareboard";
+import { builds, Kind, KIND_NAME, KINDS, keyKind, offerLabel, squareClass, supply, urbinoClick, urbinoMarks } from "./urbinokit";
 
 // How to move, for the rules dialog.
 const HELP = "click an architect and its new square to move it first (or keep both), choose a house, palace or tower " +
   "(the buttons or the keys H, P, T), then click a lot offered for it. Tab reaches the board; the arrows move " +
   "between squares and Enter clicks.";
 
-type Kind = "H" | "P" | "T";
-const KINDS: Kind[] = ["H", "P", "T"];
-const KIND_NAME: Record<string, string> = { H: "house", P: "palace", T: "tower", A: "architect" };
-const KIND_KEY: Record<string, Kind> = { h: "H", p: "P", t: "T" };
-
-// A building move, from its parts: the architect moved first (from, to; ""
-// when none), the building and its square.
-interface Build { from: string; to: string; kind: Kind; sq: string; move: string }
-
 const W = 10;            // viewBox width
 const OX = 0.65;         // board origin
 const OY = 1.15;
 const STRIP_Y = OY + 9 + 0.5;
 const H = STRIP_Y + 1.25;
-
-function builds(legal: LegalMove[]): Build[] {
-  const out: Build[] = [];
-  for (const { move, parts: p } of legal) {
-    if (p.action === "place" && p.piece && KINDS.includes(p.piece as Kind)) {
-      out.push({ from: p.from ?? "", to: p.to ?? "", kind: p.piece as Kind, sq: p.squares[0], move });
-    }
-  }
-  return out;
-}
 
 // ---- Drawing ---------------------------------------------------------------------------
 
@@ -70,27 +55,6 @@ function drawBuilding(g: Element, kind: string, owner: string): void {
     el("circle", { class: `${cls} tower`, cx: 0.5, cy: 0.5, r: 0.37 }, g);
     el("circle", { class: `${cls} keep`, cx: 0.5, cy: 0.5, r: 0.17 }, g);
   }
-}
-
-function squareLabel(name: string, sq: Square | undefined, view: View): string {
-  let s = name;
-  if (sq?.kind === "A") s += ", architect";
-  else if (sq?.kind) s += `, ${sq.owner} ${KIND_NAME[sq.kind] ?? sq.kind}`;
-  else s += ", empty";
-  if (sq?.marks?.includes("lot")) s += ", building lot";
-  if (sq?.marks?.includes("monument")) s += ", part of a monument";
-  if (sq?.marks?.includes("last")) s += ", last move";
-  if (sq?.region) {
-    const r = view.regions.find((x) => x.id === sq.region);
-    if (r) s += `, district: white ${r.white}, black ${r.black}` + (r.scorer === "white" || r.scorer === "black" ? `, ${r.scorer} scores ${r.points}` : ", nobody scores");
-  }
-  return s;
-}
-
-function supply(view: View, side: Side): Record<string, number> {
-  const out: Record<string, number> = { H: 0, P: 0, T: 0 };
-  for (const it of view.sides?.[side]?.hand ?? []) out[it.kind] = (out[it.kind] ?? 0) + it.count;
-  return out;
 }
 
 function drawSupply(parent: Element, view: View, side: Side, x: number, y: number): void {
@@ -120,69 +84,14 @@ export function urbino(): BoardModule {
     legal: [] as LegalMove[],
   };
 
-  function prefixed(all: Build[]): Build[] {
-    return all.filter((b) => (st.arch && st.dest ? b.from === st.arch && b.to === st.dest : b.from === ""));
-  }
-
-  function currentKind(avail: Build[]): Kind | null {
-    const kinds = KINDS.filter((k) => avail.some((b) => b.kind === k));
-    if (st.kind && kinds.includes(st.kind)) return st.kind;
-    return kinds[0] ?? null;
-  }
-
+  // A click (or Enter) on a square: the half-made move goes on, or a move is submitted.
   function activate(name: string): void {
     const ctx = st.ctx;
-    if (!ctx || !st.legal.length) return;
-    // Setup: place an architect.
-    const setup = st.legal.find((m) => m.parts.piece === "A" && m.parts.squares[0] === name);
-    if (setup) {
-      ctx.submit(setup.move);
-      return;
-    }
-    const all = builds(st.legal);
-    if (!all.length) return;
-    // An architect picked, its new square not yet chosen.
-    if (st.arch && !st.dest) {
-      if (name === st.arch) {
-        st.arch = null;
-        ctx.say("");
-        return render();
-      }
-      if (all.some((b) => b.from === st.arch && b.to === name)) {
-        st.dest = name;
-        ctx.say("Now choose a building and click a lot.");
-        return render();
-      }
-      if (all.some((b) => b.from === name)) {
-        st.arch = name;
-        return render();
-      }
-      ctx.say("Click a highlighted square for the architect, or the architect again to keep it.");
-      return;
-    }
-    // The moved architect clicked again: take the repositioning back.
-    if (st.arch && st.dest && name === st.dest) {
-      st.dest = null;
-      ctx.say("Click the architect's new square.");
-      return render();
-    }
-    const avail = prefixed(all);
-    const kind = currentKind(avail);
-    const hit = avail.find((b) => b.sq === name && b.kind === kind);
-    if (hit) {
-      ctx.submit(hit.move);
-      return;
-    }
-    if (avail.some((b) => b.sq === name)) {
-      ctx.say(`A ${KIND_NAME[kind ?? "H"]} may not stand there; choose another building.`);
-      return;
-    }
-    if (!st.dest && all.some((b) => b.from === name)) {
-      st.arch = name;
-      ctx.say("Click the architect's new square (highlighted), or click it again to keep it.");
-      return render();
-    }
-    ctx.say(st.dest ? "Click a lot offered for this building." : "Click a shaded lot to build, or an architect to move it first.");
+    if (!ctx) return;
+    const r = urbinoClick(st, st.legal, name);
+    if (r.submit !== undefined) ctx.submit(r.submit);
+    if (r.say !== undefined) ctx.say(r.say);
+    if (r.render) render();
   }
 
   function chooseKind(k: Kind): void {
@@ -192,9 +101,9 @@ export function urbino(): BoardModule {
 
   // H, P, T choose a building kind.
   function key(_ctx: BoardContext, ev: KeyboardEvent): boolean {
-    const k = KIND_KEY[ev.key.toLowerCase()];
-    if (!st.legal.length || !k) return false;
-    if (prefixed(builds(st.legal)).some((b) => b.kind === k)) chooseKind(k);
+    const k = keyKind(st, st.legal, ev.key);
+    if (k === undefined) return false;
+    if (k) chooseKind(k);
     return true;
   }
 
@@ -203,17 +112,10 @@ export function urbino(): BoardModule {
     const them: Side = me === "white" ? "black" : "white";
     const root = el("g", { class: "tav-urbino" }, svg);
     const legal = st.legal;
-    const all = builds(legal);
-    const setupSquares = new Set(legal.filter((m) => m.parts.piece === "A").map((m) => m.parts.squares[0]));
-    const avail = prefixed(all);
-    const kind = currentKind(avail);
-    const targets = new Set(avail.filter((b) => b.kind === kind).map((b) => b.sq));
-    const anyLot = new Set(avail.map((b) => b.sq));
-    const movable = new Set(st.dest ? [] : all.filter((b) => b.from).map((b) => b.from));
-    const dests = new Set(st.arch && !st.dest ? all.filter((b) => b.from === st.arch).map((b) => b.to) : []);
+    const mk = urbinoMarks(st, legal);
+    const { all, setupSquares, avail, kind, targets, dests, repositioned } = mk;
     const hint = new Set(st.hint);
     const squares = view.squares ?? {};
-    const repositioned = !!(st.arch && st.dest);
 
     drawSupply(root, view, them, OX, 0.2);
 
@@ -222,26 +124,8 @@ export function urbino(): BoardModule {
       cursor: st.cursor,
       onCursor: (n) => { st.cursor = n; },
       activate,
-      label: (n) => {
-        let l = squareLabel(n, squares[n], view);
-        if (setupSquares.has(n)) l += ", place an architect here";
-        else if (dests.has(n)) l += ", move the architect here";
-        else if (targets.has(n)) l += `, build a ${KIND_NAME[kind ?? "H"]} here`;
-        else if (movable.has(n)) l += ", click to move this architect";
-        return l;
-      },
-      cls: (n) => {
-        const sq = squares[n];
-        const c: string[] = [];
-        const marks = sq?.marks ?? [];
-        if (repositioned ? anyLot.has(n) : marks.includes("lot")) c.push("lot");
-        if (marks.includes("last")) c.push("last");
-        if (targets.has(n) || setupSquares.has(n) || dests.has(n)) c.push("target");
-        if (movable.has(n)) c.push("movable");
-        if (n === st.arch) c.push("picked");
-        if (hint.has(n)) c.push("hint");
-        return c.join(" ");
-      },
+      label: (n) => offerLabel(n, view, mk),
+      cls: (n) => squareClass(n, view, mk, st, hint),
     });
 
     // What stands on each square (inside the square's group, so a click on a

@@ -1,0 +1,60 @@
+// toscanakit.ts — the pure part of the Toscana board (toscana.ts): what it
+// reads from the view, with no DOM: the tile frame and its quarter turns,
+// each side's top tile, the squares' labels and colours.  Tested in node
+// (tests/web/unit).
+
+import type { HandItem, Side, View } from "../types";
+import { Cells, turn } from "./boardkit";
+
+export const COL = {
+  empty: "#8fa889", line: "#7a9474",
+  L: "#f4e7c8", D: "#6d4a2f",
+  whiteEdge: "#ffffff", blackEdge: "#16110d",
+  areaWhite: "#1c7ed6", areaBlack: "#ae3ec9",
+  good: "#2e9d46", bad: "#d9362b", last: "#f08c00",
+};
+
+// A side's top tile (the hand's kind S), when it has one.
+export function topTile(view: View, side: Side): HandItem | undefined {
+  return (view.sides[side]?.hand ?? []).find((it) => it.kind === "S");
+}
+
+// The frame cells of a tile on the screen, cell i at (i % 4, i >> 2): row 0
+// on top, as docs/server-api.md numbers them (a placement's parts list its
+// squares in this order).
+export const FRAME: Cells = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => [i % 4, i >> 2] as [number, number]);
+
+// The frame turned rot quarter turns clockwise, shifted so its smallest x
+// and y are 0 (cell i stays at index i): how a panel draws the tile.
+export function frameTurned(rot: number): Cells {
+  const cells = turn(FRAME, rot);
+  const mx = Math.min(...cells.map((c) => c[0])), my = Math.min(...cells.map((c) => c[1]));
+  return cells.map(([cx, cy]) => [cx - mx, cy - my] as [number, number]);
+}
+
+// A tile cell's colour: the owner's own colour (white light, black dark),
+// the other one on its off-colour cells.
+export function tileColour(side: Side, off: boolean): string {
+  const own = side === "white" ? COL.L : COL.D, other = side === "white" ? COL.D : COL.L;
+  return off ? other : own;
+}
+
+export function colourName(side: Side): string { return side === "white" ? "light" : "dark"; }
+
+// A board square's fill: the light or dark square of a tile, else empty.
+export function squareFill(view: View, name: string): string {
+  return view.squares[name]?.kind === "L" ? COL.L : view.squares[name]?.kind === "D" ? COL.D : COL.empty;
+}
+
+export function squareLabel(name: string, view: View): string {
+  const sq = view.squares[name];
+  const parts = [name];
+  if (sq?.kind) {
+    parts.push(`${sq.kind === "L" ? "light" : "dark"} square of ${sq.owner}'s tile ${sq.piece ?? ""}`.trim());
+  } else parts.push("empty");
+  if (sq?.marks?.includes("centre")) parts.push("centre");
+  if (sq?.marks?.includes("areaWhite")) parts.push("in white's largest area");
+  if (sq?.marks?.includes("areaBlack")) parts.push("in black's largest area");
+  if (sq?.marks?.includes("last")) parts.push("last move");
+  return parts.join(", ");
+}
