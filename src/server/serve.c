@@ -25,6 +25,7 @@
 
 static volatile sig_atomic_t stop_requested;
 static struct lws_context *volatile signal_ctx;
+static srv *uv_srv;   /* the server a libuv signal callback stops */
 
 static void on_signal(int sig)
 {
@@ -34,13 +35,39 @@ static void on_signal(int sig)
         lws_cancel_service(signal_ctx);
 }
 
+/* Stop: commit what is open, end the searches and the threads, then close
+ * every socket (the edge lets go of its games).  Once only. */
+static void stop_first(srv *S)
+{
+    if (S->stopped)
+        return;
+    S->stopped = 1;
+    stop_requested = 1;
+    lws_sul_cancel(&S->tick_sul);
+    lws_sul_cancel(&S->flush_sul);
+    srv_flush(S);   /* core_stop waits for what is still open */
+    srv_log(S, "stopping after %ld API requests, %ld commits, %ld failed", S->requests,
+            S->batches, S->failed);
+    core_stop(S->C);
+    signal_ctx = NULL;
+    lws_context_destroy(S->ctx);
+}
+
+/* libuv: SIGINT and SIGTERM arrive inside the loop. */
+static void on_uv_signal(void *handle, int sig)
+{
+    (void)handle;
+    if ((sig == SIGINT || sig == SIGTERM) && uv_srv)
+        stop_first(uv_srv);
+}
+
 static int usage(void)
 {
     fprintf(stderr,
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
             "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
-            "                       [--quiet]\n");
+            "                       [--poll] [--quiet]\n");
     return 2;
 }
 
@@ -158,7 +185,7 @@ int server_main(int argc, char **argv)
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
     long pace = CORE_CPU_PACE_MS;
-    int quiet = 0, limit_loopback = 0;
+    int quiet = 0, limit_loopback = 0, use_poll = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -168,6 +195,10 @@ int server_main(int argc, char **argv)
         }
         if (strcmp(a, "--limit-loopback") == 0) {
             limit_loopback = 1;
+            continue;
+        }
+        if (strcmp(a, "--poll") == 0) {
+            use_poll = 1;
             continue;
         }
         if (!v)
@@ -243,7 +274,20 @@ int server_main(int argc, char **argv)
     info.retry_and_idle_policy = &idle_policy;
     info.vhost_name = "tavoliere";
     info.headers = &security_headers[0];
-    S->ctx = lws_create_context(&info);
+    /* The event loop: libuv (epoll: the cost of a turn of the loop does not
+     * grow with the number of open sockets) through libwebsockets' event
+     * library plugin, else poll().  Signals then come through libuv. */
+    info.options |= LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN;
+    info.signal_cb = on_uv_signal;
+    uv_srv = S;
+    S->ctx = use_poll ? NULL : lws_create_context(&info);
+    S->uv = S->ctx != NULL;
+    if (!S->ctx) {
+        info.options &= ~(uint64_t)(LWS_SERVER_OPTION_LIBUV |
+                                    LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN);
+        info.signal_cb = NULL;
+        S->ctx = lws_create_context(&info);
+    }
     if (!S->ctx) {
         fprintf(stderr, "tavoliere serve: cannot listen on %s:%ld\n", host, port);
         free(S);
@@ -264,13 +308,15 @@ int server_main(int argc, char **argv)
         return 1;
     }
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    signal_ctx = S->ctx;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    if (!S->uv) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        signal_ctx = S->ctx;
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
     signal(SIGPIPE, SIG_IGN);
 
     printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s)\n",
@@ -279,18 +325,14 @@ int server_main(int argc, char **argv)
     fflush(stdout);
 
     lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
+    /* With libuv, lws_service runs the loop until the signal callback has
+     * stopped the server; with poll(), one turn at a time. */
     while (!stop_requested)
-        if (lws_service(S->ctx, 0) < 0)
+        if (lws_service(S->ctx, 0) != 0 && S->uv)
             break;
-    lws_sul_cancel(&S->tick_sul);
-    lws_sul_cancel(&S->flush_sul);
-    srv_flush(S);   /* core_stop below waits for what is still open */
-
-    srv_log(S, "stopping after %ld API requests, %ld commits, %ld failed", S->requests,
-            S->batches, S->failed);
-    core_stop(S->C);            /* searches and the record thread end */
-    signal_ctx = NULL;
-    lws_context_destroy(S->ctx);   /* every socket closes: the edge lets go of its games */
+    stop_first(S);
+    if (S->uv)
+        lws_context_destroy(S->ctx);   /* libuv: the second half, once the loop ended */
     S->ctx = NULL;
     core_free(S->C);
     http_conns_free(S);

@@ -146,6 +146,8 @@ struct srv {
     long body_bytes;     /* request-body bytes held in all */
     char hosts[SRV_HOSTS_MAX][256];   /* host names the Host header may name */
     int nhosts;
+    int uv;              /* the loop is libuv's (else poll) */
+    int stopped;         /* the first half of the stop is done */
 };
 
 /* API actions: each answers an HTTP status and a JSON (or text) body. */

@@ -169,7 +169,8 @@ await main(async (defer) => {
   eq((await post(base, `/api/games/${id}/moves`, { seat: seats.black, move: legal[0], ply: 0 })).status, 409, "the other seat retrying white's move: 409");
 
   // Rate limit per address (enabled for loopback in a second server).
-  const limited = await startServer({ args: ["--rate", "20", "--limit-loopback"] });
+  // (this server runs on poll() instead of libuv: the fallback loop is tested too)
+  const limited = await startServer({ args: ["--rate", "20", "--limit-loopback", "--poll"] });
   defer(() => limited.stop());
   // 60 requests in 6 lanes at once, as a browser sends them (a client may
   // not open more than 16 connections at once that are still sending their
