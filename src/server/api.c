@@ -16,7 +16,7 @@
 
 #include "server/srv.h"
 
-enum { F_STR, F_INT };
+enum { F_STR, F_INT, F_BOOL };
 
 typedef struct field {
     const char *name;
@@ -90,6 +90,12 @@ static json_t *parse_body(const char *body, size_t len, const field *f, int nf, 
                 json_decref(o);
                 return NULL;
             }
+        } else if (f[i].type == F_BOOL) {
+            if (!json_is_boolean(v)) {
+                answer(r, 400, json_error("'%s' must be true or false", f[i].name));
+                json_decref(o);
+                return NULL;
+            }
         } else {
             if (!json_is_integer(v) || json_integer_value(v) < 0 ||
                 json_integer_value(v) > (json_int_t)f[i].max) {
@@ -157,16 +163,18 @@ static void made(reply *r, core_made *m)
 static const field new_game_fields[] = {
     {"game", F_STR, 32, 1}, {"options", F_STR, 2048, 0},
     {"white", F_STR, CORE_PLAYER_MAX, 1}, {"black", F_STR, CORE_PLAYER_MAX, 1},
+    {"local", F_BOOL, 0, 0},
 };
 
 static void api_new_game(srv *S, peer *by, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, new_game_fields, 4, r);
+    json_t *o = parse_body(body, len, new_game_fields, 5, r);
     if (!o)
         return;
     const char *player[2] = {str_field(o, "white", ""), str_field(o, "black", "")};
     core_made m;
-    core_create(S->C, by, str_field(o, "game", ""), str_field(o, "options", ""), player, &m);
+    core_create(S->C, by, str_field(o, "game", ""), str_field(o, "options", ""), player,
+                json_is_true(json_object_get(o, "local")), &m);
     made(r, &m);
     sodium_memzero(m.tokens, sizeof m.tokens);
     json_decref(o);

@@ -547,6 +547,11 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
         JB_LIT(&b, "false");
     /* A deal chosen by the game's creator (Toscana's seed or stacks, through
      * the API): still hidden from both sides, but nobody plays it unaware. */
+    JB_LIT(&b, ",\"help\":");
+    if (g->help)
+        JB_LIT(&b, "true");
+    else
+        JB_LIT(&b, "false");
     JB_LIT(&b, ",\"dealChosen\":");
     if (core_deal_chosen(s))
         JB_LIT(&b, "true");
@@ -697,7 +702,7 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
     unsigned long stamp = core_stamp(g);
     if (!gv->json[k] || gv->jstamp[k] != stamp) {
         json_seats seats = {g->id, {g->player[0], g->player[1]}, g->job != NULL,
-                            core_undo_offered(g)};
+                            core_undo_offered(g), core_help_allowed(g)};
         char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;

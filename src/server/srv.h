@@ -173,6 +173,7 @@ typedef struct json_seats {
     const char *player[2];
     int thinking;
     int undo;
+    int help;            /* engine help (hints) allowed now (SPEC "Fair play") */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */

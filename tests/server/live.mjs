@@ -107,6 +107,16 @@ await main(async (defer) => {
   let hg = (await get(base, `/api/games/${hid}?seat=${ht}`)).body;
   const hint = await post(base, `/api/games/${hid}/hint`, { seat: ht });
   check(hint.status === 200 && hg.legal.includes(hint.body.move), "hint is a legal move", JSON.stringify(hint.body));
+  check(hg.help === true, "against the computer: engine help allowed (help: true)");
+  // Fair play (SPEC): between two people on separate screens, no hint until the game is over;
+  // two people at one screen ("local": true) may have them.
+  const link = await post(base, "/api/games", { game: "epaminondas", white: "human", black: "human" });
+  const lg = (await get(base, `/api/games/${link.body.id}?seat=${link.body.seats.white}`)).body;
+  const refused = await post(base, `/api/games/${link.body.id}/hint`, { seat: link.body.seats.white });
+  check(refused.status === 403 && lg.help === false, "a game by link: hint refused with 403, help: false", `${refused.status} ${lg.help}`);
+  const local = await post(base, "/api/games", { game: "epaminondas", white: "human", black: "human", local: true });
+  const allowed = await post(base, `/api/games/${local.body.id}/hint`, { seat: local.body.seats.white });
+  check(allowed.status === 200, "two people at one screen (local): hint allowed", allowed.status);
   const r1 = await post(base, `/api/games/${hid}/moves`, { seat: ht, move: hg.legal[0], ply: 0 });
   eq(r1.status, 200, "human move against the computer");
   const HS = live(base, hid, ht);

@@ -120,7 +120,7 @@ static void failures(core *C, seen *s)
 {
     const char *pl[2] = {"human", "human"};
     core_made m;
-    core_create(C, NULL, "epaminondas", "", pl, &m);
+    core_create(C, NULL, "epaminondas", "", pl, 0, &m);
     check(commit(C) == 0, "a game committed", NULL);
     game *g = m.g;
     core_pin(g);
@@ -141,7 +141,7 @@ static void failures(core *C, seen *s)
           "the server goes on: the same move again, committed", err);
     /* A game made in a failed batch does not exist. */
     core_made d;
-    core_create(C, NULL, "urbino", "", pl, &d);
+    core_create(C, NULL, "urbino", "", pl, 0, &d);
     char id[STORE_ID_LEN];
     snprintf(id, sizeof id, "%s", d.g->id);
     core_fail_next_commit(C);
@@ -159,7 +159,7 @@ static void moves(core *C, seen *s)
     const char *pl[2] = {"human", "human"};
     core_made m;
     peer *p = peer_get(C, "10.0.0.1");
-    check(core_create(C, p, "urbino", "", pl, &m) == CORE_CREATED && m.g, "create urbino", m.err);
+    check(core_create(C, p, "urbino", "", pl, 0, &m) == CORE_CREATED && m.g, "create urbino", m.err);
     check(strlen(m.tokens[0]) == CORE_TOKEN_LEN && strlen(m.tokens[1]) == CORE_TOKEN_LEN,
           "two seat tokens", NULL);
     check(core_pending(C) && commit(C) == 0, "the new game is committed", NULL);
@@ -193,6 +193,17 @@ static void moves(core *C, seen *s)
           "a retry of the same move at the same ply: OK, played once", err);
     check(core_undo(C, g, m.tokens[side], 1, err, sizeof err) == CORE_CONFLICT,
           "no undo between two people", err);
+    job *hj = NULL;
+    int other = tav_session_to_move(g->s);
+    check(core_hint(C, g, m.tokens[other], NULL, (void *)0x3, &hj, err, sizeof err) ==
+              CORE_FORBIDDEN && !core_help_allowed(g),
+          "fair play: no hint between two people on separate screens", err);
+    core_made lm;
+    check(core_create(C, p, "urbino", "", pl, 1, &lm) == CORE_CREATED && lm.g->local &&
+              core_help_allowed(lm.g),
+          "two people at one screen (local): engine help allowed", lm.err);
+    commit(C);
+    sodium_memzero(lm.tokens, sizeof lm.tokens);
     check(core_resign(C, g, m.tokens[1], err, sizeof err) == CORE_OK && commit(C) == 0,
           "black resigns", err);
     check(core_resign(C, g, m.tokens[0], err, sizeof err) == CORE_CONFLICT,
@@ -205,7 +216,7 @@ static void computer(core *C, seen *s)
 {
     const char *pl[2] = {"human", "ai:level=1"};
     core_made m;
-    check(core_create(C, NULL, "urbino", "", pl, &m) == CORE_CREATED, "create against ai", m.err);
+    check(core_create(C, NULL, "urbino", "", pl, 0, &m) == CORE_CREATED, "create against ai", m.err);
     commit(C);
     game *g = m.g;
     core_pin(g);
@@ -260,7 +271,7 @@ static void toscana(core *C)
 {
     const char *pl[2] = {"human", "ai:level=1"};
     core_made m;
-    check(core_create(C, NULL, "toscana", "", pl, &m) == CORE_CREATED, "create toscana", m.err);
+    check(core_create(C, NULL, "toscana", "", pl, 0, &m) == CORE_CREATED, "create toscana", m.err);
     commit(C);
     game *g = m.g;
     core_pin(g);
@@ -280,7 +291,7 @@ static void toscana(core *C)
           "no undo in Toscana: a move reveals a hidden tile", err);
     core_made c;
     const char *hh[2] = {"human", "human"};
-    check(core_create(C, NULL, "toscana", "seed=5", hh, &c) == CORE_CREATED &&
+    check(core_create(C, NULL, "toscana", "seed=5", hh, 0, &c) == CORE_CREATED &&
               core_deal_chosen(c.g->s),
           "a chosen deal is accepted and said", c.err);
     commit(C);
@@ -321,7 +332,7 @@ static void records(core *C, seen *s)
           "... and refused: too many moves", s->made.err);
     free(big);
     core_made x;
-    check(core_create(C, NULL, "epaminondas", "maxplies=100000", pl, &x) == CORE_BAD,
+    check(core_create(C, NULL, "epaminondas", "maxplies=100000", pl, 0, &x) == CORE_BAD,
           "maxplies past 1000 is refused", x.err);
 }
 
@@ -334,15 +345,15 @@ static void limits(core *C)
     peer *q2 = peer_get(C, "2001:db8:1:2::99");
     check(q && q == q2, "an IPv6 address counts by its /64", NULL);
     core_made m;
-    core_status a = core_create(C, p, "urbino", "", cc, &m);
-    core_status b = core_create(C, p, "urbino", "", cc, &m);
-    core_status c = core_create(C, p, "urbino", "", cc, &m);
+    core_status a = core_create(C, p, "urbino", "", cc, 0, &m);
+    core_status b = core_create(C, p, "urbino", "", cc, 0, &m);
+    core_status c = core_create(C, p, "urbino", "", cc, 0, &m);
     check(a == CORE_CREATED && b == CORE_CREATED && c == CORE_LIMIT,
           "two unfinished computer-only games per address", m.err);
-    check(core_create(C, p, "urbino", "", pl, &m) == CORE_CREATED &&
-              core_create(C, p, "urbino", "", pl, &m) == CORE_LIMIT,
+    check(core_create(C, p, "urbino", "", pl, 0, &m) == CORE_CREATED &&
+              core_create(C, p, "urbino", "", pl, 0, &m) == CORE_LIMIT,
           "games an hour per address (3 in this test)", m.err);
-    check(core_create(C, q, "urbino", "", pl, &m) == CORE_CREATED, "another address may", m.err);
+    check(core_create(C, q, "urbino", "", pl, 0, &m) == CORE_CREATED, "another address may", m.err);
     commit(C);
     sodium_memzero(m.tokens, sizeof m.tokens);
 }
@@ -352,7 +363,7 @@ static void idle(core *C, seen *s)
 {
     const char *pl[2] = {"human", "human"};
     core_made m;
-    core_create(C, NULL, "cathedral", "", pl, &m);
+    core_create(C, NULL, "cathedral", "", pl, 0, &m);
     commit(C);
     game *g = m.g;
     char id[STORE_ID_LEN], err[320], text[TAV_MOVE_TEXT];
@@ -408,7 +419,7 @@ int main(void)
         /* A computer seat to act when the core stops resumes at the restart. */
         const char *pl[2] = {"ai:level=1", "human"};
         core_made m;
-        core_create(C, NULL, "epaminondas", "", pl, &m);
+        core_create(C, NULL, "epaminondas", "", pl, 0, &m);
         char id[STORE_ID_LEN];
         snprintf(id, sizeof id, "%s", m.g->id);
         commit(C);

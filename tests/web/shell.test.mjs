@@ -252,9 +252,30 @@ async function toscanaNotes(env) {
   tally.check("toscana: no Undo button against the computer", state.undo === true, JSON.stringify(state));
 }
 
+// Fair play: no Hint between two people on separate screens; Hint against
+// the computer and for two people at one screen.
+async function fairPlay(env) {
+  const { url, tally } = env;
+  const cases = [
+    ["by link", { game: "urbino", white: "human", black: "human" }, true],
+    ["one screen", { game: "urbino", white: "human", black: "human", local: true }, false],
+    ["computer", { game: "urbino", white: "human", black: "ai:level=1" }, false],
+  ];
+  const page = await env.newPage("fair play");
+  for (const [what, body, hidden] of cases) {
+    const g = await api(url, "POST", "/api/games", body);
+    await page.goto(`${url}/games/${g.data.id}?seat=${g.data.seats.white}`);
+    await page.waitForSelector("#board [data-square]");
+    await page.waitForFunction(() => document.querySelector("#status")?.textContent !== "Loading…");
+    const h = await page.$eval("#hint", (e) => e.hidden);
+    tally.check(`fair play: Hint ${hidden ? "hidden" : "offered"} (${what})`, h === hidden, String(h));
+  }
+}
+
 export async function run(env) {
   await home(env);
   await toscanaNotes(env);
+  await fairPlay(env);
   const id = await friends(env);
   await sameScreen(env);
   await crossing(env);

@@ -44,8 +44,9 @@ export interface Created {
 const enc = encodeURIComponent;
 const seatQuery = (seat?: string | null) => (seat ? `?seat=${enc(seat)}` : "");
 
-export function createGame(game: GameName, options: string, white: string, black: string): Promise<Created> {
-  return call("POST", "/api/games", { game, options, white, black });
+/** local: two people at one screen (engine help allowed; SPEC "Fair play"). */
+export function createGame(game: GameName, options: string, white: string, black: string, local = false): Promise<Created> {
+  return call("POST", "/api/games", local ? { game, options, white, black, local } : { game, options, white, black });
 }
 
 export function getGame(id: string, seat?: string | null): Promise<Game> {

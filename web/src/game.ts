@@ -260,6 +260,8 @@ function render(s: Screen): void {
   const canAct = !g.over && g.tomove !== "none" && mine.includes(g.tomove as Side);
   const vsComputer = g.white !== "human" || g.black !== "human";
   (e.hint as HTMLButtonElement).disabled = !canAct;
+  // Fair play: no engine help between two people on separate screens (the server refuses it too).
+  (e.hint as HTMLButtonElement).hidden = g.help === false;
   (e.undo as HTMLButtonElement).hidden = !vsComputer || mine.length === 0 || g.undo === false;
   e.deal.hidden = !g.dealChosen || g.over;
   (e.undo as HTMLButtonElement).disabled = g.over || g.ply === 0 || s.pending;

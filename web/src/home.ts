@@ -130,7 +130,7 @@ function build(app: HTMLElement, meta: Meta): void {
     if (opp === "computer") players[other] = computer;
     playBtn.disabled = true;
     try {
-      const c = await createGame(g, options, players.white, players.black);
+      const c = await createGame(g, options, players.white, players.black, opp === "local");
       const seats: store.Saved["seats"] = {};
       if (opp === "link") seats[me] = c.seats[me];
       else {

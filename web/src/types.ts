@@ -85,6 +85,8 @@ export interface Game {
   thinking: boolean;
   /** Whether a move may ever be taken back in this game (false with hidden information). */
   undo?: boolean;
+  /** Engine help (hints) allowed now: false between two people on separate screens until the end. */
+  help?: boolean;
   /** The creator chose the deal (Toscana's seed or stacks): still hidden, but said. */
   dealChosen?: boolean;
   view: View;

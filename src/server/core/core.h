@@ -107,6 +107,7 @@ struct game {
     int unsaved;         /* writes of it not yet committed (it stays in memory) */
     int dead;            /* its creation failed to commit: it leaves memory */
     int cpu_only;        /* both seats are computers */
+    int local;           /* two people at one screen: engine help allowed (SPEC "Fair play") */
     peer *owner;         /* cpu_only: the address whose cpu_games count it holds */
     int cwaiting;        /* cpu_only: on the list of games waiting to search */
     int64_t touched;     /* unix seconds of the last request or change */
@@ -249,7 +250,10 @@ void core_unpin(game *g);
 int core_player_ok(const char *p);
 /* A new game; tokens of its human seats in m. */
 core_status core_create(core *C, peer *by, const char *name, const char *options,
-                        const char *const player[2], core_made *m);
+                        const char *const player[2], int local, core_made *m);
+/* Whether engine help (hints) may be given in g now: in a game between two
+ * people on separate screens, not until it is over (SPEC "Fair play"). */
+int core_help_allowed(const game *g);
 /* A new game from a record: checked on the record thread, then
  * events.record_done(waiter, ...); CORE_PENDING (*handle lets the edge
  * abandon it), or the refusal in m. */

@@ -254,6 +254,7 @@ static game *load_game(core *C, const char *id)
     if (sg.resigned == TAV_WHITE || sg.resigned == TAV_BLACK)
         tav_session_resign(g->s, sg.resigned);
     g->cpu_only = !g->human[0] && !g->human[1];
+    g->local = sg.local;
     g->last_ms = rc.last;
     changed(g);
     store_game_done(&sg);
@@ -800,7 +801,7 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
 }
 
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
-                               core_made *m);
+                               int local, core_made *m);
 
 /* A record checked: make its game (the waiter may have gone: then not). */
 static void record_made(core *C, job *j)
@@ -815,7 +816,7 @@ static void record_made(core *C, job *j)
         if ((m.status = creation_allowed(C, j->by, player, m.err, sizeof m.err)) == CORE_OK) {
             tav_session *s = j->made;
             j->made = NULL;
-            create_game(C, s, player, j->by, &m);
+            create_game(C, s, player, j->by, 0, &m);
         }
     }
     if (C->ev.record_done)
@@ -1023,6 +1024,12 @@ core_status core_hint(core *C, game *g, const char *token, peer *by, void *waite
         snprintf(err, errlen, "not a seat of this game");
         return CORE_FORBIDDEN;
     }
+    if (!core_help_allowed(g)) {
+        snprintf(err, errlen, "no engine help in a game between two people until it is over "
+                              "(fair play; a game for two people at one screen is created with "
+                              "\"local\": true)");
+        return CORE_FORBIDDEN;
+    }
     if (tav_session_to_move(g->s) != side) {
         snprintf(err, errlen, "it is not your turn");
         return CORE_CONFLICT;
@@ -1212,8 +1219,17 @@ static int plies_ok(const char *options)
     return 0;
 }
 
+int core_help_allowed(const game *g)
+{
+    if (!g->human[0] || !g->human[1] || g->local)
+        return 1;
+    tav_result r;
+    tav_session_result(g->s, &r);
+    return r.over;
+}
+
 core_status core_create(core *C, peer *by, const char *name, const char *options,
-                        const char *const player[2], core_made *m)
+                        const char *const player[2], int local, core_made *m)
 {
     memset(m, 0, sizeof *m);
     if (!tav_game_find(name)) {
@@ -1238,14 +1254,14 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
         snprintf(m->err, sizeof m->err, "%s", err);
         return m->status = CORE_BAD;
     }
-    return create_game(C, s, player, by, m);
+    return create_game(C, s, player, by, local, m);
 }
 
 /* A new game (create or record upload): stored first, then kept.  A
  * computer-only game counts against the address that made it until it ends.
  * Takes s over (freed on failure). */
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
-                               core_made *m)
+                               int local, core_made *m)
 {
     game *g = calloc(1, sizeof *g);
     store_move *moves = NULL;
@@ -1281,6 +1297,8 @@ static core_status create_game(core *C, tav_session *s, const char *const player
         }
     }
     g->cpu_only = !g->human[0] && !g->human[1];
+    g->local = local && g->human[0] && g->human[1];
+    sg.local = g->local;
     sg.status = store_status(g);
     int64_t now = core_unix_ms();
     for (int i = 0; i < n; i++) {

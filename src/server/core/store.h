@@ -37,6 +37,7 @@ typedef struct store_game {
     int status;                    /* STORE_PLAYING, STORE_OVER */
     int resigned;                  /* side that resigned, or -1 */
     int has_seat[2];               /* 1 where a human seat (and its hash) exists */
+    int local;                     /* two people at one screen: engine help allowed */
     unsigned char seat_hash[2][STORE_HASH_LEN];
 } store_game;
 

@@ -53,6 +53,8 @@ static const char *const migrations[] = {
     /* 1 -> 2: status 2 marks an unfinished game whose computer seat is to act
      * (reloaded at start); others stay on disk until someone asks for them. */
     "UPDATE games SET status = 2 WHERE status = 0 AND (white <> 'human' OR black <> 'human');",
+    /* 2 -> 3: two people at one screen (SPEC "Fair play": engine help allowed). */
+    "ALTER TABLE games ADD COLUMN local INTEGER NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -71,13 +73,13 @@ static const char *const queries[NQ] = {
     [Q_RELEASE] = "RELEASE op",
     [Q_ROLLBACK_TO] = "ROLLBACK TO op",
     [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
-                   " resigned) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                   " resigned, local) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES (?1, ?2, ?3)",
     [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES (?1, ?2, ?3, ?4, ?5)",
     [Q_SET_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
     [Q_SET_RESULT] = "UPDATE games SET status = ?2, resigned = ?3 WHERE id = ?1",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
-    [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned"
+    [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local"
                    " FROM games WHERE id = ?1",
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
@@ -340,6 +342,7 @@ static int sq_create_game(store *base, const store_game *g, const store_move *mo
     sqlite3_bind_int64(s, 7, g->created);
     sqlite3_bind_int(s, 8, g->status);
     sqlite3_bind_int(s, 9, g->resigned);
+    sqlite3_bind_int(s, 10, g->local != 0);
     if (step_done(s) != 0)
         return abort_tx(st, NULL, "insert game", err, errlen);
     for (int side = 0; side < 2; side++) {
@@ -456,6 +459,7 @@ static int sq_load_game(store *base, const char *id, store_game *outp, store_row
     out->created = sqlite3_column_int64(s, 5);
     out->status = sqlite3_column_int(s, 6);
     out->resigned = sqlite3_column_int(s, 7);
+    out->local = sqlite3_column_int(s, 8);
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     if (bad) {
