@@ -352,7 +352,17 @@ static void http_reset(conn *c)
 }
 
 /* Queue an answer whose body is a heap string of `len` bytes (taken over). */
+static void respond_as(conn *c, int status, const char *ctype, char *body, size_t len,
+                       int hold);
+
 static void respond(conn *c, int status, const char *ctype, char *body, size_t len)
+{
+    respond_as(c, status, ctype, body, len, 1);
+}
+
+/* hold: an answer to a POST waits for the writes pending now (0: goes at once). */
+static void respond_as(conn *c, int status, const char *ctype, char *body, size_t len,
+                       int hold)
 {
     if (!c->resp_static)
         free(c->resp);
@@ -365,7 +375,7 @@ static void respond(conn *c, int status, const char *ctype, char *body, size_t l
     c->responding = 1;
     c->headers_sent = 0;
     srv *S = server_of(c->wsi);
-    if (S && c->method == 'P' && core_pending(S->C)) {
+    if (S && hold && c->method == 'P' && core_pending(S->C)) {
         /* A change is acknowledged only once it is on disk: the answer to
          * a POST waits for the commit of the batch (reads go at once). */
         c->batch = core_batch(S->C);
@@ -424,8 +434,8 @@ void http_committed(srv *S, long n, int ok)
             unawait(S, c);
             if (!ok && c->batch == n) {
                 /* Nothing of it is on disk: the change it answers did not happen. */
-                c->method = 'G';   /* (answered at once, not held again) */
-                respond_error(c, 503, "the change could not be stored: try again");
+                char *b = json_error("the change could not be stored: try again");
+                respond_as(c, 503, "application/json", b, b ? strlen(b) : 0, 0);
             } else {
                 lws_callback_on_writable(c->wsi);
             }

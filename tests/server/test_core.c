@@ -136,8 +136,15 @@ static void failures(core *C, seen *s)
     check(s->failed == batch, "the edge hears that the batch failed", NULL);
     check(tav_session_ply(g->s) == 0 && s->changed > changed,
           "the move is taken back in memory (read back from the store) and viewers told", NULL);
-    check(core_move(C, g, m.tokens[0], text, 0, err, sizeof err) == CORE_OK && commit(C) == 0 &&
-              s->committed > batch,
+    check(core_move(C, g, m.tokens[0], text, 0, err, sizeof err) == CORE_OK, "the move again",
+          err);
+    long again = core_batch(C);
+    core_commit(C);
+    /* While it is being committed and nothing else is open, an answer
+     * (e.g. a refusal) waits for that batch, not for one never opened. */
+    check(!core_pending(C) || core_batch(C) == again,
+          "with no batch open, core_batch names the one being committed", NULL);
+    check(commit(C) == 0 && s->committed >= again,
           "the server goes on: the same move again, committed", err);
     /* A game made in a failed batch does not exist. */
     core_made d;

@@ -220,8 +220,9 @@ void core_tick(core *C);
 /* Writes: every change joins the open batch; core_commit hands it to the
  * writer thread (when it is not busy with the one before), and
  * events.committed says when it is on disk.  core_pending: 1 while a batch
- * is open or being committed; core_batch: the number of the batch the
- * writes made now belong to. */
+ * is open or being committed; core_batch (while one is pending): the
+ * number of the batch the writes made now belong to, or of the batch
+ * being committed when none is open. */
 int core_pending(const core *C);
 long core_batch(const core *C);
 void core_commit(core *C);

@@ -262,7 +262,10 @@ int core_pending(const core *C)
 
 long core_batch(const core *C)
 {
-    return C->wopen ? C->wopen->n : C->wlast + 1;
+    /* With no batch open, what is pending is the batch being committed
+     * (the last opened): an answer waits for that one, not for a batch
+     * that may never be opened. */
+    return C->wopen ? C->wopen->n : C->wlast;
 }
 
 void core_commit(core *C)
