@@ -27,9 +27,9 @@
  * and the version `make` writes into its pkg-config file (`pkg-config
  * --modversion tavoliere`). */
 #define TAV_VERSION_MAJOR 0
-#define TAV_VERSION_MINOR 1
+#define TAV_VERSION_MINOR 2
 #define TAV_VERSION_PATCH 0
-#define TAV_VERSION "0.1.0"
+#define TAV_VERSION "0.2.0"
 
 /* Status of a library call: TAV_OK, or why it failed. */
 typedef enum tav_status {

@@ -166,6 +166,10 @@ typedef struct tav_board_view {
     tav_region region[TAV_MAX_REGIONS];
     char last_move[TAV_MOVE_TEXT];
     char info[256];              /* one line of game-specific text for people */
+    char end[256];               /* once the game is over, why it ended and who won, a
+                                    sentence or two for people ("White began a turn with
+                                    more pieces on the far row, 2 to 1: White wins.");
+                                    empty while it runs */
     int light_dark;              /* 1 (Toscana): covered squares are light ('L') or dark
                                     ('D') and are drawn in those colours, the tiles told
                                     apart by their piece number */
@@ -244,7 +248,7 @@ uint32_t tav_rng_below(tav_rng *r, uint32_t n);   /* uniform in [0, n), n > 0 */
  * written for in abi_version, and the library refuses a table of another
  * version (tav_session_new_game, the search service, tav_conformance_game).
  * It changes whenever a field is added, removed or changes meaning. */
-#define TAV_GAME_ABI_VERSION 1
+#define TAV_GAME_ABI_VERSION 2
 
 /*
  * The operations table.  Required: abi_version, name, state_size,

@@ -793,6 +793,18 @@ static void cathedral_board_view(const void *st, int viewer, tav_board_view *v)
     tavi_bprintf(v->info, sizeof v->info, "cathedral %s, claims %s, territory %d:%d, passes %d",
                 ynames[s->ystate], cat_claims(s) ? "on" : "off", bb_count(s->terr[0]),
                 bb_count(s->terr[1]), s->passes);
+    if (s->passes >= 2) {
+        if (r.winner == TAV_DRAW)
+            tavi_bprintf(v->end, sizeof v->end,
+                        "Neither player could build any more. Both have %d square%s of buildings "
+                        "left: a draw.", r.score[0], r.score[0] == 1 ? "" : "s");
+        else
+            tavi_bprintf(v->end, sizeof v->end,
+                        "Neither player could build any more. White has %d square%s of buildings "
+                        "left, Black %d: fewer wins, so %s wins.", r.score[0],
+                        r.score[0] == 1 ? "" : "s", r.score[1],
+                        r.winner == TAV_WHITE ? "White" : "Black");
+    }
     if (s->last)
         cat_move_text(s->last, v->last_move, sizeof v->last_move);
 }

@@ -477,6 +477,25 @@ static void epaminondas_board_view(const void *st, int viewer, tav_board_view *v
     tavi_bprintf(v->info, sizeof v->info, "ply %u of %u; far row white %d, black %d", s->plies,
                 s->maxplies, bb_count(bb_and(epa_side(s, TAV_WHITE), epa_row12)),
                 bb_count(bb_and(epa_side(s, TAV_BLACK), epa_row1)));
+    if (s->over) {
+        /* Why, in the order epa_status judges it at the start of a turn. */
+        static const char *const names[2] = {"White", "Black"};
+        int me = s->tomove, op = me ^ 1;
+        int far[2] = {bb_count(bb_and(epa_side(s, TAV_WHITE), epa_row12)),
+                      bb_count(bb_and(epa_side(s, TAV_BLACK), epa_row1))};
+        if (s->winner == me)
+            tavi_bprintf(v->end, sizeof v->end,
+                        "%s began a turn with more pieces on the far row than %s had on "
+                        "theirs, %d to %d: %s wins.", names[me], names[op], far[me], far[op],
+                        names[me]);
+        else if (s->winner == op)
+            tavi_bprintf(v->end, sizeof v->end, "%s had no move left: %s wins.", names[me],
+                        names[op]);
+        else
+            tavi_bprintf(v->end, sizeof v->end,
+                        "The game reached its limit of %u moves without a winner: a draw.",
+                        s->maxplies);
+    }
     if (s->last)
         epa_move_text(s->last, v->last_move, sizeof v->last_move);
 }

@@ -728,6 +728,22 @@ static void toscana_board_view(const void *st, int viewer, tav_board_view *v)
                 s->phase == TOS_OVER ? "over" : s->phase == TOS_DECIDE ? "decision" : "play");
     tavi_bprintf(v->info, sizeof v->info, "largest areas %d:%d tiles, %d tiles placed, %d pass%s "
                 "in a row", sc[0], sc[1], s->nplaced, s->passes, s->passes == 1 ? "" : "es");
+    if (s->phase == TOS_OVER) {
+        char why[128];
+        if (s->nstack[0] == 0 && s->nstack[1] == 0)
+            tavi_bprintf(why, sizeof why, "Every tile was played.");
+        else
+            tavi_bprintf(why, sizeof why,
+                        "No tile could be placed: both passed, with %d tile%s left to White and "
+                        "%d to Black.", s->nstack[0], s->nstack[0] == 1 ? "" : "s", s->nstack[1]);
+        if (sc[0] == sc[1])
+            tavi_bprintf(v->end, sizeof v->end, "%s Both largest areas touch %d tiles: a draw.",
+                        why, sc[0]);
+        else
+            tavi_bprintf(v->end, sizeof v->end,
+                        "%s White's largest area touches %d tiles, Black's %d: %s wins.", why,
+                        sc[0], sc[1], sc[0] > sc[1] ? "White" : "Black");
+    }
     if (s->nplaced) {
         tos_placed p = tos_unpack(s->place[s->nplaced - 1]);
         tos_place_text(p.tile, p.rot, p.r0, p.c0, v->last_move, sizeof v->last_move);

@@ -335,12 +335,14 @@ static int urb_districts(const urbino_state *s, int variant, int8_t *lab, urb_di
 }
 
 /* Score now: points per player, and the winner under the final tie-breaks. */
-static void urb_score(const urbino_state *s, int score[2], int *leader)
+/* Each colour's points and, for the ties, its towers, palaces and houses in
+ * the districts it scores (sc[c][0..3]). */
+static void urb_tally(const urbino_state *s, int sc[2][4])
 {
     int8_t lab[URB_SQ];
     urb_district dist[URB_SQ];
     int nd = urb_districts(s, s->variant, lab, dist);
-    int sc[2][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } }; /* points, towers, palaces, houses */
+    memset(sc, 0, sizeof(int) * 8);
     for (int i = 0; i < nd; i++) {
         int c = dist[i].scorer;
         if (c == TAV_NONE)
@@ -350,12 +352,26 @@ static void urb_score(const urbino_state *s, int score[2], int *leader)
         sc[c][2] += dist[i].n[c][URB_PALACE];
         sc[c][3] += dist[i].n[c][URB_HOUSE];
     }
+}
+
+/* The first of points, towers, palaces, houses in which the colours differ
+ * (4: none). */
+static int urb_tier(int sc[2][4])
+{
+    int i = 0;
+    while (i < 4 && sc[0][i] == sc[1][i])
+        i++;
+    return i;
+}
+
+static void urb_score(const urbino_state *s, int score[2], int *leader)
+{
+    int sc[2][4];
+    urb_tally(s, sc);
     score[0] = sc[0][0];
     score[1] = sc[1][0];
-    *leader = TAV_DRAW;
-    for (int i = 0; i < 4 && *leader == TAV_DRAW; i++)
-        if (sc[0][i] != sc[1][i])
-            *leader = sc[0][i] > sc[1][i] ? TAV_WHITE : TAV_BLACK;
+    int i = urb_tier(sc);
+    *leader = i == 4 ? TAV_DRAW : sc[0][i] > sc[1][i] ? TAV_WHITE : TAV_BLACK;
 }
 
 /* Squares where colour c may put a building of each type (ignoring architects and supply). */
@@ -810,6 +826,29 @@ static void urbino_board_view(const void *st, int viewer, tav_board_view *v)
     tavi_bprintf(v->info, sizeof v->info, "%s, score %d:%d, %d lots, passes %d",
                 s->variant == VAR_MONUMENTS ? "monuments" : "standard", score[0], score[1],
                 ubb_count(lots), s->passes);
+    if (s->phase == PH_OVER) {
+        int sc[2][4];
+        urb_tally(s, sc);
+        int i = urb_tier(sc);
+        static const char *const what[4] = {"points", "towers", "palaces", "houses"};
+        const char *win = i == 4 ? NULL : sc[0][i] > sc[1][i] ? "White" : "Black";
+        char tie[160] = "";
+        static const char *const equal[4] = {"", "points", "points and towers",
+                                             "points, towers and palaces"};
+        if (i > 0 && i < 4)
+            tavi_bprintf(tie, sizeof tie, " Equal %s; %s has more %s in the districts it "
+                        "scores, %d to %d.", equal[i], win, what[i],
+                        sc[0][i] > sc[1][i] ? sc[0][i] : sc[1][i],
+                        sc[0][i] > sc[1][i] ? sc[1][i] : sc[0][i]);
+        if (!win)
+            tavi_bprintf(v->end, sizeof v->end,
+                        "Neither player could build any more. %d points each, and equal towers, "
+                        "palaces and houses in the districts each scores: a draw.", score[0]);
+        else
+            tavi_bprintf(v->end, sizeof v->end,
+                        "Neither player could build any more. White scores %d point%s, Black "
+                        "%d.%s %s wins.", score[0], score[0] == 1 ? "" : "s", score[1], tie, win);
+    }
     urb_last_text(s, v->last_move, sizeof v->last_move);
 }
 

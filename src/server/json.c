@@ -322,6 +322,8 @@ static void view_write(jbuf *b, const tav_board_view *v)
     jb_strn(b, v->last_move, TAV_MOVE_TEXT);
     JB_LIT(b, ",\"info\":");
     jb_strn(b, v->info, sizeof v->info);
+    JB_LIT(b, ",\"end\":");
+    jb_strn(b, v->end, sizeof v->end);
     JB_LIT(b, ",\"squares\":{");
     int first = 1;
     for (int r = 0; r < h; r++)

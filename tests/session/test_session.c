@@ -121,6 +121,17 @@ static void random_game(const tav_game *g, const char *options, uint64_t seed)
                 check(0, "%s ply %d: view for viewer %d", g->name, ply, viewers[k]);
                 bad = 1;
             }
+            /* Why it ended: said once it is over, to everyone, naming the
+             * result; nothing while it runs. */
+            const char *want_end = r1.winner == TAV_WHITE   ? "White wins."
+                                   : r1.winner == TAV_BLACK ? "Black wins."
+                                                            : "a draw.";
+            if (!r1.over ? v->end[0] != 0
+                         : !strstr(v->end, want_end) || strlen(v->end) < 30) {
+                check(0, "%s ply %d: view's end for viewer %d: '%s'", g->name, ply,
+                      viewers[k], v->end);
+                bad = 1;
+            }
         }
         if (ply > 0 && strcmp(v->last_move, tav_session_move_text(s, ply - 1)) != 0) {
             check(0, "%s ply %d: view's last move '%s'", g->name, ply, v->last_move);
@@ -160,6 +171,7 @@ static void random_game(const tav_game *g, const char *options, uint64_t seed)
     }
     check(!bad, "%s [%s] seed %llu: %d plies agree", g->name, options, (unsigned long long)seed,
           ply);
+
     /* History: every state_at and its move replay. */
     int okh = tav_session_state_at(s, -1) == NULL && tav_session_state_at(s, ply + 1) == NULL &&
               tav_session_move_text(s, ply) == NULL;
@@ -1763,6 +1775,46 @@ static void statuses(void)
     tav_record_free(&r);
 }
 
+/* Why a game ended (tav_board_view.end), for the ends random games rarely
+ * reach: Epaminondas won by the far row and by leaving no move. */
+static void end_reasons(void)
+{
+    static const struct {
+        const char *pos, *move, *want;
+    } cases[] = {
+        {"..............\nW......B.....B\n..............\n..............\n..............\n"
+         "..............\n..............\n..............\n..............\n..............\n"
+         "......W.......\n..............\ntomove=white\n",
+         "a11-a12", "White began a turn with more pieces on the far row than Black had on theirs, "
+                    "1 to 0: White wins."},
+        {"..............\n..............\n..............\n..............\n..............\n"
+         "..............\n..............\n..............\n..............\n..............\n"
+         "BB............\nWB............\ntomove=white\n",
+         NULL, "White had no move left: Black wins."},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[256];
+        tav_session *s;
+        tav_status st = tav_session_from_position(&s, "epaminondas", cases[i].pos, err, sizeof err);
+        check(st == TAV_OK, "end reasons %zu: position: %s", i, err);
+        if (st != TAV_OK)
+            continue;
+        tav_board_view *v = malloc(sizeof *v);
+        if (cases[i].move) {
+            check(tav_session_play_text(s, cases[i].move, err, sizeof err) == TAV_OK &&
+                      tav_session_play_text(s, "n11-n10", err, sizeof err) == TAV_OK,
+                  "end reasons %zu: moves: %s", i, err);
+        }
+        tav_result r;
+        tav_session_result(s, &r);
+        check(r.over && tav_session_view(s, tav_session_ply(s), TAV_SPECTATOR, v) == TAV_OK &&
+                  strcmp(v->end, cases[i].want) == 0,
+              "epaminondas: why the game ended, case %zu: '%s'", i, v->end);
+        free(v);
+        tav_session_free(s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int per = argc > 1 ? atoi(argv[1]) : 2;
@@ -1789,6 +1841,7 @@ int main(int argc, char **argv)
     for (uint64_t seed = 1; seed <= 12; seed++)
         hidden(seed);
     own_game();
+    end_reasons();
     statuses();
     for (int i = 0; i < tav_game_count(); i++)
         for (uint64_t seed = 1; seed <= 3; seed++)
