@@ -252,6 +252,28 @@ static void api_resign(srv *S, game *g, const char *body, size_t len, reply *r)
     json_decref(o);
 }
 
+/* A rematch: 201 {"id": NEW, "seat": SIDE}, the side the same token holds
+ * in the new game (200 when it was made already). */
+static void api_rematch(srv *S, peer *by, game *g, const char *body, size_t len, reply *r)
+{
+    json_t *o = parse_body(body, len, seat_fields, 1, r);
+    if (!o)
+        return;
+    const char *seat = str_field(o, "seat", "");
+    core_made m;
+    core_status st = core_rematch(S->C, g, seat, by, &m);
+    if (st == CORE_OK || st == CORE_CREATED) {
+        int side = core_seat(m.g, seat);
+        json_t *a = json_pack("{s:s,s:s}", "id", m.g->id, "seat",
+                              side == TAV_WHITE ? "white" : "black");
+        answer(r, st == CORE_CREATED ? 201 : 200, json_dumps(a, JSON_COMPACT));
+        json_decref(a);
+    } else {
+        answer(r, api_http_status(st), json_error("%s", m.err));
+    }
+    json_decref(o);
+}
+
 static void api_undo(srv *S, game *g, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, undo_fields, 2, r);
@@ -342,7 +364,7 @@ void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const c
     }
     static const struct { const char *name; int method; } actions[] = {
         {"", 'G'}, {"moves", 'P'}, {"record", 'G'}, {"live", 'G'}, {"resign", 'P'},
-        {"undo", 'P'}, {"hint", 'P'}, {"view", 'G'}, {"analysis", 'G'},
+        {"undo", 'P'}, {"hint", 'P'}, {"view", 'G'}, {"analysis", 'G'}, {"rematch", 'P'},
     };
     int a = -1;
     for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)
@@ -375,6 +397,8 @@ void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const c
             api_resign(S, g, body, blen, r);
         else if (strcmp(name, "undo") == 0)
             api_undo(S, g, body, blen, r);
+        else if (strcmp(name, "rematch") == 0)
+            api_rematch(S, by, g, body, blen, r);
         else
             api_hint(S, c, by, g, body, blen, r);
         return;

@@ -817,6 +817,27 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
 
 /* ---- the live socket ---- */
 
+/* Who is here (docs/server-api.md, presence): a side played by the computer,
+ * or a seat with a live socket open. */
+static void presence_send(conn *c)
+{
+    const gview *gv = c->gv;
+    const game *g = gv->g;
+    char text[96];
+    snprintf(text, sizeof text, "{\"type\":\"presence\",\"white\":%s,\"black\":%s}",
+             !g->human[0] || gv->seated[0] > 0 ? "true" : "false",
+             !g->human[1] || gv->seated[1] > 0 ? "true" : "false");
+    ws_send_text(c, text);
+}
+
+/* A seat came or went: tell every socket that asked, but `except`. */
+static void presence_tell(gview *gv, conn *except)
+{
+    for (conn *w = gv->live; w; w = w->next)
+        if (w->presence && w != except)
+            presence_send(w);
+}
+
 static void ws_open(srv *S, conn *c, struct lws *wsi)
 {
     memset(c, 0, sizeof *c);
@@ -871,10 +892,19 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         gv->live->prev = c;
     gv->live = c;
     gv->nlive++;
+    char pbuf[8];
+    c->presence = url_arg(wsi, "presence=", pbuf, sizeof pbuf) && strcmp(pbuf, "1") == 0;
+    if (viewer == TAV_WHITE || viewer == TAV_BLACK)
+        gv->seated[viewer]++;
     ws_send_game(c, 0);
+    if (c->presence)
+        presence_send(c);
+    /* A seat came: those who asked see it present. */
+    if ((viewer == TAV_WHITE || viewer == TAV_BLACK) && gv->seated[viewer] == 1)
+        presence_tell(gv, c);
 }
 
-static void ws_closed(conn *c)
+static void ws_closed(srv *S, conn *c)
 {
     if (c->kind != CONN_WS)
         return;
@@ -887,6 +917,11 @@ static void ws_closed(conn *c)
         if (c->next)
             c->next->prev = c->prev;
         gv->nlive--;
+        if (c->viewer == TAV_WHITE || c->viewer == TAV_BLACK) {
+            /* The seat's last socket went: the others see it gone. */
+            if (--gv->seated[c->viewer] == 0 && !S->stopped)
+                presence_tell(gv, NULL);
+        }
         core_unpin(gv->g);
     }
     c->gv = NULL;
@@ -1038,7 +1073,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_SERVER_WRITEABLE:
         return ws_writable(S, c, wsi);
     case LWS_CALLBACK_CLOSED:
-        ws_closed(c);
+        ws_closed(S, c);
         return 0;
     default:
         break;

@@ -194,6 +194,14 @@ static void jb_strn(jbuf *b, const char *t, size_t n)
 
 static void jb_str(jbuf *b, const char *t) { jb_strn(b, t, t ? strlen(t) : 0); }
 
+static void jb_bool(jbuf *b, int v)
+{
+    if (v)
+        JB_LIT(b, "true");
+    else
+        JB_LIT(b, "false");
+}
+
 /* A square's name, quoted: file letter, rank number from 1 ("e5", "q17"). */
 static void jb_square(jbuf *b, int file, int rank)
 {
@@ -503,10 +511,7 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     JB_LIT(&b, "],\"tomove\":");
     jb_str(&b, side_or_none(tav_session_to_move(s)));
     JB_LIT(&b, ",\"over\":");
-    if (r.over)
-        JB_LIT(&b, "true");
-    else
-        JB_LIT(&b, "false");
+    jb_bool(&b, r.over);
     JB_LIT(&b, ",\"winner\":");
     jb_str(&b, r.over ? tav_side_name(r.winner) : "none");
     JB_LIT(&b, ",\"score\":[");
@@ -534,31 +539,24 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     JB_LIT(&b, ",\"resigned\":");
     jb_side_or_null(&b, tav_session_resigned(s));
     JB_LIT(&b, ",\"thinking\":");
-    if (g->thinking)
-        JB_LIT(&b, "true");
-    else
-        JB_LIT(&b, "false");
+    jb_bool(&b, g->thinking);
     JB_LIT(&b, ",\"view\":");
     view_at(&b, s, ply, viewer);
     /* Whether a seat may ever take a move back here: only against a
      * computer seat, and never with hidden information (the core). */
     JB_LIT(&b, ",\"undo\":");
-    if (g->undo)
-        JB_LIT(&b, "true");
-    else
-        JB_LIT(&b, "false");
+    jb_bool(&b, g->undo);
     /* A deal chosen by the game's creator (Toscana's seed or stacks, through
      * the API): still hidden from both sides, but nobody plays it unaware. */
     JB_LIT(&b, ",\"help\":");
-    if (g->help)
-        JB_LIT(&b, "true");
-    else
-        JB_LIT(&b, "false");
+    jb_bool(&b, g->help);
     JB_LIT(&b, ",\"dealChosen\":");
-    if (core_deal_chosen(s))
-        JB_LIT(&b, "true");
+    jb_bool(&b, core_deal_chosen(s));
+    JB_LIT(&b, ",\"rematch\":");
+    if (g->rematch && g->rematch[0])
+        jb_str(&b, g->rematch);
     else
-        JB_LIT(&b, "false");
+        JB_LIT(&b, "null");
     JB_LIT(&b, ",\"legalParts\":[");
     for (int i = 0; i < n; i++) {
         if (i)
@@ -703,8 +701,12 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
     int k = viewer_slot(viewer);
     unsigned long stamp = core_stamp(g);
     if (!gv->json[k] || gv->jstamp[k] != stamp) {
-        json_seats seats = {g->id, {g->player[0], g->player[1]}, g->job != NULL,
-                            core_undo_offered(g), core_help_allowed(g)};
+        json_seats seats = {g->id,
+                            {g->player[0], g->player[1]},
+                            g->job != NULL,
+                            core_undo_offered(g),
+                            core_help_allowed(g),
+                            g->rematch};
         char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;

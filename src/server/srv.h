@@ -62,6 +62,7 @@ struct gview {
     char *json[3];       /* the game's JSON per kind of viewer (white, black, spectator) */
     size_t jlen[3];
     unsigned long jstamp[3];  /* ... as of this stamp (core_stamp) */
+    int seated[2];       /* live sockets holding each seat (presence) */
     int bcast;           /* messages wait for a commit: tell the viewers after it */
     long bcast_batch;    /* ... the last batch they wait for */
     gview *bnext;
@@ -102,6 +103,7 @@ struct conn {
     int rate_count;
     unsigned long sent;  /* stamp (core_stamp) of the last game JSON queued on it */
     unsigned long resent;   /* ... and of the last one sent again for {"since": N} */
+    int presence;        /* asked for presence messages (?presence=1) */
     conn *prev, *next;   /* in gv->live */
 };
 
@@ -174,6 +176,7 @@ typedef struct json_seats {
     int thinking;
     int undo;
     int help;            /* engine help (hints) allowed now (SPEC "Fair play") */
+    const char *rematch; /* the game that followed, "" for none */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */

@@ -137,8 +137,9 @@ export const get = (base, path) => request(base, "GET", path);
 export const post = (base, path, body, opts) => request(base, "POST", path, body, opts);
 
 // A live socket that collects its messages.
-export function live(base, id, seat) {
-  const url = base.replace("http", "ws") + `/api/games/${id}/live` + (seat ? `?seat=${seat}` : "");
+export function live(base, id, seat, query = "") {
+  const q = [seat ? `seat=${seat}` : "", query].filter(Boolean).join("&");
+  const url = base.replace("http", "ws") + `/api/games/${id}/live` + (q ? `?${q}` : "");
   const ws = new WebSocket(url);
   const messages = [];
   const waiters = [];

@@ -150,4 +150,57 @@ await main(async (defer) => {
   check(an.plies.every((p, i) => p.move === fg.moves[i] && p.value >= 0 && p.value <= 1 && ["", "?", "??"].includes(p.mark)), "analysis entries");
   const unf = (await get(base, `/api/games/${id}/analysis`)).body;
   eq(unf, { done: false, plies: [] }, "no analysis while the game goes on");
+
+  // presence (asked for with ?presence=1): who has a seat's socket open; a
+  // socket that did not ask gets only the game
+  {
+    const p = await post(base, "/api/games", { game: "epaminondas", options: "", white: "human", black: "human" });
+    const pid = p.body.id, ps = p.body.seats;
+    const pres = (s) => s.messages.filter((m) => m.type === "presence");
+    const PW = live(base, pid, ps.white, "presence=1");
+    await PW.open;
+    check(await PW.until((m) => pres(PW).length >= 1), "presence: told at once");
+    eq(pres(PW)[0], { type: "presence", white: true, black: false }, "presence: white here, black not yet");
+    const PS = live(base, pid, null, "presence=1"), plain = live(base, pid);
+    await PS.open; await plain.open;
+    const PB = live(base, pid, ps.black);
+    await PB.open;
+    check(await PW.until((m) => pres(PW).length >= 2), "presence: black's socket is seen");
+    eq(pres(PW)[1], { type: "presence", white: true, black: true }, "presence: both here");
+    check(await PS.until((m) => pres(PS).some((x) => x.black)), "a spectator who asked sees it too");
+    PB.close();
+    check(await PW.until((m) => pres(PW).length >= 3), "presence: black's tab closed is seen");
+    eq(pres(PW)[2], { type: "presence", white: true, black: false }, "presence: black gone");
+    await sleep(100);
+    check(plain.messages.length === 1 && plain.messages[0].id === pid, "a socket that did not ask: the game only", JSON.stringify(plain.messages.map((m) => m.type ?? "game")));
+    const c2 = await post(base, "/api/games", { game: "urbino", options: "", white: "human", black: "ai:level=1" });
+    const AW = live(base, c2.body.id, c2.body.seats.white, "presence=1");
+    check(await AW.until((m) => pres(AW).length >= 1), "presence in a game against the computer");
+    eq(pres(AW)[0], { type: "presence", white: true, black: true }, "the computer is always here");
+    for (const s of [PW, PS, plain, AW]) s.close();
+  }
+
+  // rematch: a finished game's seats play again, colours swapped, with the
+  // same tokens; made once, whoever asks first
+  {
+    const r0 = await post(base, "/api/games", { game: "cathedral", options: "opening=late", white: "human", black: "human" });
+    const rid = r0.body.id, rs = r0.body.seats;
+    const RL = live(base, rid);
+    await RL.open;
+    eq((await post(base, `/api/games/${rid}/rematch`, { seat: rs.white })).status, 409, "no rematch while the game goes on");
+    await post(base, `/api/games/${rid}/resign`, { seat: rs.white });
+    eq((await post(base, `/api/games/${rid}/rematch`, { seat: "nope" })).status, 403, "a rematch needs a seat");
+    eq((await post(base, `/api/games/${rid}/rematch`, {})).status, 400, "a rematch without a seat: 400");
+    const m1 = await post(base, `/api/games/${rid}/rematch`, { seat: rs.black });
+    check(m1.status === 201 && typeof m1.body.id === "string" && m1.body.seat === "white", "rematch: 201, the new game, black now plays white", JSON.stringify(m1.body));
+    const m2 = await post(base, `/api/games/${rid}/rematch`, { seat: rs.white });
+    check(m2.status === 200 && m2.body.id === m1.body.id && m2.body.seat === "black", "asked by the other side: the same game, 200", JSON.stringify(m2.body));
+    const ng = (await get(base, `/api/games/${m1.body.id}?seat=${rs.black}`)).body;
+    check(ng.seat === "white" && ng.ply === 0 && ng.game === "cathedral" && ng.options === "opening=late", "the new game keeps the game and its options", JSON.stringify([ng.seat, ng.ply, ng.options]));
+    eq((await get(base, `/api/games/${m1.body.id}?seat=${rs.white}`)).body.seat, "black", "white's old token is black's seat now");
+    check(await RL.until((m) => m.some((x) => x.rematch === m1.body.id)), "the old game's viewers are told (rematch)");
+    eq((await get(base, `/api/games/${rid}`)).body.rematch, m1.body.id, "the old game names its rematch");
+    eq((await get(base, `/api/games/${m1.body.id}`)).body.rematch, null, "a game without one: null");
+    RL.close();
+  }
 });

@@ -161,6 +161,8 @@ static void failures(core *C, seen *s)
     sodium_memzero(d.tokens, sizeof d.tokens);
 }
 
+static char rematch_of[STORE_ID_LEN], rematch_id[STORE_ID_LEN];
+
 static void moves(core *C, seen *s)
 {
     const char *pl[2] = {"human", "human"};
@@ -211,10 +213,29 @@ static void moves(core *C, seen *s)
           "two people at one screen (local): engine help allowed", lm.err);
     commit(C);
     sodium_memzero(lm.tokens, sizeof lm.tokens);
+    core_made rm;
+    check(core_rematch(C, g, m.tokens[0], p, &rm) == CORE_CONFLICT,
+          "no rematch before the game is over", rm.err);
     check(core_resign(C, g, m.tokens[1], err, sizeof err) == CORE_OK && commit(C) == 0,
           "black resigns", err);
     check(core_resign(C, g, m.tokens[0], err, sizeof err) == CORE_CONFLICT,
           "no resigning a finished game", err);
+    check(core_rematch(C, g, "x", p, &rm) == CORE_FORBIDDEN, "a rematch needs a seat", rm.err);
+    int ch = s->changed;
+    check(core_rematch(C, g, m.tokens[1], p, &rm) == CORE_CREATED && rm.g && rm.g != g &&
+              strcmp(g->rematch, rm.g->id) == 0 && s->changed > ch && commit(C) == 0,
+          "a rematch: a new game, linked from the old one (its viewers told)", rm.err);
+    check(rm.g && core_seat(rm.g, m.tokens[1]) == TAV_WHITE &&
+              core_seat(rm.g, m.tokens[0]) == TAV_BLACK && !rm.tokens[0][0] && !rm.tokens[1][0],
+          "each person's token is their seat in it, colours swapped (no new tokens)", NULL);
+    check(rm.g && tav_session_ply(rm.g->s) == 0 &&
+              strcmp(tav_session_game(rm.g->s)->name, "urbino") == 0 && !rm.g->local,
+          "the same game, from the start", NULL);
+    game *first = rm.g;
+    check(core_rematch(C, g, m.tokens[0], p, &rm) == CORE_OK && rm.g == first,
+          "asked again (by the other side): the same game", rm.err);
+    snprintf(rematch_of, sizeof rematch_of, "%s", g->id);
+    snprintf(rematch_id, sizeof rematch_id, "%s", first ? first->id : "");
     core_unpin(g);
     sodium_memzero(m.tokens, sizeof m.tokens);
 }
@@ -441,6 +462,9 @@ int main(void)
             game *g = core_get(C, id);
             WAIT_UNTIL(C, g && tav_session_ply(g->s) >= 1, 10000);
             check(g && tav_session_ply(g->s) >= 1, "... and that seat plays", NULL);
+            game *old = core_get(C, rematch_of);
+            check(old && rematch_id[0] && strcmp(old->rematch, rematch_id) == 0,
+                  "a rematch link is kept across the restart", NULL);
             core_stop(C);
             core_free(C);
         }

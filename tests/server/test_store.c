@@ -189,6 +189,29 @@ static void conformance(const store_ops *ops, const char *path)
     check(out.status == STORE_OVER && out.resigned == 1, what, NULL);
     store_game_done(&out);
 
+    /* A rematch: the link is stored once, read back, and never replaced. */
+    snprintf(what, sizeof what, "%s: a rematch link is stored", b);
+    check(store_set_rematch(st, "CCCCCCCCCCCC", "AAAAAAAAAAAA", err, sizeof err) == 0 &&
+              flush_ok(st),
+          what, err);
+    store_load_game(st, "CCCCCCCCCCCC", &out, NULL, NULL, NULL, err, sizeof err);
+    snprintf(what, sizeof what, "%s: the rematch link reads back", b);
+    check(strcmp(out.rematch, "AAAAAAAAAAAA") == 0 && out.status == STORE_OVER, what, out.rematch);
+    store_game_done(&out);
+    snprintf(what, sizeof what, "%s: a second rematch link is refused and changes nothing", b);
+    check(store_set_rematch(st, "CCCCCCCCCCCC", "BBBBBBBBBBBB", err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    store_load_game(st, "CCCCCCCCCCCC", &out, NULL, NULL, NULL, err, sizeof err);
+    check(strcmp(out.rematch, "AAAAAAAAAAAA") == 0, what, out.rematch);
+    store_game_done(&out);
+    snprintf(what, sizeof what, "%s: a rematch link of an unknown game is refused", b);
+    check(store_set_rematch(st, "ZZZZZZZZZZZZ", "AAAAAAAAAAAA", err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    store_load_game(st, "AAAAAAAAAAAA", &out, NULL, NULL, NULL, err, sizeof err);
+    snprintf(what, sizeof what, "%s: a game without a rematch reads back none", b);
+    check(out.rematch[0] == 0, what, out.rematch);
+    store_game_done(&out);
+
     /* A game created twice (same id) is refused and changes nothing. */
     snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);
     check(store_create_game(st, &h, NULL, 0, err, sizeof err) != 0, what, NULL);
@@ -280,6 +303,12 @@ static void migration(const char *path)
     store_close(st);
     st = store_open(path, err, sizeof err);
     check(st != NULL, "sqlite: the migrated database opens again (migrations run once)", err);
+    store_game out;
+    check(st && store_load_game(st, "GGGGGGGGGGGG", &out, NULL, NULL, NULL, err, sizeof err) == 1 &&
+              out.rematch[0] == 0 && out.local == 0,
+          "sqlite: a migrated game reads back with no rematch and not local", err);
+    if (st)
+        store_game_done(&out);
     store_close(st);
 }
 

@@ -108,6 +108,7 @@ struct game {
     int dead;            /* its creation failed to commit: it leaves memory */
     int cpu_only;        /* both seats are computers */
     int local;           /* two people at one screen: engine help allowed (SPEC "Fair play") */
+    char rematch[STORE_ID_LEN];   /* the game that followed this one, "" for none */
     peer *owner;         /* cpu_only: the address whose cpu_games count it holds */
     int cwaiting;        /* cpu_only: on the list of games waiting to search */
     int64_t touched;     /* unix seconds of the last request or change */
@@ -264,6 +265,9 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
 core_status core_move(core *C, game *g, const char *token, const char *move, int ply,
                       char *err, size_t errlen);
 core_status core_resign(core *C, game *g, const char *token, char *err, size_t errlen);
+/* A finished game's rematch (m->g): CORE_CREATED, or CORE_OK when it was
+ * made already; the seat's token is a seat of it too, on the other side. */
+core_status core_rematch(core *C, game *g, const char *token, peer *by, core_made *m);
 core_status core_undo(core *C, game *g, const char *token, int ply, char *err, size_t errlen);
 /* A hint: CORE_PENDING (events.hint_done later) or the refusal.  *handle
  * lets the edge abandon it. */

@@ -255,6 +255,7 @@ static game *load_game(core *C, const char *id)
         tav_session_resign(g->s, sg.resigned);
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = sg.local;
+    memcpy(g->rematch, sg.rematch, sizeof g->rematch);
     g->last_ms = rc.last;
     changed(g);
     store_game_done(&sg);
@@ -801,7 +802,7 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
 }
 
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
-                               int local, core_made *m);
+                               int local, const game *seats_of, core_made *m);
 
 /* A record checked: make its game (the waiter may have gone: then not). */
 static void record_made(core *C, job *j)
@@ -816,7 +817,7 @@ static void record_made(core *C, job *j)
         if ((m.status = creation_allowed(C, j->by, player, m.err, sizeof m.err)) == CORE_OK) {
             tav_session *s = j->made;
             j->made = NULL;
-            create_game(C, s, player, j->by, 0, &m);
+            create_game(C, s, player, j->by, 0, NULL, &m);
         }
     }
     if (C->ev.record_done)
@@ -884,6 +885,7 @@ static void batch_failed(core *C, game *g, int created)
     }
     if (sg.resigned == TAV_WHITE || sg.resigned == TAV_BLACK)
         tav_session_resign(fresh.s, sg.resigned);
+    memcpy(g->rematch, sg.rematch, sizeof g->rematch);
     store_game_done(&sg);
     tav_session_free(g->s);
     g->s = fresh.s;
@@ -1254,14 +1256,70 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
         snprintf(m->err, sizeof m->err, "%s", err);
         return m->status = CORE_BAD;
     }
-    return create_game(C, s, player, by, local, m);
+    return create_game(C, s, player, by, local, NULL, m);
+}
+
+/* A rematch of a finished game (docs/server-api.md): colours swapped, the
+ * same players, options and screen, a new deal; each person's seat token
+ * is their seat in the new game too.  Made once: asked again (by either
+ * side) it is the same game. */
+core_status core_rematch(core *C, game *g, const char *token, peer *by, core_made *m)
+{
+    memset(m, 0, sizeof *m);
+    int side = core_seat(g, token);
+    if (side < 0) {
+        snprintf(m->err, sizeof m->err, "not a seat of this game");
+        return m->status = CORE_FORBIDDEN;
+    }
+    tav_result r;
+    tav_session_result(g->s, &r);
+    if (!r.over) {
+        snprintf(m->err, sizeof m->err, "the game is not over");
+        return m->status = CORE_CONFLICT;
+    }
+    if (g->rematch[0]) {
+        m->g = core_get(C, g->rematch);
+        if (!m->g) {
+            snprintf(m->err, sizeof m->err, "the rematch could not be read");
+            return m->status = CORE_UNAVAILABLE;
+        }
+        return m->status = CORE_OK;
+    }
+    const char *player[2] = {g->player[1], g->player[0]};
+    if ((m->status = creation_allowed(C, by, player, m->err, sizeof m->err)) != CORE_OK)
+        return m->status;
+    /* The options anyone may see: a chosen Toscana deal is not dealt again. */
+    char opts[1024];
+    tav_session_public_options(g->s, opts, sizeof opts);
+    uint64_t seed;
+    randombytes_buf(&seed, sizeof seed);
+    tav_session *s = NULL;
+    char err[256];
+    if (tav_session_new(&s, tav_session_game(g->s)->name, opts, seed, err, sizeof err) != TAV_OK) {
+        snprintf(m->err, sizeof m->err, "%s", err);
+        return m->status = CORE_BAD;
+    }
+    core_status st = create_game(C, s, player, by, g->local, g, m);
+    if (st != CORE_CREATED)
+        return st;
+    if (wq_rematch(C, g, m->g->id) != 0) {
+        /* The new game is on its way to the disk but the link is not: it
+         * stays an ordinary game, and the request is refused. */
+        snprintf(m->err, sizeof m->err, "the rematch could not be stored");
+        m->g = NULL;
+        return m->status = CORE_UNAVAILABLE;
+    }
+    memcpy(g->rematch, m->g->id, sizeof g->rematch);
+    changed(g);
+    after_change(C, g);
+    return st;
 }
 
 /* A new game (create or record upload): stored first, then kept.  A
  * computer-only game counts against the address that made it until it ends.
  * Takes s over (freed on failure). */
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
-                               int local, core_made *m)
+                               int local, const game *seats_of, core_made *m)
 {
     game *g = calloc(1, sizeof *g);
     store_move *moves = NULL;
@@ -1289,8 +1347,13 @@ static core_status create_game(core *C, tav_session *s, const char *const player
         memcpy(sg.player[side], g->player[side], STORE_PLAYER_LEN);
         m->tokens[side][0] = 0;
         if (strcmp(player[side], "human") == 0) {
-            random_b64(m->tokens[side], 32);
-            token_hash(m->tokens[side], g->seat_hash[side]);
+            if (seats_of) {
+                /* A rematch: each person keeps their token, on the other side. */
+                memcpy(g->seat_hash[side], seats_of->seat_hash[1 - side], STORE_HASH_LEN);
+            } else {
+                random_b64(m->tokens[side], 32);
+                token_hash(m->tokens[side], g->seat_hash[side]);
+            }
             g->human[side] = 1;
             sg.has_seat[side] = 1;
             memcpy(sg.seat_hash[side], g->seat_hash[side], STORE_HASH_LEN);

@@ -52,6 +52,11 @@ int store_set_result(store *st, const char *id, int status, int resigned, char *
     return st->ops->set_result(st, id, status, resigned, err, errlen);
 }
 
+int store_set_rematch(store *st, const char *id, const char *rematch, char *err, size_t errlen)
+{
+    return st->ops->set_rematch(st, id, rematch, err, errlen);
+}
+
 int store_load_game(store *st, const char *id, store_game *out, store_row_fn row,
                     store_move_fn move, void *ctx, char *err, size_t errlen)
 {

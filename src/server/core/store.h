@@ -38,6 +38,7 @@ typedef struct store_game {
     int resigned;                  /* side that resigned, or -1 */
     int has_seat[2];               /* 1 where a human seat (and its hash) exists */
     int local;                     /* two people at one screen: engine help allowed */
+    char rematch[STORE_ID_LEN];    /* the game that followed this one (rematch), "" for none */
     unsigned char seat_hash[2][STORE_HASH_LEN];
 } store_game;
 
@@ -81,6 +82,9 @@ struct store_ops {
     /* Status and resignation (resign). */
     int (*set_result)(store *st, const char *id, int status, int resigned, char *err,
                       size_t errlen);
+    /* The game that follows a finished one (rematch); once only: -1 when
+     * `id` is unknown or has one already. */
+    int (*set_rematch)(store *st, const char *id, const char *rematch, char *err, size_t errlen);
     /* Load one game in one pass: 1 found, 0 unknown, -1 error.  `row` (may
      * be NULL) sees the row before `move` sees each move; out (may be NULL)
      * receives the row (store_game_done frees it). */
@@ -114,6 +118,7 @@ int store_add_move(store *st, const char *id, int ply, const store_move *m, int 
 int store_truncate(store *st, const char *id, int ply, int status, char *err, size_t errlen);
 int store_set_result(store *st, const char *id, int status, int resigned, char *err,
                      size_t errlen);
+int store_set_rematch(store *st, const char *id, const char *rematch, char *err, size_t errlen);
 int store_load_game(store *st, const char *id, store_game *out, store_row_fn row,
                     store_move_fn move, void *ctx, char *err, size_t errlen);
 void store_game_done(store_game *g);

@@ -55,12 +55,14 @@ static const char *const migrations[] = {
     "UPDATE games SET status = 2 WHERE status = 0 AND (white <> 'human' OR black <> 'human');",
     /* 2 -> 3: two people at one screen (SPEC "Fair play": engine help allowed). */
     "ALTER TABLE games ADD COLUMN local INTEGER NOT NULL DEFAULT 0;",
+    /* 3 -> 4: the game a finished one was followed by (rematch), '' for none. */
+    "ALTER TABLE games ADD COLUMN rematch TEXT NOT NULL DEFAULT '';",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 enum {
     Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO,
-    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_DEL_MOVES,
+    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     NQ
 };
@@ -78,9 +80,10 @@ static const char *const queries[NQ] = {
     [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES (?1, ?2, ?3, ?4, ?5)",
     [Q_SET_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
     [Q_SET_RESULT] = "UPDATE games SET status = ?2, resigned = ?3 WHERE id = ?1",
+    [Q_SET_REMATCH] = "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch = ''",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
-    [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local"
-                   " FROM games WHERE id = ?1",
+    [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local,"
+                   " rematch FROM games WHERE id = ?1",
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 ORDER BY created, id",
@@ -418,6 +421,25 @@ static int sq_set_result(store *base, const char *id, int status, int resigned, 
     return commit(st, err, errlen);
 }
 
+static int sq_set_rematch(store *base, const char *id, const char *rematch, char *err,
+                          size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    if (begin(st) != 0)
+        return fail(st, "begin", err, errlen);
+    sqlite3_stmt *s = st->q[Q_SET_REMATCH];
+    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, rematch, -1, SQLITE_STATIC);
+    if (step_done(s) != 0)
+        return abort_tx(st, NULL, "update game", err, errlen);
+    if (sqlite3_changes(st->db) != 1) {
+        abort_tx(st, NULL, "update game", err, errlen);
+        snprintf(err, errlen, "game %.16s: unknown, or followed by a rematch already", id);
+        return -1;
+    }
+    return commit(st, err, errlen);
+}
+
 /* A text column copied into a fixed buffer; -1 when it does not fit. */
 static int col_text(sqlite3_stmt *s, int col, char *buf, size_t n)
 {
@@ -460,6 +482,7 @@ static int sq_load_game(store *base, const char *id, store_game *outp, store_row
     out->status = sqlite3_column_int(s, 6);
     out->resigned = sqlite3_column_int(s, 7);
     out->local = sqlite3_column_int(s, 8);
+    bad = bad || col_text(s, 9, out->rematch, sizeof out->rematch) != 0;
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     if (bad) {
@@ -559,5 +582,5 @@ static int sq_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err,
 const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
-    sq_load_game,  sq_each_unfinished,
+    sq_set_rematch, sq_load_game,  sq_each_unfinished,
 };

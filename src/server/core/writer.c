@@ -26,7 +26,7 @@
 #include "server/core/core.h"
 #include "server/core/writer.h"
 
-enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT };
+enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT, OP_REMATCH };
 
 typedef struct wop {
     int kind;
@@ -40,6 +40,7 @@ typedef struct wop {
     store_game row;      /* OP_CREATE (options copied) */
     store_move *moves;   /* OP_CREATE: first moves (texts copied) */
     int nmoves;
+    char rematch[STORE_ID_LEN];   /* OP_REMATCH: the game that follows */
     struct wop *next;
 } wop;
 
@@ -172,6 +173,19 @@ int wq_result(core *C, game *g, int status, int resigned)
     return 0;
 }
 
+int wq_rematch(core *C, game *g, const char *rematch)
+{
+    wop *o = op_new(OP_REMATCH, g);
+    if (!o)
+        return -1;
+    snprintf(o->rematch, sizeof o->rematch, "%s", rematch);
+    if (append(C, o) != 0) {
+        op_free(o);
+        return -1;
+    }
+    return 0;
+}
+
 /* On the writer thread: one batch, one transaction, all or nothing. */
 static void apply(store *st, wbatch *b)
 {
@@ -189,6 +203,9 @@ static void apply(store *st, wbatch *b)
         }
         case OP_TRUNCATE:
             rc = store_truncate(st, o->id, o->ply, o->status, err, sizeof err);
+            break;
+        case OP_REMATCH:
+            rc = store_set_rematch(st, o->id, o->rematch, err, sizeof err);
             break;
         default:
             rc = store_set_result(st, o->id, o->status, o->resigned, err, sizeof err);

@@ -12,6 +12,7 @@ int wq_create(core *C, game *g, const store_game *row, const store_move *moves, 
 int wq_move(core *C, game *g, int ply, const store_move *m, int status);
 int wq_truncate(core *C, game *g, int ply, int status);
 int wq_result(core *C, game *g, int status, int resigned);
+int wq_rematch(core *C, game *g, const char *rematch);
 
 /* The writer thread with its own connection to the database `db`. */
 int writer_start(core *C, const char *db, char *err, size_t errlen);
