@@ -432,55 +432,199 @@ char *json_view(const tav_session *s, int ply, int viewer)
     return jb_done(&b);
 }
 
-static void squares_write(jbuf *b, const int8_t (*sq)[2], int n)
+/* ---- the legal moves' parts, in groups (docs/server-api.md, legalGroups) ----
+ *
+ * Moves whose parts are the same up to where they stand on the board (one
+ * building turned one way, anywhere; one kind of phalanx step) form a group:
+ * the parts once, their squares as offsets from the move's anchor (its first
+ * square), and each move's anchor.  `legal` is written group by group, so
+ * the i-th anchor overall belongs to legal[i]. */
+
+typedef struct pgroup {
+    tav_move_parts key;   /* squares, from, to, marked relative to the anchor */
+    int anchored;         /* the moves have squares (else: "count") */
+    int count;
+} pgroup;
+
+/* The move's anchor: its first square of any kind; 0 when it has none. */
+static int parts_anchor(const tav_move_parts *p, int a[2])
+{
+    const int8_t *q = p->nsquares ? p->squares[0] : p->from[0] >= 0 ? p->from
+                      : p->to[0] >= 0                               ? p->to
+                      : p->nmarked                                  ? p->marked[0]
+                                                                    : NULL;
+    if (!q)
+        return 0;
+    a[0] = q[0];
+    a[1] = q[1];
+    return 1;
+}
+
+/* The parts with every square made relative to a, all else zeroed (keys
+ * are compared whole). */
+static void parts_key(const tav_move_parts *p, const int a[2], tav_move_parts *k)
+{
+    memset(k, 0, sizeof *k);
+    memcpy(k->action, p->action, sizeof k->action);
+    memcpy(k->piece, p->piece, sizeof k->piece);
+    k->side = p->side;
+    k->rotation = p->rotation;
+    k->nsquares = p->nsquares > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nsquares;
+    k->nmarked = p->nmarked > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nmarked;
+    for (int i = 0; i < k->nsquares; i++) {
+        k->squares[i][0] = (int8_t)(p->squares[i][0] - a[0]);
+        k->squares[i][1] = (int8_t)(p->squares[i][1] - a[1]);
+    }
+    for (int i = 0; i < k->nmarked; i++) {
+        k->marked[i][0] = (int8_t)(p->marked[i][0] - a[0]);
+        k->marked[i][1] = (int8_t)(p->marked[i][1] - a[1]);
+    }
+    /* 127 stands for "none" (offsets stay within -14..14). */
+    k->from[0] = k->from[1] = k->to[0] = k->to[1] = 127;
+    if (p->from[0] >= 0) {
+        k->from[0] = (int8_t)(p->from[0] - a[0]);
+        k->from[1] = (int8_t)(p->from[1] - a[1]);
+    }
+    if (p->to[0] >= 0) {
+        k->to[0] = (int8_t)(p->to[0] - a[0]);
+        k->to[1] = (int8_t)(p->to[1] - a[1]);
+    }
+}
+
+static void jb_offset(jbuf *b, const int8_t d[2])
 {
     jb_ch(b, '[');
-    for (int i = 0; i < n && i < TAV_PART_SQUARES; i++) {
+    jb_int(b, d[0]);
+    jb_ch(b, ',');
+    jb_int(b, d[1]);
+    jb_ch(b, ']');
+}
+
+static void offsets_write(jbuf *b, const int8_t (*d)[2], int n)
+{
+    jb_ch(b, '[');
+    for (int i = 0; i < n; i++) {
         if (i)
             jb_ch(b, ',');
-        jb_square(b, sq[i][0], sq[i][1]);
+        jb_offset(b, d[i]);
     }
     jb_ch(b, ']');
 }
 
-/* A legal move's parts (docs/server-api.md, legalParts): what is absent is
- * left out, but "action" and "squares" are always there. */
-static void parts_write(jbuf *b, const tav_session *s, tav_move m)
+/* One group's parts (what is absent is left out; "action" and "squares"
+ * always there). */
+static void group_write(jbuf *b, const pgroup *g)
 {
-    tav_move_parts p;
-    if (tav_session_move_parts(s, m, &p) != TAV_OK) {
-        JB_LIT(b, "{\"action\":\"\",\"squares\":[]}");
-        return;
-    }
+    const tav_move_parts *k = &g->key;
     JB_LIT(b, "{\"action\":");
-    jb_strn(b, p.action, sizeof p.action);
+    jb_strn(b, k->action, sizeof k->action);
     JB_LIT(b, ",\"squares\":");
-    squares_write(b, (const int8_t(*)[2])p.squares, p.nsquares);
-    if (p.piece[0]) {
+    offsets_write(b, (const int8_t(*)[2])k->squares, k->nsquares);
+    if (k->piece[0]) {
         JB_LIT(b, ",\"piece\":");
-        jb_strn(b, p.piece, sizeof p.piece);
+        jb_strn(b, k->piece, sizeof k->piece);
     }
-    if (p.from[0] >= 0) {
+    if (k->from[0] != 127) {
         JB_LIT(b, ",\"from\":");
-        jb_square(b, p.from[0], p.from[1]);
+        jb_offset(b, k->from);
     }
-    if (p.to[0] >= 0) {
+    if (k->to[0] != 127) {
         JB_LIT(b, ",\"to\":");
-        jb_square(b, p.to[0], p.to[1]);
+        jb_offset(b, k->to);
     }
-    if (p.nmarked) {
+    if (k->nmarked) {
         JB_LIT(b, ",\"marked\":");
-        squares_write(b, (const int8_t(*)[2])p.marked, p.nmarked);
+        offsets_write(b, (const int8_t(*)[2])k->marked, k->nmarked);
     }
-    if (p.rotation >= 0) {
+    if (k->rotation >= 0) {
         JB_LIT(b, ",\"rotation\":");
-        jb_int(b, p.rotation);
+        jb_int(b, k->rotation);
     }
-    if (p.side == TAV_WHITE || p.side == TAV_BLACK) {
+    if (k->side == TAV_WHITE || k->side == TAV_BLACK) {
         JB_LIT(b, ",\"side\":");
-        jb_str(b, tav_side_name(p.side));
+        jb_str(b, tav_side_name(k->side));
     }
-    jb_ch(b, '}');
+}
+
+/* `legal` and `legalGroups` for the n moves lm: 0, or -1 on no memory. */
+static int legal_write(jbuf *b, const tav_session *s, const tav_move *lm, int n)
+{
+    JB_LIT(b, ",\"legal\":[");
+    if (n == 0) {
+        JB_LIT(b, "],\"legalGroups\":[]");
+        return 0;
+    }
+    pgroup *grp = malloc(sizeof *grp * (size_t)n);
+    int *of = malloc(sizeof *of * (size_t)n), *order = malloc(sizeof *order * (size_t)n);
+    int (*anchor)[2] = malloc(sizeof *anchor * (size_t)n);
+    int *start = malloc(sizeof *start * (size_t)(n + 1));
+    if (!grp || !of || !order || !anchor || !start) {
+        free(grp), free(of), free(order), free(anchor), free(start);
+        return -1;
+    }
+    int ng = 0;
+    for (int i = 0; i < n; i++) {
+        tav_move_parts p;
+        if (tav_session_move_parts(s, lm[i], &p) != TAV_OK) {
+            memset(&p, 0, sizeof p);
+            p.from[0] = p.to[0] = -1;
+            p.rotation = -1;
+            p.side = TAV_NONE;
+        }
+        int a[2] = {0, 0};
+        int anchored = parts_anchor(&p, a);
+        tav_move_parts k;
+        parts_key(&p, a, &k);
+        int gi = 0;
+        while (gi < ng && (grp[gi].anchored != anchored || memcmp(&grp[gi].key, &k, sizeof k) != 0))
+            gi++;
+        if (gi == ng) {
+            grp[ng].key = k;
+            grp[ng].anchored = anchored;
+            grp[ng].count = 0;
+            ng++;
+        }
+        grp[gi].count++;
+        of[i] = gi;
+        anchor[i][0] = a[0];
+        anchor[i][1] = a[1];
+    }
+    /* The moves group by group, each group's in the order generated. */
+    start[0] = 0;
+    for (int gi = 0; gi < ng; gi++)
+        start[gi + 1] = start[gi] + grp[gi].count;
+    for (int i = 0; i < n; i++)
+        order[start[of[i]]++] = i;
+    for (int i = 0; i < n; i++) {
+        char text[TAV_MOVE_TEXT];
+        int k = tav_session_move_str(s, lm[order[i]], text, sizeof text);
+        if (i)
+            jb_ch(b, ',');
+        jb_strn(b, text, k > 0 ? (size_t)k : 0);
+    }
+    JB_LIT(b, "],\"legalGroups\":[");
+    for (int gi = 0, i = 0; gi < ng; gi++) {
+        if (gi)
+            jb_ch(b, ',');
+        group_write(b, &grp[gi]);
+        if (grp[gi].anchored) {
+            JB_LIT(b, ",\"at\":[");
+            for (int m = 0; m < grp[gi].count; m++, i++) {
+                if (m)
+                    jb_ch(b, ',');
+                jb_square(b, anchor[order[i]][0], anchor[order[i]][1]);
+            }
+            jb_ch(b, ']');
+        } else {
+            JB_LIT(b, ",\"count\":");
+            jb_int(b, grp[gi].count);
+            i += grp[gi].count;
+        }
+        jb_ch(b, '}');
+    }
+    jb_ch(b, ']');
+    free(grp), free(of), free(order), free(anchor), free(start);
+    return 0;
 }
 
 char *json_game(const tav_session *s, const json_seats *g, int viewer)
@@ -519,20 +663,14 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     jb_ch(&b, ',');
     jb_int(&b, r.score[1]);
     /* The legal moves this viewer may see (none unless it is the seat to
-     * act), and beside each its parts, in the same order. */
-    JB_LIT(&b, "],\"legal\":[");
+     * act), in groups of the same parts. */
+    JB_LIT(&b, "]");
     tav_move *lm = malloc(sizeof *lm * (size_t)(tg->max_moves > 0 ? tg->max_moves : 1));
     int n = lm ? tav_session_legal(s, viewer, lm) : 0;
-    if (!lm)
+    if (!lm || legal_write(&b, s, lm, n) != 0)
         b.failed = 1;
-    for (int i = 0; i < n; i++) {
-        char text[TAV_MOVE_TEXT];
-        int k = tav_session_move_str(s, lm[i], text, sizeof text);
-        if (i)
-            jb_ch(&b, ',');
-        jb_strn(&b, text, k > 0 ? (size_t)k : 0);
-    }
-    JB_LIT(&b, "],\"ply\":");
+    free(lm);
+    JB_LIT(&b, ",\"ply\":");
     jb_int(&b, ply);
     JB_LIT(&b, ",\"seat\":");
     jb_side_or_null(&b, viewer);
@@ -546,10 +684,10 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
      * computer seat, and never with hidden information (the core). */
     JB_LIT(&b, ",\"undo\":");
     jb_bool(&b, g->undo);
-    /* A deal chosen by the game's creator (Toscana's seed or stacks, through
-     * the API): still hidden from both sides, but nobody plays it unaware. */
     JB_LIT(&b, ",\"help\":");
     jb_bool(&b, g->help);
+    /* A deal chosen by the game's creator (Toscana's seed or stacks, through
+     * the API): still hidden from both sides, but nobody plays it unaware. */
     JB_LIT(&b, ",\"dealChosen\":");
     jb_bool(&b, core_deal_chosen(s));
     JB_LIT(&b, ",\"rematch\":");
@@ -557,14 +695,7 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
         jb_str(&b, g->rematch);
     else
         JB_LIT(&b, "null");
-    JB_LIT(&b, ",\"legalParts\":[");
-    for (int i = 0; i < n; i++) {
-        if (i)
-            jb_ch(&b, ',');
-        parts_write(&b, s, lm[i]);
-    }
-    JB_LIT(&b, "]}");
-    free(lm);
+    jb_ch(&b, '}');
     return jb_done(&b);
 }
 

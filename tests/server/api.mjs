@@ -1,7 +1,7 @@
 // api.mjs — complete games of every game and sample option set through the
 // HTTP API with both seats human; every answer is checked, and the position
 // after every move is compared with `tavoliere engine` (legal moves, state).
-import { check, eq, engine, get, main, parseState, post, rng, sampleSets, startServer } from "./lib.mjs";
+import { check, eq, engine, get, legalParts, main, parseState, post, rng, sampleSets, startServer } from "./lib.mjs";
 
 const MAX_PLIES = Number(process.env.API_MAX_PLIES || 150);
 
@@ -63,9 +63,12 @@ await main(async (defer) => {
       ok &&= check(mine.legal.length > 0, `${what}: legal for the seat to act`, played.length);
       ok &&= check(theirs.legal.length === 0, `${what}: no legal for the other seat`, theirs.legal.length);
       // Each legal move's parts beside it (extension), none for the other seat.
-      ok &&= check(Array.isArray(mine.legalParts) && mine.legalParts.length === mine.legal.length &&
-        mine.legalParts.every((p) => typeof p.action === "string" && p.action && Array.isArray(p.squares)) &&
-        Array.isArray(theirs.legalParts) && theirs.legalParts.length === 0, `${what}: legalParts beside legal`);
+      const parts = legalParts(mine);
+      ok &&= check(parts.length === mine.legal.length &&
+        parts.every((p) => typeof p.action === "string" && p.action && Array.isArray(p.squares) &&
+          [...p.squares, p.from, p.to, ...(p.marked ?? [])].every((q) => q === undefined ||
+            (q.charCodeAt(0) - 97 < mine.view.width && Number(q.slice(1)) >= 1 && Number(q.slice(1)) <= mine.view.height))) &&
+        Array.isArray(theirs.legalGroups) && theirs.legalGroups.length === 0, `${what}: legalGroups: parts for every legal move, on the board`);
       if (spect) ok &&= check(spect.legal.length === 0 && spect.seat === null, `${what}: spectator sees no legal`);
       const em = (await eng.cmd("moves")).split(" ").slice(1).filter((s) => s);
       ok &&= eq([...mine.legal].sort(), [...em].sort(), `${what}: legal = engine moves at ply ${played.length}`);

@@ -2,7 +2,7 @@
 // whose deals differ only below the top tiles look identical to every
 // viewer (both seats and spectators) in every answer, record, view and live
 // message while the game goes on; once it is over the deal is revealed.
-import { check, eq, get, live, main, post, rng, sleep, startServer } from "./lib.mjs";
+import { check, eq, get, legalParts, live, main, post, rng, sleep, startServer } from "./lib.mjs";
 
 const W = "34,25,16,07,01,02,03,04,05,06,12,13,14,15,23,24".split(",");
 const B = "07,16,25,34,24,23,15,14,13,12,06,05,04,03,02,01".split(",");
@@ -54,9 +54,9 @@ await main(async (defer) => {
     eq(la, lb, `ply ${ply}: same legal moves`);
     // Their parts (extension) say nothing more: the same in both deals, a
     // placement's tile the mover's top tile, which the view shows anyway.
-    eq(ga.legalParts, gb.legalParts, `ply ${ply}: same legal move parts`);
+    eq(ga.legalGroups, gb.legalGroups, `ply ${ply}: same legal move parts`);
     const top = ga.view.sides[side].hand.find((it) => it.kind === "S")?.id;
-    check(ga.legalParts.every((p) => p.action !== "place" || p.piece === top), `ply ${ply}: a placement's tile is the top tile`);
+    check(legalParts(ga).every((p) => p.action !== "place" || p.piece === top), `ply ${ply}: a placement's tile is the top tile`);
     const move = la[Math.floor(random() * la.length)];
     for (const g of games) {
       const r = await post(base, `/api/games/${g.id}/moves`, { seat: g.seats[side], move, ply });

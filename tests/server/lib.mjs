@@ -137,6 +137,30 @@ export const get = (base, path) => request(base, "GET", path);
 export const post = (base, path, body, opts) => request(base, "POST", path, body, opts);
 
 // A live socket that collects its messages.
+// The parts of each legal move, in the order of `legal`, expanded from the
+// game's legalGroups (docs/server-api.md): a group's squares are offsets
+// from each move's anchor.
+export function legalParts(g) {
+  const name = (f, r) => String.fromCharCode(97 + f) + String(r + 1);
+  const out = [];
+  for (const grp of g.legalGroups ?? []) {
+    const anchors = grp.at ?? Array(grp.count).fill(null);
+    for (const at of anchors) {
+      const a = at ? [at.charCodeAt(0) - 97, Number(at.slice(1)) - 1] : [0, 0];
+      const sq = ([df, dr]) => name(a[0] + df, a[1] + dr);
+      const p = { action: grp.action, squares: grp.squares.map(sq) };
+      if ("piece" in grp) p.piece = grp.piece;
+      if (grp.from) p.from = sq(grp.from);
+      if (grp.to) p.to = sq(grp.to);
+      if (grp.marked) p.marked = grp.marked.map(sq);
+      if ("rotation" in grp) p.rotation = grp.rotation;
+      if (grp.side) p.side = grp.side;
+      out.push(p);
+    }
+  }
+  return out;
+}
+
 export function live(base, id, seat, query = "") {
   const q = [seat ? `seat=${seat}` : "", query].filter(Boolean).join("&");
   const url = base.replace("http", "ws") + `/api/games/${id}/live` + (q ? `?${q}` : "");

@@ -4,8 +4,9 @@
 // shown at the bottom, the position a step through the moves goes to.
 // Tested in node (tests/web/unit).
 
+import { parseSquare, squareName } from "./games/boardkit";
 import { playerName } from "./meta";
-import type { Game, LegalMove, Meta, Side } from "./types";
+import type { Game, LegalGroup, LegalMove, Meta, MoveParts, Side } from "./types";
 
 export const other = (s: Side): Side => (s === "white" ? "black" : "white");
 export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -34,9 +35,34 @@ export function whoText(g: Game, side: Side, mine: Side[], meta: Meta | null): s
   return p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? "on this screen" : "Friend") : playerName(p, meta);
 }
 
-// The legal moves with their parts (the server sends both, in one order).
+// The parts of one move of a group, standing on its anchor (null: the group
+// has no squares).
+function partsAt(grp: LegalGroup, at: string | null): MoveParts {
+  const a = at ? parseSquare(at) : null;
+  const sq = (d: [number, number]) => (a ? squareName(a[0] + d[0], a[1] + d[1]) : "");
+  const p: MoveParts = { action: grp.action, squares: grp.squares.map(sq) };
+  if (grp.piece !== undefined) p.piece = grp.piece;
+  if (grp.from) p.from = sq(grp.from);
+  if (grp.to) p.to = sq(grp.to);
+  if (grp.marked) p.marked = grp.marked.map(sq);
+  if (grp.rotation !== undefined) p.rotation = grp.rotation;
+  if (grp.side) p.side = grp.side;
+  return p;
+}
+
+// The legal moves with their parts: the server sends `legal` group by group
+// and each group's parts once, with one anchor square per move
+// (docs/server-api.md, legalGroups).
 export function legalMoves(g: Game): LegalMove[] {
-  return g.legal.map((move, i) => ({ move, parts: g.legalParts?.[i] ?? { action: "", squares: [] } }));
+  const out: LegalMove[] = [];
+  for (const grp of g.legalGroups ?? []) {
+    const n = grp.at ? grp.at.length : grp.count ?? 0;
+    for (let i = 0; i < n && out.length < g.legal.length; i++)
+      out.push({ move: g.legal[out.length], parts: partsAt(grp, grp.at ? grp.at[i] : null) });
+  }
+  // A server that sent no groups: the moves without parts.
+  for (let i = out.length; i < g.legal.length; i++) out.push({ move: g.legal[i], parts: { action: "", squares: [] } });
+  return out;
 }
 
 // The side shown at the bottom: the one seat held (white for none or both),

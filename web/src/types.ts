@@ -49,7 +49,7 @@ export interface View {
   regions: Region[];
 }
 
-// The parts of a legal move (docs/server-api.md, legalParts): what the
+// The parts of a legal move (docs/server-api.md, legalGroups): what the
 // board builds moves out of, never the notation.
 export interface MoveParts {
   action: string;         // place | move | first | pass | veto | accept
@@ -60,6 +60,23 @@ export interface MoveParts {
   marked?: string[];      // Toscana's off-colour squares, Epaminondas' captured pieces
   rotation?: number;      // quarter turns clockwise from the hand's shape (Cathedral, Toscana)
   side?: Side;            // "first": the side chosen
+}
+
+// Legal moves that share their parts up to where they stand (docs/server-api.md,
+// legalGroups): the squares as [file, rank] offsets from each move's anchor
+// square; `at` lists the anchors of the group's moves, which are the next
+// at.length moves of `legal` (a group without squares has `count` instead).
+export interface LegalGroup {
+  action: string;
+  piece?: string;
+  squares: [number, number][];
+  from?: [number, number];
+  to?: [number, number];
+  marked?: [number, number][];
+  rotation?: number;
+  side?: Side;
+  at?: string[];
+  count?: number;
 }
 
 // A legal move: its text (what is sent) and its parts (what a board reads).
@@ -77,8 +94,10 @@ export interface Game {
   winner: Side | "draw" | "none";
   score: [number, number];
   legal: string[];
-  /** The parts of each move of `legal`, in the same order. */
-  legalParts?: MoveParts[];
+  /** The parts of the moves of `legal`, group by group, in the same order. */
+  legalGroups?: LegalGroup[];
+  /** The game that followed this one (rematch), or null. */
+  rematch?: string | null;
   ply: number;
   seat: Side | null;
   resigned: Side | null;

@@ -20,16 +20,16 @@ describe("the game screen's texts (gametext.ts)", () => {
     for (const { g, where } of all) {
       const lm = legalMoves(g);
       assert.equal(lm.length, g.legal.length, where);
-      assert.equal(g.legalParts?.length, g.legal.length, `${where}: a parts object per move`);
+      const n = (g.legalGroups ?? []).reduce((k, grp) => k + (grp.at ? grp.at.length : grp.count ?? 0), 0);
+      assert.equal(n, g.legal.length, `${where}: the groups hold one anchor (or count) per move`);
       lm.forEach((m, i) => {
         assert.equal(m.move, g.legal[i]);
-        assert.equal(m.parts, g.legalParts![i]);
         assert.ok(["place", "move", "first", "pass", "veto", "accept"].includes(m.parts.action), `${where}: ${m.move}`);
         assert.ok(Array.isArray(m.parts.squares));
       });
       assert.equal(new Set(g.legal).size, g.legal.length, `${where}: no move twice`);
     }
-    const bare = { ...all[0].g, legal: ["pass"], legalParts: undefined } as Game;
+    const bare = { ...all[0].g, legal: ["pass"], legalGroups: undefined } as Game;
     assert.deepEqual(legalMoves(bare), [{ move: "pass", parts: { action: "", squares: [] } }], "no parts from an older server");
   });
 

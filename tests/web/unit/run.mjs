@@ -27,6 +27,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { startServer } from "../harness.mjs";
+import { legalParts } from "../../server/lib.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../..");
@@ -67,7 +68,7 @@ function choose(g, rand) {
   if (g.game !== "epaminondas" || rand() < 0.3) return g.legal[Math.floor(rand() * n)];
   const rank = (s) => Number(s.slice(1));
   let best = 0, bv = -Infinity;
-  g.legalParts.forEach((p, i) => {
+  legalParts(g).forEach((p, i) => {
     const front = p.squares[p.squares.length - 1] ?? p.to;
     const gain = (rank(p.to) - rank(front)) * (g.tomove === "white" ? 1 : -1);
     const v = (p.marked?.length ? 20 : 0) + gain * 3 + rand() * 4;
