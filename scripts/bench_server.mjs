@@ -15,6 +15,7 @@ import http from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import WebSocket from "ws";
 
 const args = process.argv.slice(2);
@@ -65,7 +66,7 @@ const pct = (a, p) => a.length ? a[Math.min(a.length - 1, Math.floor(p * a.lengt
 
 port = await freePort();
 const dir = mkdtempSync(join(tmpdir(), "tav-bench-"));
-const server = spawn(BIN, ["serve", "--port", String(port), "--db", join(dir, "bench.db"), "--rate", "0", ...(process.env.BENCH_LOG ? [] : ["--quiet"])],
+const server = spawn(BIN, ["serve", "--port", String(port), "--db", join(dir, "bench.db"), "--rate", "0", ...(process.env.BENCH_LOG ? [] : ["--quiet"]), ...(process.env.BENCH_ARGS ? process.env.BENCH_ARGS.split(" ") : [])],
   { stdio: ["ignore", "pipe", "inherit"] });
 await new Promise((resolve, reject) => {
   let out = "";
@@ -95,6 +96,9 @@ try {
   const lat = [];
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  // The client's own delays (a busy client makes the server look slow).
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const t0 = performance.now();
   const cpu0 = cpu(server.pid);
   const client0 = process.cpuUsage();
@@ -115,6 +119,7 @@ try {
     }
   }));
   const secs = (performance.now() - t0) / 1000;
+  loopDelay.disable();
   const cpuMs = cpu(server.pid) - cpu0;
   const cu = process.cpuUsage(client0);
   const clientMs = (cu.user + cu.system) / 1000;
@@ -134,6 +139,8 @@ try {
   console.log(`human move latency ms: p50 ${pct(lat, 0.5).toFixed(2)}  p99 ${pct(lat, 0.99).toFixed(2)}  max ${lat.at(-1).toFixed(2)}`);
   console.log(`server CPU: ${(cpuMs / 1000).toFixed(2)} s for ${moves} moves and ${2 * moves} reads = ${(cpuMs / moves).toFixed(2)} ms per move (with its read)` +
     `; client CPU ${(clientMs / 1000).toFixed(2)} s; machine load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`);
+  console.log(`client event-loop delay ms: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)}  max ${(loopDelay.max / 1e6).toFixed(1)}` +
+    " (time the client itself held a response back)");
   console.log(`live messages: ${games.reduce((s, g) => s + g.messages, 0)} (${missing} games missing some)`);
   console.log(`server RSS: ${(rss0 / 1048576).toFixed(1)} MiB empty, ${(rssGames / 1048576).toFixed(1)} MiB with ${GAMES} games ` +
     `(${((rssGames - rss0) / GAMES / 1024).toFixed(1)} KiB/game at start), ${(rssEnd / 1048576).toFixed(1)} MiB after play ` +

@@ -562,6 +562,17 @@ static int legal_write(jbuf *b, const tav_session *s, const tav_move *lm, int n)
         free(grp), free(of), free(order), free(anchor), free(start);
         return -1;
     }
+    /* Groups found through an open-addressing table of their keys' hashes. */
+    size_t cap = 16;
+    while (cap < (size_t)n * 2)
+        cap <<= 1;
+    int *slot = malloc(sizeof *slot * cap);
+    if (!slot) {
+        free(grp), free(of), free(order), free(anchor), free(start);
+        return -1;
+    }
+    for (size_t h = 0; h < cap; h++)
+        slot[h] = -1;
     int ng = 0;
     for (int i = 0; i < n; i++) {
         tav_move_parts p;
@@ -575,14 +586,20 @@ static int legal_write(jbuf *b, const tav_session *s, const tav_move *lm, int n)
         int anchored = parts_anchor(&p, a);
         tav_move_parts k;
         parts_key(&p, a, &k);
-        int gi = 0;
-        while (gi < ng && (grp[gi].anchored != anchored || memcmp(&grp[gi].key, &k, sizeof k) != 0))
-            gi++;
-        if (gi == ng) {
-            grp[ng].key = k;
-            grp[ng].anchored = anchored;
-            grp[ng].count = 0;
-            ng++;
+        uint64_t hv = 1469598103934665603ull ^ (uint64_t)anchored;
+        const unsigned char *kb = (const unsigned char *)&k;
+        for (size_t j = 0; j < sizeof k; j++)
+            hv = (hv ^ kb[j]) * 1099511628211ull;
+        size_t h = (size_t)hv & (cap - 1);
+        int gi;
+        while ((gi = slot[h]) >= 0 &&
+               (grp[gi].anchored != anchored || memcmp(&grp[gi].key, &k, sizeof k) != 0))
+            h = (h + 1) & (cap - 1);
+        if (gi < 0) {
+            gi = slot[h] = ng++;
+            grp[gi].key = k;
+            grp[gi].anchored = anchored;
+            grp[gi].count = 0;
         }
         grp[gi].count++;
         of[i] = gi;
@@ -623,7 +640,7 @@ static int legal_write(jbuf *b, const tav_session *s, const tav_move *lm, int n)
         jb_ch(b, '}');
     }
     jb_ch(b, ']');
-    free(grp), free(of), free(order), free(anchor), free(start);
+    free(grp), free(of), free(order), free(anchor), free(start), free(slot);
     return 0;
 }
 

@@ -67,6 +67,7 @@ static int usage(void)
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
             "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
+            "                       [--live-idle SECS]\n"
             "                       [--poll] [--quiet]\n");
     return 2;
 }
@@ -110,6 +111,11 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     core_tick(S->C);
     if (core_pending(S->C))
         srv_flush(S);
+    int64_t now = core_unix_ms();
+    if (now - S->idle_swept >= 200) {
+        S->idle_swept = now;
+        http_idle_sweep(S, now);
+    }
     lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
 }
 
@@ -173,18 +179,13 @@ static const struct lws_protocol_vhost_options security_headers[] = {
     {NULL, NULL, "cache-control:", "no-store"},
 };
 
-static const lws_retry_bo_t idle_policy = {
-    .secs_since_valid_ping = SRV_IDLE_SECS / 2,
-    .secs_since_valid_hangup = SRV_IDLE_SECS,
-};
-
 int server_main(int argc, char **argv)
 {
     const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL;
     const char *hosts[SRV_HOSTS_MAX];
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
-    long pace = CORE_CPU_PACE_MS;
+    long pace = CORE_CPU_PACE_MS, live_idle = SRV_IDLE_SECS;
     int quiet = 0, limit_loopback = 0, use_poll = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -222,6 +223,8 @@ int server_main(int argc, char **argv)
             ;
         else if (strcmp(a, "--pace") == 0 && parse_long(v, 0, 600000, &pace) == 0)
             ;
+        else if (strcmp(a, "--live-idle") == 0 && parse_long(v, 2, 86400, &live_idle) == 0)
+            ;
         else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
                  v[0])
             hosts[nhosts++] = v;
@@ -238,6 +241,7 @@ int server_main(int argc, char **argv)
         return 1;
     }
     S->quiet = quiet;
+    S->live_idle_ms = live_idle * 1000;
     for (int i = 0; i < nhosts; i++)
         snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);
     /* The address it listens on is a name it answers to. */
@@ -271,7 +275,6 @@ int server_main(int argc, char **argv)
     info.max_http_header_data = 4096;
     info.max_http_header_pool = SRV_HEADER_POOL;
     info.timeout_secs_ah_idle = SRV_HEADER_SECS;
-    info.retry_and_idle_policy = &idle_policy;
     info.vhost_name = "tavoliere";
     info.headers = &security_headers[0];
     /* The event loop: libuv (epoll: the cost of a turn of the loop does not

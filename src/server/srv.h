@@ -104,6 +104,10 @@ struct conn {
     unsigned long sent;  /* stamp (core_stamp) of the last game JSON queued on it */
     unsigned long resent;   /* ... and of the last one sent again for {"since": N} */
     int presence;        /* asked for presence messages (?presence=1) */
+    int64_t heard_ms;    /* unix ms of the last frame from the client (a pong included) */
+    int ping_due;        /* a ping waits for the socket to be writable */
+    int pinged;          /* a ping went out and no frame came back since */
+    int idle_jitter_ms;  /* spreads the pings of sockets opened together */
     conn *prev, *next;   /* in gv->live */
 };
 
@@ -150,6 +154,8 @@ struct srv {
     int nhosts;
     int uv;              /* the loop is libuv's (else poll) */
     int stopped;         /* the first half of the stop is done */
+    int64_t idle_swept;  /* unix ms of the last sweep of idle live sockets */
+    int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
 };
 
 /* API actions: each answers an HTTP status and a JSON (or text) body. */
@@ -204,6 +210,10 @@ void http_reply_ready(conn *c, reply *r);
  * drop the live messages that would tell of it. */
 void http_committed(srv *S, long n, int ok);
 void http_conns_free(srv *S);        /* after the loop: the connection counts */
+/* Live sockets silent for half of --live-idle (SRV_IDLE_SECS) are pinged,
+ * and closed after all of it, each a little later than that by its own
+ * jitter (called a few times a second). */
+void http_idle_sweep(srv *S, int64_t now_ms);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
 extern const struct lws_protocols *const srv_protocols;

@@ -203,4 +203,35 @@ await main(async (defer) => {
     eq((await get(base, `/api/games/${m1.body.id}`)).body.rematch, null, "a game without one: null");
     RL.close();
   }
+
+  // idle live sockets (--live-idle 2): pinged after 1 s of silence, closed
+  // after 2 s unless something comes back; a client that answers pings stays
+  {
+    const idleSrv = await startServer({ args: ["--live-idle", "2"] });
+    const ig = await post(idleSrv.base, "/api/games", { game: "urbino", options: "", white: "human", black: "human" });
+    const polite = live(idleSrv.base, ig.body.id);   // node's ws answers pings by itself
+    await polite.open;
+    let pings = 0;
+    polite.ws.on("ping", () => pings++);
+    // A client that never answers: the handshake by hand, then silence.
+    const net = await import("node:net");
+    const port = Number(new URL(idleSrv.base).port);
+    const rude = net.connect(port, "127.0.0.1");
+    let rudeData = "", rudeClosed = false;
+    rude.on("data", (d) => { rudeData += d.toString("latin1"); });
+    rude.on("close", () => { rudeClosed = true; });
+    rude.on("error", () => {});
+    await new Promise((r) => rude.once("connect", r));
+    rude.write(`GET /api/games/${ig.body.id}/live HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+    const t0 = Date.now();
+    while (!rudeClosed && Date.now() - t0 < 8000) await sleep(100);
+    check(rudeData.startsWith("HTTP/1.1 101"), "a hand-made live socket opened", rudeData.slice(0, 40));
+    check(rudeClosed && Date.now() - t0 >= 1500, "a live socket that never answers is closed after --live-idle", `${Date.now() - t0} ms`);
+    check(/\x89\x01t/.test(rudeData), "... after a ping it did not answer");
+    check(polite.closed() === null && pings >= 1, "a socket that answers pings stays open", JSON.stringify([polite.closed(), pings]));
+    polite.close();
+    rude.destroy();
+    await idleSrv.stop();
+  }
 });

@@ -49,6 +49,8 @@ struct wbatch {
     wop *head, *tail;
     int ok;
     char err[256];
+    long ms;             /* how long its commit took */
+    int nops;
     wbatch *next;        /* the done-queue */
 };
 
@@ -191,7 +193,9 @@ static void apply(store *st, wbatch *b)
 {
     char err[256] = "";
     int rc = 0;
-    for (wop *o = b->head; o && rc == 0; o = o->next) {
+    int64_t t0 = core_unix_ms();
+    b->nops = 0;
+    for (wop *o = b->head; o && rc == 0; o = o->next, b->nops++) {
         switch (o->kind) {
         case OP_CREATE:
             rc = store_create_game(st, &o->row, o->moves, o->nmoves, err, sizeof err);
@@ -217,6 +221,7 @@ static void apply(store *st, wbatch *b)
     else
         store_discard(st);
     b->ok = rc == 0;
+    b->ms = (long)(core_unix_ms() - t0);
     snprintf(b->err, sizeof b->err, "%s", err);
 }
 
@@ -326,6 +331,8 @@ void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
         if (C->wflight == b)
             C->wflight = NULL;
         settle(b);
+        if (b->ms >= 250)
+            core_log(C, "slow commit: batch %ld of %d writes took %ld ms", b->n, b->nops, b->ms);
         if (b->ok) {
             if (C->ev.committed)
                 C->ev.committed(C->ev.ctx, b->n, 1);
