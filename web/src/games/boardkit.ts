@@ -139,6 +139,15 @@ export function outlinePath(cells: Cells, ox = 0, oy = 0, s = 1): string {
   return parts.join("");
 }
 
+// The focus ring of a focusable SVG element: a thin rectangle in board
+// units, shown by app.css only while its parent has keyboard focus.  (A CSS
+// outline on an SVG element is drawn in the viewBox's units and scaled up
+// with the board: a 3 px outline became 150 px.)
+export function focusRing(parent: Element, x: number, y: number, w: number, h: number, width = 0.06): SVGRectElement {
+  return el("rect", { x: x - width, y: y - width, width: w + 2 * width, height: h + 2 * width,
+    rx: Math.min(0.2, Math.min(w, h) / 4), class: "tav-focus", "stroke-width": width, "aria-hidden": "true" }, parent);
+}
+
 // A keyboard- and pointer-usable SVG button.  `key` identifies it so focus
 // can come back to it after a redraw.
 export function button(parent: Element, x: number, y: number, w: number, h: number, label: string,
@@ -157,6 +166,7 @@ export function button(parent: Element, x: number, y: number, w: number, h: numb
     "text-anchor": "middle", "dominant-baseline": "central", "font-size": opts.font ?? h * 0.45,
     fill: "#fff", "font-family": "system-ui, sans-serif", "font-weight": 600, "pointer-events": "none",
   });
+  focusRing(g, x, y, w, h, Math.min(0.07, h * 0.08));
   if (!opts.disabled) {
     g.addEventListener("click", (ev) => { ev.stopPropagation(); opts.onPress(); });
     g.addEventListener("keydown", (ev) => {
@@ -620,6 +630,7 @@ export class CarryBoard implements CarryState {
       }, board);
     }
     o.deco(el("g", { "pointer-events": "none" }, board));
+    focusRing(board, bx, by, n, n, 0.06);
     const at = { "text-anchor": "middle", "dominant-baseline": "central", "font-size": o.coords, "font-family": FONT,
       fill: "currentColor", opacity: 0.7 };
     for (let i = 0; i < n; i++) {

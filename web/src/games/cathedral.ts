@@ -26,7 +26,7 @@
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
 import {
-  button, Carried, carriedOf, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
+  button, Carried, carriedOf, focusRing, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
 } from "./boardkit";
 import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, squareLabel } from "./cathedralkit";
 
@@ -169,6 +169,7 @@ export function cathedral(): BoardModule {
         rx: 0.08, fill: selected ? "#ffd43b66" : "transparent", stroke: selected ? "#f59f00" : "none",
         "stroke-width": 0.06 }, pg);
       drawShape(pg, p.cells, px, py, handCell, colourOf(p.code === "Y" ? "neutral" : side), p.code);
+      focusRing(pg, px - 0.08, py - 0.08, p.w * handCell + 0.16, p.h * handCell + 0.16, 0.05);
       if (usable) {
         pg.addEventListener("click", (ev) => { ev.stopPropagation(); select(p.code, false); });
         pg.addEventListener("focus", () => select(p.code, false));

@@ -25,7 +25,7 @@
 // toscanakit.ts.
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
-import { button, Carried, carriedOf, CarryBoard, Cells, el, markedCells, markHandled, outlinePath, refocus, text } from "./boardkit";
+import { button, Carried, carriedOf, CarryBoard, focusRing, Cells, el, markedCells, markHandled, outlinePath, refocus, text } from "./boardkit";
 import { COL, colourName, FRAME, frameTurned, squareFill, squareLabel, tileColour, topTile } from "./toscanakit";
 
 const N = 17;
@@ -112,6 +112,8 @@ export function toscana(): BoardModule {
       }, g);
       const cells = drawTile(tg, x + 0.1, ty, s, side, t.off ?? [], rot);
       const tw = (Math.max(...cells.map((c) => c[0])) + 1) * s;
+      const th = (Math.max(...cells.map((c) => c[1])) + 1) * s;
+      if (mine) focusRing(tg, x, ty - 0.1, tw + 0.2, th + 0.2, 0.06);
       const decided = decide && side !== cb.mover;
       if (mine || decided) {
         el("rect", { x: x + 0.1 - 0.1, y: ty - 0.1, width: tw + 0.2,
