@@ -459,6 +459,7 @@ export class CarryBoard implements CarryState {
 
   // Forget the half-made move.
   reset(): void {
+    this.complaint = null;
     this.hint = null;
     this.rot = 0;
     this.anchor = null;
@@ -536,7 +537,20 @@ export class CarryBoard implements CarryState {
     const g = this.ghost();
     if (!g) return;
     if (g.ok) this.submit(g.move);
-    else this.game.refused(!g.onBoard);
+    else { this.game.refused(!g.onBoard); this.complained(); }
+  }
+
+  // The board said why the ghost cannot go where it is: that message holds
+  // for this spot and this turn only, and goes once the ghost moves or turns.
+  complaint: string | null = null;
+  complained(): void {
+    this.complaint = `${this.anchor?.join(",")}|${this.rot}|${this.game.carried()?.piece ?? ""}`;
+  }
+  private forgetComplaint(): void {
+    if (this.complaint === null) return;
+    if (this.complaint === `${this.anchor?.join(",")}|${this.rot}|${this.game.carried()?.piece ?? ""}`) return;
+    this.complaint = null;
+    this.ctx?.say("");
   }
 
   // A click or tap on the board: the mouse places at once; on a touch screen
@@ -553,7 +567,7 @@ export class CarryBoard implements CarryState {
       this.cursor = false;
       this.drawGhost();
       const g2 = this.ghost();
-      if (g2) this.game.tapped?.(g2.ok);
+      if (g2) { this.game.tapped?.(g2.ok); if (!g2.ok) this.complained(); }
       return;
     }
     this.anchor = c;
@@ -663,6 +677,7 @@ export class CarryBoard implements CarryState {
     if (!layer || !root) return;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     const { bx, by, grid } = this, n = this.game.n, look = this.game.look;
+    this.forgetComplaint();
     const c = this.game.carried();
     const g = this.ghost();
     root.setAttribute("data-ghost", g ? g.move : "");
