@@ -28,10 +28,84 @@ export function statusText(g: Game, mine: Side[]): string {
 }
 
 // Who plays a side, for a screen holding the seats `mine`: "You", "on this
-// screen", "Friend", or the computer's name.
+// screen", "Friend" (the other player of this screen's player), "a player"
+// (for a spectator, who holds no seat), or the computer's name.
 export function whoText(g: Game, side: Side, mine: Side[], meta: Meta | null): string {
   const p = g[side];
-  return p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? "on this screen" : "Friend") : playerName(p, meta);
+  if (p !== "human") return playerName(p, meta);
+  if (mine.length === 2) return "on this screen";
+  if (mine.length === 1) return mine[0] === side ? "You" : "Friend";
+  return "a player";
+}
+
+// The line that tells a screen holding no seat that it only watches ("" for a player).
+export function watchingText(g: Game, mine: Side[]): string {
+  if (mine.length) return "";
+  return g.over ? "You are watching this game: it is over." :
+    "You are watching this game: only the players' own links can move.";
+}
+
+// The side that made each move of a game (movers[i] made moves[i]), from the
+// turn order the rules fix (../shared/SPEC.md): Epaminondas alternates from
+// white; Urbino's black places the first architect, white the second, black
+// says who builds first, then turns alternate from that side; Cathedral
+// alternates from white, except that in opening=late black places the
+// Cathedral and his first building in a row; in Toscana the tile placements
+// (and passes) alternate from white, and a veto or an accept is the decision
+// of the other side, the one whose turn it is not.
+export function movers(game: string, options: string, moves: string[]): Side[] {
+  const out: Side[] = [];
+  let next: Side = "white";
+  if (game === "toscana") {
+    for (const m of moves) {
+      if (m === "veto" || m === "accept") out.push(other(next));
+      else { out.push(next); next = other(next); }
+    }
+    return out;
+  }
+  if (game === "urbino") {
+    moves.forEach((m, i) => {
+      if (i === 0) out.push("black");
+      else if (i === 1) out.push("white");
+      else if (i === 2) { out.push("black"); next = m === "first:white" ? "white" : "black"; }
+      else { out.push(next); next = other(next); }
+    });
+    return out;
+  }
+  const late = game === "cathedral" && /(^|\s)opening=late(\s|$)/.test(options);
+  moves.forEach((_, i) => {
+    if (late && i === 1) { out.push("black"); return; }   // the Cathedral; his building follows
+    out.push(next);
+    next = other(next);
+  });
+  return out;
+}
+
+// One line of the analysis' list: "12. Hd4 ?? White's mistake (best: Pe5)",
+// "your mistake" / "your opponent's" for a screen holding one seat.
+export function mistakeText(ply: number, move: string, mark: string, best: string, by: Side | undefined, mine: Side[]): string {
+  const who = !by ? "" : mine.length === 1 ? (by === mine[0] ? "your" : "your opponent's") : `${cap(by)}'s`;
+  const what = mark === "??" ? "blunder" : "mistake";
+  return `${ply}. ${move} ${mark} ${who ? `${who} ${what}` : cap(what)}` + (best && best !== move ? ` (best: ${best})` : "");
+}
+
+// Why the game ended, for the end screen: the server's sentence (view.end)
+// when it gives one, the resignation, else "" (the result line says the rest).
+export function endText(g: Game): string {
+  if (!g.over) return "";
+  const parts: string[] = [];
+  if (g.resigned) parts.push(`${cap(g.resigned)} resigned.`);
+  const end = (g.view?.end ?? "").trim();
+  if (end && !(g.resigned && /resign/i.test(end))) parts.push(end);
+  return parts.join(" ");
+}
+
+// The page's title: "Your turn · Urbino — Tavoliere" when this screen's
+// player is to move (a screen with both seats: never), else the game's.
+export function pageTitle(g: Game | null, mine: Side[], gameTitle: string): string {
+  const base = `${gameTitle} — Tavoliere`;
+  if (!g || g.over || mine.length !== 1 || g.tomove !== mine[0]) return base;
+  return `Your turn · ${base}`;
 }
 
 // The legal moves with their parts (the server sends both, in one order).

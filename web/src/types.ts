@@ -47,6 +47,8 @@ export interface View {
   squares: Record<string, Square>;   // keyed by square name, e.g. "e5"
   sides: Record<Side, SideView>;
   regions: Region[];
+  /** Why the game ended, a sentence or two ("" while it runs); absent from older servers. */
+  end?: string;
 }
 
 // The parts of a legal move (docs/server-api.md, legalParts): what the
