@@ -12,8 +12,8 @@ import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
 import { Live } from "./live";
 import {
-  cap, endText, historyText, legalMoves, mistakeText, movers, orientationOf, other, pageTitle, resultText, statusText, stepTarget,
-  watchingText, whoText,
+  cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
 import * as store from "./store";
@@ -205,6 +205,8 @@ function accept(s: Screen, g: Game, force: boolean): void {
       /* keep the stale message */
     } else if (old && s.els.message.dataset.keep !== "1") s.els.message.textContent = "";
     s.els.message.dataset.keep = "";
+    const veto = vetoNotice(old, g, mySides(s));
+    if (veto) s.els.message.textContent = veto;
   }
   if (g.over) {
     const result = resultText(g);
@@ -305,7 +307,11 @@ function renderMoves(s: Screen): void {
     return b;
   };
   item(0, "start");
-  g.moves.forEach((m, i) => item(i + 1, m));
+  const by = movers(g.game, g.options, g.moves);
+  g.moves.forEach((_, i) => {
+    const label = moveLabel(g, i, by);
+    if (label !== null) item(i + 1, label).classList.toggle("veto", g.moves[i] === "veto");
+  });
   const cur = ol.querySelector(".current") as HTMLElement | null;
   if (cur && typeof cur.scrollIntoView === "function") cur.scrollIntoView({ block: "nearest" });
   const past = s.viewPly !== null;
@@ -347,6 +353,7 @@ function drawBoard(s: Screen): void {
   const g = s.game;
   if (!g || !s.module || !s.ctx) return;
   s.ctx.orientation = orientation(s);
+  s.ctx.seats = mySides(s);
   const past = s.viewPly !== null && s.pastView;
   const view = past ? (s.pastView as View) : g.view;
   const canAct = !past && !s.pending && !g.over && g.seat !== null && g.tomove === g.seat;

@@ -135,3 +135,31 @@ export function historyText(viewPly: number | null, ply: number): string {
   return (viewPly === 0 ? "Showing the start position" : `Showing the position after move ${viewPly} of ${ply}`) +
     ". Press End or ▶| to return to the game.";
 }
+
+// What a Toscana veto tells the players (issue 34), when the last move of
+// `g` is a veto made after `old` (the position before it, whose top tiles
+// name the tile vetoed): "Black vetoed your tile 07: it goes to the bottom of
+// your stack." for the player vetoed; "" when the last move is no veto.
+export function vetoNotice(old: Game | null, g: Game, mine: Side[]): string {
+  if (g.game !== "toscana" || !g.moves.length || g.moves[g.moves.length - 1] !== "veto") return "";
+  const by = movers(g.game, g.options, g.moves)[g.moves.length - 1];
+  const vetoed = other(by);
+  const id = old && old.ply === g.ply - 1 ? (old.view.sides[vetoed]?.hand ?? []).find((t) => t.kind === "S")?.id : undefined;
+  const tile = id ? `tile ${id}` : "tile";
+  if (mine.length === 1 && mine[0] === vetoed) {
+    return `${cap(by)} vetoed your ${tile}: it goes to the bottom of your stack. Place your next tile.`;
+  }
+  if (mine.length === 1 && mine[0] === by) return `You vetoed ${vetoed}'s ${tile}: it goes to the bottom of ${vetoed}'s stack.`;
+  return `${cap(by)} vetoed ${vetoed}'s ${tile}: it goes to the bottom of ${vetoed}'s stack.`;
+}
+
+// The move list's label of move i (0-based) of g, or null for a move the
+// list leaves out: Toscana's "accept" (keeping the veto is no move a player
+// makes; the page answers it by itself) is left out, a veto says whose.
+export function moveLabel(g: Game, i: number, by: Side[]): string | null {
+  const m = g.moves[i];
+  if (g.game !== "toscana") return m;
+  if (m === "accept") return null;
+  if (m === "veto") return `veto by ${by[i] ?? "?"}`;
+  return m;
+}

@@ -100,6 +100,8 @@ export interface BoardContext {
   svg: SVGSVGElement;
   // Side shown at the bottom.
   orientation: Side;
+  // The seats this screen holds (none for a spectator, both on a shared screen).
+  seats?: Side[];
   // Submit a complete move (the text of one of the legal moves).
   submit(move: string): void;
   // Show a short message to the player (e.g. "pick a landing square").

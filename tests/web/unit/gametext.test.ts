@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   endText, historyText, legalMoves, mistakeText, movers, orientationOf, pageTitle, resultText, statusText, stepTarget,
-  watchingText, whoText,
+  moveLabel, vetoNotice, watchingText, whoText,
 } from "../../../web/src/gametext";
 import type { Game, GameName, Side } from "../../../web/src/types";
 import { fixtures, positions } from "./fixtures";
@@ -159,5 +159,37 @@ describe("issue 34: whose move, why it ended, who watches (gametext.ts)", () => 
     const g = all[5].g;
     assert.equal(watchingText(g, ["white"]), "");
     assert.match(watchingText(g, []), /watching/);
+  });
+});
+
+describe("Toscana's vetoes in the texts (gametext.ts, issue 34)", () => {
+  test("vetoNotice names who vetoed which tile; moveLabel leaves the accepts out", () => {
+    let seen = 0;
+    const ps = positions("toscana");
+    for (let i = 1; i < ps.length; i++) {
+      const old = ps[i - 1].g, g = ps[i].g;
+      if (g.id !== old.id || g.ply !== old.ply + 1) continue;
+      const last = g.moves[g.ply - 1];
+      const by = movers(g.game, g.options, g.moves);
+      if (last !== "veto") {
+        assert.equal(vetoNotice(old, g, ["white"]), "");
+        continue;
+      }
+      seen++;
+      const vetoed = by[g.ply - 1] === "white" ? "black" : "white";
+      const tile = old.view.sides[vetoed].hand.find((t) => t.kind === "S")!.id;
+      assert.equal(vetoNotice(old, g, [vetoed]), `${by[g.ply - 1] === "white" ? "White" : "Black"} vetoed your tile ${tile}: it goes to the bottom of your stack. Place your next tile.`);
+      assert.match(vetoNotice(old, g, [by[g.ply - 1]]), new RegExp(`^You vetoed ${vetoed}'s tile ${tile}`));
+      assert.match(vetoNotice(null, g, []), /vetoed .*'s tile:/);
+    }
+    assert.ok(seen > 0, "the fixtures hold a veto");
+    const g = ps[ps.length - 1].g;
+    const by = movers(g.game, g.options, g.moves);
+    g.moves.forEach((m, i) => {
+      const l = moveLabel(g, i, by);
+      if (m === "accept") assert.equal(l, null);
+      else if (m === "veto") assert.equal(l, `veto by ${by[i]}`);
+      else assert.equal(l, m);
+    });
   });
 });
