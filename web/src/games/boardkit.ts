@@ -148,6 +148,34 @@ export function focusRing(parent: Element, x: number, y: number, w: number, h: n
     rx: Math.min(0.2, Math.min(w, h) / 4), class: "tav-focus", "stroke-width": width, "aria-hidden": "true" }, parent);
 }
 
+// A piece's name for people: a tooltip on hover (an SVG <title>) and, on a
+// touch screen, said after a long press (half a second without moving much).
+export function pieceName(target: Element, name: string, say?: (t: string) => void): void {
+  const t = el("title", {}, target);
+  t.textContent = name;
+  target.setAttribute("data-name", name);
+  if (!say) return;
+  let timer = 0, fired = false, at: [number, number] = [0, 0];
+  const stop = () => { if (timer) { window.clearTimeout(timer); timer = 0; } };
+  target.addEventListener("pointerdown", (ev) => {
+    const e = ev as PointerEvent;
+    if (e.pointerType !== "touch") return;
+    stop();
+    at = [e.clientX, e.clientY];
+    fired = false;
+    timer = window.setTimeout(() => { timer = 0; fired = true; say(name); }, 500);
+  });
+  // the tap that ends a long press only named the piece
+  target.addEventListener("click", (ev) => { if (fired) { fired = false; ev.stopImmediatePropagation(); ev.preventDefault(); } }, true);
+  target.addEventListener("pointermove", (ev) => {
+    const e = ev as PointerEvent;
+    if (timer && Math.hypot(e.clientX - at[0], e.clientY - at[1]) > 10) stop();
+  });
+  target.addEventListener("pointerup", stop);
+  target.addEventListener("pointercancel", stop);
+  target.addEventListener("pointerleave", stop);
+}
+
 // A keyboard- and pointer-usable SVG button.  `key` identifies it so focus
 // can come back to it after a redraw.
 export function button(parent: Element, x: number, y: number, w: number, h: number, label: string,
@@ -629,7 +657,7 @@ export class CarryBoard implements CarryState {
   // the coordinates around it, the ghost's layer on top, the pointer input.
   drawBoard(root: Element, o: {
     aria: string; fill(name: string): string; stroke(name: string): string; label(name: string): string;
-    deco(layer: SVGGElement): void; margin: number; coords: number;
+    deco(layer: SVGGElement): void; margin: number; coords: number; piece?(name: string): string;
   }): SVGGElement {
     const { bx, by, grid } = this, n = this.game.n;
     const board = el("g", {
@@ -638,10 +666,12 @@ export class CarryBoard implements CarryState {
     }, root);
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
       const name = grid.square(c, r)!;
-      el("rect", {
+      const sq = el("rect", {
         x: bx + c, y: by + r, width: 1, height: 1, fill: o.fill(name), stroke: o.stroke(name), "stroke-width": 0.03,
         "data-square": name, role: "img", "aria-label": o.label(name),
       }, board);
+      const what = o.piece?.(name);
+      if (what) pieceName(sq, what);
     }
     o.deco(el("g", { "pointer-events": "none" }, board));
     focusRing(board, bx, by, n, n, 0.06);

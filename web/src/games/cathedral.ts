@@ -26,7 +26,7 @@
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
 import {
-  button, Carried, carriedOf, focusRing, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
+  button, Carried, carriedOf, focusRing, pieceName, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
 } from "./boardkit";
 import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, squareLabel, squares } from "./cathedralkit";
 
@@ -174,6 +174,7 @@ export function cathedral(): BoardModule {
         "stroke-width": 0.06 }, pg);
       drawShape(pg, p.cells, px, py, handCell, colourOf(p.code === "Y" ? "neutral" : side), p.code);
       focusRing(pg, px - 0.08, py - 0.08, p.w * handCell + 0.16, p.h * handCell + 0.16, 0.05);
+      pieceName(pg, `${NAMES[p.code] ?? p.code} (${p.code}), ${squares(p.cells.length)}`, (t) => cb.ctx?.say(t));
       if (usable) {
         pg.addEventListener("click", (ev) => { ev.stopPropagation(); select(p.code, false, p.index); });
         pg.addEventListener("focus", () => select(p.code, false, p.index));
@@ -193,6 +194,10 @@ export function cathedral(): BoardModule {
       aria: "Cathedral board, 10 by 10. Arrows move the ghost, R turns it, Enter places it.",
       fill: () => BOARD.light, stroke: () => BOARD.line, label: (name) => squareLabel(name, view.squares[name]),
       margin: MARGIN, coords: 0.3,
+      piece: (name) => {
+        const sq = view.squares[name];
+        return sq?.kind ? (sq.kind === "Y" ? "the Cathedral" : `${sq.owner}'s ${NAMES[sq.kind] ?? sq.kind}`) : "";
+      },
       deco: (deco) => {
         // territory
         for (const [mark, fill, dot, edge] of [
