@@ -57,6 +57,11 @@ export function postMove(id: string, seat: string, move: string, ply: number): P
   return call("POST", `/api/games/${enc(id)}/moves`, { seat, move, ply });
 }
 
+/** The rematch of a game between two screens (server: POST /api/games/ID/rematch, when it has it). */
+export function rematch(id: string, seat: string): Promise<{ id: string; seat: string }> {
+  return call("POST", `/api/games/${enc(id)}/rematch`, { seat });
+}
+
 export function resign(id: string, seat: string): Promise<Game> {
   return call("POST", `/api/games/${enc(id)}/resign`, { seat });
 }

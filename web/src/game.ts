@@ -13,7 +13,7 @@ import { BOARDS } from "./games/index";
 import { Live } from "./live";
 import {
   cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
-  stepTarget, vetoNotice, watchingText, whoText,
+  rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
 import * as store from "./store";
@@ -97,7 +97,9 @@ function build(app: HTMLElement, s: Screen): void {
   e.rules = act("Rules", "rules-btn", () => showRules(s));
   e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
   e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, "New game");
-  e.actions = h("div", { class: "actions" }, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
+  e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
+  e.rematch.hidden = true;
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
@@ -251,6 +253,11 @@ function render(s: Screen): void {
     row.classList.toggle("to-move", g.tomove === side && !g.over);
     row.appendChild(h("span", { class: `dot ${side}`, "aria-hidden": "true" }));
     row.appendChild(h("span", { class: "who" }, `${cap(side)}: ${who}`));
+    // presence, where the server says it: whether the other player's page is open
+    if (g.present && g[side] === "human" && !mine.includes(side) && !g.over) {
+      const on = !!g.present[side];
+      row.appendChild(h("span", { class: `presence ${on ? "on" : "off"}`, "data-present": on ? "1" : "0" }, on ? "connected" : "not connected"));
+    }
     row.appendChild(h("span", { class: "score", "aria-label": `${cap(side)} score ${score}` + (scoreWords ? ` (${scoreWords})` : "") }, String(score)));
     row.title = scoreWords ? `score: ${scoreWords}` : "score";
   }
@@ -283,6 +290,13 @@ function render(s: Screen): void {
   if (g.over) e.resign.textContent = "Resign";
 
   e.analysis.hidden = !g.over || g.ply === 0;
+  // Rematch: here against the computer or on a shared screen; between two
+  // screens through the server's rematch request, where it offers one
+  const plan = rematchPlan(g, mine);
+  const linkRematch = g.over && mine.length === 1 && g[other(mine[0])] === "human" && "rematch" in g;
+  e.rematch.hidden = !plan && !linkRematch;
+  e.rematch.textContent = linkRematch && typeof g.rematch === "string" ? "Join the rematch" :
+    plan && plan.me ? `Rematch (you play ${plan.me})` : "Rematch";
   renderLinks(s);
   drawBoard(s);
 }
@@ -544,6 +558,44 @@ function showRules(s: Screen): void {
   d.showModal();
   close.focus({ preventScroll: true });
   d.scrollTop = 0;
+}
+
+// A new game like this one: colours swapped against the computer, the same
+// options, or the rematch the server keeps between two screens.
+async function doRematch(s: Screen): Promise<void> {
+  const g = s.game;
+  if (!g || !g.over) return;
+  const btn = s.els.rematch as HTMLButtonElement;
+  btn.disabled = true;
+  const mine = mySides(s);
+  try {
+    const plan = rematchPlan(g, mine);
+    if (plan) {
+      const c = await api.createGame(g.game, plan.options, plan.white, plan.black, plan.local);
+      const seats: store.Saved["seats"] = {};
+      if (c.seats.white) seats.white = c.seats.white;
+      if (c.seats.black) seats.black = c.seats.black;
+      const opp = plan.me ? plan[other(plan.me)] : "human";
+      store.put({ id: c.id, game: g.game, seats, created: Date.now(),
+        opponent: plan.local ? "a friend on this screen" : playerName(opp, s.meta) });
+      location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent((plan.me ? seats[plan.me] : seats.white) ?? "")}`);
+      return;
+    }
+    // between two screens: join the rematch the other player started, or start it
+    const token = g.seat ? s.tokens[g.seat] : null;
+    if (!token) return;
+    if (typeof g.rematch === "string" && typeof g.rematchSeat === "string") {
+      location.assign(`/games/${encodeURIComponent(g.rematch)}?seat=${encodeURIComponent(g.rematchSeat)}`);
+      return;
+    }
+    const r = await api.rematch(s.id, token);
+    const side: Side = other(g.seat as Side);
+    store.put({ id: r.id, game: g.game, seats: { [side]: r.seat }, created: Date.now(), opponent: "a friend by link" });
+    location.assign(`/games/${encodeURIComponent(r.id)}?seat=${encodeURIComponent(r.seat)}`);
+  } catch (e) {
+    s.els.message.textContent = `No rematch: ${(e as Error).message}`;
+    btn.disabled = false;
+  }
 }
 
 // ---- Analysis (after the game) ------------------------------------------------------

@@ -163,3 +163,19 @@ export function moveLabel(g: Game, i: number, by: Side[]): string | null {
   if (m === "veto") return `veto by ${by[i] ?? "?"}`;
   return m;
 }
+
+// A rematch of a finished game on this screen (issue 34): the same game and
+// options (Toscana: a fresh deal, its seed and stacks left out), colours
+// swapped against the computer, two people at one screen again; null for a
+// game between two screens (the server's rematch request does that) or one
+// this screen holds no seat of.
+export interface Rematch { game: string; options: string; white: string; black: string; local: boolean; me: Side | null }
+export function rematchPlan(g: Game, mine: Side[]): Rematch | null {
+  if (!g.over) return null;
+  const options = g.options.split(/\s+/).filter((o) => o && !(g.game === "toscana" && /^(seed|white|black)=/.test(o))).join(" ");
+  if (mine.length === 2) return { game: g.game, options, white: "human", black: "human", local: true, me: null };
+  if (mine.length !== 1) return null;
+  const opp = g[other(mine[0])];
+  if (opp === "human") return null;
+  return { game: g.game, options, white: g.black, black: g.white, local: false, me: other(mine[0]) };
+}

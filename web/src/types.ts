@@ -91,6 +91,12 @@ export interface Game {
   help?: boolean;
   /** The creator chose the deal (Toscana's seed or stacks): still hidden, but said. */
   dealChosen?: boolean;
+  /** The rematch of a finished game between two screens (server, when it offers it): its id, or null. */
+  rematch?: string | null;
+  /** This seat's token in the rematch, or null. */
+  rematchSeat?: string | null;
+  /** Whether a live socket holds each seat now (server, when it says so). */
+  present?: { white: boolean; black: boolean };
   view: View;
 }
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
   endText, historyText, legalMoves, mistakeText, movers, orientationOf, pageTitle, resultText, statusText, stepTarget,
-  moveLabel, vetoNotice, watchingText, whoText,
+  moveLabel, rematchPlan, vetoNotice, watchingText, whoText,
 } from "../../../web/src/gametext";
 import type { Game, GameName, Side } from "../../../web/src/types";
 import { fixtures, positions } from "./fixtures";
@@ -191,5 +191,20 @@ describe("Toscana's vetoes in the texts (gametext.ts, issue 34)", () => {
       else if (m === "veto") assert.equal(l, `veto by ${by[i]}`);
       else assert.equal(l, m);
     });
+  });
+});
+
+describe("rematch (gametext.ts, issue 34)", () => {
+  test("colours swapped against the computer, options kept, a fresh Toscana deal, none between two screens", () => {
+    const over = all.find((p) => p.g.over && p.g.game === "cathedral")!.g;
+    const g = { ...over, options: "opening=late", white: "human", black: "ai:level=3" };
+    assert.equal(rematchPlan({ ...g, over: false }, ["white"]), null);
+    assert.deepEqual(rematchPlan(g, ["white"]), { game: "cathedral", options: "opening=late", white: "ai:level=3", black: "human", local: false, me: "black" });
+    assert.deepEqual(rematchPlan({ ...g, black: "human" }, ["white", "black"]),
+      { game: "cathedral", options: "opening=late", white: "human", black: "human", local: true, me: null });
+    assert.equal(rematchPlan({ ...g, black: "human" }, ["white"]), null, "two screens: the server's rematch");
+    assert.equal(rematchPlan(g, []), null, "a spectator");
+    const t = { ...g, game: "toscana" as GameName, options: "seed=77 white=01,02 black=03,04" };
+    assert.equal(rematchPlan(t, ["white"])!.options, "", "a fresh deal");
   });
 });
