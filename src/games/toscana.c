@@ -1734,12 +1734,15 @@ static const tav_rules_section tos_rules[] = {
     {"A turn",
      "Lay your top tile, turned as you like. The first tile must cover the centre square; every "
      "later tile must touch, with a square of your colour, a square of your colour already on "
-     "the board. Tiles may not overlap. A player whose tile fits nowhere passes.\n\n"
+     "the board. Tiles may not overlap. A player whose tile fits nowhere must pass: the tile "
+     "stays on top of his stack, and the other player goes on.\n\n"
      "Once per game each player may veto the opponent's top tile: it goes to the bottom of his "
      "stack and he plays the next one."},
     {"The end",
-     "When both stacks are empty, or both players passed in a row, each player counts the tiles "
-     "touched by his largest area of his colour. The higher count wins."},
+     "The game ends in one of two ways: when both stacks are empty, or as soon as the two players "
+     "pass one right after the other (neither top tile fits anywhere), even with tiles left in the "
+     "stacks, which are then never played. A veto does not count as a turn here. Each player then "
+     "counts the tiles touched by his largest area of his colour. The higher count wins."},
     {"Who has the edge?",
      "White, who lays the first tile, has a large edge. We measured it: in 200 games between two "
      "equal computer players (100 deals, each played twice with the colours swapped), white won "

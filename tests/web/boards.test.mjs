@@ -133,7 +133,7 @@ async function playGame(env, game, { side, phone, seed, name }) {
   await checkDrawing(env, page, game, g, `${name} start`);
   await shot(env, page, `${name}-start`);
   const counts = { mouse: 0, keys: 0, touch: 0, buttons: 0 };
-  let n = 0, middle = false, dark = false, captures = 0;
+  let n = 0, middle = false, dark = false, captures = 0, vetoed = false;
   while (!g.over) {
     if (n >= 200) throw new Error(`${name}: no end after 200 moves`);
     const move = g.legal[Math.floor(rand() * g.legal.length)];
@@ -141,11 +141,30 @@ async function playGame(env, game, { side, phone, seed, name }) {
     const how = ["pass", "veto", "accept"].includes(move) ? "buttons" : phone ? "touch" : keys ? "keys" : "mouse";
     counts[how]++;
     if (how !== "buttons") tally.check(`${name}: ${move} covers squares`, coveredSquares(game, move).length > 0);
+    // Toscana: now and then arm the veto against the opponent's next tile
+    // ("Veto this tile"); the page sends it after the placement by itself
+    let armed = false;
+    if (game === "toscana" && move.includes(":") && rand() < 0.3) {
+      const t = `[data-key="veto-toggle-${side}"]`;
+      if (await page.$(t)) {
+        if (phone) await page.tap(t); else await page.click(t);
+        await page.waitForSelector(`${t}[aria-pressed="true"]`);
+        armed = true;
+        counts.buttons++;
+      }
+    }
     await markStale(page, game);
     const before = g.ply;
     await makeMove(page, game, move, { keys, touch: phone, turnHow: n % 2 ? ["wheel", "key"] : ["button", "key"] });
     const was = g;
     g = await waitTurn(page, url, before);
+    // Toscana: a decision after the player's own placement is the page's to
+    // answer (accept, or the veto armed): wait for the turn after it
+    while (game === "toscana" && !g.over && g.legal.includes("accept") && g.view.last !== "") g = await waitTurn(page, url, g.ply);
+    if (armed) {
+      tally.check(`${name}: the armed veto went out after the placement`, g.moves[before + 1] === "veto", g.moves.slice(before).join(" "));
+      vetoed = true;
+    }
     if (game === "cathedral") {
       // ply by ply (a building captured and placed again at once still flew)
       let a = was.view;
@@ -208,7 +227,10 @@ async function playGame(env, game, { side, phone, seed, name }) {
     tally.check(`${name}: moves made by the mouse`, counts.mouse > 0, JSON.stringify(counts));
     tally.check(`${name}: moves made by the keyboard alone`, counts.keys > 0, JSON.stringify(counts));
   }
-  console.log(`${name}: ${n} moves by the page ${JSON.stringify(counts)}, ply ${g.ply}, ` +
+  if (game === "toscana") {
+    tally.check(`${name}: the page answered decisions by itself`, g.moves.filter((m, i) => (m === "accept" || m === "veto") && i > 0).length > 0, g.moves.join(" "));
+  }
+  console.log(`${name}: ${n} moves by the page ${JSON.stringify(counts)}, ply ${g.ply}, vetoed ${vetoed}, ` +
     `score ${g.score.join(":")}, winner ${g.winner}${flights}${dark ? ", dark theme shot" : ""}`);
   await page.context().close();
 }

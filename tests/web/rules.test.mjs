@@ -8,6 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { SHOTS, newGameFromHome } from "./harness.mjs";
 
+// the diagrams' data (the page's own): what each caption says is shown
+const PAGES = JSON.parse(fs.readFileSync(new URL("../../web/src/rules-diagrams.json", import.meta.url), "utf8"));
+
 const SQUARES = { urbino: 81, epaminondas: 14 * 12, cathedral: 100, toscana: 17 * 17 };
 
 async function fullShot(page, name) {
@@ -21,6 +24,14 @@ async function diagrams(page) {
     squares: f.querySelectorAll("svg [data-square]").length,
     ply: f.querySelector("svg")?.getAttribute("data-ply"),
     caption: (f.querySelector("figcaption")?.textContent ?? "").trim(),
+    // what the diagram draws that a caption may speak of
+    drawn: {
+      badge: f.querySelectorAll("svg .badge").length,
+      terrWhite: f.querySelectorAll("svg .tav-terrWhite circle").length,
+      terrBlack: f.querySelectorAll("svg .tav-terrBlack circle").length,
+      areaWhite: f.querySelectorAll("svg .tav-area-white").length,
+      areaBlack: f.querySelectorAll("svg .tav-area-black").length,
+    },
   })));
 }
 
@@ -34,6 +45,21 @@ export async function run(env) {
     tally.check(`rules ${g}: every diagram draws all ${SQUARES[g]} squares`, figs.every((f) => f.squares === SQUARES[g]),
       figs.map((f) => f.squares).join(","));
     tally.check(`rules ${g}: every diagram has a caption`, figs.every((f) => f.caption.length > 20));
+    // issue 34: every caption is true of its diagram: what it names is drawn
+    const shows = PAGES[g].diagrams.map((d) => d.shows ?? []);
+    figs.forEach((f, i) => {
+      for (const what of shows[i] ?? []) {
+        tally.check(`rules ${g} diagram ${i + 1}: shows the ${what} its caption names`, f.drawn[what] > 0, JSON.stringify(f.drawn));
+      }
+      if (/badge|number beside/i.test(f.caption)) tally.check(`rules ${g} diagram ${i + 1}: a badge is drawn`, f.drawn.badge > 0, f.caption);
+      if (/territory/i.test(f.caption)) {
+        tally.check(`rules ${g} diagram ${i + 1}: territory is drawn`, f.drawn.terrWhite + f.drawn.terrBlack > 0, f.caption);
+        tally.check(`rules ${g} diagram ${i + 1}: the caption says how territory is marked`, /circle/.test(f.caption), f.caption);
+      }
+      if (/largest connected area|areas? .* outlined/i.test(f.caption)) {
+        tally.check(`rules ${g} diagram ${i + 1}: the largest areas are drawn`, f.drawn.areaWhite + f.drawn.areaBlack > 0, f.caption);
+      }
+    });
     const plies = figs.map((f) => Number(f.ply));
     tally.check(`rules ${g}: the diagrams show different positions in order`, plies.every((p, i) => i === 0 || p > plies[i - 1]), plies.join(","));
     const heads = await page.$$eval(".rules-text h2", (els) => els.map((e) => e.textContent));
@@ -44,6 +70,15 @@ export async function run(env) {
       const text = await page.$eval(".rules-text", (e) => e.textContent || "");
       tally.check("rules toscana: says how large white's edge is", heads.some((x) => /edge/i.test(x)) && /78%/.test(text),
         heads.join("|"));
+      // issue 34: the end by two passes in a row, with tiles left
+      const end = await page.$$eval(".rules-text h2", (els) => {
+        const h = els.find((e) => /end/i.test(e.textContent ?? ""));
+        let t = "", n = h?.nextElementSibling;
+        while (n && n.tagName !== "H2") { t += n.textContent; n = n.nextElementSibling; }
+        return t;
+      });
+      tally.check("rules toscana: the end says two passes in a row end the game, tiles left or not",
+        /pass one right after the other/.test(end) && /tiles left/.test(end) && /both stacks are empty/.test(end), end);
     }
     const status = await page.$eval(".rules-page [role=status]", (e) => e.hidden || !e.textContent);
     tally.check(`rules ${g}: no loading or error message left`, status);

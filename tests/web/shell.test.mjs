@@ -79,6 +79,14 @@ async function friends(env) {
   await c.waitForSelector("#board [data-square]");
   const resignHidden = await c.isHidden("#resign");
   tally.check("spectator: no resign button", resignHidden);
+  // issue 34: a spectator is told so, and sees no "Friend"
+  const watching = await c.evaluate(() => { const w = document.querySelector("#watching"); return w && !w.hidden ? w.textContent : ""; });
+  tally.check("spectator: told they are watching", /watching/i.test(watching), watching);
+  const rows = await c.evaluate(() => ["#player-white", "#player-black"].map((q) => document.querySelector(q)?.textContent ?? ""));
+  tally.check("spectator: neither player is called Friend", rows.every((r) => !/Friend/.test(r) && /a player/.test(r)), rows.join(" | "));
+  const bRows = await b.evaluate(() => ["#player-white", "#player-black"].map((q) => document.querySelector(q)?.textContent ?? ""));
+  tally.check("friend: the player sees You and Friend", /You/.test(bRows[1]) && /Friend/.test(bRows[0]), bRows.join(" | "));
+  tally.check("friend: a player is not told they watch", await b.isHidden("#watching"));
 
   // Four moves, alternating; each side and the spectator see each one live.
   let g = await waitTurn(a, url, -1);

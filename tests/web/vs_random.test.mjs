@@ -111,6 +111,25 @@ async function playGame(env, game, { colour, seed }) {
       await page.waitForSelector('#board[data-ply="2"][data-live="0"]');
       tally.check(`${game}: a point of the analysis shows its position`, true);
       await page.keyboard.press("End");
+      // issue 34: large enough, labelled, one side's point of view, whose mistake each is
+      const an = await page.evaluate(() => {
+        const svg = document.querySelector(".analysis-graph");
+        const r = svg.getBoundingClientRect();
+        return { w: r.width, h: r.height, side: svg.getAttribute("data-side"),
+          axis: [...svg.querySelectorAll("text.an-axis")].map((t) => t.textContent),
+          fonts: [...svg.querySelectorAll("text.an-axis")].map((t) => t.getBoundingClientRect().height),
+          items: [...document.querySelectorAll(".an-item")].map((b) => ({ by: b.dataset.by, text: b.textContent })),
+          pts: [...svg.querySelectorAll(".an-pt")].map((c) => c.dataset.by) };
+      });
+      tally.check(`${game}: the analysis graph is large enough to read`, an.w >= 600 && an.h >= 200, `${an.w}x${an.h}`);
+      tally.check(`${game}: the graph is labelled (percent and moves)`, an.axis.includes("100%") && an.axis.includes("0%") &&
+        an.axis.some((t) => /move/.test(t)) && an.axis.some((t) => /you win/.test(t)), an.axis.join(" | "));
+      tally.check(`${game}: the graph's text is at least 12 px`, an.fonts.every((f) => f >= 12), an.fonts.join(","));
+      tally.check(`${game}: the graph is from this player's side`, an.side === colour, an.side);
+      tally.check(`${game}: every point knows who moved`, game === "epaminondas" ? an.pts.every((b, i) => b === (i % 2 ? "black" : "white")) :
+        an.pts.slice(0, 3).join() === "black,white,black", an.pts.join(","));
+      tally.check(`${game}: every mistake listed says whose it was`, an.items.every((it) =>
+        (it.by === colour ? / your (mistake|blunder)/ : / your opponent's (mistake|blunder)/).test(it.text)), JSON.stringify(an.items));
       await env.shot(page, `${game}-analysis`);
     })
     .catch((e) => tally.check(`${game}: the analysis is shown`, false, String(e.message).split("\n")[0]));

@@ -2,7 +2,7 @@
 // Every refusal becomes an ApiError holding the HTTP status and the server's
 // {"error": "..."} text.
 
-import type { Game, GameName, Meta, View } from "./types";
+import type { Game, GameName, Meta, Side, View } from "./types";
 
 export class ApiError extends Error {
   constructor(public status: number, message: string) {
@@ -55,6 +55,11 @@ export function getGame(id: string, seat?: string | null): Promise<Game> {
 
 export function postMove(id: string, seat: string, move: string, ply: number): Promise<Game> {
   return call("POST", `/api/games/${enc(id)}/moves`, { seat, move, ply });
+}
+
+/** The rematch of a finished game (POST /api/games/ID/rematch): the new game and the side the same token holds there. */
+export function rematch(id: string, seat: string): Promise<{ id: string; seat: Side }> {
+  return call("POST", `/api/games/${enc(id)}/rematch`, { seat });
 }
 
 export function resign(id: string, seat: string): Promise<Game> {

@@ -7,7 +7,10 @@
 import DIAGRAMS from "./rules-diagrams.json";
 import type { GameName } from "./types";
 
-export interface Diagram { ply: number; caption: string }
+// `shows`: the marks its caption speaks of, which the diagram must draw
+// (tests/web/rules.test.mjs): "badge" (an Urbino district's score),
+// "terrWhite" / "terrBlack" (Cathedral territory), "areaWhite" / "areaBlack".
+export interface Diagram { ply: number; caption: string; shows?: string[] }
 export interface RulesPage { options: string; moves: string; diagrams: Diagram[] }
 
 // Each page's diagrams: the options and moves of one short record, and the

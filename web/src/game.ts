@@ -11,10 +11,13 @@ import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
 import { Live } from "./live";
-import { cap, historyText, legalMoves, orientationOf, other, resultText, statusText, stepTarget, whoText } from "./gametext";
+import {
+  cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
+} from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
 import * as store from "./store";
-import type { BoardContext, BoardModule, Game, Meta, Side, View } from "./types";
+import type { BoardContext, BoardModule, Game, Meta, Presence, Side, View } from "./types";
 
 const STALE = "The game moved on: a move was made elsewhere (another tab or window). The board now shows the current position.";
 
@@ -34,6 +37,7 @@ interface Screen {
   ctx: BoardContext | null;
   live: Live | null;
   connected: boolean;
+  presence: Presence | null;      // who has a page open (the live socket says), null until told
   resignArmed: number;
   els: Record<string, HTMLElement>;
   svg: SVGSVGElement;
@@ -53,7 +57,7 @@ export function showGame(app: HTMLElement, id: string, token: string | null): vo
 
   const s: Screen = {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, meta: null, ctx: null, live: null, connected: false, resignArmed: 0, els: {}, svg,
+    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, els: {}, svg,
   };
   build(app, s);
   load(s);
@@ -94,20 +98,26 @@ function build(app: HTMLElement, s: Screen): void {
   e.rules = act("Rules", "rules-btn", () => showRules(s));
   e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
   e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, "New game");
-  e.actions = h("div", { class: "actions" }, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
+  e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
+  e.rematch.hidden = true;
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
     "Whoever created this game chose its deal: they may know the order of both stacks.");
   e.analysisBtn = act("Analyse the game", "analysis-btn", () => doAnalysis(s));
   e.analysisOut = h("div", { class: "analysis-out", id: "analysis-out", "aria-live": "polite" });
-  e.analysis = h("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": "Analysis" }, e.analysisBtn, e.analysisOut);
+  e.analysis = h("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": "Analysis" },
+    h("h2", {}, "Analysis"), e.analysisBtn, e.analysisOut);
 
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
   boardWrap.appendChild(s.svg);
+  boardWrap.appendChild(e.analysis);
+  e.watching = h("p", { class: "watching", id: "watching", hidden: true });
+  e.end = h("p", { class: "end-reason", id: "end-reason", hidden: true });
   const side = h("aside", { class: "side-panel" },
-    e.title, e.blackRow, e.status, e.message, e.deal, e.whiteRow, e.links,
-    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.analysis, e.actions, e.conn);
+    e.title, e.watching, e.blackRow, e.status, e.end, e.message, e.deal, e.whiteRow, e.links,
+    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.actions, e.conn);
   app.appendChild(boardWrap);
   app.appendChild(side);
   e.rulesDialog = h("dialog", { class: "rules", id: "rules" });
@@ -159,12 +169,14 @@ async function load(s: Screen): Promise<void> {
   };
   (s.els.record as HTMLAnchorElement).href = api.recordUrl(s.id);
   (s.els.record as HTMLAnchorElement).download = `${g.game}-${s.id}.txt`;
-  document.title = `${title(s.meta, g.game)} — Tavoliere`;
   accept(s, g, true);
   s.live = new Live(s.id, s.token, () => s.game?.ply ?? 0, (ng) => accept(s, ng, true), (c) => {
     s.connected = c;
     s.els.conn.textContent = c ? "" : "Reconnecting…";
     if (c) refresh(s);
+  }, (p) => {
+    s.presence = p;
+    if (s.game) render(s);
   });
 }
 
@@ -199,6 +211,8 @@ function accept(s: Screen, g: Game, force: boolean): void {
       /* keep the stale message */
     } else if (old && s.els.message.dataset.keep !== "1") s.els.message.textContent = "";
     s.els.message.dataset.keep = "";
+    const veto = vetoNotice(old, g, mySides(s));
+    if (veto) s.els.message.textContent = veto;
   }
   if (g.over) {
     const result = resultText(g);
@@ -243,12 +257,22 @@ function render(s: Screen): void {
     row.classList.toggle("to-move", g.tomove === side && !g.over);
     row.appendChild(h("span", { class: `dot ${side}`, "aria-hidden": "true" }));
     row.appendChild(h("span", { class: "who" }, `${cap(side)}: ${who}`));
+    // presence (the live socket says it): whether the other player's page is open
+    if (s.presence && g[side] === "human" && !mine.includes(side) && !g.over) {
+      const on = s.presence[side];
+      row.appendChild(h("span", { class: `presence ${on ? "on" : "off"}`, "data-present": on ? "1" : "0" }, on ? "connected" : "not connected"));
+    }
     row.appendChild(h("span", { class: "score", "aria-label": `${cap(side)} score ${score}` + (scoreWords ? ` (${scoreWords})` : "") }, String(score)));
     row.title = scoreWords ? `score: ${scoreWords}` : "score";
   }
 
-  // Whose turn.
+  // Whose turn; who watches; why the game ended.
   e.status.textContent = statusText(g, mine);
+  e.watching.textContent = watchingText(g, mine);
+  e.watching.hidden = !e.watching.textContent;
+  e.end.textContent = endText(g);
+  e.end.hidden = !e.end.textContent;
+  document.title = pageTitle(g, mine, title(s.meta, g.game));
   e.status.dataset.tomove = g.tomove;
   e.status.classList.toggle("over", g.over);
   document.body.dataset.over = g.over ? "1" : "0";
@@ -270,6 +294,13 @@ function render(s: Screen): void {
   if (g.over) e.resign.textContent = "Resign";
 
   e.analysis.hidden = !g.over || g.ply === 0;
+  // Rematch: here against the computer or on a shared screen; between two
+  // screens through the server's rematch request, where it offers one
+  const plan = rematchPlan(g, mine);
+  const linkRematch = g.over && mine.length === 1 && g[other(mine[0])] === "human";
+  e.rematch.hidden = !plan && !linkRematch;
+  e.rematch.textContent = linkRematch && typeof g.rematch === "string" ? "Join the rematch" :
+    plan && plan.me ? `Rematch (you play ${plan.me})` : "Rematch";
   renderLinks(s);
   drawBoard(s);
 }
@@ -294,7 +325,11 @@ function renderMoves(s: Screen): void {
     return b;
   };
   item(0, "start");
-  g.moves.forEach((m, i) => item(i + 1, m));
+  const by = movers(g.game, g.options, g.moves);
+  g.moves.forEach((_, i) => {
+    const label = moveLabel(g, i, by);
+    if (label !== null) item(i + 1, label).classList.toggle("veto", g.moves[i] === "veto");
+  });
   const cur = ol.querySelector(".current") as HTMLElement | null;
   if (cur && typeof cur.scrollIntoView === "function") cur.scrollIntoView({ block: "nearest" });
   const past = s.viewPly !== null;
@@ -336,6 +371,7 @@ function drawBoard(s: Screen): void {
   const g = s.game;
   if (!g || !s.module || !s.ctx) return;
   s.ctx.orientation = orientation(s);
+  s.ctx.seats = mySides(s);
   const past = s.viewPly !== null && s.pastView;
   const view = past ? (s.pastView as View) : g.view;
   const canAct = !past && !s.pending && !g.over && g.seat !== null && g.tomove === g.seat;
@@ -528,6 +564,41 @@ function showRules(s: Screen): void {
   d.scrollTop = 0;
 }
 
+// A new game like this one: colours swapped against the computer, the same
+// options, or the rematch the server keeps between two screens.
+async function doRematch(s: Screen): Promise<void> {
+  const g = s.game;
+  if (!g || !g.over) return;
+  const btn = s.els.rematch as HTMLButtonElement;
+  btn.disabled = true;
+  const mine = mySides(s);
+  try {
+    const plan = rematchPlan(g, mine);
+    if (plan) {
+      const c = await api.createGame(g.game, plan.options, plan.white, plan.black, plan.local);
+      const seats: store.Saved["seats"] = {};
+      if (c.seats.white) seats.white = c.seats.white;
+      if (c.seats.black) seats.black = c.seats.black;
+      const opp = plan.me ? plan[other(plan.me)] : "human";
+      store.put({ id: c.id, game: g.game, seats, created: Date.now(),
+        opponent: plan.local ? "a friend on this screen" : playerName(opp, s.meta) });
+      location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent((plan.me ? seats[plan.me] : seats.white) ?? "")}`);
+      return;
+    }
+    // between two screens: start the rematch or join the one the other
+    // player started (the server makes it once); this seat's token is its
+    // seat there too, on the other side
+    const token = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
+    if (!token) return;
+    const r = await api.rematch(s.id, token);
+    store.put({ id: r.id, game: g.game, seats: { [r.seat]: token }, created: Date.now(), opponent: "a friend by link" });
+    location.assign(`/games/${encodeURIComponent(r.id)}?seat=${encodeURIComponent(token)}`);
+  } catch (e) {
+    s.els.message.textContent = `No rematch: ${(e as Error).message}`;
+    btn.disabled = false;
+  }
+}
+
 // ---- Analysis (after the game) ------------------------------------------------------
 
 async function doAnalysis(s: Screen): Promise<void> {
@@ -559,48 +630,83 @@ async function doAnalysis(s: Screen): Promise<void> {
   }
 }
 
+// The analysis: a graph of the expected score of one side (the seat this
+// screen holds, else white) over the game, and the list of mistakes, each
+// saying whose it was.  The line joins the positions where that side is to
+// move (after each of the other side's moves): a short search judges the side
+// to move a little too kindly, and a line through every ply zig-zags by that
+// much at every move.  Every move has its point (marked moves larger, in the
+// colour of their mark); a point, or a click on the graph, shows its position.
 function drawAnalysis(s: Screen, a: api.Analysis): void {
   const out = s.els.analysisOut;
+  const g = s.game as Game;
   out.textContent = "";
   const n = a.plies.length;
   if (!n) {
     out.textContent = "No moves to analyse.";
     return;
   }
+  const mine = mySides(s);
+  const me: Side = mine.length === 1 ? mine[0] : "white";
+  const by = movers(g.game, g.options, g.moves);
+  const mineWord = mine.length === 1 ? "your" : `${cap(me)}'s`;
   const NS = "http://www.w3.org/2000/svg";
-  const W = 300, H = 110, X0 = 8, Y0 = 8, GW = W - 16, GH = H - 16;
+  // one unit of the drawing is about one pixel: its text stays readable on a phone
+  const W = Math.max(320, Math.min(1000, Math.round(out.getBoundingClientRect().width || 720)));
+  const H = 250, X0 = 58, Y0 = 14, GW = W - X0 - 14, GH = H - Y0 - 40;
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "analysis-graph");
   svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", "White's expected score after every move (top: white wins, bottom: black wins)");
-  const mk = (tag: string, attrs: Record<string, string | number>) => {
+  svg.setAttribute("data-side", me);
+  svg.setAttribute("aria-label", `${cap(mineWord)} expected score after every move, from 0% (a sure loss) to 100% (a sure win)`);
+  const mk = (tag: string, attrs: Record<string, string | number>, parent: Element = svg) => {
     const e = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    svg.appendChild(e);
+    parent.appendChild(e);
     return e;
   };
-  const x = (i: number) => X0 + (n === 1 ? GW / 2 : (i * GW) / (n - 1));
+  const label = (x: number, y: number, t: string, cls: string, anchor = "middle") => {
+    const e = mk("text", { x, y, class: cls, "text-anchor": anchor, "dominant-baseline": "central" });
+    e.textContent = t;
+    return e;
+  };
+  const mine01 = (v: number) => (me === "white" ? v : 1 - v);
+  const x = (ply: number) => X0 + (n === 1 ? GW / 2 : ((ply - 1) * GW) / (n - 1));
   const y = (v: number) => Y0 + (1 - Math.max(0, Math.min(1, v))) * GH;
   mk("rect", { x: X0, y: Y0, width: GW, height: GH, class: "an-bg" });
-  const pts = a.plies.map((p, i) => `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`);
-  // White's share below the line (light), black's above it (dark).
-  mk("path", { d: `M${x(0).toFixed(1)},${Y0 + GH}L${pts.join("L")}L${x(n - 1).toFixed(1)},${Y0 + GH}Z`, class: "an-area" });
-  mk("line", { x1: X0, x2: X0 + GW, y1: y(0.5), y2: y(0.5), class: "an-mid" });
-  mk("polyline", { points: pts.join(" "), class: "an-line" });
+  for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+    mk("line", { x1: X0, x2: X0 + GW, y1: y(v), y2: y(v), class: v === 0.5 ? "an-mid" : "an-grid" });
+    label(X0 - 6, y(v), `${Math.round(v * 100)}%`, "an-axis", "end");
+  }
+  label(X0 + 4, Y0 + 10, mine.length === 1 ? "you win" : `${me} wins`, "an-axis an-corner", "start");
+  label(X0 + 4, Y0 + GH - 10, mine.length === 1 ? "you lose" : `${me} loses`, "an-axis an-corner", "start");
+  const step = Math.max(1, Math.ceil(n / 10 / 5) * 5);
+  for (let p = 1; p <= n; p += p === 1 && step > 1 ? step - 1 : step) label(x(p), Y0 + GH + 14, String(p), "an-axis");
+  label(X0 + GW / 2, H - 8, `move · the line: ${mineWord} expected score when ${mine.length === 1 ? "you are" : `${me} is`} to move`, "an-axis an-title");
+  // the line through the positions where `me` is to move
+  const line = a.plies.map((p, i) => ({ ply: i + 1, v: mine01(p.value) }))
+    .filter((q) => by[q.ply - 1] !== me || q.ply === n);
+  if (line.length) {
+    const pts = line.map((q) => `${x(q.ply).toFixed(1)},${y(q.v).toFixed(1)}`);
+    mk("path", { d: `M${x(line[0].ply).toFixed(1)},${Y0 + GH}L${pts.join("L")}L${x(line[line.length - 1].ply).toFixed(1)},${Y0 + GH}Z`, class: "an-area" });
+    mk("polyline", { points: pts.join(" "), class: "an-line" });
+  }
   a.plies.forEach((p, i) => {
     const ply = i + 1;
+    const who = by[i];
     const c = mk("circle", {
-      cx: x(i).toFixed(1), cy: y(p.value).toFixed(1), r: p.mark ? 4.5 : 2.6,
-      class: `an-pt${p.mark === "??" ? " blunder" : p.mark === "?" ? " mistake" : ""}`,
-      "data-ply": ply, tabindex: 0, role: "button",
-      "aria-label": `Move ${ply}: ${p.move}${p.mark ? ` ${p.mark}` : ""}, white's expected score ${Math.round(p.value * 100)}%` +
+      cx: x(ply).toFixed(1), cy: y(mine01(p.value)).toFixed(1), r: p.mark ? 6 : 2.4,
+      class: `an-pt${p.mark === "??" ? " blunder" : p.mark === "?" ? " mistake" : ""}${who === me ? " mine" : " theirs"}`,
+      "data-ply": ply, "data-by": who ?? "", tabindex: p.mark ? 0 : -1, role: "button",
+      "aria-label": `Move ${ply} (${who ?? "?"}): ${p.move}${p.mark ? ` ${p.mark}` : ""}, ${mineWord} expected score ${Math.round(mine01(p.value) * 100)}%` +
         (p.mark && p.best ? `, the engine preferred ${p.best}` : ""),
     });
     const title = document.createElementNS(NS, "title");
-    title.textContent = `${ply}. ${p.move}${p.mark} (${Math.round(p.value * 100)}%)` + (p.mark && p.best ? ` — best ${p.best}` : "");
+    title.textContent = `${ply}. ${p.move}${p.mark} by ${who ?? "?"} (${mineWord} ${Math.round(mine01(p.value) * 100)}%)` +
+      (p.mark && p.best ? ` — best ${p.best}` : "");
     c.appendChild(title);
-    c.addEventListener("click", () => showPly(s, ply));
+    c.addEventListener("click", (ev) => { ev.stopPropagation(); showPly(s, ply); });
     c.addEventListener("keydown", (ev) => {
       if ((ev as KeyboardEvent).key === "Enter" || (ev as KeyboardEvent).key === " ") {
         ev.preventDefault();
@@ -608,14 +714,25 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
       }
     });
   });
+  // a click anywhere on the graph shows the nearest move's position
+  svg.addEventListener("click", (ev) => {
+    const r = svg.getBoundingClientRect();
+    if (!r.width) return;
+    const vx = ((ev.clientX - r.left) / r.width) * W;
+    const ply = Math.round(((vx - X0) / GW) * (n - 1)) + 1;
+    if (ply >= 1 && ply <= n) showPly(s, ply);
+  });
   out.appendChild(svg);
-  const bad = a.plies.map((p, i) => ({ ...p, ply: i + 1 })).filter((p) => p.mark);
+  const bad = a.plies.map((p, i) => ({ ...p, ply: i + 1, by: by[i] })).filter((p) => p.mark);
+  const count = (side: Side) => bad.filter((p) => p.by === side).length;
+  out.appendChild(h("p", { class: "an-summary" }, `Mistakes marked: white ${count("white")}, black ${count("black")}.`));
   if (bad.length) {
     const ul = h("ul", { class: "an-list" });
-    for (const p of bad.slice(0, 12)) {
-      const b = h("button", { type: "button", class: "link-btn", "data-ply": p.ply }, `${p.ply}. ${p.move} ${p.mark}`);
+    for (const p of bad.slice(0, 20)) {
+      const b = h("button", { type: "button", class: `link-btn an-item ${p.by === me ? "mine" : "theirs"}`, "data-ply": p.ply, "data-by": p.by ?? "" },
+        mistakeText(p.ply, p.move, p.mark, p.best, p.by, mine));
       b.addEventListener("click", () => showPly(s, p.ply));
-      ul.appendChild(h("li", {}, b, p.best ? h("span", { class: "muted" }, ` best: ${p.best}`) : null));
+      ul.appendChild(h("li", {}, h("span", { class: `dot ${p.by ?? ""}`, "aria-hidden": "true" }), b));
     }
     out.appendChild(ul);
   } else {

@@ -29,10 +29,84 @@ export function statusText(g: Game, mine: Side[]): string {
 }
 
 // Who plays a side, for a screen holding the seats `mine`: "You", "on this
-// screen", "Friend", or the computer's name.
+// screen", "Friend" (the other player of this screen's player), "a player"
+// (for a spectator, who holds no seat), or the computer's name.
 export function whoText(g: Game, side: Side, mine: Side[], meta: Meta | null): string {
   const p = g[side];
-  return p === "human" ? (mine.length === 1 && mine[0] === side ? "You" : mine.length === 2 ? "on this screen" : "Friend") : playerName(p, meta);
+  if (p !== "human") return playerName(p, meta);
+  if (mine.length === 2) return "on this screen";
+  if (mine.length === 1) return mine[0] === side ? "You" : "Friend";
+  return "a player";
+}
+
+// The line that tells a screen holding no seat that it only watches ("" for a player).
+export function watchingText(g: Game, mine: Side[]): string {
+  if (mine.length) return "";
+  return g.over ? "You are watching this game: it is over." :
+    "You are watching this game: only the players' own links can move.";
+}
+
+// The side that made each move of a game (movers[i] made moves[i]), from the
+// turn order the rules fix (../shared/SPEC.md): Epaminondas alternates from
+// white; Urbino's black places the first architect, white the second, black
+// says who builds first, then turns alternate from that side; Cathedral
+// alternates from white, except that in opening=late black places the
+// Cathedral and his first building in a row; in Toscana the tile placements
+// (and passes) alternate from white, and a veto or an accept is the decision
+// of the other side, the one whose turn it is not.
+export function movers(game: string, options: string, moves: string[]): Side[] {
+  const out: Side[] = [];
+  let next: Side = "white";
+  if (game === "toscana") {
+    for (const m of moves) {
+      if (m === "veto" || m === "accept") out.push(other(next));
+      else { out.push(next); next = other(next); }
+    }
+    return out;
+  }
+  if (game === "urbino") {
+    moves.forEach((m, i) => {
+      if (i === 0) out.push("black");
+      else if (i === 1) out.push("white");
+      else if (i === 2) { out.push("black"); next = m === "first:white" ? "white" : "black"; }
+      else { out.push(next); next = other(next); }
+    });
+    return out;
+  }
+  const late = game === "cathedral" && /(^|\s)opening=late(\s|$)/.test(options);
+  moves.forEach((_, i) => {
+    if (late && i === 1) { out.push("black"); return; }   // the Cathedral; his building follows
+    out.push(next);
+    next = other(next);
+  });
+  return out;
+}
+
+// One line of the analysis' list: "12. Hd4 ?? White's mistake (best: Pe5)",
+// "your mistake" / "your opponent's" for a screen holding one seat.
+export function mistakeText(ply: number, move: string, mark: string, best: string, by: Side | undefined, mine: Side[]): string {
+  const who = !by ? "" : mine.length === 1 ? (by === mine[0] ? "your" : "your opponent's") : `${cap(by)}'s`;
+  const what = mark === "??" ? "blunder" : "mistake";
+  return `${ply}. ${move} ${mark} ${who ? `${who} ${what}` : cap(what)}` + (best && best !== move ? ` (best: ${best})` : "");
+}
+
+// Why the game ended, for the end screen: the server's sentence (view.end)
+// when it gives one, the resignation, else "" (the result line says the rest).
+export function endText(g: Game): string {
+  if (!g.over) return "";
+  const parts: string[] = [];
+  if (g.resigned) parts.push(`${cap(g.resigned)} resigned.`);
+  const end = (g.view?.end ?? "").trim();
+  if (end && !(g.resigned && /resign/i.test(end))) parts.push(end);
+  return parts.join(" ");
+}
+
+// The page's title: "Your turn · Urbino — Tavoliere" when this screen's
+// player is to move (a screen with both seats: never), else the game's.
+export function pageTitle(g: Game | null, mine: Side[], gameTitle: string): string {
+  const base = `${gameTitle} — Tavoliere`;
+  if (!g || g.over || mine.length !== 1 || g.tomove !== mine[0]) return base;
+  return `Your turn · ${base}`;
 }
 
 // The parts of one move of a group, standing on its anchor (null: the group
@@ -86,4 +160,48 @@ export function historyText(viewPly: number | null, ply: number): string {
   if (viewPly === null) return "";
   return (viewPly === 0 ? "Showing the start position" : `Showing the position after move ${viewPly} of ${ply}`) +
     ". Press End or ▶| to return to the game.";
+}
+
+// What a Toscana veto tells the players (issue 34), when the last move of
+// `g` is a veto made after `old` (the position before it, whose top tiles
+// name the tile vetoed): "Black vetoed your tile 07: it goes to the bottom of
+// your stack." for the player vetoed; "" when the last move is no veto.
+export function vetoNotice(old: Game | null, g: Game, mine: Side[]): string {
+  if (g.game !== "toscana" || !g.moves.length || g.moves[g.moves.length - 1] !== "veto") return "";
+  const by = movers(g.game, g.options, g.moves)[g.moves.length - 1];
+  const vetoed = other(by);
+  const id = old && old.ply === g.ply - 1 ? (old.view.sides[vetoed]?.hand ?? []).find((t) => t.kind === "S")?.id : undefined;
+  const tile = id ? `tile ${id}` : "tile";
+  if (mine.length === 1 && mine[0] === vetoed) {
+    return `${cap(by)} vetoed your ${tile}: it goes to the bottom of your stack. Place your next tile.`;
+  }
+  if (mine.length === 1 && mine[0] === by) return `You vetoed ${vetoed}'s ${tile}: it goes to the bottom of ${vetoed}'s stack.`;
+  return `${cap(by)} vetoed ${vetoed}'s ${tile}: it goes to the bottom of ${vetoed}'s stack.`;
+}
+
+// The move list's label of move i (0-based) of g, or null for a move the
+// list leaves out: Toscana's "accept" (keeping the veto is no move a player
+// makes; the page answers it by itself) is left out, a veto says whose.
+export function moveLabel(g: Game, i: number, by: Side[]): string | null {
+  const m = g.moves[i];
+  if (g.game !== "toscana") return m;
+  if (m === "accept") return null;
+  if (m === "veto") return `veto by ${by[i] ?? "?"}`;
+  return m;
+}
+
+// A rematch of a finished game on this screen (issue 34): the same game and
+// options (Toscana: a fresh deal, its seed and stacks left out), colours
+// swapped against the computer, two people at one screen again; null for a
+// game between two screens (the server's rematch request does that) or one
+// this screen holds no seat of.
+export interface Rematch { game: string; options: string; white: string; black: string; local: boolean; me: Side | null }
+export function rematchPlan(g: Game, mine: Side[]): Rematch | null {
+  if (!g.over) return null;
+  const options = g.options.split(/\s+/).filter((o) => o && !(g.game === "toscana" && /^(seed|white|black)=/.test(o))).join(" ");
+  if (mine.length === 2) return { game: g.game, options, white: "human", black: "human", local: true, me: null };
+  if (mine.length !== 1) return null;
+  const opp = g[other(mine[0])];
+  if (opp === "human") return null;
+  return { game: g.game, options, white: g.black, black: g.white, local: false, me: other(mine[0]) };
 }

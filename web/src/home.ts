@@ -113,7 +113,22 @@ function build(app: HTMLElement, meta: Meta): void {
     colourField.hidden = opp === "local";
   };
   form.addEventListener("change", refreshOptions);
+  // "New game" offers the last game's settings again
+  const last = store.lastSettings();
+  const pick = (name: string, value: string) => {
+    const i = form.querySelector(`input[name="${name}"][value="${CSS.escape(value)}"]`) as HTMLInputElement | null;
+    if (i) i.checked = true;
+    return !!i;
+  };
+  if (last) pick("game", last.game);
   refreshOptions();
+  if (last) {
+    pick("gopt", last.options);
+    pick("opponent", last.opponent);
+    pick("colour", last.colour);
+    if ([...levelSelect.options].some((o) => o.value === last.level)) levelSelect.value = last.level;
+    refreshOptions();
+  }
 
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -121,6 +136,7 @@ function build(app: HTMLElement, meta: Meta): void {
     const g = selected("game") as GameName;
     const options = selected("gopt");
     const opp = selected("opponent");
+    store.saveSettings({ game: g, options, opponent: opp, level: levelSelect.value, colour: selected("colour") });
     let colour = selected("colour") as Side | "random";
     if (colour === "random") colour = Math.random() < 0.5 ? "white" : "black";
     const me: Side = opp === "local" ? "white" : colour;

@@ -2,8 +2,10 @@
 // "id" is the game's JSON.  When the socket drops it reconnects with a growing
 // delay and sends {"since": N} so the server sends the game again if it moved
 // on meanwhile.  A ping every 25 s keeps the connection from idling out.
+// It asks for presence (?presence=1): {"type": "presence"} messages say
+// which seats have a page open.
 
-import type { Game } from "./types";
+import type { Game, Presence } from "./types";
 
 export class Live {
   private ws: WebSocket | null = null;
@@ -18,13 +20,14 @@ export class Live {
     private since: () => number,
     private onGame: (g: Game) => void,
     private onState: (connected: boolean) => void,
+    private onPresence: (p: Presence) => void = () => {},
   ) {
     this.open();
   }
 
   private url(): string {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.seat ? `?seat=${encodeURIComponent(this.seat)}` : "";
+    const q = `?presence=1${this.seat ? `&seat=${encodeURIComponent(this.seat)}` : ""}`;
     return `${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/live${q}`;
   }
 
@@ -59,6 +62,10 @@ export class Live {
         return;
       }
       if (data && typeof data === "object" && "id" in data && "moves" in data) this.onGame(data as Game);
+      else if (data && typeof data === "object" && (data as { type?: string }).type === "presence") {
+        const p = data as Presence;
+        this.onPresence({ white: !!p.white, black: !!p.black });
+      }
     };
     ws.onclose = () => {
       window.clearInterval(this.pingTimer);

@@ -57,3 +57,25 @@ export function update(id: string, change: Partial<Saved>): void {
 export function remove(id: string): void {
   saveAll(loadAll().filter((g) => g.id !== id));
 }
+
+// The settings of the last game started from the home page, so "New game"
+// offers them again.
+export interface Settings { game: string; options: string; opponent: string; level: string; colour: string }
+const LAST = "tavoliere.last";
+
+export function lastSettings(): Settings | null {
+  try {
+    const v = JSON.parse(localStorage.getItem(LAST) ?? "null");
+    return v && typeof v.game === "string" ? (v as Settings) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSettings(v: Settings): void {
+  try {
+    localStorage.setItem(LAST, JSON.stringify(v));
+  } catch {
+    /* storage full or off: nothing kept */
+  }
+}

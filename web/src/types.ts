@@ -47,6 +47,8 @@ export interface View {
   squares: Record<string, Square>;   // keyed by square name, e.g. "e5"
   sides: Record<Side, SideView>;
   regions: Region[];
+  /** Why the game ended, a sentence or two ("" while it runs); absent from older servers. */
+  end?: string;
 }
 
 // The parts of a legal move (docs/server-api.md, legalGroups): what the
@@ -111,12 +113,18 @@ export interface Game {
   view: View;
 }
 
+// Who is here (the live socket's presence message): a side played by the
+// computer, or a seat with a live socket open.
+export interface Presence { white: boolean; black: boolean }
+
 // What the game screen gives a board module.
 export interface BoardContext {
   // The <svg> element to draw into; the module owns its children.
   svg: SVGSVGElement;
   // Side shown at the bottom.
   orientation: Side;
+  // The seats this screen holds (none for a spectator, both on a shared screen).
+  seats?: Side[];
   // Submit a complete move (the text of one of the legal moves).
   submit(move: string): void;
   // Show a short message to the player (e.g. "pick a landing square").

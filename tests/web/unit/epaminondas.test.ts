@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parseSquare, squareName } from "../../../web/src/games/boardkit";
 import {
-  crossingWarning, epaminondasClick, epaminondasMarks, FH, FW, phalanxMoves, pieceOwner, prompt, squareClass, squareLabel,
+  afterRear, crossingWarning, epaminondasClick, epaminondasMarks, FH, FW, phalanxMoves, pieceOwner, prompt, squareClass, squareLabel,
   type EpaminondasPick,
 } from "../../../web/src/games/epaminondaskit";
 import { legalMoves } from "../../../web/src/gametext";
@@ -96,6 +96,29 @@ describe("Epaminondas input (epaminondaskit)", () => {
     }
   });
 
+  test("after the rear piece, the message names what the board draws (issue 34: no dotted square that is not there)", () => {
+    let both = 0, frontsOnly = 0;
+    for (const { g, where } of spread(toAct("epaminondas"), 60)) {
+      const legal = legalMoves(g), v = g.view;
+      for (const rear of new Set(phalanxMoves(legal).map((m) => m.rear))) {
+        const pick = fresh();
+        const r = epaminondasClick(pick, legal, v, rear);
+        const mk = epaminondasMarks(pick, legal);
+        const say = r.say ?? "";
+        assert.equal(say, afterRear(mk.moves, rear), where);
+        // the dashed rings are drawn on the front pieces, which are the mover's own
+        for (const f of mk.fronts) assert.equal(v.squares[f]?.owner, g.tomove, `${where}: ${f}`);
+        assert.equal(/dashed circle/.test(say), mk.fronts.size > 0, `${where} ${rear}: ${say}`);
+        // the dots are the squares this piece reaches alone
+        assert.equal(/dotted square/.test(say), mk.targets.size > 0, `${where} ${rear}: ${say}`);
+        assert.equal(/alone/.test(say), mk.fronts.size > 0 && mk.targets.size > 0, `${where} ${rear}: ${say}`);
+        if (mk.fronts.size && mk.targets.size) both++;
+        else if (mk.fronts.size) frontsOnly++;
+      }
+    }
+    assert.ok(both > 0 && both + frontsOnly > 0, "a rear piece with both choices was seen");
+  });
+
   test("a click on what cannot move says why and submits nothing", () => {
     for (const { g, where } of spread(toAct("epaminondas"), 40)) {
       const legal = legalMoves(g), v = g.view;
@@ -168,7 +191,11 @@ describe("Epaminondas view helpers (epaminondaskit)", () => {
       const ph = phalanxMoves(legal).find((m) => m.line.length > 1);
       if (!ph) continue;
       const pick = { rear: ph.rear, front: null };
-      assert.equal(prompt(pick, legal, v, epaminondasMarks(pick, legal)), "Click the front piece, or a dotted square.", where);
+      const mk1 = epaminondasMarks(pick, legal);
+      const line = prompt(pick, legal, v, mk1);
+      // it names what is drawn: ringed front pieces, dotted squares for this piece alone
+      assert.equal(/ringed/.test(line), mk1.fronts.size > 0, `${where}: ${line}`);
+      assert.equal(/dotted/.test(line), mk1.targets.size > 0, `${where}: ${line}`);
       const both = { rear: ph.rear, front: ph.front };
       assert.equal(prompt(both, legal, v, epaminondasMarks(both, legal)), "Click a dotted square to land.", where);
     }

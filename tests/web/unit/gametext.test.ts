@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
-  historyText, legalMoves, orientationOf, resultText, statusText, stepTarget, whoText,
+  endText, historyText, legalMoves, mistakeText, movers, orientationOf, pageTitle, resultText, statusText, stepTarget,
+  moveLabel, rematchPlan, vetoNotice, watchingText, whoText,
 } from "../../../web/src/gametext";
 import type { Game, GameName, Side } from "../../../web/src/types";
 import { fixtures, positions } from "./fixtures";
@@ -68,7 +69,8 @@ describe("the game screen's texts (gametext.ts)", () => {
     const g = all[0].g;
     assert.equal(whoText(g, "white", ["white"], meta), "You");
     assert.equal(whoText(g, "black", ["white"], meta), "Friend");
-    assert.equal(whoText(g, "black", [], meta), "Friend");
+    assert.equal(whoText(g, "black", [], meta), "a player", "a spectator is told of no friend");
+    assert.equal(whoText(g, "white", [], meta), "a player");
     assert.equal(whoText(g, "black", ["white", "black"], meta), "on this screen");
     const name = meta.levels.find((l) => l.level === 4)!.name;
     assert.equal(whoText({ ...g, black: "ai:level=4" }, "black", ["white"], meta),
@@ -100,5 +102,109 @@ describe("the game screen's texts (gametext.ts)", () => {
     assert.equal(historyText(null, 12), "");
     assert.equal(historyText(0, 12), "Showing the start position. Press End or ▶| to return to the game.");
     assert.equal(historyText(5, 12), "Showing the position after move 5 of 12. Press End or ▶| to return to the game.");
+  });
+});
+
+describe("issue 34: whose move, why it ended, who watches (gametext.ts)", () => {
+  test("movers: the side that made each move is the side that was to act before it, in every fixture game", () => {
+    let checked = 0;
+    const seen = new Set<string>();
+    for (const game of games) {
+      for (const { g, where } of positions(game)) {
+        if (g.tomove === "none") continue;
+        // the moves up to this position and one more, from the game's final list
+        const last = positions(game).filter((p) => p.g.id === g.id).map((p) => p.g).sort((a, b) => b.ply - a.ply)[0];
+        if (last.moves.length <= g.ply) continue;
+        const m = movers(g.game, last.options, last.moves);
+        assert.equal(m.length, last.moves.length);
+        assert.equal(m[g.ply], g.tomove, `${where}: move ${g.ply + 1} ${last.moves[g.ply]}`);
+        seen.add(`${game}:${last.moves[g.ply].split(/[:\d]/)[0]}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 200, String(checked));
+    for (const want of ["toscana:veto", "toscana:accept", "urbino:first", "cathedral:Y"]) {
+      assert.ok([...seen].some((x) => x.startsWith(want)), `the fixtures hold a ${want} move: ${[...seen].join(" ")}`);
+    }
+  });
+
+  test("mistakeText says whose mistake it was", () => {
+    assert.equal(mistakeText(12, "Hd4", "??", "Pe5", "white", []), "12. Hd4 ?? White's blunder (best: Pe5)");
+    assert.equal(mistakeText(7, "a1a2-a3", "?", "b1-b2", "black", ["white", "black"]), "7. a1a2-a3 ? Black's mistake (best: b1-b2)");
+    assert.equal(mistakeText(3, "pass", "?", "", "white", ["white"]), "3. pass ? your mistake");
+    assert.equal(mistakeText(4, "veto", "??", "accept", "black", ["white"]), "4. veto ?? your opponent's blunder (best: accept)");
+  });
+
+  test("endText: the server's reason, the resignation, nothing while the game runs", () => {
+    const g = all.find((p) => p.g.over)!.g;
+    const running = all.find((p) => !p.g.over)!.g;
+    assert.equal(endText(running), "");
+    assert.equal(endText({ ...running, view: { ...running.view, end: "ignored" } }), "");
+    assert.equal(endText({ ...g, resigned: null, view: { ...g.view, end: "" } }), "");
+    assert.equal(endText({ ...g, resigned: null, view: { ...g.view, end: "White crossed to the far row." } }), "White crossed to the far row.");
+    assert.equal(endText({ ...g, resigned: "black", view: { ...g.view, end: undefined } }), "Black resigned.");
+    assert.equal(endText({ ...g, resigned: "black", view: { ...g.view, end: "Black resigned after 20 moves." } }), "Black resigned.");
+  });
+
+  test("pageTitle says 'Your turn' only to the one seat to move", () => {
+    const g = all.find((p) => !p.g.over && p.g.tomove === "white")!.g;
+    assert.equal(pageTitle(g, ["white"], "Urbino"), "Your turn · Urbino — Tavoliere");
+    assert.equal(pageTitle(g, ["black"], "Urbino"), "Urbino — Tavoliere");
+    assert.equal(pageTitle(g, [], "Urbino"), "Urbino — Tavoliere");
+    assert.equal(pageTitle(g, ["white", "black"], "Urbino"), "Urbino — Tavoliere");
+    assert.equal(pageTitle({ ...g, over: true }, ["white"], "Urbino"), "Urbino — Tavoliere");
+  });
+
+  test("watchingText tells a screen with no seat that it watches", () => {
+    const g = all[5].g;
+    assert.equal(watchingText(g, ["white"]), "");
+    assert.match(watchingText(g, []), /watching/);
+  });
+});
+
+describe("Toscana's vetoes in the texts (gametext.ts, issue 34)", () => {
+  test("vetoNotice names who vetoed which tile; moveLabel leaves the accepts out", () => {
+    let seen = 0;
+    const ps = positions("toscana");
+    for (let i = 1; i < ps.length; i++) {
+      const old = ps[i - 1].g, g = ps[i].g;
+      if (g.id !== old.id || g.ply !== old.ply + 1) continue;
+      const last = g.moves[g.ply - 1];
+      const by = movers(g.game, g.options, g.moves);
+      if (last !== "veto") {
+        assert.equal(vetoNotice(old, g, ["white"]), "");
+        continue;
+      }
+      seen++;
+      const vetoed = by[g.ply - 1] === "white" ? "black" : "white";
+      const tile = old.view.sides[vetoed].hand.find((t) => t.kind === "S")!.id;
+      assert.equal(vetoNotice(old, g, [vetoed]), `${by[g.ply - 1] === "white" ? "White" : "Black"} vetoed your tile ${tile}: it goes to the bottom of your stack. Place your next tile.`);
+      assert.match(vetoNotice(old, g, [by[g.ply - 1]]), new RegExp(`^You vetoed ${vetoed}'s tile ${tile}`));
+      assert.match(vetoNotice(null, g, []), /vetoed .*'s tile:/);
+    }
+    assert.ok(seen > 0, "the fixtures hold a veto");
+    const g = ps[ps.length - 1].g;
+    const by = movers(g.game, g.options, g.moves);
+    g.moves.forEach((m, i) => {
+      const l = moveLabel(g, i, by);
+      if (m === "accept") assert.equal(l, null);
+      else if (m === "veto") assert.equal(l, `veto by ${by[i]}`);
+      else assert.equal(l, m);
+    });
+  });
+});
+
+describe("rematch (gametext.ts, issue 34)", () => {
+  test("colours swapped against the computer, options kept, a fresh Toscana deal, none between two screens", () => {
+    const over = all.find((p) => p.g.over && p.g.game === "cathedral")!.g;
+    const g = { ...over, options: "opening=late", white: "human", black: "ai:level=3" };
+    assert.equal(rematchPlan({ ...g, over: false }, ["white"]), null);
+    assert.deepEqual(rematchPlan(g, ["white"]), { game: "cathedral", options: "opening=late", white: "ai:level=3", black: "human", local: false, me: "black" });
+    assert.deepEqual(rematchPlan({ ...g, black: "human" }, ["white", "black"]),
+      { game: "cathedral", options: "opening=late", white: "human", black: "human", local: true, me: null });
+    assert.equal(rematchPlan({ ...g, black: "human" }, ["white"]), null, "two screens: the server's rematch");
+    assert.equal(rematchPlan(g, []), null, "a spectator");
+    const t = { ...g, game: "toscana" as GameName, options: "seed=77 white=01,02 black=03,04" };
+    assert.equal(rematchPlan(t, ["white"])!.options, "", "a fresh deal");
   });
 });

@@ -11,9 +11,9 @@ import {
   buildings, colourOf, COLOURS, flown, handCount, handPieces, NAMES, squareLabel as cathedralLabel,
 } from "../../../web/src/games/cathedralkit";
 import {
-  COL, colourName, FRAME, frameTurned, squareFill, squareLabel as toscanaLabel, tileColour, topTile,
+  canArm, COL, colourName, decision, FRAME, frameTurned, squareFill, squareLabel as toscanaLabel, tileColour, topTile,
 } from "../../../web/src/games/toscanakit";
-import { legalMoves } from "../../../web/src/gametext";
+import { legalMoves, movers } from "../../../web/src/gametext";
 import type { Game, GameName, MoveParts, Side } from "../../../web/src/types";
 import { fixtures, positions } from "./fixtures";
 
@@ -204,6 +204,41 @@ describe("Toscana view helpers (toscanakit)", () => {
     for (const side of ["white", "black"] as Side[]) {
       assert.equal(tileColour(side, false), side === "white" ? COL.L : COL.D);
       assert.equal(tileColour(side, true), tileColour(other(side), false));
+    }
+  });
+});
+
+describe("Toscana's veto as a toggle (toscanakit, issue 34)", () => {
+  test("a decision always follows the decider's own move (or opens the game), so the page may answer it", () => {
+    let n = 0;
+    for (const { g, where } of positions("toscana")) {
+      if (!g.legal.includes("veto")) continue;
+      n++;
+      const me = g.tomove as Side, opp = other(me);
+      if (g.ply === 0) assert.equal(me, "black", where);
+      else assert.equal(movers(g.game, g.options, g.moves)[g.ply - 1], me, `${where}: the decider made the move before`);
+      const tile = topTile(g.view, opp)?.id ?? "";
+      assert.equal(decision(g.view, g.legal, me, [me], null), g.ply === 0 ? "ask" : "accept", where);
+      assert.equal(decision(g.view, g.legal, me, [me], tile), g.ply === 0 ? "ask" : "veto", where);
+      assert.equal(decision(g.view, g.legal, me, [me], tile === "01" ? "02" : "01"), g.ply === 0 ? "ask" : "accept",
+        `${where}: a veto armed for another tile is not sent`);
+      assert.equal(decision(g.view, g.legal, me, [], tile), "ask", `${where}: a screen without the seat is asked`);
+      assert.ok(canArm(g.view, me), `${where}: the decider could have armed his veto`);
+    }
+    assert.ok(n > 5, String(n));
+    for (const { g, where } of positions("toscana")) {
+      if (g.legal.includes("veto") || g.tomove === "none") continue;
+      assert.equal(decision(g.view, g.legal, g.tomove as Side, [g.tomove as Side], "01"), null, where);
+    }
+  });
+
+  test("the toggle is offered only while the veto is unused and a decision may still come", () => {
+    for (const { g, where } of positions("toscana")) {
+      for (const side of ["white", "black"] as Side[]) {
+        const opp = other(side);
+        const want = g.view.phase !== "over" && g.view.sides[side].veto && g.view.sides[opp].stack >= 2;
+        assert.equal(canArm(g.view, side), want, `${where} ${side}`);
+      }
     }
   });
 });

@@ -139,6 +139,43 @@ export function outlinePath(cells: Cells, ox = 0, oy = 0, s = 1): string {
   return parts.join("");
 }
 
+// The focus ring of a focusable SVG element: a thin rectangle in board
+// units, shown by app.css only while its parent has keyboard focus.  (A CSS
+// outline on an SVG element is drawn in the viewBox's units and scaled up
+// with the board: a 3 px outline became 150 px.)
+export function focusRing(parent: Element, x: number, y: number, w: number, h: number, width = 0.06): SVGRectElement {
+  return el("rect", { x: x - width, y: y - width, width: w + 2 * width, height: h + 2 * width,
+    rx: Math.min(0.2, Math.min(w, h) / 4), class: "tav-focus", "stroke-width": width, "aria-hidden": "true" }, parent);
+}
+
+// A piece's name for people: a tooltip on hover (an SVG <title>) and, on a
+// touch screen, said after a long press (half a second without moving much).
+export function pieceName(target: Element, name: string, say?: (t: string) => void): void {
+  const t = el("title", {}, target);
+  t.textContent = name;
+  target.setAttribute("data-name", name);
+  if (!say) return;
+  let timer = 0, fired = false, at: [number, number] = [0, 0];
+  const stop = () => { if (timer) { window.clearTimeout(timer); timer = 0; } };
+  target.addEventListener("pointerdown", (ev) => {
+    const e = ev as PointerEvent;
+    if (e.pointerType !== "touch") return;
+    stop();
+    at = [e.clientX, e.clientY];
+    fired = false;
+    timer = window.setTimeout(() => { timer = 0; fired = true; say(name); }, 500);
+  });
+  // the tap that ends a long press only named the piece
+  target.addEventListener("click", (ev) => { if (fired) { fired = false; ev.stopImmediatePropagation(); ev.preventDefault(); } }, true);
+  target.addEventListener("pointermove", (ev) => {
+    const e = ev as PointerEvent;
+    if (timer && Math.hypot(e.clientX - at[0], e.clientY - at[1]) > 10) stop();
+  });
+  target.addEventListener("pointerup", stop);
+  target.addEventListener("pointercancel", stop);
+  target.addEventListener("pointerleave", stop);
+}
+
 // A keyboard- and pointer-usable SVG button.  `key` identifies it so focus
 // can come back to it after a redraw.
 export function button(parent: Element, x: number, y: number, w: number, h: number, label: string,
@@ -157,6 +194,7 @@ export function button(parent: Element, x: number, y: number, w: number, h: numb
     "text-anchor": "middle", "dominant-baseline": "central", "font-size": opts.font ?? h * 0.45,
     fill: "#fff", "font-family": "system-ui, sans-serif", "font-weight": 600, "pointer-events": "none",
   });
+  focusRing(g, x, y, w, h, Math.min(0.07, h * 0.08));
   if (!opts.disabled) {
     g.addEventListener("click", (ev) => { ev.stopPropagation(); opts.onPress(); });
     g.addEventListener("keydown", (ev) => {
@@ -449,6 +487,7 @@ export class CarryBoard implements CarryState {
 
   // Forget the half-made move.
   reset(): void {
+    this.complaint = null;
     this.hint = null;
     this.rot = 0;
     this.anchor = null;
@@ -526,7 +565,20 @@ export class CarryBoard implements CarryState {
     const g = this.ghost();
     if (!g) return;
     if (g.ok) this.submit(g.move);
-    else this.game.refused(!g.onBoard);
+    else { this.game.refused(!g.onBoard); this.complained(); }
+  }
+
+  // The board said why the ghost cannot go where it is: that message holds
+  // for this spot and this turn only, and goes once the ghost moves or turns.
+  complaint: string | null = null;
+  complained(): void {
+    this.complaint = `${this.anchor?.join(",")}|${this.rot}|${this.game.carried()?.piece ?? ""}`;
+  }
+  private forgetComplaint(): void {
+    if (this.complaint === null) return;
+    if (this.complaint === `${this.anchor?.join(",")}|${this.rot}|${this.game.carried()?.piece ?? ""}`) return;
+    this.complaint = null;
+    this.ctx?.say("");
   }
 
   // A click or tap on the board: the mouse places at once; on a touch screen
@@ -543,7 +595,7 @@ export class CarryBoard implements CarryState {
       this.cursor = false;
       this.drawGhost();
       const g2 = this.ghost();
-      if (g2) this.game.tapped?.(g2.ok);
+      if (g2) { this.game.tapped?.(g2.ok); if (!g2.ok) this.complained(); }
       return;
     }
     this.anchor = c;
@@ -605,7 +657,7 @@ export class CarryBoard implements CarryState {
   // the coordinates around it, the ghost's layer on top, the pointer input.
   drawBoard(root: Element, o: {
     aria: string; fill(name: string): string; stroke(name: string): string; label(name: string): string;
-    deco(layer: SVGGElement): void; margin: number; coords: number;
+    deco(layer: SVGGElement): void; margin: number; coords: number; piece?(name: string): string;
   }): SVGGElement {
     const { bx, by, grid } = this, n = this.game.n;
     const board = el("g", {
@@ -614,12 +666,15 @@ export class CarryBoard implements CarryState {
     }, root);
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
       const name = grid.square(c, r)!;
-      el("rect", {
+      const sq = el("rect", {
         x: bx + c, y: by + r, width: 1, height: 1, fill: o.fill(name), stroke: o.stroke(name), "stroke-width": 0.03,
         "data-square": name, role: "img", "aria-label": o.label(name),
       }, board);
+      const what = o.piece?.(name);
+      if (what) pieceName(sq, what);
     }
     o.deco(el("g", { "pointer-events": "none" }, board));
+    focusRing(board, bx, by, n, n, 0.06);
     const at = { "text-anchor": "middle", "dominant-baseline": "central", "font-size": o.coords, "font-family": FONT,
       fill: "currentColor", opacity: 0.7 };
     for (let i = 0; i < n; i++) {
@@ -652,6 +707,7 @@ export class CarryBoard implements CarryState {
     if (!layer || !root) return;
     while (layer.firstChild) layer.removeChild(layer.firstChild);
     const { bx, by, grid } = this, n = this.game.n, look = this.game.look;
+    this.forgetComplaint();
     const c = this.game.carried();
     const g = this.ghost();
     root.setAttribute("data-ghost", g ? g.move : "");

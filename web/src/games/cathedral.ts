@@ -26,9 +26,9 @@
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
 import {
-  button, Carried, carriedOf, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
+  button, Carried, carriedOf, focusRing, pieceName, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
 } from "./boardkit";
-import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, squareLabel } from "./cathedralkit";
+import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, squareLabel, squares } from "./cathedralkit";
 
 const BOARD = { light: "#d9bb85", line: "#a8894f" };
 const GOOD = "#2e9d46", BAD = "#d9362b";
@@ -61,6 +61,7 @@ function drawShape(parent: Element, cells: Cells, x: number, y: number, s: numbe
 
 export function cathedral(): BoardModule {
   let sel: string | null = null;          // selected building code
+  let selIndex = 0;                       // which copy of it in the hand (the two Taverns, Stables, Inns)
   let codes = new Set<string>();          // building codes with at least one legal placement
   let carried: Carried | null = null;     // the selected building as it is carried
   let handCell = 0.42;                    // a hand building's square (larger above and below the board)
@@ -89,8 +90,10 @@ export function cathedral(): BoardModule {
       cb.render();
       return true;
     },
-    idle: () => cb.ctx?.say(cb.legal.every((m) => m === "pass") ? "No building fits: press Pass." :
-      "Pick a building from your hand first."),
+    idle: () => {
+      cb.ctx?.say(cb.legal.every((m) => m === "pass") ? "No building fits: press Pass." : "Pick a building from your hand first.");
+      cb.complained();
+    },
     refused: (off) => cb.ctx?.say(off ? "Part of the building is off the board." :
       `The ${NAMES[sel!] ?? sel} cannot stand there.`),
     tapped: (ok) => { if (!ok) cb.ctx?.say(`The ${NAMES[sel!] ?? sel} cannot stand there; turn it or move it.`); },
@@ -100,6 +103,7 @@ export function cathedral(): BoardModule {
   // Select a building (or none): it is carried in its hand's shape, as its
   // first legal placement shows it turned back.
   function choose(code: string | null): void {
+    if (code !== sel) selIndex = 0;
     sel = code;
     const first = code ? cb.placements().find((m) => m.parts.piece === code) : undefined;
     carried = first ? carriedOf(cb.grid, first) : null;
@@ -152,11 +156,11 @@ export function cathedral(): BoardModule {
     ps.forEach((p, i) => {
       const px = x + pos[i][0], py = y + HEADER_H + pos[i][1];
       const usable = mine && codes.has(p.code);
-      const selected = usable && sel === p.code;
+      const selected = usable && sel === p.code && p.index === selIndex;
       const pg = el("g", {
         class: "tav-piece" + (selected ? " selected" : ""), "data-piece": p.code, "data-side": side,
         "data-key": `hand-${side}-${p.code}-${p.index}`,
-        "aria-label": `${side} ${NAMES[p.code] ?? p.code} (${p.code}), ${p.cells.length} squares` +
+        "aria-label": `${side} ${NAMES[p.code] ?? p.code} (${p.code}), ${squares(p.cells.length)}` +
           (selected ? ", selected" : usable ? "" : mine ? ", no room" : ""),
         role: usable ? "button" : "img", tabindex: usable ? 0 : -1,
         "aria-pressed": usable ? String(selected) : "false",
@@ -169,13 +173,15 @@ export function cathedral(): BoardModule {
         rx: 0.08, fill: selected ? "#ffd43b66" : "transparent", stroke: selected ? "#f59f00" : "none",
         "stroke-width": 0.06 }, pg);
       drawShape(pg, p.cells, px, py, handCell, colourOf(p.code === "Y" ? "neutral" : side), p.code);
+      focusRing(pg, px - 0.08, py - 0.08, p.w * handCell + 0.16, p.h * handCell + 0.16, 0.05);
+      pieceName(pg, `${NAMES[p.code] ?? p.code} (${p.code}), ${squares(p.cells.length)}`, (t) => cb.ctx?.say(t));
       if (usable) {
-        pg.addEventListener("click", (ev) => { ev.stopPropagation(); select(p.code, false); });
-        pg.addEventListener("focus", () => select(p.code, false));
+        pg.addEventListener("click", (ev) => { ev.stopPropagation(); select(p.code, false, p.index); });
+        pg.addEventListener("focus", () => select(p.code, false, p.index));
         pg.addEventListener("keydown", (ev) => {
           if (ev.key === "Enter" || ev.key === " ") {
             ev.preventDefault(); ev.stopPropagation(); markHandled(ev);
-            select(p.code, true);
+            select(p.code, true, p.index);
           }
         });
       }
@@ -188,6 +194,10 @@ export function cathedral(): BoardModule {
       aria: "Cathedral board, 10 by 10. Arrows move the ghost, R turns it, Enter places it.",
       fill: () => BOARD.light, stroke: () => BOARD.line, label: (name) => squareLabel(name, view.squares[name]),
       margin: MARGIN, coords: 0.3,
+      piece: (name) => {
+        const sq = view.squares[name];
+        return sq?.kind ? (sq.kind === "Y" ? "the Cathedral" : `${sq.owner}'s ${NAMES[sq.kind] ?? sq.kind}`) : "";
+      },
       deco: (deco) => {
         // territory
         for (const [mark, fill, dot, edge] of [
@@ -309,13 +319,14 @@ export function cathedral(): BoardModule {
     return [w + 0.3, cb.by + N + MARGIN + CONTROLS_H + panelHeight(view, me, w) + 0.1];
   }
 
-  function select(code: string, toBoard: boolean): void {
+  function select(code: string, toBoard: boolean, index = 0): void {
     if (cb.pending || !codes.has(code)) return;
-    const changed = sel !== code;
-    if (changed) {
+    const changed = sel !== code || selIndex !== index;
+    if (sel !== code) {
       choose(code);
       cb.turnToRoom();
     }
+    selIndex = index;
     if (toBoard) {
       if (!cb.anchor) cb.anchor = [4, 5];
       cb.cursor = true;

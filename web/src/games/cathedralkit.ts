@@ -45,6 +45,11 @@ export function handCount(view: View, side: Side, kind: string): number {
   return n;
 }
 
+// "1 square", "5 squares".
+export function squares(n: number): string {
+  return `${n} square${n === 1 ? "" : "s"}`;
+}
+
 export function squareLabel(name: string, sq: Square | undefined): string {
   const parts = [name];
   if (sq?.kind) {

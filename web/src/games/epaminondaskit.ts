@@ -59,6 +59,18 @@ export interface EpaminondasPick { rear: string | null; front: string | null }
 // dropped (reset), what to say, whether to redraw.
 export interface Step { submit?: string; reset?: boolean; say?: string; render?: boolean }
 
+// What to click once the rear piece `rear` is picked, named by what the
+// board draws: the front pieces it may lead are the player's own pieces ringed
+// with a dashed circle; the squares it may reach alone are dotted (a red ring:
+// a capture, which only a phalanx makes).
+export function afterRear(moves: Mv[], rear: string): string {
+  const fronts = moves.some((m) => m.rear === rear && m.front !== rear);
+  const alone = moves.some((m) => m.rear === rear && m.front === rear);
+  if (fronts && alone) return "Click one of your pieces ringed with a dashed circle (the front of the phalanx), or a dotted square to move this piece alone.";
+  if (fronts) return "Click one of your pieces ringed with a dashed circle: the front of the phalanx.";
+  return "Click a dotted square to move this piece.";
+}
+
 // A click (or Enter) on square `name`: changes `pick` and says what follows.
 export function epaminondasClick(pick: EpaminondasPick, legal: LegalMove[], view: View | null, name: string): Step {
   if (!legal.length) return {};
@@ -86,12 +98,12 @@ export function epaminondasClick(pick: EpaminondasPick, legal: LegalMove[], view
       pick.front = name;
       return { say: "Now click where the front piece lands.", render: true };
     }
-    if (rears.has(name)) { pick.rear = name; return { render: true }; }
-    return { say: "Click the front piece of the phalanx, or a dotted square to move this piece alone." };
+    if (rears.has(name)) { pick.rear = name; return { say: afterRear(moves, name), render: true }; }
+    return { say: afterRear(moves, pick.rear) };
   }
   if (rears.has(name)) {
     pick.rear = name;
-    return { say: "Click the front piece of the phalanx, or a dotted square to move this piece alone.", render: true };
+    return { say: afterRear(moves, name), render: true };
   }
   return { say: pieceOwner(view, name) ? "That piece cannot move." : "Click one of your pieces." };
 }
@@ -136,7 +148,12 @@ export function epaminondasMarks(pick: EpaminondasPick, legal: LegalMove[]): Epa
 // The line above the board when there is no warning: what to click next.
 export function prompt(pick: EpaminondasPick, legal: LegalMove[], view: View | null, mk: EpaminondasMarks): string {
   const mover = legal.length ? pieceOwner(view, mk.moves[0]?.rear ?? "") : null;
-  return mover ? (pick.rear ? (pick.front ? "Click a dotted square to land." : "Click the front piece, or a dotted square.") : "Click the rear piece of the phalanx you move.") : "";
+  if (!mover) return "";
+  if (!pick.rear) return "Click the rear piece of the phalanx you move.";
+  if (pick.front) return "Click a dotted square to land.";
+  const fronts = mk.fronts.size > 0, alone = [...mk.targets.values()].length > 0;
+  return fronts && alone ? "Click a ringed piece (the front), or a dotted square." : fronts ? "Click a ringed piece: the front." :
+    "Click a dotted square.";
 }
 
 // A square's aria-label: what stands there, its marks, what the half-made move offers.

@@ -7,7 +7,7 @@
 // Colours come from CSS classes (app.css), so the light and dark themes apply.
 
 import type { BoardContext, BoardModule, LegalMove, MoveParts, Side, View } from "../types";
-import { el, Grid, text } from "./boardkit";
+import { el, focusRing, Grid, text } from "./boardkit";
 
 export interface SquareBoard {
   grid: Grid;
@@ -47,6 +47,7 @@ export function drawSquares(parent: Element, w: number, h: number, side: Side, o
         tabindex: name === cursor ? 0 : -1, "aria-label": opts.label(name), transform: `translate(${c} ${r})`,
       }, row);
       el("rect", { class: "sq-bg", x: 0, y: 0, width: 1, height: 1 }, g);
+      focusRing(g, 0.08, 0.08, 0.84, 0.84, 0.06);
       g.addEventListener("click", (ev) => {
         ev.preventDefault();
         opts.onCursor(name);
@@ -105,6 +106,7 @@ export function stripButton(parent: Element, x: number, y: number, w: number, hg
   }, parent);
   el("rect", { x, y, width: w, height: hgt, rx: 0.14 }, g);
   text(g, x + w / 2, y + hgt / 2, label, { "text-anchor": "middle", "dominant-baseline": "central", "font-size": hgt * 0.42, "pointer-events": "none" });
+  focusRing(g, x, y, w, hgt, 0.06);
   if (!opts.disabled) {
     g.addEventListener("click", (ev) => { ev.stopPropagation(); opts.onPress(); });
     g.addEventListener("keydown", (ev) => {

@@ -25,8 +25,8 @@
 // toscanakit.ts.
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
-import { button, Carried, carriedOf, CarryBoard, Cells, el, markedCells, markHandled, outlinePath, refocus, text } from "./boardkit";
-import { COL, colourName, FRAME, frameTurned, squareFill, squareLabel, tileColour, topTile } from "./toscanakit";
+import { button, Carried, carriedOf, CarryBoard, focusRing, Cells, el, markedCells, markHandled, outlinePath, refocus, text } from "./boardkit";
+import { canArm, COL, colourName, decision, FRAME, frameTurned, squareFill, squareLabel, tileColour, topTile } from "./toscanakit";
 
 const N = 17;
 const MARGIN = 0.7;
@@ -51,7 +51,11 @@ function drawTile(parent: Element, x: number, y: number, s: number, side: Side, 
 
 export function toscana(): BoardModule {
   let place = false;                   // legal holds placements
-  let decide = false;                  // legal = veto / accept
+  let decide = false;                  // legal = veto / accept, and the player is asked (the first decision)
+  // the veto armed by each side this screen holds: the id of the opponent's
+  // tile it is meant for ("veto this tile"), or absent
+  const armed: Partial<Record<Side, string>> = {};
+  let decided = "";                    // the decision position already answered by itself
   let carried: Carried | null = null;  // the tile carried over the board (frame cells, unturned)
   const own = (): [string, string] => (cb.mover === "black" ? [COL.D, COL.L] : [COL.L, COL.D]);
 
@@ -66,6 +70,13 @@ export function toscana(): BoardModule {
     carried: () => (place ? carried : null),
     layout,
     key: (k) => {
+      if ((k === "v" || k === "V") && !decide) {
+        // V arms (or disarms) the veto against the opponent's tile
+        const b = cb.ctx?.svg.querySelector('[data-key^="veto-toggle-"]') as SVGGElement | null;
+        if (!b) return false;
+        b.dispatchEvent(new MouseEvent("click", { bubbles: false }));
+        return true;
+      }
       if (!decide || (k !== "v" && k !== "V" && k !== "a" && k !== "A")) return false;
       cb.submit(k === "v" || k === "V" ? "veto" : "accept");
       return true;
@@ -78,7 +89,7 @@ export function toscana(): BoardModule {
       return true;
     },
     idle: () => {
-      if (decide) cb.ctx?.say("First decide: veto or accept the opponent's tile.");
+      if (decide) cb.ctx?.say("First decide: veto the opponent's first tile, or let it be.");
       else if (cb.legal.includes("pass")) cb.ctx?.say("Your tile fits nowhere: press Pass.");
     },
     refused: (off) => cb.ctx?.say(off ? "Part of the tile is off the board." :
@@ -112,6 +123,8 @@ export function toscana(): BoardModule {
       }, g);
       const cells = drawTile(tg, x + 0.1, ty, s, side, t.off ?? [], rot);
       const tw = (Math.max(...cells.map((c) => c[0])) + 1) * s;
+      const th = (Math.max(...cells.map((c) => c[1])) + 1) * s;
+      if (mine) focusRing(tg, x, ty - 0.1, tw + 0.2, th + 0.2, 0.06);
       const decided = decide && side !== cb.mover;
       if (mine || decided) {
         el("rect", { x: x + 0.1 - 0.1, y: ty - 0.1, width: tw + 0.2,
@@ -128,6 +141,25 @@ export function toscana(): BoardModule {
             refocus(cb.ctx!.svg, "board");
           }
         });
+      }
+      // "veto this tile": the one-time toggle of the opponent's veto, on his side of this screen
+      const owner: Side = side === "white" ? "black" : "white";
+      const seats = cb.ctx?.seats ?? [];
+      if (seats.includes(owner) && canArm(view, owner)) {
+        const on = armed[owner] === t.id;
+        const b = button(g, x + 0.1, ty + 1.95, 3.9, 0.62, on ? "✓ Veto armed" : "Veto this tile", {
+          key: `veto-toggle-${owner}`, primary: on, font: 0.34,
+          aria: on ? `Veto armed against ${side}'s tile ${t.id}: press to keep the veto` :
+            `Veto ${side}'s tile ${t.id} (once a game): it goes to the bottom of ${side}'s stack`,
+          onPress: () => {
+            if (armed[owner] === t.id) delete armed[owner]; else armed[owner] = t.id ?? "";
+            cb.ctx?.say(armed[owner] !== undefined ? `Veto armed: ${side}'s tile ${t.id} will go to the bottom of the stack after your move.` :
+              "Veto kept for later.");
+            cb.render();
+          },
+        });
+        b.setAttribute("aria-pressed", String(on));
+        b.setAttribute("data-armed", on ? "1" : "0");
       }
       const lx = x + 0.1 + Math.max(tw, 4 * s) + 0.35;
       text(g, lx, ty + 0.3, `tile ${t.id ?? "?"}`, { "font-size": FS * 0.85, "font-family": FONT, fill: "currentColor",
@@ -218,11 +250,12 @@ export function toscana(): BoardModule {
         onPress: () => cb.submit("pass") });
       line("Your tile fits nowhere: you must pass.", x + 2.9);
     } else if (decide) {
-      button(g, x, y + 0.2, 2.6, 0.95, "Veto", { key: "veto", aria: "Veto the opponent's tile (V)",
+      // the game's first decision, asked: nothing was on show before it
+      button(g, x, y + 0.2, 2.6, 0.95, "Veto", { key: "veto", aria: "Veto the opponent's first tile (V)",
         onPress: () => cb.submit("veto") });
-      button(g, x + 2.8, y + 0.2, 2.6, 0.95, "Accept", { key: "accept", primary: true,
-        aria: "Accept the opponent's tile (A)", onPress: () => cb.submit("accept") });
-      line("Veto: their tile goes under their stack (once a game).", x + 5.7);
+      button(g, x + 2.8, y + 0.2, 2.6, 0.95, "Let it be", { key: "accept", primary: true,
+        aria: "Keep your veto for later (A)", onPress: () => cb.submit("accept") });
+      line("Veto their first tile? It goes under their stack (once a game).", x + 5.7);
     } else if (place) {
       const after = cb.turnButtons(g, x, y + 0.2, 1.3, 0.95, "tile", 0.7);
       line(!cb.spots(cb.rot).length ? "No room for the tile turned this way: turn it." :
@@ -259,13 +292,28 @@ export function toscana(): BoardModule {
 
   return {
     help: "move your tile over the board (or Tab to the board and use the arrows), turn it with R, the wheel or " +
-      "the turn buttons, and click (or press Enter) where it fits: the green dots show where. V vetoes and A " +
-      "accepts when that decision is due.",
+      "the turn buttons, and click (or press Enter) where it fits: the green dots show where. To veto the " +
+      "opponent's next tile (once a game), press \"Veto this tile\" beside it (or V) before you place yours.",
     draw(ctx: BoardContext, view: View, legal: LegalMove[], mover: Side | null): void {
       cb.take(ctx, view, legal, mover);
       const first = cb.placements()[0];
       place = !!first;
-      decide = cb.legal.includes("veto") || cb.legal.includes("accept");
+      for (const side of ["white", "black"] as Side[]) {
+        // an armed veto holds for the tile it was armed against only
+        const opp: Side = side === "white" ? "black" : "white";
+        if (armed[side] !== undefined && (!canArm(view, side) || topTile(view, opp)?.id !== armed[side])) delete armed[side];
+      }
+      const d = decision(view, cb.legal, mover, ctx.seats ?? [], mover ? armed[mover] ?? null : null);
+      decide = d === "ask";
+      if ((d === "veto" || d === "accept") && mover) {
+        // answered by itself, once per position (a redraw of the same one sends nothing)
+        const key = `${view.last}|${view.sides.white?.stack}|${view.sides.black?.stack}|${mover}`;
+        if (decided !== key) {
+          decided = key;
+          if (d === "veto") delete armed[mover];
+          queueMicrotask(() => cb.submit(d));
+        }
+      }
       // the tile in its hand's frame, its off-colour cells where the parts mark them
       carried = first ? carriedOf(cb.grid, first, FRAME) : null;
       cb.show();

@@ -58,3 +58,26 @@ export function squareLabel(name: string, view: View): string {
   if (sq?.marks?.includes("last")) parts.push("last move");
   return parts.join(", ");
 }
+
+// The veto as a one-time toggle (issue 34).  The decision on a player's
+// tile (veto or accept) belongs to his opponent and always comes right after
+// that opponent's own placement (or pass), when the tile has been on show
+// for a whole turn; only the game's very first decision (black's, on white's
+// first tile) comes before anything was played.  So a screen that holds the
+// deciding seat decides by itself: veto when the player armed "veto this
+// tile" for that very tile, else accept; the first decision is asked.
+export type Decision = "veto" | "accept" | "ask" | null;
+export function decision(view: View, legal: string[], mover: Side | null, seats: Side[], armed: string | null): Decision {
+  if (!mover || !legal.includes("veto") || !legal.includes("accept")) return null;
+  if (!seats.includes(mover) || view.last === "") return "ask";
+  const tile = topTile(view, mover === "white" ? "black" : "white");
+  return armed !== null && tile?.id === armed ? "veto" : "accept";
+}
+
+// Whether `side` may arm its veto against the opponent's top tile now: the
+// veto unused and a decision still to come (the opponent's stack holds two
+// tiles or more: a last tile is never vetoed), the game running.
+export function canArm(view: View, side: Side): boolean {
+  const opp: Side = side === "white" ? "black" : "white";
+  return view.phase !== "over" && !!view.sides[side]?.veto && (view.sides[opp]?.stack ?? 0) >= 2 && !!topTile(view, opp);
+}

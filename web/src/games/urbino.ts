@@ -24,7 +24,7 @@
 // labels and classes) is in urbinokit.ts.
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
-import { el, outlinePath, text } from "./boardkit";
+import { el, outlinePath, pieceName, text } from "./boardkit";
 import { drawCoordinates, drawSquares, squareModule, stripButton } from "./squareboard";
 import { builds, Kind, KIND_NAME, KINDS, keyKind, offerLabel, squareClass, supply, urbinoClick, urbinoMarks } from "./urbinokit";
 
@@ -138,7 +138,10 @@ export function urbino(): BoardModule {
       let kindHere = sq?.kind;
       if (repositioned && n === st.arch) kindHere = undefined;
       if (repositioned && n === st.dest) kindHere = "A";
-      if (kindHere) drawBuilding(g, kindHere, sq?.owner ?? "neutral");
+      if (kindHere) {
+        drawBuilding(g, kindHere, sq?.owner ?? "neutral");
+        pieceName(g, kindHere === "A" ? "an architect" : `${sq?.owner ?? ""}'s ${KIND_NAME[kindHere] ?? kindHere}`.trim(), (t) => ctx.say(t));
+      }
       if (repositioned && n === st.arch) el("circle", { class: "arch ghost", cx: 0.5, cy: 0.5, r: 0.3 }, g);
       if (!kindHere && (targets.has(n) || setupSquares.has(n) || dests.has(n))) el("circle", { class: "dot", cx: 0.5, cy: 0.5, r: 0.13 }, g);
       if (hint.has(n)) el("rect", { class: "hint-frame", x: 0.06, y: 0.06, width: 0.88, height: 0.88, rx: 0.12 }, g);
@@ -202,6 +205,7 @@ export function urbino(): BoardModule {
         });
         const ig = el("g", { transform: `translate(${x + 0.1} ${sy + 0.1}) scale(0.8)`, "pointer-events": "none" }, g);
         drawBuilding(ig, k, me);
+        pieceName(g, `${KIND_NAME[k]} (${k}), worth ${k === "H" ? 1 : k === "P" ? 2 : 3}`, (t) => ctx.say(t));
         text(g, x + 1.35, sy + 0.5, `${k} ×${s[k]}`, { "dominant-baseline": "central", "text-anchor": "middle", "font-size": 0.32, "pointer-events": "none" });
         x += 2.2;
       }
