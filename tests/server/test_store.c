@@ -94,6 +94,143 @@ static void on_id(void *ctx, const char *id)
 }
 
 /* The operations on one fresh database. */
+static int count_seek(void *ctx, const store_seek *k)
+{
+    ids *u = ctx;
+    if (u->n < 8)
+        snprintf(u->id[u->n++], sizeof u->id[0], "%s", k->id);
+    return 0;
+}
+
+typedef struct lines {
+    int n;
+    char line[8][128];
+} lines;
+
+static int count_pgame(void *ctx, const store_player_game *g)
+{
+    lines *u = ctx;
+    if (u->n < 8)
+        snprintf(u->line[u->n++], sizeof u->line[0], "%s %s %s %s %s %d", g->id, g->white, g->black,
+                 g->winner, g->end, g->rated);
+    return 0;
+}
+
+static int count_rating(void *ctx, const char *game, const store_rating *r)
+{
+    lines *u = ctx;
+    if (u->n < 8)
+        snprintf(u->line[u->n++], sizeof u->line[0], "%s %.1f %d", game, r->rating, r->games);
+    return 0;
+}
+
+/* The account operations of one backend. */
+static void accounts(store *st, const char *b)
+{
+    char what[200], err[256];
+    const store_ops *o = st->ops;
+    store_account a = {"Alice_1", "$argon2id$fake", 100};
+    snprintf(what, sizeof what, "%s: an account is created", b);
+    check(o->create_account(st, &a, err, sizeof err) == 0 && flush_ok(st), what, err);
+    store_account dup = {"aLICE_1", "$x", 101};
+    snprintf(what, sizeof what, "%s: a name taken ignoring case is refused", b);
+    check(o->create_account(st, &dup, err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    store_account got;
+    snprintf(what, sizeof what, "%s: an account is found ignoring case, its name as chosen", b);
+    check(o->get_account(st, "ALICE_1", &got, err, sizeof err) == 1 &&
+              strcmp(got.name, "Alice_1") == 0 && strcmp(got.pwhash, "$argon2id$fake") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: an unknown account: 0", b);
+    check(o->get_account(st, "bob", &got, err, sizeof err) == 0, what, err);
+    snprintf(what, sizeof what, "%s: a password is changed", b);
+    check(o->set_password(st, "alice_1", "$new", err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_account(st, "Alice_1", &got, err, sizeof err) == 1 &&
+              strcmp(got.pwhash, "$new") == 0,
+          what, err);
+    unsigned char h1[STORE_HASH_LEN], h2[STORE_HASH_LEN];
+    memset(h1, 1, sizeof h1);
+    memset(h2, 2, sizeof h2);
+    snprintf(what, sizeof what, "%s: sessions are created", b);
+    check(o->create_session(st, h1, "Alice_1", 100, 1000, err, sizeof err) == 0 &&
+              o->create_session(st, h2, "Alice_1", 100, 200, err, sizeof err) == 0 && flush_ok(st),
+          what, err);
+    char name[STORE_NAME_LEN] = "";
+    snprintf(what, sizeof what, "%s: a live session names its account", b);
+    check(o->get_session(st, h1, 500, name, err, sizeof err) == 1 && strcmp(name, "Alice_1") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: an expired session is none", b);
+    check(o->get_session(st, h2, 500, name, err, sizeof err) == 0, what, err);
+    snprintf(what, sizeof what, "%s: an ended session is none", b);
+    check(o->delete_session(st, h1, err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_session(st, h1, 500, name, err, sizeof err) == 0,
+          what, err);
+
+    store_seek k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.id, sizeof k.id, "SEEK00000001");
+    snprintf(k.by, sizeof k.by, "Alice_1");
+    snprintf(k.game, sizeof k.game, "urbino");
+    k.rated = 1;
+    k.colour = 2;
+    k.initial = 180;
+    k.increment = 2;
+    k.created = 10;
+    store_seek k2 = k;
+    snprintf(k2.id, sizeof k2.id, "SEEK00000002");
+    k2.created = 11;
+    snprintf(what, sizeof what, "%s: seeks are stored and listed oldest first", b);
+    ids u = {0};
+    check(o->create_seek(st, &k, err, sizeof err) == 0 && o->create_seek(st, &k2, err, sizeof err) == 0 &&
+              flush_ok(st) && o->each_seek(st, count_seek, &u, err, sizeof err) == 0 && u.n == 2 &&
+              strcmp(u.id[0], "SEEK00000001") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: a seek is taken once; a second take is refused", b);
+    check(o->close_seek(st, "SEEK00000001", "GAME00000001", err, sizeof err) == 0 &&
+              flush_ok(st) &&
+              o->close_seek(st, "SEEK00000001", "GAME00000002", err, sizeof err) != 0,
+          what, err);
+    flush_ok(st);
+    snprintf(what, sizeof what, "%s: a withdrawn seek is no longer listed", b);
+    u.n = 0;
+    check(o->close_seek(st, "SEEK00000002", "", err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_seek(st, count_seek, &u, err, sizeof err) == 0 && u.n == 0,
+          what, err);
+
+    store_rating r = {1612.5, 120.0, 0.06, 3}, rr;
+    snprintf(what, sizeof what, "%s: a rating is written and read back, then replaced", b);
+    check(o->get_rating(st, "alice_1", "urbino", &rr, err, sizeof err) == 0 &&
+              o->set_rating(st, "Alice_1", "urbino", &r, err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_rating(st, "Alice_1", "urbino", &rr, err, sizeof err) == 1 &&
+              rr.rating == 1612.5 && rr.games == 3,
+          what, err);
+    r.games = 4;
+    lines L = {0};
+    check(o->set_rating(st, "Alice_1", "urbino", &r, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_rating(st, "Alice_1", count_rating, &L, err, sizeof err) == 0 && L.n == 1 &&
+              strcmp(L.line[0], "urbino 1612.5 4") == 0,
+          what, L.n ? L.line[0] : err);
+
+    store_game g;
+    fill_game(&g, "GAME00000001", "human", "human", STORE_PLAYING);
+    snprintf(g.account[0], STORE_NAME_LEN, "Alice_1");
+    g.rated = 1;
+    snprintf(what, sizeof what, "%s: a game between accounts reads back with them", b);
+    store_game out;
+    check(store_create_game(st, &g, NULL, 0, err, sizeof err) == 0 && flush_ok(st) &&
+              store_load_game(st, "GAME00000001", &out, NULL, NULL, NULL, err, sizeof err) == 1 &&
+              strcmp(out.account[0], "Alice_1") == 0 && out.account[1][0] == 0 && out.rated == 1 &&
+              out.winner[0] == 0,
+          what, err);
+    store_game_done(&out);
+    snprintf(what, sizeof what, "%s: its end is stored and listed among the player's games", b);
+    L.n = 0;
+    check(o->set_end(st, "GAME00000001", "black", "resign", err, sizeof err) == 0 && flush_ok(st) &&
+              o->player_games(st, "alice_1", 10, count_pgame, &L, err, sizeof err) == 0 &&
+              L.n == 1 && strcmp(L.line[0], "GAME00000001 Alice_1 human black resign 1") == 0,
+          what, L.n ? L.line[0] : err);
+}
+
 static void conformance(const store_ops *ops, const char *path)
 {
     char err[256], what[160];
@@ -211,6 +348,9 @@ static void conformance(const store_ops *ops, const char *path)
     snprintf(what, sizeof what, "%s: a game without a rematch reads back none", b);
     check(out.rematch[0] == 0, what, out.rematch);
     store_game_done(&out);
+
+    /* Accounts, sessions, seeks, ratings, a player's games. */
+    accounts(st, b);
 
     /* A game created twice (same id) is refused and changes nothing. */
     snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);

@@ -22,6 +22,9 @@
 #define STORE_PLAYER_LEN 40   /* "human", "random", "ai:level=10" ... */
 #define STORE_HASH_LEN 32     /* seat token hash */
 
+#define STORE_NAME_LEN 24     /* account names: 3 to 20 characters */
+#define STORE_PWHASH_LEN 128  /* an Argon2id string (crypto_pwhash_STRBYTES) */
+
 /* A game's status: unfinished with a person to act (or waiting), over, or
  * unfinished with a computer seat to act (these are reloaded at start). */
 enum { STORE_PLAYING = 0, STORE_OVER = 1, STORE_COMPUTER = 2 };
@@ -39,6 +42,10 @@ typedef struct store_game {
     int has_seat[2];               /* 1 where a human seat (and its hash) exists */
     int local;                     /* two people at one screen: engine help allowed */
     char rematch[STORE_ID_LEN];    /* the game that followed this one (rematch), "" for none */
+    char account[2][STORE_NAME_LEN];   /* each side's account, "" for none (a guest's seat, the computer) */
+    int rated;
+    char winner[8];                /* once over: "white", "black", "draw"; else "" */
+    char end[8];                   /* once over: "normal", "resign", "time", "abort"; else "" */
     unsigned char seat_hash[2][STORE_HASH_LEN];
 } store_game;
 
@@ -49,8 +56,46 @@ typedef struct store_move {
     int64_t time;      /* unix milliseconds when it was played */
 } store_move;
 
+/* An account: its name as chosen (unique ignoring letter case) and the
+ * password's Argon2id hash. */
+typedef struct store_account {
+    char name[STORE_NAME_LEN];
+    char pwhash[STORE_PWHASH_LEN];
+    int64_t created;               /* unix seconds */
+} store_account;
+
+/* A player's Glicko-2 rating in one game. */
+typedef struct store_rating {
+    double rating, rd, vol;
+    int games;
+} store_rating;
+
+/* An open offer to play (the lobby). */
+typedef struct store_seek {
+    char id[STORE_ID_LEN];
+    char by[STORE_NAME_LEN];
+    char game[32];
+    char options[512];
+    int rated;
+    int colour;                    /* 0 white, 1 black, 2 random */
+    int64_t initial, increment;    /* real-time clock, seconds (initial 0: none) */
+    int64_t days;                  /* correspondence: days a move (0: none) */
+    int64_t created;               /* unix seconds */
+} store_seek;
+
+/* One line of a player's games (newest first). */
+typedef struct store_player_game {
+    char id[STORE_ID_LEN];
+    char game[32];
+    char white[STORE_PLAYER_LEN], black[STORE_PLAYER_LEN];   /* account names, or the player */
+    char winner[8], end[8];
+    int rated;
+} store_player_game;
+
 typedef struct store store;
 typedef struct store_ops store_ops;
+typedef int (*store_seek_fn)(void *ctx, const store_seek *s);
+typedef int (*store_pgame_fn)(void *ctx, const store_player_game *g);
 
 /* Called once with a game's row, before its moves (return nonzero to stop
  * with an error). */
@@ -92,6 +137,40 @@ struct store_ops {
                      store_move_fn move, void *ctx, char *err, size_t errlen);
     /* The ids of every unfinished game whose computer seat is to act. */
     int (*each_unfinished)(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen);
+
+    /* Accounts, sessions, seeks and ratings (SPEC "Accounts, the lobby,
+     * clocks and ratings").  Reads answer 1 found, 0 not, -1 error. */
+    /* The winner ("white", "black", "draw") and how it ended, once over. */
+    int (*set_end)(store *st, const char *id, const char *winner, const char *end, char *err,
+                   size_t errlen);
+    int (*create_account)(store *st, const store_account *a, char *err, size_t errlen);
+    int (*get_account)(store *st, const char *name, store_account *out, char *err, size_t errlen);
+    int (*set_password)(store *st, const char *name, const char *pwhash, char *err, size_t errlen);
+    /* A session: the hash of its token, the account, when it expires. */
+    int (*create_session)(store *st, const unsigned char hash[STORE_HASH_LEN], const char *name,
+                          int64_t created, int64_t expires, char *err, size_t errlen);
+    /* The account of an unexpired session (its name as chosen). */
+    int (*get_session)(store *st, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                       char name[STORE_NAME_LEN], char *err, size_t errlen);
+    int (*delete_session)(store *st, const unsigned char hash[STORE_HASH_LEN], char *err,
+                          size_t errlen);
+    int (*create_seek)(store *st, const store_seek *s, char *err, size_t errlen);
+    /* A seek is taken by a game, or withdrawn (game ""): once; -1 when it
+     * is unknown or gone already. */
+    int (*close_seek)(store *st, const char *id, const char *game, char *err, size_t errlen);
+    /* The open seeks, oldest first. */
+    int (*each_seek)(store *st, store_seek_fn fn, void *ctx, char *err, size_t errlen);
+    int (*get_rating)(store *st, const char *name, const char *game, store_rating *out, char *err,
+                      size_t errlen);
+    int (*set_rating)(store *st, const char *name, const char *game, const store_rating *r,
+                      char *err, size_t errlen);
+    /* Every rating of a player: fn(ctx, game, rating) (return nonzero to stop). */
+    int (*each_rating)(store *st, const char *name,
+                       int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx,
+                       char *err, size_t errlen);
+    /* A player's games, newest first, at most `limit`. */
+    int (*player_games)(store *st, const char *name, int limit, store_pgame_fn fn, void *ctx,
+                        char *err, size_t errlen);
 };
 
 /* Every backend's store begins with this. */
@@ -122,6 +201,8 @@ int store_set_rematch(store *st, const char *id, const char *rematch, char *err,
 int store_load_game(store *st, const char *id, store_game *out, store_row_fn row,
                     store_move_fn move, void *ctx, char *err, size_t errlen);
 void store_game_done(store_game *g);
+/* The account operations go through st->ops directly (store.c keeps the
+ * game ones' wrappers for the code written before them). */
 int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen);
 
 #endif

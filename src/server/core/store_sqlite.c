@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <stdarg.h>
+
 #include <sqlite3.h>
 
 #include "server/core/store.h"
@@ -57,6 +59,44 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN local INTEGER NOT NULL DEFAULT 0;",
     /* 3 -> 4: the game a finished one was followed by (rematch), '' for none. */
     "ALTER TABLE games ADD COLUMN rematch TEXT NOT NULL DEFAULT '';",
+    /* 4 -> 5: accounts, their sessions and ratings, the lobby's seeks, and
+     * games between accounts (SPEC "Accounts, the lobby, clocks and ratings"). */
+    "CREATE TABLE accounts ("
+    "  name TEXT PRIMARY KEY COLLATE NOCASE,"
+    "  pwhash TEXT NOT NULL,"
+    "  created INTEGER NOT NULL"
+    ");"
+    "CREATE TABLE sessions ("
+    "  hash BLOB PRIMARY KEY,"
+    "  account TEXT NOT NULL REFERENCES accounts(name),"
+    "  created INTEGER NOT NULL,"
+    "  expires INTEGER NOT NULL"
+    ");"
+    "CREATE INDEX sessions_account ON sessions(account);"
+    "CREATE TABLE ratings ("
+    "  account TEXT NOT NULL REFERENCES accounts(name),"
+    "  game TEXT NOT NULL,"
+    "  rating REAL NOT NULL, rd REAL NOT NULL, vol REAL NOT NULL,"
+    "  games INTEGER NOT NULL,"
+    "  PRIMARY KEY (account, game)"
+    ");"
+    "CREATE TABLE seeks ("
+    "  id TEXT PRIMARY KEY,"
+    "  account TEXT NOT NULL REFERENCES accounts(name),"
+    "  game TEXT NOT NULL, options TEXT NOT NULL, rated INTEGER NOT NULL, colour INTEGER NOT NULL,"
+    "  initial INTEGER NOT NULL, increment INTEGER NOT NULL, days INTEGER NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  state INTEGER NOT NULL DEFAULT 0,"      /* 0 open, 1 taken, 2 withdrawn */
+    "  taken_by TEXT NOT NULL DEFAULT ''"      /* the game it became */
+    ");"
+    "CREATE INDEX seeks_open ON seeks(state, created);"
+    "ALTER TABLE games ADD COLUMN white_account TEXT NOT NULL DEFAULT '' COLLATE NOCASE;"
+    "ALTER TABLE games ADD COLUMN black_account TEXT NOT NULL DEFAULT '' COLLATE NOCASE;"
+    "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN winner TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE games ADD COLUMN end_reason TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX games_white_account ON games(white_account, created);"
+    "CREATE INDEX games_black_account ON games(black_account, created);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -64,6 +104,9 @@ enum {
     Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO,
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
+    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
+    Q_DEL_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
+    Q_RATINGS, Q_PLAYER_GAMES,
     NQ
 };
 
@@ -75,7 +118,8 @@ static const char *const queries[NQ] = {
     [Q_RELEASE] = "RELEASE op",
     [Q_ROLLBACK_TO] = "ROLLBACK TO op",
     [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
-                   " resigned, local) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                   " resigned, local, white_account, black_account, rated)"
+                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES (?1, ?2, ?3)",
     [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES (?1, ?2, ?3, ?4, ?5)",
     [Q_SET_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
@@ -83,10 +127,33 @@ static const char *const queries[NQ] = {
     [Q_SET_REMATCH] = "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch = ''",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local,"
-                   " rematch FROM games WHERE id = ?1",
+                   " rematch, white_account, black_account, rated, winner, end_reason"
+                   " FROM games WHERE id = ?1",
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 ORDER BY created, id",
+    [Q_SET_END] = "UPDATE games SET winner = ?2, end_reason = ?3 WHERE id = ?1",
+    [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?1, ?2, ?3)",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE name = ?1",
+    [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = ?2 WHERE name = ?1",
+    [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires) VALUES (?1, ?2, ?3, ?4)",
+    [Q_GET_SESSION] = "SELECT a.name FROM sessions s JOIN accounts a ON a.name = s.account"
+                      " WHERE s.hash = ?1 AND s.expires > ?2",
+    [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = ?1",
+    [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
+                   " increment, days, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    [Q_CLOSE_SEEK] = "UPDATE seeks SET state = ?3, taken_by = ?2 WHERE id = ?1 AND state = 0",
+    [Q_OPEN_SEEKS] = "SELECT id, account, game, options, rated, colour, initial, increment, days,"
+                     " created FROM seeks WHERE state = 0 ORDER BY created, id",
+    [Q_GET_RATING] = "SELECT rating, rd, vol, games FROM ratings WHERE account = ?1 AND game = ?2",
+    [Q_SET_RATING] = "INSERT INTO ratings (account, game, rating, rd, vol, games)"
+                     " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (account, game) DO UPDATE SET"
+                     " rating = excluded.rating, rd = excluded.rd, vol = excluded.vol,"
+                     " games = excluded.games",
+    [Q_RATINGS] = "SELECT game, rating, rd, vol, games FROM ratings WHERE account = ?1 ORDER BY game",
+    [Q_PLAYER_GAMES] = "SELECT id, game, white, black, white_account, black_account, winner,"
+                       " end_reason, rated FROM games WHERE white_account = ?1 OR black_account = ?1"
+                       " ORDER BY created DESC, rowid DESC LIMIT ?2",
 };
 
 typedef struct sq_store {
@@ -346,6 +413,9 @@ static int sq_create_game(store *base, const store_game *g, const store_move *mo
     sqlite3_bind_int(s, 8, g->status);
     sqlite3_bind_int(s, 9, g->resigned);
     sqlite3_bind_int(s, 10, g->local != 0);
+    sqlite3_bind_text(s, 11, g->account[0], -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 12, g->account[1], -1, SQLITE_STATIC);
+    sqlite3_bind_int(s, 13, g->rated != 0);
     if (step_done(s) != 0)
         return abort_tx(st, NULL, "insert game", err, errlen);
     for (int side = 0; side < 2; side++) {
@@ -482,7 +552,12 @@ static int sq_load_game(store *base, const char *id, store_game *outp, store_row
     out->status = sqlite3_column_int(s, 6);
     out->resigned = sqlite3_column_int(s, 7);
     out->local = sqlite3_column_int(s, 8);
-    bad = bad || col_text(s, 9, out->rematch, sizeof out->rematch) != 0;
+    bad = bad || col_text(s, 9, out->rematch, sizeof out->rematch) != 0 ||
+          col_text(s, 10, out->account[0], STORE_NAME_LEN) != 0 ||
+          col_text(s, 11, out->account[1], STORE_NAME_LEN) != 0 ||
+          col_text(s, 13, out->winner, sizeof out->winner) != 0 ||
+          col_text(s, 14, out->end, sizeof out->end) != 0;
+    out->rated = sqlite3_column_int(s, 12);
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     if (bad) {
@@ -579,8 +654,272 @@ static int sq_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err,
     return 0;
 }
 
+/* ---- accounts, sessions, seeks, ratings ---- */
+
+/* Bind a statement's parameters from a format: 't' text, 'i' int64, 'd'
+ * double, 'h' a STORE_HASH_LEN blob. */
+static sqlite3_stmt *bind(sq_store *st, int q, const char *fmt, ...)
+{
+    sqlite3_stmt *s = st->q[q];
+    va_list ap;
+    va_start(ap, fmt);
+    for (int i = 0; fmt[i]; i++) {
+        switch (fmt[i]) {
+        case 't':
+            sqlite3_bind_text(s, i + 1, va_arg(ap, const char *), -1, SQLITE_TRANSIENT);
+            break;
+        case 'i':
+            sqlite3_bind_int64(s, i + 1, (sqlite3_int64)va_arg(ap, int64_t));
+            break;
+        case 'd':
+            sqlite3_bind_double(s, i + 1, va_arg(ap, double));
+            break;
+        default:
+            sqlite3_bind_blob(s, i + 1, va_arg(ap, const unsigned char *), STORE_HASH_LEN,
+                              SQLITE_TRANSIENT);
+            break;
+        }
+    }
+    va_end(ap);
+    return s;
+}
+
+/* One write of the open batch: begin, the statement, and `want` rows
+ * changed (-1: any). */
+static int write1(sq_store *st, sqlite3_stmt *s, int want, const char *what, char *err,
+                  size_t errlen)
+{
+    if (begin(st) != 0) {
+        sqlite3_reset(s);
+        sqlite3_clear_bindings(s);
+        return fail(st, "begin", err, errlen);
+    }
+    if (step_done(s) != 0)
+        return abort_tx(st, NULL, what, err, errlen);
+    if (want >= 0 && sqlite3_changes(st->db) != want) {
+        abort_tx(st, NULL, what, err, errlen);
+        snprintf(err, errlen, "%s: nothing to change", what);
+        return -1;
+    }
+    return commit(st, err, errlen);
+}
+
+/* Step a read: 1 a row (left for the caller to read and reset), 0 none, -1 error. */
+static int read1(sq_store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
+{
+    int rc = sqlite3_step(s);
+    if (rc == SQLITE_ROW)
+        return 1;
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    if (rc == SQLITE_DONE)
+        return 0;
+    return fail(st, what, err, errlen);
+}
+
+static void done1(sqlite3_stmt *s)
+{
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+}
+
+static int sq_set_end(store *base, const char *id, const char *winner, const char *end, char *err,
+                      size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_SET_END, "ttt", id, winner, end), 1, "game end", err, errlen);
+}
+
+static int sq_create_account(store *base, const store_account *a, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_INS_ACCOUNT, "tti", a->name, a->pwhash, a->created), 1,
+                  "insert account", err, errlen);
+}
+
+static int sq_get_account(store *base, const char *name, store_account *out, char *err,
+                          size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_GET_ACCOUNT, "t", name);
+    int rc = read1(st, s, "load account", err, errlen);
+    if (rc != 1)
+        return rc;
+    memset(out, 0, sizeof *out);
+    int bad = col_text(s, 0, out->name, sizeof out->name) != 0 ||
+              col_text(s, 1, out->pwhash, sizeof out->pwhash) != 0;
+    out->created = sqlite3_column_int64(s, 2);
+    done1(s);
+    if (bad) {
+        snprintf(err, errlen, "account: damaged row");
+        return -1;
+    }
+    return 1;
+}
+
+static int sq_set_password(store *base, const char *name, const char *pwhash, char *err,
+                           size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_SET_PASSWORD, "tt", name, pwhash), 1, "password", err, errlen);
+}
+
+static int sq_create_session(store *base, const unsigned char hash[STORE_HASH_LEN],
+                             const char *name, int64_t created, int64_t expires, char *err,
+                             size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_INS_SESSION, "htii", hash, name, created, expires), 1,
+                  "insert session", err, errlen);
+}
+
+static int sq_get_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                          char name[STORE_NAME_LEN], char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_GET_SESSION, "hi", hash, now);
+    int rc = read1(st, s, "load session", err, errlen);
+    if (rc != 1)
+        return rc;
+    int bad = col_text(s, 0, name, STORE_NAME_LEN) != 0;
+    done1(s);
+    return bad ? -1 : 1;
+}
+
+static int sq_delete_session(store *base, const unsigned char hash[STORE_HASH_LEN], char *err,
+                             size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_DEL_SESSION, "h", hash), -1, "end session", err, errlen);
+}
+
+static int sq_create_seek(store *base, const store_seek *k, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st,
+                  bind(st, Q_INS_SEEK, "tttiiiiiii", k->id, k->by, k->game, k->options,
+                       (int64_t)k->rated, (int64_t)k->colour, k->initial, k->increment, k->days,
+                       k->created),
+                  1, "insert seek", err, errlen);
+}
+
+static int sq_close_seek(store *base, const char *id, const char *game, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_CLOSE_SEEK, "tti", id, game, (int64_t)(game[0] ? 1 : 2)), 1,
+                  "close seek", err, errlen);
+}
+
+static int sq_each_seek(store *base, store_seek_fn fn, void *ctx, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = st->q[Q_OPEN_SEEKS];
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_seek k;
+        memset(&k, 0, sizeof k);
+        if (col_text(s, 0, k.id, sizeof k.id) != 0 || col_text(s, 1, k.by, sizeof k.by) != 0 ||
+            col_text(s, 2, k.game, sizeof k.game) != 0 ||
+            col_text(s, 3, k.options, sizeof k.options) != 0)
+            continue;
+        k.rated = sqlite3_column_int(s, 4);
+        k.colour = sqlite3_column_int(s, 5);
+        k.initial = sqlite3_column_int64(s, 6);
+        k.increment = sqlite3_column_int64(s, 7);
+        k.days = sqlite3_column_int64(s, 8);
+        k.created = sqlite3_column_int64(s, 9);
+        stop = fn(ctx, &k);
+    }
+    sqlite3_reset(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list seeks", err, errlen);
+    return 0;
+}
+
+static int sq_get_rating(store *base, const char *name, const char *game, store_rating *out,
+                         char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_GET_RATING, "tt", name, game);
+    int rc = read1(st, s, "load rating", err, errlen);
+    if (rc != 1)
+        return rc;
+    out->rating = sqlite3_column_double(s, 0);
+    out->rd = sqlite3_column_double(s, 1);
+    out->vol = sqlite3_column_double(s, 2);
+    out->games = sqlite3_column_int(s, 3);
+    done1(s);
+    return 1;
+}
+
+static int sq_set_rating(store *base, const char *name, const char *game, const store_rating *r,
+                         char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st,
+                  bind(st, Q_SET_RATING, "ttdddi", name, game, r->rating, r->rd, r->vol,
+                       (int64_t)r->games),
+                  1, "rating", err, errlen);
+}
+
+static int sq_each_rating(store *base, const char *name,
+                          int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx,
+                          char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_RATINGS, "t", name);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        char game[32];
+        if (col_text(s, 0, game, sizeof game) != 0)
+            continue;
+        store_rating r = {sqlite3_column_double(s, 1), sqlite3_column_double(s, 2),
+                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4)};
+        stop = fn(ctx, game, &r);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list ratings", err, errlen);
+    return 0;
+}
+
+static int sq_player_games(store *base, const char *name, int limit, store_pgame_fn fn, void *ctx,
+                           char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_PLAYER_GAMES, "ti", name, (int64_t)limit);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_player_game g;
+        memset(&g, 0, sizeof g);
+        char acc[2][STORE_NAME_LEN];
+        if (col_text(s, 0, g.id, sizeof g.id) != 0 || col_text(s, 1, g.game, sizeof g.game) != 0 ||
+            col_text(s, 2, g.white, sizeof g.white) != 0 ||
+            col_text(s, 3, g.black, sizeof g.black) != 0 ||
+            col_text(s, 4, acc[0], sizeof acc[0]) != 0 ||
+            col_text(s, 5, acc[1], sizeof acc[1]) != 0 ||
+            col_text(s, 6, g.winner, sizeof g.winner) != 0 ||
+            col_text(s, 7, g.end, sizeof g.end) != 0)
+            continue;
+        if (acc[0][0])
+            snprintf(g.white, sizeof g.white, "%s", acc[0]);
+        if (acc[1][0])
+            snprintf(g.black, sizeof g.black, "%s", acc[1]);
+        g.rated = sqlite3_column_int(s, 8);
+        stop = fn(ctx, &g);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list games", err, errlen);
+    return 0;
+}
+
 const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
     sq_set_rematch, sq_load_game,  sq_each_unfinished,
+    sq_set_end,    sq_create_account, sq_get_account, sq_set_password,
+    sq_create_session, sq_get_session, sq_delete_session,
+    sq_create_seek, sq_close_seek, sq_each_seek,
+    sq_get_rating, sq_set_rating, sq_each_rating, sq_player_games,
 };
