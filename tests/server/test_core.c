@@ -7,6 +7,7 @@
  * the record thread, the limits per address, a game leaving memory and
  * coming back, and a restart that resumes the computer seat to act.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <sodium.h>
 
 #include "server/core/core.h"
+#include "server/core/glicko.h"
 
 static int passed, failed;
 
@@ -420,6 +422,35 @@ static void idle(core *C, seen *s)
     sodium_memzero(m.tokens, sizeof m.tokens);
 }
 
+/* Glicko-2: the worked example of Glickman's paper (a 1500 player, RD 200,
+ * volatility 0.06, beats a 1400/30 and loses to 1550/100 and 1700/300:
+ * 1464.06, 151.52, 0.05999), and one game between new players. */
+static void glicko2(void)
+{
+    glicko p = {1500, 200, 0.06};
+    glicko opp[3] = {{1400, 30, 0.06}, {1550, 100, 0.06}, {1700, 300, 0.06}};
+    double sc[3] = {1, 0, 0};
+    glicko_update(&p, opp, sc, 3);
+    char d[128];
+    snprintf(d, sizeof d, "%.4f %.4f %.6f", p.rating, p.rd, p.vol);
+    check(fabs(p.rating - 1464.06) < 0.01 && fabs(p.rd - 151.52) < 0.01 &&
+              fabs(p.vol - 0.05999) < 0.00001,
+          "Glicko-2: the paper's example (1464.06, 151.52, 0.05999)", d);
+    glicko w, b;
+    glicko_new(&w);
+    glicko_new(&b);
+    glicko_game(&w, &b, 1.0);
+    snprintf(d, sizeof d, "%.2f/%.2f %.2f/%.2f", w.rating, w.rd, b.rating, b.rd);
+    check(fabs(w.rating - 1662.31) < 0.01 && fabs(b.rating - 1337.69) < 0.01 &&
+              fabs(w.rd - 290.32) < 0.01 && fabs(b.rd - 290.32) < 0.01,
+          "Glicko-2: two new players, white wins: 1662.31 and 1337.69, deviation 290.32", d);
+    glicko x = {1500, 50, 0.06};
+    glicko_update(&x, NULL, NULL, 0);
+    snprintf(d, sizeof d, "%.4f", x.rd);
+    check(x.rating == 1500 && fabs(x.rd - sqrt(50.0 * 50.0 + pow(0.06 * 173.7178, 2))) < 1e-9,
+          "Glicko-2: a period without games only widens the deviation", d);
+}
+
 int main(void)
 {
     if (sodium_init() < 0) {
@@ -431,6 +462,7 @@ int main(void)
         printf("0 passed, 1 failed\n");
         return 1;
     }
+    glicko2();
     char db[256];
     snprintf(db, sizeof db, "%s/core.db", dir);
     seen s;
