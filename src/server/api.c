@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <sodium.h>
 
+#include "server/core/glicko.h"
 #include "server/srv.h"
 
 enum { F_STR, F_INT, F_BOOL };
@@ -325,10 +326,149 @@ static int query_viewer(const game *g, const char *seat)
     return core_seat(g, seat);
 }
 
-void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const char *body,
+/* ---- accounts (SPEC "Accounts") ---- */
+
+static const field account_fields[] = {
+    {"name", F_STR, 64, 1}, {"password", F_STR, CORE_PASSWORD_MAX + 64, 1},
+};
+
+/* The session cookie: HttpOnly, SameSite=Lax, Path=/ (Secure over TLS). */
+static void set_session_cookie(reply *r, const char *token, int secure)
+{
+    snprintf(r->set_cookie, sizeof r->set_cookie,
+             "%s=%s; Path=/; HttpOnly; SameSite=Lax; Max-Age=%d%s", SRV_COOKIE, token,
+             token[0] ? CORE_SESSION_SECS : 0, secure ? "; Secure" : "");
+}
+
+static void api_signup(srv *S, conn *c, const asker *who, const char *body, size_t len, int login,
+                       reply *r)
+{
+    json_t *o = parse_body(body, len, account_fields, 2, r);
+    if (!o)
+        return;
+    char err[256] = "";
+    job *j = NULL;
+    const char *name = str_field(o, "name", ""), *pw = str_field(o, "password", "");
+    core_status st = login ? core_login(S->C, who->by, c, name, pw, &j, err, sizeof err)
+                           : core_signup(S->C, who->by, c, name, pw, &j, err, sizeof err);
+    if (st == CORE_PENDING)
+        r->pending = j;
+    else
+        answer(r, st == CORE_FORBIDDEN ? 401 : api_http_status(st), json_error("%s", err));
+    json_decref(o);
+}
+
+void api_account_done(srv *S, core_signed *sg, int secure, reply *r)
+{
+    (void)S;
+    memset(r, 0, sizeof *r);
+    if (sg->status == CORE_OK || sg->status == CORE_CREATED) {
+        json_t *a = json_pack("{s:s}", "name", sg->name);
+        answer(r, sg->status == CORE_CREATED ? 201 : 200, json_dumps(a, JSON_COMPACT));
+        json_decref(a);
+        set_session_cookie(r, sg->token, secure);
+    } else {
+        answer(r, sg->status == CORE_FORBIDDEN ? 401 : api_http_status(sg->status),
+               json_error("%s", sg->err));
+    }
+}
+
+static const field password_fields[] = {
+    {"old", F_STR, CORE_PASSWORD_MAX + 64, 1}, {"new", F_STR, CORE_PASSWORD_MAX + 64, 1},
+};
+
+static void api_password(srv *S, conn *c, const asker *who, const char *body, size_t len,
+                         reply *r)
+{
+    json_t *o = parse_body(body, len, password_fields, 2, r);
+    if (!o)
+        return;
+    char err[256] = "";
+    job *j = NULL;
+    core_status st = core_password(S->C, who->account, c, str_field(o, "old", ""),
+                                   str_field(o, "new", ""), &j, err, sizeof err);
+    if (st == CORE_PENDING)
+        r->pending = j;
+    else
+        answer(r, api_http_status(st), json_error("%s", err));
+    json_decref(o);
+}
+
+static int add_rating(void *ctx, const char *gname, const store_rating *sr)
+{
+    json_t *ratings = ctx;
+    json_object_set_new(ratings, gname,
+                        json_pack("{s:f,s:f,s:i,s:b}", "rating", sr->rating, "rd", sr->rd,
+                                  "games", sr->games, "provisional",
+                                  sr->rd > GLICKO_PROVISIONAL_RD));
+    return 0;
+}
+
+/* {"name": N, "ratings": {...}}: the account's ratings per game played rated. */
+static json_t *player_json(srv *S, const char *name)
+{
+    json_t *ratings = json_object();
+    char err[256];
+    S->C->st->ops->each_rating(S->C->st, name, add_rating, ratings, err, sizeof err);
+    return json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
+}
+
+/* The account routes: 1 when `path` was one of them. */
+static int account_routes(srv *S, conn *c, const asker *who, const char *path, int method,
+                          const char *body, size_t blen, reply *r)
+{
+    int signup = strcmp(path, "/api/account") == 0, login = strcmp(path, "/api/login") == 0;
+    if (signup || login) {
+        if (method != 'P')
+            refuse(r, 405, "use POST");
+        else
+            api_signup(S, c, who, body, blen, login, r);
+        return 1;
+    }
+    if (strcmp(path, "/api/logout") == 0) {
+        if (method != 'P') {
+            refuse(r, 405, "use POST");
+            return 1;
+        }
+        if (who->token && who->account[0] && core_logout(S->C, who->token) != CORE_OK) {
+            refuse(r, 503, "the session could not be ended");
+            return 1;
+        }
+        answer(r, 200, strdup("{}"));
+        set_session_cookie(r, "", who->secure);
+        return 1;
+    }
+    if (strcmp(path, "/api/me") == 0) {
+        if (method != 'G')
+            refuse(r, 405, "use GET");
+        else if (!who->account[0])
+            refuse(r, 401, "not signed in");
+        else {
+            json_t *p = player_json(S, who->account);
+            answer(r, 200, json_dumps(p, JSON_COMPACT));
+            json_decref(p);
+        }
+        return 1;
+    }
+    if (strcmp(path, "/api/password") == 0) {
+        if (method != 'P')
+            refuse(r, 405, "use POST");
+        else if (!who->account[0])
+            refuse(r, 401, "not signed in");
+        else
+            api_password(S, c, who, body, blen, r);
+        return 1;
+    }
+    return 0;
+}
+
+void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r)
 {
     memset(r, 0, sizeof *r);
+    peer *by = who->by;
+    if (account_routes(S, c, who, path, method, body, blen, r))
+        return;
     if (strcmp(path, "/api/meta") == 0) {
         if (method != 'G')
             refuse(r, 405, "use GET");

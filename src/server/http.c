@@ -376,7 +376,7 @@ static void respond_as(conn *c, int status, const char *ctype, char *body, size_
     c->responding = 1;
     c->headers_sent = 0;
     srv *S = server_of(c->wsi);
-    if (S && hold && c->method == 'P' && core_pending(S->C)) {
+    if (S && hold && (c->method == 'P' || c->method == 'D') && core_pending(S->C)) {
         /* A change is acknowledged only once it is on disk: the answer to
          * a POST waits for the commit of the batch (reads go at once). */
         c->batch = core_batch(S->C);
@@ -474,6 +474,7 @@ void http_reply_ready(conn *c, reply *r)
         respond_error(c, 500, "out of memory");
         return;
     }
+    memcpy(c->set_cookie, r->set_cookie, sizeof c->set_cookie);
     respond(c, r->status, r->ctype ? r->ctype : "application/json", r->body, strlen(r->body));
 }
 
@@ -494,6 +495,10 @@ static int http_write(srv *S, conn *c, struct lws *wsi)
          * own (serve.c): libwebsockets adds them to every answer, its own
          * error pages included. */
         if (lws_add_http_common_headers(wsi, (unsigned)c->status, c->ctype, c->rlen, &p, end) ||
+            (c->set_cookie[0] &&
+             lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_SET_COOKIE,
+                                          (const unsigned char *)c->set_cookie,
+                                          (int)strlen(c->set_cookie), &p, end)) ||
             lws_finalize_write_http_header(wsi, start, &p, end))
             return -1;
         c->headers_sent = 1;
@@ -723,14 +728,67 @@ static const char *url_arg(struct lws *wsi, const char *name, char *out, size_t 
     return NULL;
 }
 
+/* The session cookie's token (tav_session=...), or NULL. */
+static const char *session_token(struct lws *wsi, char *out, size_t n)
+{
+    char buf[2048];
+    if (lws_hdr_copy(wsi, buf, sizeof buf, WSI_TOKEN_HTTP_COOKIE) <= 0)
+        return NULL;
+    size_t kl = strlen(SRV_COOKIE);
+    for (char *p = buf; p && *p;) {
+        while (*p == ' ' || *p == ';')
+            p++;
+        char *semi = strchr(p, ';');
+        if (semi)
+            *semi = 0;
+        if (strncmp(p, SRV_COOKIE, kl) == 0 && p[kl] == '=') {
+            if (strlen(p + kl + 1) >= n)
+                return NULL;
+            snprintf(out, n, "%s", p + kl + 1);
+            return out[0] ? out : NULL;
+        }
+        p = semi ? semi + 1 : NULL;
+    }
+    return NULL;
+}
+
+/* SPEC: a request that changes anything, with the session cookie and an
+ * Origin other than the server's own, is refused.  Own: the Origin's host
+ * (and port) is the Host the request was sent to. */
+static int foreign_origin(struct lws *wsi)
+{
+    char origin[512], host[512];
+    if (lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN) <= 0)
+        return 0;   /* no Origin: not a browser's cross-site request */
+    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
+        return 1;
+    const char *o = strstr(origin, "://");
+    if (!o)
+        return 1;
+    o += 3;
+    return strcasecmp(o, host) != 0;
+}
+
 static void run_api(srv *S, conn *c)
 {
-    char seatbuf[128], plybuf[48];
+    char seatbuf[128], plybuf[48], tokbuf[96];
     const char *seat = url_arg(c->wsi, "seat=", seatbuf, sizeof seatbuf);
     const char *ply = url_arg(c->wsi, "ply=", plybuf, sizeof plybuf);
+    asker who;
+    memset(&who, 0, sizeof who);
+    who.by = http_peer(S, c->wsi);
+    who.token = session_token(c->wsi, tokbuf, sizeof tokbuf);
+    who.secure = S->secure_cookies;
+    if (who.token && c->method != 'G' && foreign_origin(c->wsi)) {
+        S->requests++;
+        respond_error(c, 403, "a request from another site: refused");
+        return;
+    }
+    if (who.token && !core_session(S->C, who.token, who.account))
+        who.account[0] = 0;
     reply r;
-    api_handle(S, c, http_peer(S, c->wsi), c->path, c->method, c->body ? c->body : "", c->blen,
-               seat, ply, &r);
+    api_handle(S, c, &who, c->path, c->method, c->body ? c->body : "", c->blen, seat, ply, &r);
+    sodium_memzero(tokbuf, sizeof tokbuf);
     S->requests++;
     if (r.pending) {
         c->waiting = r.pending;
@@ -744,9 +802,10 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
     http_reset(c);
     c->wsi = wsi;
     c->kind = CONN_HTTP;
-    c->method = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0    ? 'G'
-                : lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 ? 'P'
-                                                                    : 'O';
+    c->method = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0      ? 'G'
+                : lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0   ? 'P'
+                : lws_hdr_total_length(wsi, WSI_TOKEN_DELETE_URI) > 0 ? 'D'
+                                                                      : 'O';
     if (!uri || strlen(uri) >= sizeof c->path) {
         snprintf(c->path, sizeof c->path, "(long)");
         c->close_after = 1;
@@ -770,7 +829,7 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
     }
     if (c->method == 'O') {
         c->close_after = 1;
-        respond_error(c, 405, "use GET or POST");
+        respond_error(c, 405, "use GET, POST or DELETE");
         return 0;
     }
     if (c->method == 'P') {

@@ -67,7 +67,7 @@ static int usage(void)
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
             "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
-            "                       [--live-idle SECS]\n"
+            "                       [--live-idle SECS] [--tls-proxy]\n"
             "                       [--poll] [--quiet]\n");
     return 2;
 }
@@ -159,6 +159,16 @@ static void ev_record_done(void *ctx, void *waiter, core_made *m)
     http_reply_ready(c, &r);
 }
 
+static void ev_account_done(void *ctx, void *waiter, core_signed *sg)
+{
+    srv *S = ctx;
+    conn *c = waiter;
+    reply r;
+    api_account_done(S, sg, S->secure_cookies, &r);
+    c->waiting = NULL;
+    http_reply_ready(c, &r);
+}
+
 static void ev_freeing(void *ctx, game *g)
 {
     (void)ctx;
@@ -186,7 +196,7 @@ int server_main(int argc, char **argv)
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
     long pace = CORE_CPU_PACE_MS, live_idle = SRV_IDLE_SECS;
-    int quiet = 0, limit_loopback = 0, use_poll = 0;
+    int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -200,6 +210,10 @@ int server_main(int argc, char **argv)
         }
         if (strcmp(a, "--poll") == 0) {
             use_poll = 1;
+            continue;
+        }
+        if (strcmp(a, "--tls-proxy") == 0) {
+            secure_cookies = 1;
             continue;
         }
         if (!v)
@@ -241,6 +255,7 @@ int server_main(int argc, char **argv)
         return 1;
     }
     S->quiet = quiet;
+    S->secure_cookies = secure_cookies;
     S->live_idle_ms = live_idle * 1000;
     for (int i = 0; i < nhosts; i++)
         snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);
@@ -301,7 +316,8 @@ int server_main(int argc, char **argv)
     core_config cf = {ai_ms,          (int)threads, (int)rate, limit_loopback,
                       (int)per_hour, pace,         quiet,      CORE_IDLE_SECS};
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
-                      ev_committed, ev_hint_done, ev_record_done, ev_freeing};
+                      ev_committed, ev_hint_done, ev_record_done, ev_freeing,
+                      ev_account_done};
     char err[512];
     S->C = core_new(&cf, &ev, db, err, sizeof err);
     if (!S->C) {

@@ -28,6 +28,7 @@
 #define SRV_WS_RATE 20          /* messages a second per socket */
 #define SRV_WS_QUEUE_MAX 256    /* unsent messages before a slow socket is dropped */
 #define SRV_IDLE_SECS 60
+#define SRV_COOKIE "tav_session"   /* the session cookie's name */
 #define SRV_CONNS_PER_ADDR 64   /* open connections per client address */
 #define SRV_HEADERS_PER_ADDR 16 /* connections per address still sending their first request */
 #define SRV_HEADER_POOL 4096    /* requests being read at once (libwebsockets' header pool) */
@@ -75,7 +76,8 @@ struct conn {
     struct lws *wsi;
     int kind;
     /* HTTP */
-    int method;          /* 'G' GET, 'P' POST */
+    int method;          /* 'G' GET, 'P' POST, 'D' DELETE */
+    char set_cookie[256];   /* a Set-Cookie header for the answer, "" none */
     char path[256];
     char *body;
     size_t blen, bmax;
@@ -154,6 +156,7 @@ struct srv {
     int nhosts;
     int uv;              /* the loop is libuv's (else poll) */
     int stopped;         /* the first half of the stop is done */
+    int secure_cookies;  /* --tls-proxy: served over TLS by a proxy in front */
     int64_t idle_swept;  /* unix ms of the last sweep of idle live sockets */
     int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
 };
@@ -163,11 +166,20 @@ typedef struct reply {
     int status;
     char *body;          /* heap */
     const char *ctype;
+    char set_cookie[256];   /* a Set-Cookie header, "" none */
     job *pending;        /* hint, record: answered later */
 } reply;
 
 /* ---- api.c ---- */
-void api_handle(srv *S, conn *c, peer *by, const char *path, int method, const char *body,
+/* Who asks: the signed-in account (from the session cookie), if any. */
+typedef struct asker {
+    peer *by;
+    const char *token;              /* the session cookie's token, or NULL */
+    char account[STORE_NAME_LEN];   /* its account, "" when none (or expired) */
+    int secure;                     /* cookies get Secure (TLS) */
+} asker;
+void api_account_done(srv *S, core_signed *r, int secure, reply *out);
+void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r);
 void api_hint_done(srv *S, const core_answer *h, reply *r);
 void api_record_done(srv *S, core_made *m, reply *r);

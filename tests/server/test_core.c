@@ -38,6 +38,8 @@ typedef struct seen {
     core_answer hint;
     core_made made;
     void *waiter;
+    int accounts;
+    core_signed sig;
 } seen;
 
 static void ev_wake(void *ctx) { (void)ctx; }
@@ -69,6 +71,14 @@ static void ev_record(void *ctx, void *waiter, core_made *m)
     s->waiter = waiter;
 }
 
+static void ev_account(void *ctx, void *waiter, core_signed *r)
+{
+    seen *s = ctx;
+    s->accounts++;
+    s->sig = *r;
+    s->waiter = waiter;
+}
+
 static void ev_freeing(void *ctx, game *g)
 {
     ((seen *)ctx)->freed++;
@@ -97,7 +107,7 @@ static core *new_core(const char *db, seen *s, int limit, int idle)
 {
     core_config cf = {100, 2, 0, limit, 3, 50, 1, idle};
     core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_committed, ev_hint, ev_record,
-                      ev_freeing};
+                      ev_freeing, ev_account};
     char err[256];
     core *C = core_new(&cf, &ev, db, err, sizeof err);
     check(C != NULL, "a core over a new database", err);
@@ -451,6 +461,78 @@ static void glicko2(void)
           "Glicko-2: a period without games only widens the deviation", d);
 }
 
+/* One account call through the slow thread: its result. */
+static core_signed account_call(core *C, seen *s, core_status st, const char *err)
+{
+    core_signed r;
+    memset(&r, 0, sizeof r);
+    if (st != CORE_PENDING) {
+        r.status = st;
+        snprintf(r.err, sizeof r.err, "%s", err);
+        return r;
+    }
+    int before = s->accounts;
+    WAIT_UNTIL(C, s->accounts > before, 20000);
+    commit(C);
+    return s->sig;
+}
+
+/* Accounts: sign up, the session it makes, sign in with a wrong and the
+ * right password, the limit on failures, sign out, names taken and invalid. */
+static void accounts(core *C, seen *s)
+{
+    char err[256] = "";
+    job *j;
+    peer *p = peer_get(C, "10.0.0.9");
+    core_signed r = account_call(C, s, core_signup(C, p, (void *)0x5, "Ann-1", "correct horse", &j,
+                                                   err, sizeof err), err);
+    check(r.status == CORE_CREATED && strcmp(r.name, "Ann-1") == 0 && strlen(r.token) == 43 &&
+              s->waiter == (void *)0x5,
+          "sign up: an account and a session token", r.err);
+    char name[STORE_NAME_LEN] = "";
+    check(core_session(C, r.token, name) == 1 && strcmp(name, "Ann-1") == 0,
+          "the session stands for the account", name);
+    check(core_session(C, "nonsense", name) == 0, "a made-up token stands for nobody", NULL);
+    store_account a;
+    check(C->st->ops->get_account(C->st, "ann-1", &a, err, sizeof err) == 1 &&
+              strncmp(a.pwhash, "$argon2id$", 10) == 0,
+          "the password is stored as an Argon2id hash", a.pwhash);
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "ANN-1", "another one", &j, err, sizeof err),
+                     err);
+    check(r.status == CORE_CONFLICT, "a name taken ignoring case: refused", r.err);
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "a b", "long enough", &j, err, sizeof err), err);
+    check(r.status == CORE_BAD, "a name with a space: refused", r.err);
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "Bo", "long enough", &j, err, sizeof err), err);
+    check(r.status == CORE_BAD, "a name of 2 characters: refused", r.err);
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "Bob", "short", &j, err, sizeof err), err);
+    check(r.status == CORE_BAD, "a password of 5 bytes: refused", r.err);
+    r = account_call(C, s, core_login(C, p, (void *)0x7, "ann-1", "wrong password", &j, err, sizeof err),
+                     err);
+    check(r.status == CORE_FORBIDDEN, "a wrong password: refused", r.err);
+    core_signed unknown = account_call(
+        C, s, core_login(C, p, (void *)0x7, "nobody", "wrong password", &j, err, sizeof err), err);
+    check(unknown.status == CORE_FORBIDDEN && strcmp(unknown.err, r.err) == 0,
+          "an unknown name: the same answer", unknown.err);
+    r = account_call(C, s, core_login(C, p, (void *)0x6, "ANN-1", "correct horse", &j, err,
+                                      sizeof err),
+                     err);
+    char tok2[48];
+    snprintf(tok2, sizeof tok2, "%s", r.token);
+    check(r.status == CORE_OK && strcmp(r.name, "Ann-1") == 0 && core_session(C, tok2, name) == 1,
+          "sign in (any letter case): a second session", r.err);
+    check(core_logout(C, tok2) == CORE_OK && commit(C) == 0 && core_session(C, tok2, name) == 0,
+          "sign out: that session no longer works", NULL);
+    peer *q = peer_get(C, "10.0.0.10");
+    for (int i = 0; i < 9; i++)
+        account_call(C, s, core_login(C, i % 2 ? p : q, (void *)0x7, "Ann-1", "guess", &j, err, sizeof err),
+                     err);
+    r = account_call(C, s, core_login(C, q, (void *)0x7, "Ann-1", "correct horse", &j, err, sizeof err),
+                     err);
+    check(r.status == CORE_LIMIT, "after 10 failures in 10 minutes: 429, even with the password",
+          r.err);
+    sodium_memzero(&r, sizeof r);
+}
+
 int main(void)
 {
     if (sodium_init() < 0) {
@@ -470,6 +552,7 @@ int main(void)
     core *C = new_core(db, &s, 1, 1);
     if (C) {
         moves(C, &s);
+        accounts(C, &s);
         computer(C, &s);
         toscana(C);
         records(C, &s);

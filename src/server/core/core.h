@@ -40,6 +40,18 @@
 #define CORE_IDLE_SECS 300         /* a game untouched this long leaves memory */
 #define CORE_TOKEN_LEN 43          /* 32 bytes as unpadded base64url */
 #define CORE_ID_CHARS 12           /* 9 bytes as base64url */
+/* Accounts (accounts.c; docs/server-api.md "Limits"). */
+#define CORE_NAME_MIN 3
+#define CORE_NAME_MAX 20
+#define CORE_PASSWORD_MIN 8
+#define CORE_PASSWORD_MAX 256
+#define CORE_SESSION_SECS (30 * 86400)   /* a session lasts 30 days */
+#define CORE_LOGIN_FAILS 10        /* failed sign-ins of one name ... */
+#define CORE_LOGIN_WINDOW 600      /* ... in this many seconds: 429 (SPEC) */
+#define CORE_ADDR_LOGIN_FAILS 30   /* failed sign-ins from one address in the window */
+#define CORE_SIGNUPS_PER_HOUR 5    /* accounts made per address an hour */
+#define CORE_PW_QUEUE 16           /* password hashes waiting at once, in all */
+#define CORE_FAIL_SLOTS 4096       /* names whose sign-in failures are remembered */
 
 /* What a request comes to: the edge turns these into HTTP statuses. */
 typedef enum core_status {
@@ -76,6 +88,10 @@ struct peer {
     int64_t hour;        /* games created in this hour */
     int games_hour;
     int64_t seen;        /* unix seconds of the last lookup */
+    int64_t signup_hour; /* accounts made in this hour */
+    int signups;
+    int64_t fail_since;  /* failed sign-ins since this unix second (a window) */
+    int fails;
 };
 #define CORE_PEER_SLOTS 16384
 
@@ -126,6 +142,21 @@ typedef struct core_answer {
     char err[160];
 } core_answer;
 
+/* The end of a sign-up or sign-in. */
+typedef struct core_signed {
+    core_status status;  /* CORE_CREATED (sign-up), CORE_OK, or the refusal */
+    char name[STORE_NAME_LEN];
+    char token[48];      /* the new session's token: wiped after the event */
+    char err[160];
+} core_signed;
+
+/* One name's failed sign-ins (a ring of their times). */
+typedef struct login_fails {
+    char key[STORE_NAME_LEN];       /* the name in lower case, "" free */
+    int64_t t[CORE_LOGIN_FAILS];
+    int n;
+} login_fails;
+
 typedef struct core_made {
     core_status status;  /* CORE_CREATED with g, else the refusal */
     game *g;
@@ -146,6 +177,8 @@ typedef struct core_events {
     void (*hint_done)(void *ctx, void *waiter, const core_answer *h);
     void (*record_done)(void *ctx, void *waiter, core_made *m);
     void (*freeing)(void *ctx, game *g);    /* g leaves memory: free g->edge */
+    /* A sign-up, sign-in or password change is done (its session on disk). */
+    void (*account_done)(void *ctx, void *waiter, struct core_signed *r);
 } core_events;
 
 typedef struct core_config {
@@ -188,6 +221,9 @@ struct core {
     int rstop;
     int64_t last_sweep;
     long moves_played;
+    login_fails fails[CORE_FAIL_SLOTS];
+    int pw_out;          /* password jobs queued or running */
+    char pending_names[CORE_PW_QUEUE][STORE_NAME_LEN];   /* sign-ups under way (lower case) */
     /* The writer (writer.c): the open batch, the one being committed, and
      * the writer thread with its own connection. */
     store *wst;
@@ -235,6 +271,23 @@ game *core_get(core *C, const char *id);          /* loads from the store; NULL 
 int core_id_ok(const char *id, size_t n);         /* 12 base64url characters */
 /* Which side a token holds in g: TAV_WHITE, TAV_BLACK, or -1. */
 int core_seat(const game *g, const char *token);
+
+/* ---- accounts (accounts.c) ---- */
+/* A valid account name: 3 to 20 of A-Z a-z 0-9 _ - */
+int core_name_ok(const char *name);
+/* Sign up, sign in: CORE_PENDING with the job (the answer comes through
+ * events.account_done), or the refusal with err. */
+core_status core_signup(core *C, peer *by, void *waiter, const char *name, const char *password,
+                        job **handle, char *err, size_t errlen);
+core_status core_login(core *C, peer *by, void *waiter, const char *name, const char *password,
+                       job **handle, char *err, size_t errlen);
+/* Change the signed-in account's password: PENDING, or the refusal. */
+core_status core_password(core *C, const char *name, void *waiter, const char *old_pw,
+                          const char *new_pw, job **handle, char *err, size_t errlen);
+/* End a session (its token): CORE_OK once queued, CORE_UNAVAILABLE. */
+core_status core_logout(core *C, const char *token);
+/* The account a session token stands for: 1 with its name, 0 none. */
+int core_session(core *C, const char *token, char name[STORE_NAME_LEN]);
 int core_mover_at(const game *g, int ply);
 /* A stamp that changes whenever what a viewer sees of g may change. */
 unsigned long core_stamp(const game *g);

@@ -28,39 +28,10 @@
 #include <sodium.h>
 
 #include "server/core/core.h"
+#include "server/core/internal.h"
 #include "server/core/writer.h"
 
-enum { JOB_MOVE, JOB_HINT, JOB_ANALYSIS, JOB_RECORD };
-
-/* Search priorities (tav_budget.priority): someone waits for the first two. */
-enum { PRIO_CPU_ONLY = 0, PRIO_ANALYSIS = 1, PRIO_HINT = 2, PRIO_SEAT = 3 };
-
-/* One search (or record check) under way.  Owned by the loop; a worker only
- * fills `answer` (the record thread `made`/`err`) and appends the job to
- * the done-queue. */
-struct job {
-    int kind;
-    game *g;
-    int ply;             /* the game's ply when submitted: a stale answer is dropped */
-    int stale;           /* cancelled: its answer is ignored */
-    uint64_t handle;
-    void *waiter;        /* JOB_HINT, JOB_RECORD: the edge's request waiting for it */
-    core *server;
-    tav_answer answer;
-    job *next;           /* done-queue */
-    long budget_ms;
-    job *wprev, *wnext;  /* JOB_MOVE: on the watchdog's list while running */
-    peer *by;            /* JOB_HINT, JOB_RECORD: the address it counts against */
-    int cpu;             /* JOB_MOVE of a computer-only game (counted in cpu_running) */
-    /* JOB_RECORD: checked on the record thread */
-    char *text;
-    size_t len;
-    char player[2][STORE_PLAYER_LEN];
-    tav_session *made;   /* the session it makes, or NULL with err */
-    char err[320];
-};
-
-static void random_b64(char *out, size_t nbytes)
+void core_random_b64(char *out, size_t nbytes)
 {
     unsigned char buf[64];
     if (nbytes > sizeof buf)
@@ -71,7 +42,7 @@ static void random_b64(char *out, size_t nbytes)
     sodium_memzero(buf, sizeof buf);
 }
 
-static void token_hash(const char *token, unsigned char hash[STORE_HASH_LEN])
+void core_token_hash(const char *token, unsigned char hash[STORE_HASH_LEN])
 {
     static const unsigned char key[] = "tavoliere seat token v1";
     crypto_generichash(hash, STORE_HASH_LEN, (const unsigned char *)token, strlen(token), key,
@@ -83,7 +54,7 @@ int core_seat(const game *g, const char *token)
     if (!token || strlen(token) != CORE_TOKEN_LEN)
         return -1;
     unsigned char h[STORE_HASH_LEN];
-    token_hash(token, h);
+    core_token_hash(token, h);
     int seat = -1;
     /* Compare with both seats, in constant time. */
     for (int side = 0; side < 2; side++)
@@ -697,11 +668,12 @@ static void *record_thread(void *arg)
             C->rq_tail = NULL;
         int stop = C->rstop;
         pthread_mutex_unlock(&C->rlock);
-        if (stop) {
+        if (stop)
             snprintf(j->err, sizeof j->err, "the server is stopping");
-        } else {
+        else if (j->kind == JOB_RECORD)
             record_check(j);
-        }
+        else
+            accounts_work(j);
         free(j->text);
         j->text = NULL;
         done_push(C, j);
@@ -788,6 +760,14 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
     if (by)
         by->records++;
     C->records_out++;
+    core_slow_submit(C, j);
+    *handle = j;
+    return m->status = CORE_PENDING;
+}
+
+void core_slow_submit(core *C, job *j)
+{
+    j->server = C;
     pthread_mutex_lock(&C->rlock);
     j->next = NULL;
     if (C->rq_tail)
@@ -797,8 +777,6 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
     C->rq_tail = j;
     pthread_cond_signal(&C->rcond);
     pthread_mutex_unlock(&C->rlock);
-    *handle = j;
-    return m->status = CORE_PENDING;
 }
 
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
@@ -938,6 +916,10 @@ void core_drain(core *C)
             C->records_out--;
             if (j->by)
                 j->by->records--;
+        }
+        if (j->kind == JOB_SIGNUP || j->kind == JOB_LOGIN || j->kind == JOB_PASSWORD) {
+            accounts_done(C, j);   /* frees it */
+            continue;
         }
         if (C->stopping) {
             if (j->made)
@@ -1331,7 +1313,7 @@ static core_status create_game(core *C, tav_session *s, const char *const player
         return m->status = CORE_UNAVAILABLE;
     }
     do
-        random_b64(g->id, 9);
+        core_random_b64(g->id, 9);
     while (find_loaded(C, g->id));
     g->s = s;
     store_game sg;
@@ -1351,8 +1333,8 @@ static core_status create_game(core *C, tav_session *s, const char *const player
                 /* A rematch: each person keeps their token, on the other side. */
                 memcpy(g->seat_hash[side], seats_of->seat_hash[1 - side], STORE_HASH_LEN);
             } else {
-                random_b64(m->tokens[side], 32);
-                token_hash(m->tokens[side], g->seat_hash[side]);
+                core_random_b64(m->tokens[side], 32);
+                core_token_hash(m->tokens[side], g->seat_hash[side]);
             }
             g->human[side] = 1;
             sg.has_seat[side] = 1;

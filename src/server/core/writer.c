@@ -26,7 +26,7 @@
 #include "server/core/core.h"
 #include "server/core/writer.h"
 
-enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT, OP_REMATCH };
+enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT, OP_REMATCH, OP_CALL };
 
 typedef struct wop {
     int kind;
@@ -41,6 +41,9 @@ typedef struct wop {
     store_move *moves;   /* OP_CREATE: first moves (texts copied) */
     int nmoves;
     char rematch[STORE_ID_LEN];   /* OP_REMATCH: the game that follows */
+    wq_apply_fn apply;            /* OP_CALL: the write, on the writer thread */
+    wq_settled_fn settled;        /* ... told on the loop once its batch settled */
+    void *data;                   /* ... its own copy of what it writes */
     struct wop *next;
 } wop;
 
@@ -56,6 +59,7 @@ struct wbatch {
 
 static void op_free(wop *o)
 {
+    free(o->data);
     free(o->text);
     free(o->row.options);
     for (int i = 0; i < o->nmoves; i++)
@@ -102,7 +106,8 @@ static wop *op_new(int kind, game *g)
     if (o) {
         o->kind = kind;
         o->g = g;
-        snprintf(o->id, sizeof o->id, "%s", g->id);
+        if (g)
+            snprintf(o->id, sizeof o->id, "%s", g->id);
     }
     return o;
 }
@@ -188,6 +193,23 @@ int wq_rematch(core *C, game *g, const char *rematch)
     return 0;
 }
 
+int wq_call(core *C, wq_apply_fn apply, wq_settled_fn settled, const void *data, size_t len)
+{
+    wop *o = op_new(OP_CALL, NULL);
+    if (!o || !(o->data = malloc(len ? len : 1))) {
+        free(o);
+        return -1;
+    }
+    memcpy(o->data, data, len);
+    o->apply = apply;
+    o->settled = settled;
+    if (append(C, o) != 0) {
+        op_free(o);
+        return -1;
+    }
+    return 0;
+}
+
 /* On the writer thread: one batch, one transaction, all or nothing. */
 static void apply(store *st, wbatch *b)
 {
@@ -210,6 +232,9 @@ static void apply(store *st, wbatch *b)
             break;
         case OP_REMATCH:
             rc = store_set_rematch(st, o->id, o->rematch, err, sizeof err);
+            break;
+        case OP_CALL:
+            rc = o->apply(st, o->data, err, sizeof err);
             break;
         default:
             rc = store_set_result(st, o->id, o->status, o->resigned, err, sizeof err);
@@ -307,13 +332,23 @@ void core_commit(core *C)
 static void settle(wbatch *b)
 {
     for (wop *o = b ? b->head : NULL; o; o = o->next)
-        o->g->unsaved--;
+        if (o->g)
+            o->g->unsaved--;
+}
+
+/* Tell the calls of a settled batch how it went. */
+static void tell_calls(core *C, wbatch *b, int ok)
+{
+    for (wop *o = b ? b->head : NULL; o; o = o->next)
+        if (o->settled)
+            o->settled(C, o->data, ok);
 }
 
 static void undo_all(core *C, wbatch *b, void (*failed)(core *C, game *g, int created))
 {
     for (wop *o = b ? b->head : NULL; o && failed; o = o->next)
-        failed(C, o->g, o->kind == OP_CREATE);
+        if (o->g)
+            failed(C, o->g, o->kind == OP_CREATE);
 }
 
 /* On the loop: the writer's results, in order.  When a batch fails, the
@@ -334,6 +369,7 @@ void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
         if (b->ms >= 250)
             core_log(C, "slow commit: batch %ld of %d writes took %ld ms", b->n, b->nops, b->ms);
         if (b->ok) {
+            tell_calls(C, b, 1);
             if (C->ev.committed)
                 C->ev.committed(C->ev.ctx, b->n, 1);
         } else {
@@ -341,6 +377,8 @@ void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
             wbatch *next = C->wopen;
             C->wopen = NULL;
             settle(next);
+            tell_calls(C, b, 0);
+            tell_calls(C, next, 0);
             undo_all(C, b, failed);
             undo_all(C, next, failed);
             if (C->ev.committed) {
