@@ -17,7 +17,7 @@
 #include "server/core/glicko.h"
 #include "server/srv.h"
 
-enum { F_STR, F_INT, F_BOOL };
+enum { F_STR, F_INT, F_BOOL, F_OBJ };
 
 typedef struct field {
     const char *name;
@@ -88,6 +88,12 @@ static json_t *parse_body(const char *body, size_t len, const field *f, int nf, 
             if (json_string_length(v) > f[i].max) {
                 answer(r, 400, json_error("'%s' is too long (at most %zu bytes)", f[i].name,
                                           f[i].max));
+                json_decref(o);
+                return NULL;
+            }
+        } else if (f[i].type == F_OBJ) {
+            if (!json_is_object(v) && !json_is_null(v)) {
+                answer(r, 400, json_error("'%s' must be an object", f[i].name));
                 json_decref(o);
                 return NULL;
             }
@@ -214,57 +220,83 @@ void api_record_done(srv *S, core_made *m, reply *r)
 }
 
 /* The answer to a seat's action: the game as that seat sees it, or the refusal. */
-static void acted(reply *r, game *g, const char *seat, core_status st, const char *err)
+static void acted(reply *r, game *g, const core_cred *cred, core_status st, const char *err)
 {
     if (st == CORE_OK)
-        game_answer(r, 200, g, core_seat(g, seat));
+        game_answer(r, 200, g, core_side_of(g, cred));
     else
         answer(r, api_http_status(st), json_error("%s", err));
 }
 
 static const field move_fields[] = {
-    {"seat", F_STR, 64, 1}, {"move", F_STR, TAV_MOVE_TEXT - 1, 1}, {"ply", F_INT, 1000000, 1},
+    {"seat", F_STR, 64, 0}, {"move", F_STR, TAV_MOVE_TEXT - 1, 1}, {"ply", F_INT, 1000000, 1},
 };
 
-static void api_move(srv *S, game *g, const char *body, size_t len, reply *r)
+/* The seat a body names ("seat"), or else the signed-in account (games
+ * between accounts: SPEC, the session cookie is the seat). */
+static core_cred cred_of(json_t *o, const asker *who)
+{
+    json_t *v = json_object_get(o, "seat");
+    core_cred c = {v ? json_string_value(v) : NULL, v ? NULL : who->account};
+    return c;
+}
+
+/* A body without "seat" from someone not signed in: 400 as before accounts. */
+static int cred_missing(const core_cred *c, json_t *o, reply *r)
+{
+    if (c->token || (c->account && c->account[0]))
+        return 0;
+    answer(r, 400, json_error("missing field 'seat'"));
+    json_decref(o);
+    return 1;
+}
+
+static void api_move(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, move_fields, 3, r);
     if (!o)
         return;
-    const char *seat = str_field(o, "seat", "");
+    core_cred cred = cred_of(o, who);
+    if (cred_missing(&cred, o, r))
+        return;
     char err[320];
-    core_status st = core_move(S->C, g, seat, str_field(o, "move", ""),
+    core_status st = core_move(S->C, g, &cred, str_field(o, "move", ""),
                                (int)json_integer_value(json_object_get(o, "ply")), err, sizeof err);
-    acted(r, g, seat, st, err);
+    acted(r, g, &cred, st, err);
     json_decref(o);
 }
 
-static const field seat_fields[] = {{"seat", F_STR, 64, 1}};
-static const field undo_fields[] = {{"seat", F_STR, 64, 1}, {"ply", F_INT, 1000000, 1}};
+static const field seat_fields[] = {{"seat", F_STR, 64, 0}};
+static const field undo_fields[] = {{"seat", F_STR, 64, 0}, {"ply", F_INT, 1000000, 1}};
 
-static void api_resign(srv *S, game *g, const char *body, size_t len, reply *r)
+static void api_resign(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, seat_fields, 1, r);
     if (!o)
         return;
-    const char *seat = str_field(o, "seat", "");
+    core_cred cred = cred_of(o, who);
+    if (cred_missing(&cred, o, r))
+        return;
     char err[320];
-    acted(r, g, seat, core_resign(S->C, g, seat, err, sizeof err), err);
+    acted(r, g, &cred, core_resign(S->C, g, &cred, err, sizeof err), err);
     json_decref(o);
 }
 
 /* A rematch: 201 {"id": NEW, "seat": SIDE}, the side the same token holds
  * in the new game (200 when it was made already). */
-static void api_rematch(srv *S, peer *by, game *g, const char *body, size_t len, reply *r)
+static void api_rematch(srv *S, const asker *who, game *g, const char *body, size_t len,
+                        reply *r)
 {
     json_t *o = parse_body(body, len, seat_fields, 1, r);
     if (!o)
         return;
-    const char *seat = str_field(o, "seat", "");
+    core_cred cred = cred_of(o, who);
+    if (cred_missing(&cred, o, r))
+        return;
     core_made m;
-    core_status st = core_rematch(S->C, g, seat, by, &m);
+    core_status st = core_rematch(S->C, g, &cred, who->by, &m);
     if (st == CORE_OK || st == CORE_CREATED) {
-        int side = core_seat(m.g, seat);
+        int side = core_side_of(m.g, &cred);
         json_t *a = json_pack("{s:s,s:s}", "id", m.g->id, "seat",
                               side == TAV_WHITE ? "white" : "black");
         answer(r, st == CORE_CREATED ? 201 : 200, json_dumps(a, JSON_COMPACT));
@@ -275,20 +307,35 @@ static void api_rematch(srv *S, peer *by, game *g, const char *body, size_t len,
     json_decref(o);
 }
 
-static void api_undo(srv *S, game *g, const char *body, size_t len, reply *r)
+static void api_abort(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
+{
+    json_t *o = len ? parse_body(body, len, seat_fields, 1, r) : json_object();
+    if (!o)
+        return;
+    core_cred cred = cred_of(o, who);
+    if (cred_missing(&cred, o, r))
+        return;
+    char err[320];
+    acted(r, g, &cred, core_abort(S->C, g, &cred, err, sizeof err), err);
+    json_decref(o);
+}
+
+static void api_undo(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, undo_fields, 2, r);
     if (!o)
         return;
-    const char *seat = str_field(o, "seat", "");
+    core_cred cred = cred_of(o, who);
+    if (cred_missing(&cred, o, r))
+        return;
     char err[320];
-    core_status st = core_undo(S->C, g, seat, (int)json_integer_value(json_object_get(o, "ply")),
+    core_status st = core_undo(S->C, g, &cred, (int)json_integer_value(json_object_get(o, "ply")),
                                err, sizeof err);
-    acted(r, g, seat, st, err);
+    acted(r, g, &cred, st, err);
     json_decref(o);
 }
 
-static void api_hint(srv *S, conn *c, peer *by, game *g, const char *body, size_t len,
+static void api_hint(srv *S, conn *c, const asker *who, game *g, const char *body, size_t len,
                      reply *r)
 {
     json_t *o = parse_body(body, len, seat_fields, 1, r);
@@ -296,7 +343,10 @@ static void api_hint(srv *S, conn *c, peer *by, game *g, const char *body, size_
         return;
     char err[320];
     job *j = NULL;
-    core_status st = core_hint(S->C, g, str_field(o, "seat", ""), by, c, &j, err, sizeof err);
+    core_cred cred = cred_of(o, who);
+    if (cred_missing(&cred, o, r))
+        return;
+    core_status st = core_hint(S->C, g, &cred, who->by, c, &j, err, sizeof err);
     if (st == CORE_PENDING)
         r->pending = j;
     else
@@ -319,10 +369,14 @@ void api_hint_done(srv *S, const core_answer *h, reply *r)
 }
 
 /* The viewer a ?seat= token names: a side, TAV_SPECTATOR without one, -1 wrong. */
-static int query_viewer(const game *g, const char *seat)
+static int query_viewer(const game *g, const char *seat, const asker *who)
 {
-    if (!seat)
-        return TAV_SPECTATOR;
+    if (!seat) {
+        /* A signed-in player sees their own game as their side. */
+        core_cred cred = {NULL, who->account};
+        int side = core_side_of(g, &cred);
+        return side >= 0 ? side : TAV_SPECTATOR;
+    }
     return core_seat(g, seat);
 }
 
@@ -462,6 +516,198 @@ static int account_routes(srv *S, conn *c, const asker *who, const char *path, i
     return 0;
 }
 
+/* ---- the lobby (SPEC "The lobby") ---- */
+
+static const field seek_fields[] = {
+    {"game", F_STR, 32, 1}, {"options", F_STR, 480, 0}, {"rated", F_BOOL, 0, 0},
+    {"colour", F_STR, 8, 0}, {"clock", F_OBJ, 0, 0},
+};
+
+/* A seek's clock: {"initial": S, "increment": S} or {"days": D}; 0 when valid. */
+static int seek_clock(json_t *clock, store_seek *k, reply *r)
+{
+    if (!clock || json_is_null(clock))
+        return 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach(clock, key, v) {
+        int ok = json_is_integer(v) && json_integer_value(v) >= 0 &&
+                 json_integer_value(v) <= 1000000;
+        if (!ok || (strcmp(key, "initial") && strcmp(key, "increment") && strcmp(key, "days"))) {
+            refuse(r, 400, "a clock is {\"initial\": S, \"increment\": S} or {\"days\": D}");
+            return -1;
+        }
+        if (strcmp(key, "initial") == 0)
+            k->initial = json_integer_value(v);
+        else if (strcmp(key, "increment") == 0)
+            k->increment = json_integer_value(v);
+        else
+            k->days = json_integer_value(v);
+    }
+    return 0;
+}
+
+static json_t *clock_json(const store_seek *k)
+{
+    if (k->days)
+        return json_pack("{s:I}", "days", (json_int_t)k->days);
+    if (k->initial || k->increment)
+        return json_pack("{s:I,s:I}", "initial", (json_int_t)k->initial, "increment",
+                         (json_int_t)k->increment);
+    return json_null();
+}
+
+static void add_seek_json(void *ctx, const store_seek *k)
+{
+    void **a = ctx;
+    srv *S = a[0];
+    json_t *list = a[1];
+    store_rating sr;
+    char err[256];
+    double rating = 1500;
+    if (S->C->st->ops->get_rating(S->C->st, k->by, k->game, &sr, err, sizeof err) == 1)
+        rating = sr.rating;
+    static const char *const colours[3] = {"white", "black", "random"};
+    json_array_append_new(list,
+                          json_pack("{s:s,s:s,s:s,s:b,s:s,s:o,s:s,s:i}", "id", k->id, "game",
+                                    k->game, "options", k->options, "rated", k->rated, "colour",
+                                    colours[k->colour < 0 || k->colour > 2 ? 2 : k->colour],
+                                    "clock", clock_json(k), "by", k->by, "rating",
+                                    (int)(rating + 0.5)));
+}
+
+char *api_seeks_json(srv *S)
+{
+    json_t *list = json_array();
+    void *a[2] = {S, list};
+    core_seeks_each(S->C, add_seek_json, a);
+    char *text = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+    return text;
+}
+
+static void api_new_seek(srv *S, const asker *who, const char *body, size_t len, reply *r)
+{
+    if (!who->account[0]) {
+        refuse(r, 401, "sign in to offer a game");
+        return;
+    }
+    json_t *o = parse_body(body, len, seek_fields, 5, r);
+    if (!o)
+        return;
+    store_seek k;
+    memset(&k, 0, sizeof k);
+    snprintf(k.game, sizeof k.game, "%s", str_field(o, "game", ""));
+    snprintf(k.options, sizeof k.options, "%s", str_field(o, "options", ""));
+    json_t *rated = json_object_get(o, "rated");
+    k.rated = rated && json_is_true(rated);
+    const char *colour = str_field(o, "colour", "random");
+    k.colour = strcmp(colour, "white") == 0 ? 0 : strcmp(colour, "black") == 0 ? 1 : 2;
+    if (strcmp(colour, "white") && strcmp(colour, "black") && strcmp(colour, "random")) {
+        refuse(r, 400, "colour is \"white\", \"black\" or \"random\"");
+        json_decref(o);
+        return;
+    }
+    if (seek_clock(json_object_get(o, "clock"), &k, r) != 0) {
+        json_decref(o);
+        return;
+    }
+    char id[STORE_ID_LEN], err[320];
+    core_status st = core_seek(S->C, who->account, &k, id, err, sizeof err);
+    if (st == CORE_CREATED) {
+        json_t *a = json_pack("{s:s}", "id", id);
+        answer(r, 201, json_dumps(a, JSON_COMPACT));
+        json_decref(a);
+    } else {
+        answer(r, api_http_status(st), json_error("%s", err));
+    }
+    json_decref(o);
+}
+
+static int seek_routes(srv *S, const asker *who, const char *path, int method, const char *body,
+                       size_t blen, reply *r)
+{
+    if (strcmp(path, "/api/seeks") == 0) {
+        if (method == 'G')
+            answer(r, 200, api_seeks_json(S));
+        else if (method == 'P')
+            api_new_seek(S, who, body, blen, r);
+        else
+            refuse(r, 405, "use GET or POST");
+        return 1;
+    }
+    if (strncmp(path, "/api/seeks/", 11) != 0)
+        return 0;
+    const char *id = path + 11;
+    const char *slash = strchr(id, '/');
+    size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
+    char sid[STORE_ID_LEN];
+    if (!core_id_ok(id, idlen)) {
+        refuse(r, 404, "no such seek");
+        return 1;
+    }
+    memcpy(sid, id, idlen);
+    sid[idlen] = 0;
+    char err[320];
+    if (slash && strcmp(slash, "/accept") == 0) {
+        if (method != 'P') {
+            refuse(r, 405, "use POST");
+            return 1;
+        }
+        if (!who->account[0]) {
+            refuse(r, 401, "sign in to accept a seek");
+            return 1;
+        }
+        char gid[STORE_ID_LEN];
+        core_status st = core_accept(S->C, who->account, sid, gid, err, sizeof err);
+        if (st == CORE_CREATED) {
+            json_t *a = json_pack("{s:s}", "game", gid);
+            answer(r, 201, json_dumps(a, JSON_COMPACT));
+            json_decref(a);
+        } else {
+            answer(r, api_http_status(st), json_error("%s", err));
+        }
+        return 1;
+    }
+    if (slash) {
+        refuse(r, 404, "no such request");
+        return 1;
+    }
+    if (method != 'D') {
+        refuse(r, 405, "use DELETE");
+        return 1;
+    }
+    core_status st = core_unseek(S->C, who->account, sid, err, sizeof err);
+    answer(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
+    return 1;
+}
+
+/* ---- players (SPEC "Ratings") ---- */
+
+static int add_pgame(void *ctx, const store_player_game *g)
+{
+    json_array_append_new(ctx, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:b}", "id", g->id, "game",
+                                         g->game, "white", g->white, "black", g->black, "winner",
+                                         g->winner[0] ? g->winner : "none", "end",
+                                         g->end[0] ? g->end : "", "rated", g->rated));
+    return 0;
+}
+
+static void api_player(srv *S, const char *path, reply *r)
+{
+    char name[STORE_NAME_LEN];
+    if (!core_player(S->C, path + 13, name)) {
+        refuse(r, 404, "no such player");
+        return;
+    }
+    json_t *p = player_json(S, name);
+    json_t *games = json_array();
+    core_player_games(S->C, name, CORE_PLAYER_GAMES, add_pgame, games);
+    json_object_set_new(p, "games", games);
+    answer(r, 200, json_dumps(p, JSON_COMPACT));
+    json_decref(p);
+}
+
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r)
 {
@@ -469,6 +715,15 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     peer *by = who->by;
     if (account_routes(S, c, who, path, method, body, blen, r))
         return;
+    if (seek_routes(S, who, path, method, body, blen, r))
+        return;
+    if (strncmp(path, "/api/players/", 13) == 0) {
+        if (method != 'G')
+            refuse(r, 405, "use GET");
+        else
+            api_player(S, path, r);
+        return;
+    }
     if (strcmp(path, "/api/meta") == 0) {
         if (method != 'G')
             refuse(r, 405, "use GET");
@@ -505,6 +760,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     static const struct { const char *name; int method; } actions[] = {
         {"", 'G'}, {"moves", 'P'}, {"record", 'G'}, {"live", 'G'}, {"resign", 'P'},
         {"undo", 'P'}, {"hint", 'P'}, {"view", 'G'}, {"analysis", 'G'}, {"rematch", 'P'},
+        {"abort", 'P'},
     };
     int a = -1;
     for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)
@@ -532,18 +788,20 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     const char *name = actions[a].name;
     if (method == 'P') {
         if (strcmp(name, "moves") == 0)
-            api_move(S, g, body, blen, r);
+            api_move(S, who, g, body, blen, r);
         else if (strcmp(name, "resign") == 0)
-            api_resign(S, g, body, blen, r);
+            api_resign(S, who, g, body, blen, r);
         else if (strcmp(name, "undo") == 0)
-            api_undo(S, g, body, blen, r);
+            api_undo(S, who, g, body, blen, r);
         else if (strcmp(name, "rematch") == 0)
-            api_rematch(S, by, g, body, blen, r);
+            api_rematch(S, who, g, body, blen, r);
+        else if (strcmp(name, "abort") == 0)
+            api_abort(S, who, g, body, blen, r);
         else
-            api_hint(S, c, by, g, body, blen, r);
+            api_hint(S, c, who, g, body, blen, r);
         return;
     }
-    int viewer = query_viewer(g, query_seat);
+    int viewer = query_viewer(g, query_seat, who);
     if (viewer < 0) {
         refuse(r, 403, "not a seat of this game");
         return;

@@ -443,6 +443,16 @@ void http_committed(srv *S, long n, int ok)
         }
         c = next;
     }
+    /* Lobby messages held for this batch go (or, failed, are dropped). */
+    if (S->lobby_held) {
+        for (conn *w = S->lobby; w; w = w->next) {
+            if (!ok)
+                q_drop_batch(&w->q, n);
+            lws_callback_on_writable(w->wsi);
+        }
+        if (!core_pending(S->C))
+            S->lobby_held = 0;
+    }
     gview **pp = &S->bcast_head;
     while (*pp) {
         gview *gv = *pp;
@@ -890,6 +900,56 @@ static void presence_send(conn *c)
     ws_send_text(c, text);
 }
 
+/* The seeks to every lobby socket, held until what is open is committed. */
+void lobby_broadcast(srv *S)
+{
+    if (!S->lobby)
+        return;
+    char *text = api_seeks_json(S);
+    if (!text)
+        return;
+    msg *m = msg_new(text, strlen(text));
+    free(text);
+    if (!m)
+        return;
+    if (core_pending(S->C)) {
+        srv_dirty(S);
+        m->batch = core_batch(S->C);
+    }
+    for (conn *w = S->lobby; w; w = w->next) {
+        if (q_push(&w->q, m) != 0) {
+            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            continue;
+        }
+        if (!m->batch)
+            lws_callback_on_writable(w->wsi);
+        else
+            S->lobby_held = 1;
+    }
+    msg_unref(m);
+}
+
+void lobby_started(srv *S, const char *account, const char *game_id)
+{
+    char text[128];
+    snprintf(text, sizeof text, "{\"type\":\"started\",\"game\":\"%s\"}", game_id);
+    msg *m = msg_new(text, strlen(text));
+    if (!m)
+        return;
+    if (core_pending(S->C)) {
+        srv_dirty(S);
+        m->batch = core_batch(S->C);
+    }
+    for (conn *w = S->lobby; w; w = w->next)
+        if (w->account[0] && strcasecmp(w->account, account) == 0 && q_push(&w->q, m) == 0) {
+            if (!m->batch)
+                lws_callback_on_writable(w->wsi);
+            else
+                S->lobby_held = 1;
+        }
+    msg_unref(m);
+}
+
 /* A seat came or went: tell every socket that asked, but `except`. */
 static void presence_tell(gview *gv, conn *except)
 {
@@ -909,6 +969,32 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
     const char *err = NULL;
     game *g = NULL;
     size_t ulen = n > 0 ? (size_t)n : 0;
+    char tokbuf[96], account[STORE_NAME_LEN] = "";
+    const char *token = session_token(wsi, tokbuf, sizeof tokbuf);
+    if (token && !core_session(S->C, token, account))
+        account[0] = 0;
+    sodium_memzero(tokbuf, sizeof tokbuf);
+    if (n > 0 && strcmp(uri, "/api/lobby") == 0) {
+        if (!host_allowed(S, wsi)) {
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            c->close_after = 1;
+            return;
+        }
+        c->lobby = 1;
+        memcpy(c->account, account, sizeof c->account);
+        c->next = S->lobby;
+        if (S->lobby)
+            S->lobby->prev = c;
+        S->lobby = c;
+        c->heard_ms = core_unix_ms();
+        c->idle_jitter_ms = (int)randombytes_uniform((uint32_t)(S->live_idle_ms / 4 + 1));
+        char *seeks = api_seeks_json(S);
+        if (seeks)
+            ws_send_text(c, seeks);
+        free(seeks);
+        srv_log(S, "WS lobby open");
+        return;
+    }
     if (ulen < 11 + CORE_ID_CHARS + 5 || strncmp(uri, "/api/games/", 11) != 0 ||
         strcmp(uri + 11 + CORE_ID_CHARS, "/live") != 0) {
         err = "no such socket";
@@ -929,6 +1015,12 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         viewer = core_seat(g, seat);
         if (viewer < 0)
             err = "not a seat of this game";
+    } else if (!err && account[0]) {
+        /* A signed-in player follows their own game as their side. */
+        core_cred cred = {NULL, account};
+        int side = core_side_of(g, &cred);
+        if (side >= 0)
+            viewer = side;
     }
     srv_log(S, "WS %s", err ? "refused" : "open");
     if (err) {
@@ -970,6 +1062,25 @@ static void ws_closed(srv *S, conn *c)
 {
     if (c->kind != CONN_WS)
         return;
+    if (c->lobby) {
+        if (c->prev)
+            c->prev->next = c->next;
+        else
+            S->lobby = c->next;
+        if (c->next)
+            c->next->prev = c->prev;
+        c->lobby = 0;
+        /* A seek disappears when its owner leaves: their last lobby socket. */
+        int others = 0;
+        for (conn *w = S->lobby; w && c->account[0]; w = w->next)
+            others += strcasecmp(w->account, c->account) == 0;
+        if (c->account[0] && !others && !S->stopped)
+            core_unseek_all(S->C, c->account);
+        q_free(&c->q);
+        free(c->rx);
+        c->rx = NULL;
+        return;
+    }
     gview *gv = c->gv;
     if (gv) {
         if (c->prev)
@@ -1068,6 +1179,16 @@ static int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t l
 void http_idle_sweep(srv *S, int64_t now_ms)
 {
     const int64_t ping_after = S->live_idle_ms / 2, close_after = S->live_idle_ms;
+    for (conn *c = S->lobby; c; c = c->next) {
+        int64_t quiet = now_ms - c->heard_ms - c->idle_jitter_ms;
+        if (quiet > close_after) {
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        } else if (quiet > ping_after && !c->pinged) {
+            c->pinged = 1;
+            c->ping_due = 1;
+            lws_callback_on_writable(c->wsi);
+        }
+    }
     for (int h = 0; h < CORE_HASH_SIZE; h++)
         for (game *g = S->C->games[h]; g; g = g->hnext) {
             gview *gv = g->edge;

@@ -653,6 +653,12 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     tav_session_public_options(s, opts, sizeof opts);
     tav_result r;
     tav_session_result(s, &r);
+    /* Ended by the server (abort, time): over, the winner it says. */
+    int forced = g->end && g->end[0];
+    if (forced) {
+        r.over = 1;
+        r.winner = strcmp(g->end, "time") == 0 ? g->end_winner : TAV_NONE;
+    }
     JB_LIT(&b, "{\"id\":");
     jb_str(&b, g->id);
     JB_LIT(&b, ",\"game\":");
@@ -674,7 +680,7 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     JB_LIT(&b, ",\"over\":");
     jb_bool(&b, r.over);
     JB_LIT(&b, ",\"winner\":");
-    jb_str(&b, r.over ? tav_side_name(r.winner) : "none");
+    jb_str(&b, r.over && r.winner != TAV_NONE ? tav_side_name(r.winner) : "none");
     JB_LIT(&b, ",\"score\":[");
     jb_int(&b, r.score[0]);
     jb_ch(&b, ',');
@@ -712,6 +718,26 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
         jb_str(&b, g->rematch);
     else
         JB_LIT(&b, "null");
+    /* SPEC "Accounts, the lobby, clocks and ratings". */
+    JB_LIT(&b, ",\"accounts\":{\"white\":");
+    for (int side = 0; side < 2; side++) {
+        if (side)
+            JB_LIT(&b, ",\"black\":");
+        if (g->account[side] && g->account[side][0])
+            jb_str(&b, g->account[side]);
+        else
+            JB_LIT(&b, "null");
+    }
+    JB_LIT(&b, "},\"rated\":");
+    jb_bool(&b, g->rated);
+    JB_LIT(&b, ",\"end\":");
+    if (!r.over)
+        JB_LIT(&b, "null");
+    else if (forced)
+        jb_str(&b, g->end);
+    else
+        jb_str(&b, tav_session_resigned(s) != TAV_NONE ? "resign" : "normal");
+    JB_LIT(&b, ",\"clock\":null");
     jb_ch(&b, '}');
     return jb_done(&b);
 }
@@ -854,7 +880,11 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
                             g->job != NULL,
                             core_undo_offered(g),
                             core_help_allowed(g),
-                            g->rematch};
+                            g->rematch,
+                            {g->account[0], g->account[1]},
+                            g->rated,
+                            g->end,
+                            g->end_winner};
         char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;

@@ -169,6 +169,13 @@ static void ev_account_done(void *ctx, void *waiter, core_signed *sg)
     http_reply_ready(c, &r);
 }
 
+static void ev_lobby_changed(void *ctx) { lobby_broadcast(ctx); }
+
+static void ev_started(void *ctx, const char *account, const char *game_id)
+{
+    lobby_started(ctx, account, game_id);
+}
+
 static void ev_freeing(void *ctx, game *g)
 {
     (void)ctx;
@@ -317,7 +324,7 @@ int server_main(int argc, char **argv)
                       (int)per_hour, pace,         quiet,      CORE_IDLE_SECS};
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
-                      ev_account_done};
+                      ev_account_done, ev_lobby_changed, ev_started};
     char err[512];
     S->C = core_new(&cf, &ev, db, err, sizeof err);
     if (!S->C) {

@@ -110,7 +110,9 @@ struct conn {
     int ping_due;        /* a ping waits for the socket to be writable */
     int pinged;          /* a ping went out and no frame came back since */
     int idle_jitter_ms;  /* spreads the pings of sockets opened together */
-    conn *prev, *next;   /* in gv->live */
+    conn *prev, *next;   /* in gv->live, or in the lobby's list */
+    int lobby;           /* a lobby socket (/api/lobby) */
+    char account[STORE_NAME_LEN];   /* the signed-in account of a lobby socket, "" none */
 };
 
 /* Connections counted per address: the libwebsockets connection (wsi) and
@@ -144,6 +146,8 @@ struct srv {
     lws_sorted_usec_list_t tick_sul;    /* drains answers, watches searches */
     int flush_scheduled;
     conn *await_head;    /* answers waiting for the commit */
+    conn *lobby;         /* lobby sockets */
+    int lobby_held;      /* lobby messages wait for a commit */
     gview *bcast_head;   /* games to broadcast after the commit */
     long batches;        /* batches committed */
     long failed;         /* batches that failed */
@@ -179,6 +183,8 @@ typedef struct asker {
     int secure;                     /* cookies get Secure (TLS) */
 } asker;
 void api_account_done(srv *S, core_signed *r, int secure, reply *out);
+/* The open seeks as GET /api/seeks answers them (heap). */
+char *api_seeks_json(srv *S);
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r);
 void api_hint_done(srv *S, const core_answer *h, reply *r);
@@ -195,6 +201,10 @@ typedef struct json_seats {
     int undo;
     int help;            /* engine help (hints) allowed now (SPEC "Fair play") */
     const char *rematch; /* the game that followed, "" for none */
+    const char *account[2];   /* each side's account, "" none (SPEC "accounts") */
+    int rated;
+    const char *end;     /* ended by the server ("abort", "time"), else "" */
+    int end_winner;      /* "time": the side that won */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */
@@ -226,6 +236,9 @@ void http_conns_free(srv *S);        /* after the loop: the connection counts */
  * and closed after all of it, each a little later than that by its own
  * jitter (called a few times a second). */
 void http_idle_sweep(srv *S, int64_t now_ms);
+/* The lobby's sockets: the seeks again; a seeker told its game started. */
+void lobby_broadcast(srv *S);
+void lobby_started(srv *S, const char *account, const char *game_id);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
 extern const struct lws_protocols *const srv_protocols;

@@ -19,6 +19,9 @@
 #include "server/core/core.h"
 #include "server/core/glicko.h"
 
+/* A seat token as the credentials of a request. */
+#define T(tok) (&(core_cred){(tok), NULL})
+
 static int passed, failed;
 
 static void check(int ok, const char *what, const char *detail)
@@ -107,7 +110,7 @@ static core *new_core(const char *db, seen *s, int limit, int idle)
 {
     core_config cf = {100, 2, 0, limit, 3, 50, 1, idle};
     core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_committed, ev_hint, ev_record,
-                      ev_freeing, ev_account};
+                      ev_freeing, ev_account, NULL, NULL};
     char err[256];
     core *C = core_new(&cf, &ev, db, err, sizeof err);
     check(C != NULL, "a core over a new database", err);
@@ -140,7 +143,7 @@ static void failures(core *C, seen *s)
     tav_move legal[512];
     tav_session_legal(g->s, TAV_WHITE, legal);
     tav_session_move_str(g->s, legal[0], text, sizeof text);
-    check(core_move(C, g, m.tokens[0], text, 0, err, sizeof err) == CORE_OK, "a move", err);
+    check(core_move(C, g, T(m.tokens[0]), text, 0, err, sizeof err) == CORE_OK, "a move", err);
     long batch = core_batch(C);
     int changed = s->changed;
     core_fail_next_commit(C);
@@ -148,7 +151,7 @@ static void failures(core *C, seen *s)
     check(s->failed == batch, "the edge hears that the batch failed", NULL);
     check(tav_session_ply(g->s) == 0 && s->changed > changed,
           "the move is taken back in memory (read back from the store) and viewers told", NULL);
-    check(core_move(C, g, m.tokens[0], text, 0, err, sizeof err) == CORE_OK, "the move again",
+    check(core_move(C, g, T(m.tokens[0]), text, 0, err, sizeof err) == CORE_OK, "the move again",
           err);
     long again = core_batch(C);
     core_commit(C);
@@ -194,29 +197,29 @@ static void moves(core *C, seen *s)
     char text[TAV_MOVE_TEXT] = "";
     if (n > 0)
         tav_session_move_str(g->s, legal[0], text, sizeof text);
-    check(core_move(C, g, m.tokens[1 - side], text, 0, err, sizeof err) == CORE_CONFLICT,
+    check(core_move(C, g, T(m.tokens[1 - side]), text, 0, err, sizeof err) == CORE_CONFLICT,
           "the other seat may not move", err);
-    check(core_move(C, g, "x", text, 0, err, sizeof err) == CORE_FORBIDDEN,
+    check(core_move(C, g, T("x"), text, 0, err, sizeof err) == CORE_FORBIDDEN,
           "a token of no seat", err);
-    check(core_move(C, g, m.tokens[side], text, 3, err, sizeof err) == CORE_CONFLICT,
+    check(core_move(C, g, T(m.tokens[side]), text, 3, err, sizeof err) == CORE_CONFLICT,
           "a stale ply", err);
-    check(core_move(C, g, m.tokens[side], "zz99", 0, err, sizeof err) == CORE_CONFLICT,
+    check(core_move(C, g, T(m.tokens[side]), "zz99", 0, err, sizeof err) == CORE_CONFLICT,
           "an illegal move, with why", err);
     int changed = s->changed, dirty = s->dirty;
     unsigned long stamp = core_stamp(g);
-    check(n > 0 && core_move(C, g, m.tokens[side], text, 0, err, sizeof err) == CORE_OK,
+    check(n > 0 && core_move(C, g, T(m.tokens[side]), text, 0, err, sizeof err) == CORE_OK,
           "the first move", err);
     check(s->changed == changed + 1 && s->dirty > dirty && core_stamp(g) != stamp,
           "the edge is told (changed, dirty), the stamp moves", NULL);
     check(commit(C) == 0, "commit", NULL);
-    check(core_move(C, g, m.tokens[side], text, 0, err, sizeof err) == CORE_OK &&
+    check(core_move(C, g, T(m.tokens[side]), text, 0, err, sizeof err) == CORE_OK &&
               tav_session_ply(g->s) == 1,
           "a retry of the same move at the same ply: OK, played once", err);
-    check(core_undo(C, g, m.tokens[side], 1, err, sizeof err) == CORE_CONFLICT,
+    check(core_undo(C, g, T(m.tokens[side]), 1, err, sizeof err) == CORE_CONFLICT,
           "no undo between two people", err);
     job *hj = NULL;
     int other = tav_session_to_move(g->s);
-    check(core_hint(C, g, m.tokens[other], NULL, (void *)0x3, &hj, err, sizeof err) ==
+    check(core_hint(C, g, T(m.tokens[other]), NULL, (void *)0x3, &hj, err, sizeof err) ==
               CORE_FORBIDDEN && !core_help_allowed(g),
           "fair play: no hint between two people on separate screens", err);
     core_made lm;
@@ -226,15 +229,15 @@ static void moves(core *C, seen *s)
     commit(C);
     sodium_memzero(lm.tokens, sizeof lm.tokens);
     core_made rm;
-    check(core_rematch(C, g, m.tokens[0], p, &rm) == CORE_CONFLICT,
+    check(core_rematch(C, g, T(m.tokens[0]), p, &rm) == CORE_CONFLICT,
           "no rematch before the game is over", rm.err);
-    check(core_resign(C, g, m.tokens[1], err, sizeof err) == CORE_OK && commit(C) == 0,
+    check(core_resign(C, g, T(m.tokens[1]), err, sizeof err) == CORE_OK && commit(C) == 0,
           "black resigns", err);
-    check(core_resign(C, g, m.tokens[0], err, sizeof err) == CORE_CONFLICT,
+    check(core_resign(C, g, T(m.tokens[0]), err, sizeof err) == CORE_CONFLICT,
           "no resigning a finished game", err);
-    check(core_rematch(C, g, "x", p, &rm) == CORE_FORBIDDEN, "a rematch needs a seat", rm.err);
+    check(core_rematch(C, g, T("x"), p, &rm) == CORE_FORBIDDEN, "a rematch needs a seat", rm.err);
     int ch = s->changed;
-    check(core_rematch(C, g, m.tokens[1], p, &rm) == CORE_CREATED && rm.g && rm.g != g &&
+    check(core_rematch(C, g, T(m.tokens[1]), p, &rm) == CORE_CREATED && rm.g && rm.g != g &&
               strcmp(g->rematch, rm.g->id) == 0 && s->changed > ch && commit(C) == 0,
           "a rematch: a new game, linked from the old one (its viewers told)", rm.err);
     check(rm.g && core_seat(rm.g, m.tokens[1]) == TAV_WHITE &&
@@ -244,7 +247,7 @@ static void moves(core *C, seen *s)
               strcmp(tav_session_game(rm.g->s)->name, "urbino") == 0 && !rm.g->local,
           "the same game, from the start", NULL);
     game *first = rm.g;
-    check(core_rematch(C, g, m.tokens[0], p, &rm) == CORE_OK && rm.g == first,
+    check(core_rematch(C, g, T(m.tokens[0]), p, &rm) == CORE_OK && rm.g == first,
           "asked again (by the other side): the same game", rm.err);
     snprintf(rematch_of, sizeof rematch_of, "%s", g->id);
     snprintf(rematch_id, sizeof rematch_id, "%s", first ? first->id : "");
@@ -269,7 +272,7 @@ static void computer(core *C, seen *s)
     char text[TAV_MOVE_TEXT] = "";
     if (n > 0)
         tav_session_move_str(g->s, legal[0], text, sizeof text);
-    check(core_move(C, g, m.tokens[0], text, 1, err, sizeof err) == CORE_OK, "white moves", err);
+    check(core_move(C, g, T(m.tokens[0]), text, 1, err, sizeof err) == CORE_OK, "white moves", err);
     WAIT_UNTIL(C, tav_session_ply(g->s) >= 3 && tav_session_to_move(g->s) == TAV_WHITE, 10000);
     check(tav_session_ply(g->s) >= 3 && tav_session_to_move(g->s) == TAV_WHITE,
           "the computer seat answers", NULL);
@@ -277,9 +280,9 @@ static void computer(core *C, seen *s)
     /* Hints: one at a time per game. */
     job *h1 = NULL, *h2 = NULL;
     int hints = s->hints;
-    check(core_hint(C, g, m.tokens[0], NULL, (void *)0x1, &h1, err, sizeof err) == CORE_PENDING,
+    check(core_hint(C, g, T(m.tokens[0]), NULL, (void *)0x1, &h1, err, sizeof err) == CORE_PENDING,
           "a hint is searched", err);
-    check(core_hint(C, g, m.tokens[0], NULL, (void *)0x2, &h2, err, sizeof err) == CORE_LIMIT,
+    check(core_hint(C, g, T(m.tokens[0]), NULL, (void *)0x2, &h2, err, sizeof err) == CORE_LIMIT,
           "a second hint for the same game at once is refused", err);
     WAIT_UNTIL(C, s->hints > hints, 10000);
     check(s->hints == hints + 1 && s->hint.status == CORE_OK && s->hint.move[0] &&
@@ -288,14 +291,14 @@ static void computer(core *C, seen *s)
 
     /* Undo against the computer, then never once over. */
     int ply = tav_session_ply(g->s);
-    core_status us = core_undo(C, g, m.tokens[0], ply, err, sizeof err);
+    core_status us = core_undo(C, g, T(m.tokens[0]), ply, err, sizeof err);
     check(us == CORE_OK && tav_session_ply(g->s) <= ply - 2 &&
               tav_session_to_move(g->s) == TAV_WHITE,
           "undo takes back white's move and the computer's answer", us == CORE_OK ? "" : err);
     commit(C);
-    check(core_resign(C, g, m.tokens[0], err, sizeof err) == CORE_OK, "resign", err);
+    check(core_resign(C, g, T(m.tokens[0]), err, sizeof err) == CORE_OK, "resign", err);
     commit(C);
-    check(core_undo(C, g, m.tokens[0], tav_session_ply(g->s), err, sizeof err) == CORE_CONFLICT,
+    check(core_undo(C, g, T(m.tokens[0]), tav_session_ply(g->s), err, sizeof err) == CORE_CONFLICT,
           "a finished game never reopens", err);
     tav_result r;
     tav_session_result(g->s, &r);
@@ -323,11 +326,11 @@ static void toscana(core *C)
     int n = tav_session_legal(g->s, TAV_WHITE, legal);
     char text[TAV_MOVE_TEXT];
     tav_session_move_str(g->s, legal[0], text, sizeof text);
-    check(n > 0 && core_move(C, g, m.tokens[0], text, tav_session_ply(g->s), err, sizeof err) ==
+    check(n > 0 && core_move(C, g, T(m.tokens[0]), text, tav_session_ply(g->s), err, sizeof err) ==
                        CORE_OK,
           "white places", err);
     commit(C);
-    check(core_undo(C, g, m.tokens[0], tav_session_ply(g->s), err, sizeof err) == CORE_CONFLICT,
+    check(core_undo(C, g, T(m.tokens[0]), tav_session_ply(g->s), err, sizeof err) == CORE_CONFLICT,
           "no undo in Toscana: a move reveals a hidden tile", err);
     core_made c;
     const char *hh[2] = {"human", "human"};
@@ -411,7 +414,7 @@ static void idle(core *C, seen *s)
     tav_move legal[4096];
     tav_session_legal(g->s, TAV_WHITE, legal);
     tav_session_move_str(g->s, legal[3], text, sizeof text);
-    core_move(C, g, m.tokens[0], text, 0, err, sizeof err);
+    core_move(C, g, T(m.tokens[0]), text, 0, err, sizeof err);
     commit(C);
     core_pin(g);
     g->edge = (void *)0x1;   /* the edge's data: freed through the event */

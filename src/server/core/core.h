@@ -52,6 +52,9 @@
 #define CORE_SIGNUPS_PER_HOUR 5    /* accounts made per address an hour */
 #define CORE_PW_QUEUE 16           /* password hashes waiting at once, in all */
 #define CORE_FAIL_SLOTS 4096       /* names whose sign-in failures are remembered */
+#define CORE_SEEKS_PER_ACCOUNT 5   /* open seeks per account */
+#define CORE_SEEKS_MAX 10000       /* open seeks in all */
+#define CORE_PLAYER_GAMES 100      /* games a player's page lists */
 
 /* What a request comes to: the edge turns these into HTTP statuses. */
 typedef enum core_status {
@@ -125,6 +128,10 @@ struct game {
     int cpu_only;        /* both seats are computers */
     int local;           /* two people at one screen: engine help allowed (SPEC "Fair play") */
     char rematch[STORE_ID_LEN];   /* the game that followed this one, "" for none */
+    char account[2][STORE_NAME_LEN];   /* each side's account ("" none): the session is the seat */
+    int rated;
+    char end[8];         /* how it ended beyond the rules: "abort", "time"; else "" */
+    int end_winner;      /* "time": the side that won */
     peer *owner;         /* cpu_only: the address whose cpu_games count it holds */
     int cwaiting;        /* cpu_only: on the list of games waiting to search */
     int64_t touched;     /* unix seconds of the last request or change */
@@ -149,6 +156,13 @@ typedef struct core_signed {
     char token[48];      /* the new session's token: wiped after the event */
     char err[160];
 } core_signed;
+
+/* A seek in memory (lobby.c). */
+typedef struct lobby_seek {
+    store_seek s;
+    int state;           /* 0 open, 1 taken, 2 withdrawn (gone once on disk) */
+    struct lobby_seek *next;
+} lobby_seek;
 
 /* One name's failed sign-ins (a ring of their times). */
 typedef struct login_fails {
@@ -179,6 +193,9 @@ typedef struct core_events {
     void (*freeing)(void *ctx, game *g);    /* g leaves memory: free g->edge */
     /* A sign-up, sign-in or password change is done (its session on disk). */
     void (*account_done)(void *ctx, void *waiter, struct core_signed *r);
+    void (*lobby_changed)(void *ctx);      /* the open seeks changed */
+    /* A seek was accepted: its owner (an account) is told (after the commit). */
+    void (*started)(void *ctx, const char *account, const char *game_id);
 } core_events;
 
 typedef struct core_config {
@@ -223,6 +240,8 @@ struct core {
     long moves_played;
     login_fails fails[CORE_FAIL_SLOTS];
     int pw_out;          /* password jobs queued or running */
+    lobby_seek *seeks;   /* the lobby, oldest first */
+    int nseeks;
     char pending_names[CORE_PW_QUEUE][STORE_NAME_LEN];   /* sign-ups under way (lower case) */
     /* The writer (writer.c): the open batch, the one being committed, and
      * the writer thread with its own connection. */
@@ -271,6 +290,14 @@ game *core_get(core *C, const char *id);          /* loads from the store; NULL 
 int core_id_ok(const char *id, size_t n);         /* 12 base64url characters */
 /* Which side a token holds in g: TAV_WHITE, TAV_BLACK, or -1. */
 int core_seat(const game *g, const char *token);
+/* Who acts on a game: a seat token (guests, links), or the signed-in
+ * account (games between accounts: the session is the seat). */
+typedef struct core_cred {
+    const char *token;     /* a seat token, or NULL */
+    const char *account;   /* the signed-in account, or NULL / "" */
+} core_cred;
+/* The side `who` holds in g, or -1. */
+int core_side_of(const game *g, const core_cred *who);
 
 /* ---- accounts (accounts.c) ---- */
 /* A valid account name: 3 to 20 of A-Z a-z 0-9 _ - */
@@ -309,22 +336,48 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
 /* Whether engine help (hints) may be given in g now: in a game between two
  * people on separate screens, not until it is over (SPEC "Fair play"). */
 int core_help_allowed(const game *g);
+/* Over by its rules, or ended by the server (abort, time). */
+int core_over(const game *g);
 /* A new game from a record: checked on the record thread, then
  * events.record_done(waiter, ...); CORE_PENDING (*handle lets the edge
  * abandon it), or the refusal in m. */
 core_status core_record(core *C, peer *by, void *waiter, const char *text, size_t len,
                         const char *const player[2], job **handle, core_made *m);
 /* The seat `token` plays `move` at `ply`. */
-core_status core_move(core *C, game *g, const char *token, const char *move, int ply,
+core_status core_move(core *C, game *g, const core_cred *who, const char *move, int ply,
                       char *err, size_t errlen);
-core_status core_resign(core *C, game *g, const char *token, char *err, size_t errlen);
+core_status core_resign(core *C, game *g, const core_cred *who, char *err, size_t errlen);
+/* ---- the lobby (lobby.c) ---- */
+/* A seek by the signed-in account (want: game, options, rated, colour,
+ * clock): CORE_CREATED with its id, or the refusal. */
+core_status core_seek(core *C, const char *account, const store_seek *want, char id[STORE_ID_LEN],
+                      char *err, size_t errlen);
+void core_seeks_each(core *C, void (*fn)(void *ctx, const store_seek *s), void *ctx);
+core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen);
+/* Withdraw every open seek of an account (its owner left the lobby). */
+void core_unseek_all(core *C, const char *account);
+/* Accept a seek: CORE_CREATED with the game's id; CORE_CONFLICT for one's
+ * own or one taken; CORE_NOTFOUND. */
+core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
+                        char *err, size_t errlen);
+/* A game between two accounts (the lobby), colours as given. Takes s over. */
+core_status core_create_accounts(core *C, tav_session *s, const char *const account[2], int rated,
+                                 const store_seek *clock, core_made *m);
+/* A player by name: 1 with the name as chosen, 0 unknown. */
+int core_player(core *C, const char *name, char out[STORE_NAME_LEN]);
+int core_ratings(core *C, const char *name,
+                 int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx);
+int core_player_games(core *C, const char *name, int limit, store_pgame_fn fn, void *ctx);
+
+/* End a game before both sides have moved: unrated, no winner (SPEC). */
+core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t errlen);
 /* A finished game's rematch (m->g): CORE_CREATED, or CORE_OK when it was
  * made already; the seat's token is a seat of it too, on the other side. */
-core_status core_rematch(core *C, game *g, const char *token, peer *by, core_made *m);
-core_status core_undo(core *C, game *g, const char *token, int ply, char *err, size_t errlen);
+core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_made *m);
+core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err, size_t errlen);
 /* A hint: CORE_PENDING (events.hint_done later) or the refusal.  *handle
  * lets the edge abandon it. */
-core_status core_hint(core *C, game *g, const char *token, peer *by, void *waiter,
+core_status core_hint(core *C, game *g, const core_cred *who, peer *by, void *waiter,
                       job **handle, char *err, size_t errlen);
 /* The waiter of a hint or record check went away. */
 void core_abandon(core *C, job *j);

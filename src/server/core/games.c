@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <sodium.h>
@@ -47,6 +48,19 @@ void core_token_hash(const char *token, unsigned char hash[STORE_HASH_LEN])
     static const unsigned char key[] = "tavoliere seat token v1";
     crypto_generichash(hash, STORE_HASH_LEN, (const unsigned char *)token, strlen(token), key,
                        sizeof key - 1);
+}
+
+int core_side_of(const game *g, const core_cred *who)
+{
+    if (!who)
+        return -1;
+    if (who->token && who->token[0])
+        return core_seat(g, who->token);
+    if (who->account && who->account[0])
+        for (int side = 0; side < 2; side++)
+            if (g->account[side][0] && strcasecmp(g->account[side], who->account) == 0)
+                return side;
+    return -1;
 }
 
 int core_seat(const game *g, const char *token)
@@ -136,12 +150,19 @@ static int computer_to_act(const game *g)
     return (side == TAV_WHITE || side == TAV_BLACK) && !g->human[side];
 }
 
+int core_over(const game *g)
+{
+    if (g->end[0])
+        return 1;
+    tav_result r;
+    tav_session_result(g->s, &r);
+    return r.over;
+}
+
 /* The status the store keeps for g now. */
 static int store_status(const game *g)
 {
-    tav_result r;
-    tav_session_result(g->s, &r);
-    return r.over ? STORE_OVER : computer_to_act(g) ? STORE_COMPUTER : STORE_PLAYING;
+    return core_over(g) ? STORE_OVER : computer_to_act(g) ? STORE_COMPUTER : STORE_PLAYING;
 }
 
 /* The session changed: what viewers see is out of date. */
@@ -219,13 +240,17 @@ static game *load_game(core *C, const char *id)
     snprintf(g->id, sizeof g->id, "%s", sg.id);
     for (int side = 0; side < 2; side++) {
         memcpy(g->player[side], sg.player[side], STORE_PLAYER_LEN);
-        g->human[side] = sg.has_seat[side];
+        memcpy(g->account[side], sg.account[side], STORE_NAME_LEN);
+        g->human[side] = sg.has_seat[side] || sg.account[side][0];
         memcpy(g->seat_hash[side], sg.seat_hash[side], STORE_HASH_LEN);
     }
     if (sg.resigned == TAV_WHITE || sg.resigned == TAV_BLACK)
         tav_session_resign(g->s, sg.resigned);
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = sg.local;
+    g->rated = sg.rated;
+    if (strcmp(sg.end, "abort") == 0 || strcmp(sg.end, "time") == 0)
+        snprintf(g->end, sizeof g->end, "%s", sg.end);
     memcpy(g->rematch, sg.rematch, sizeof g->rematch);
     g->last_ms = rc.last;
     changed(g);
@@ -294,6 +319,7 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
         return NULL;
     }
     C->rthread_started = 1;
+    lobby_load(C);
     if (store_each_unfinished(C->st, load_unfinished, C, err, errlen) != 0) {
         core_stop(C);
         core_free(C);
@@ -514,6 +540,7 @@ static void finished(core *C, game *g)
         g->owner->cpu_games--;
         g->owner = NULL;
     }
+    lobby_game_ended(C, g);
 }
 
 void core_analyse(core *C, game *g)
@@ -782,6 +809,7 @@ void core_slow_submit(core *C, job *j)
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
                                int local, const game *seats_of, core_made *m);
 
+
 /* A record checked: make its game (the waiter may have gone: then not). */
 static void record_made(core *C, job *j)
 {
@@ -999,11 +1027,11 @@ static void sweep(core *C)
 
 /* ---- requests ---- */
 
-core_status core_hint(core *C, game *g, const char *token, peer *by, void *waiter,
+core_status core_hint(core *C, game *g, const core_cred *who, peer *by, void *waiter,
                       job **handle, char *err, size_t errlen)
 {
     *handle = NULL;
-    int side = core_seat(g, token);
+    int side = core_side_of(g, who);
     if (side < 0) {
         snprintf(err, errlen, "not a seat of this game");
         return CORE_FORBIDDEN;
@@ -1049,10 +1077,10 @@ void core_abandon(core *C, job *j)
         cancel(C, j);
 }
 
-core_status core_move(core *C, game *g, const char *token, const char *move, int ply,
+core_status core_move(core *C, game *g, const core_cred *who, const char *move, int ply,
                       char *err, size_t errlen)
 {
-    int side = core_seat(g, token);
+    int side = core_side_of(g, who);
     int now = tav_session_ply(g->s);
     tav_result res;
     tav_session_result(g->s, &res);
@@ -1071,7 +1099,7 @@ core_status core_move(core *C, game *g, const char *token, const char *move, int
         snprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
         return CORE_CONFLICT;
     }
-    if (res.over) {
+    if (res.over || g->end[0]) {
         snprintf(err, errlen, "the game is over");
         return CORE_CONFLICT;
     }
@@ -1097,14 +1125,14 @@ core_status core_move(core *C, game *g, const char *token, const char *move, int
     return CORE_CONFLICT;
 }
 
-core_status core_resign(core *C, game *g, const char *token, char *err, size_t errlen)
+core_status core_resign(core *C, game *g, const core_cred *who, char *err, size_t errlen)
 {
-    int side = core_seat(g, token);
+    int side = core_side_of(g, who);
     if (side < 0) {
         snprintf(err, errlen, "not a seat of this game");
         return CORE_FORBIDDEN;
     }
-    if (tav_session_resign(g->s, side) != TAV_OK) {
+    if (g->end[0] || tav_session_resign(g->s, side) != TAV_OK) {
         snprintf(err, errlen, "the game is over");
         return CORE_CONFLICT;
     }
@@ -1119,14 +1147,49 @@ core_status core_resign(core *C, game *g, const char *token, char *err, size_t e
     return CORE_OK;
 }
 
+/* Abort (SPEC): before both sides have moved, either side may end the game,
+ * unrated, with no winner. */
+core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t errlen)
+{
+    int side = core_side_of(g, who);
+    if (side < 0) {
+        snprintf(err, errlen, "not a seat of this game");
+        return CORE_FORBIDDEN;
+    }
+    if (core_over(g)) {
+        snprintf(err, errlen, "the game is over");
+        return CORE_CONFLICT;
+    }
+    int moved[2] = {0, 0};
+    for (int i = 0; i < tav_session_ply(g->s); i++) {
+        int m = core_mover_at(g, i);
+        if (m == TAV_WHITE || m == TAV_BLACK)
+            moved[m] = 1;
+    }
+    if (moved[0] && moved[1]) {
+        snprintf(err, errlen, "both sides have moved: too late to abort (resign instead)");
+        return CORE_CONFLICT;
+    }
+    snprintf(g->end, sizeof g->end, "abort");
+    if (wq_result(C, g, STORE_OVER, -1) != 0) {
+        g->end[0] = 0;
+        snprintf(err, errlen, "the abort could not be stored");
+        return CORE_UNAVAILABLE;
+    }
+    changed(g);
+    finished(C, g);
+    after_change(C, g);
+    return CORE_OK;
+}
+
 /* Take back the seat's last move and everything after it.  Never in a
  * finished game (it never reopens: its record shows everything, Toscana's
  * stacks included), and never in a game with hidden information: the tile
  * a Toscana move reveals cannot be hidden again, so taking the move back
  * would hand out the next tile of the stack for free. */
-core_status core_undo(core *C, game *g, const char *token, int ply, char *err, size_t errlen)
+core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err, size_t errlen)
 {
-    int side = core_seat(g, token);
+    int side = core_side_of(g, who);
     if (side < 0) {
         snprintf(err, errlen, "not a seat of this game");
         return CORE_FORBIDDEN;
@@ -1139,9 +1202,7 @@ core_status core_undo(core *C, game *g, const char *token, int ply, char *err, s
         snprintf(err, errlen, "stale ply %d: %d moves were played", ply, tav_session_ply(g->s));
         return CORE_CONFLICT;
     }
-    tav_result res;
-    tav_session_result(g->s, &res);
-    if (res.over) {
+    if (core_over(g)) {
         snprintf(err, errlen, "the game is over: a finished game is never reopened");
         return CORE_CONFLICT;
     }
@@ -1207,9 +1268,7 @@ int core_help_allowed(const game *g)
 {
     if (!g->human[0] || !g->human[1] || g->local)
         return 1;
-    tav_result r;
-    tav_session_result(g->s, &r);
-    return r.over;
+    return core_over(g);
 }
 
 core_status core_create(core *C, peer *by, const char *name, const char *options,
@@ -1245,17 +1304,15 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
  * same players, options and screen, a new deal; each person's seat token
  * is their seat in the new game too.  Made once: asked again (by either
  * side) it is the same game. */
-core_status core_rematch(core *C, game *g, const char *token, peer *by, core_made *m)
+core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_made *m)
 {
     memset(m, 0, sizeof *m);
-    int side = core_seat(g, token);
+    int side = core_side_of(g, who);
     if (side < 0) {
         snprintf(m->err, sizeof m->err, "not a seat of this game");
         return m->status = CORE_FORBIDDEN;
     }
-    tav_result r;
-    tav_session_result(g->s, &r);
-    if (!r.over) {
+    if (!core_over(g)) {
         snprintf(m->err, sizeof m->err, "the game is not over");
         return m->status = CORE_CONFLICT;
     }
@@ -1300,8 +1357,30 @@ core_status core_rematch(core *C, game *g, const char *token, peer *by, core_mad
 /* A new game (create or record upload): stored first, then kept.  A
  * computer-only game counts against the address that made it until it ends.
  * Takes s over (freed on failure). */
+static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
+                                  int local, const game *seats_of, const char *const *account,
+                                  int rated, core_made *m);
+
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
                                int local, const game *seats_of, core_made *m)
+{
+    return create_game_as(C, s, player, by, local, seats_of, NULL, 0, m);
+}
+
+/* A game between two accounts (the lobby): no seat tokens, the accounts are
+ * the seats.  Takes s over. */
+core_status core_create_accounts(core *C, tav_session *s, const char *const account[2], int rated,
+                                 const store_seek *clock, core_made *m)
+{
+    (void)clock;
+    memset(m, 0, sizeof *m);
+    const char *player[2] = {"human", "human"};
+    return create_game_as(C, s, player, NULL, 0, NULL, account, rated, m);
+}
+
+static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
+                                  int local, const game *seats_of, const char *const *account,
+                                  int rated, core_made *m)
 {
     game *g = calloc(1, sizeof *g);
     store_move *moves = NULL;
@@ -1328,7 +1407,12 @@ static core_status create_game(core *C, tav_session *s, const char *const player
         snprintf(g->player[side], STORE_PLAYER_LEN, "%s", player[side]);
         memcpy(sg.player[side], g->player[side], STORE_PLAYER_LEN);
         m->tokens[side][0] = 0;
-        if (strcmp(player[side], "human") == 0) {
+        if (account && account[side] && account[side][0]) {
+            /* The account is the seat: no token. */
+            snprintf(g->account[side], STORE_NAME_LEN, "%s", account[side]);
+            memcpy(sg.account[side], g->account[side], STORE_NAME_LEN);
+            g->human[side] = 1;
+        } else if (strcmp(player[side], "human") == 0) {
             if (seats_of) {
                 /* A rematch: each person keeps their token, on the other side. */
                 memcpy(g->seat_hash[side], seats_of->seat_hash[1 - side], STORE_HASH_LEN);
@@ -1344,6 +1428,7 @@ static core_status create_game(core *C, tav_session *s, const char *const player
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = local && g->human[0] && g->human[1];
     sg.local = g->local;
+    g->rated = sg.rated = rated && account;
     sg.status = store_status(g);
     int64_t now = core_unix_ms();
     for (int i = 0; i < n; i++) {
@@ -1420,6 +1505,7 @@ void core_free(core *C)
     if (C->svc || C->rthread_started || C->wstarted)
         core_stop(C);
     core_drain(C);
+    lobby_free(C);
     for (int h = 0; h < CORE_HASH_SIZE; h++) {
         game *g = C->games[h];
         while (g) {

@@ -54,5 +54,9 @@ void core_slow_submit(core *C, job *j);
 /* accounts.c: on the slow thread, the password work; on the loop, its end. */
 void accounts_work(job *j);
 void accounts_done(core *C, job *j);
+/* lobby.c: a game ended (its winner, how, and ratings stored with it). */
+void lobby_game_ended(core *C, game *g);
+void lobby_load(core *C);
+void lobby_free(core *C);
 
 #endif

@@ -1,0 +1,398 @@
+/*
+ * lobby.c — the lobby (SPEC "The lobby"): seeks, their acceptance into a
+ * game between two accounts, and what a game between accounts leaves when
+ * it ends (its winner, how it ended, the players' Glicko-2 ratings).
+ *
+ * Open seeks live in memory (loaded from the store at start) and every
+ * change is a write of the open batch: a seek is answered 201 only once it
+ * is on disk, and an accept's game and the seek's closing are committed
+ * together.  Of two accepts of one seek the loop sees one first: it takes
+ * the seek, the other finds it taken (409).  A batch that fails gives the
+ * seek back.
+ *
+ * Ratings are computed on the writer thread, inside the transaction that
+ * ends the game, from the ratings as the store has them then: games ending
+ * one after the other in one batch each see the last one's result.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <sodium.h>
+
+#include "server/core/glicko.h"
+#include "server/core/internal.h"
+#include "server/core/writer.h"
+
+/* ---- seeks in memory ---- */
+
+static lobby_seek *find_seek(core *C, const char *id)
+{
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (strcmp(k->s.id, id) == 0)
+            return k;
+    return NULL;
+}
+
+static lobby_seek *add_seek(core *C, const store_seek *s)
+{
+    lobby_seek *k = calloc(1, sizeof *k);
+    if (!k)
+        return NULL;
+    k->s = *s;
+    /* Appended: the list stays oldest first. */
+    lobby_seek **pp = &C->seeks;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = k;
+    C->nseeks++;
+    return k;
+}
+
+static void drop_seek(core *C, lobby_seek *k)
+{
+    for (lobby_seek **pp = &C->seeks; *pp; pp = &(*pp)->next)
+        if (*pp == k) {
+            *pp = k->next;
+            C->nseeks--;
+            free(k);
+            return;
+        }
+}
+
+static int load_seek(void *ctx, const store_seek *s)
+{
+    add_seek(ctx, s);
+    return 0;
+}
+
+void lobby_load(core *C)
+{
+    char err[256];
+    if (C->st->ops->each_seek(C->st, load_seek, C, err, sizeof err) != 0)
+        core_log(C, "error: the seeks could not be read: %s", err);
+}
+
+void lobby_free(core *C)
+{
+    while (C->seeks)
+        drop_seek(C, C->seeks);
+}
+
+static void lobby_changed(core *C)
+{
+    if (C->ev.lobby_changed)
+        C->ev.lobby_changed(C->ev.ctx);
+}
+
+/* ---- writes ---- */
+
+typedef struct seek_write {
+    store_seek s;
+    int close;                 /* 0 create, 1 taken by game, 2 withdrawn */
+    char game[STORE_ID_LEN];
+} seek_write;
+
+static int seek_apply(store *st, const void *data, char *err, size_t errlen)
+{
+    const seek_write *w = data;
+    if (!w->close)
+        return st->ops->create_seek(st, &w->s, err, errlen);
+    return st->ops->close_seek(st, w->s.id, w->close == 1 ? w->game : "", err, errlen);
+}
+
+/* A failed batch: the seek is as the store has it (made: gone; closed:
+ * open again). */
+static void seek_settled(core *C, const void *data, int ok)
+{
+    const seek_write *w = data;
+    lobby_seek *k = find_seek(C, w->s.id);
+    if (ok) {
+        if (k && k->state != 0)
+            drop_seek(C, k);
+        return;
+    }
+    if (!w->close && k)
+        drop_seek(C, k);
+    else if (w->close && k)
+        k->state = 0;
+    lobby_changed(C);
+}
+
+/* ---- requests ---- */
+
+static int clock_ok(const store_seek *s)
+{
+    if (s->days)
+        return !s->initial && !s->increment &&
+               (s->days == 1 || s->days == 2 || s->days == 3 || s->days == 5 || s->days == 7 ||
+                s->days == 14);
+    if (!s->initial && !s->increment)
+        return 1;   /* no clock */
+    return s->initial >= 30 && s->initial <= 3 * 3600 && s->increment >= 0 && s->increment <= 180;
+}
+
+core_status core_seek(core *C, const char *account, const store_seek *want, char id[STORE_ID_LEN],
+                      char *err, size_t errlen)
+{
+    if (!account || !account[0]) {
+        snprintf(err, errlen, "sign in to offer a game");
+        return CORE_FORBIDDEN;
+    }
+    if (!tav_game_find(want->game)) {
+        snprintf(err, errlen, "unknown game '%.32s'", want->game);
+        return CORE_BAD;
+    }
+    tav_session *s = NULL;
+    char e[256];
+    if (tav_session_new(&s, want->game, want->options, 1, e, sizeof e) != TAV_OK) {
+        snprintf(err, errlen, "%s", e);
+        return CORE_BAD;
+    }
+    /* Options anyone may see: a seek cannot prepare a hidden deal. */
+    char pub[512];
+    tav_session_public_options(s, pub, sizeof pub);
+    tav_session_free(s);
+    if (strcmp(pub, want->options) != 0) {
+        snprintf(err, errlen, "a seek's options are public: no chosen deal");
+        return CORE_BAD;
+    }
+    if (!clock_ok(want)) {
+        snprintf(err, errlen, "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
+                              "or {\"days\": 1, 2, 3, 5, 7 or 14}");
+        return CORE_BAD;
+    }
+    int mine = 0;
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        mine += k->state == 0 && strcasecmp(k->s.by, account) == 0;
+    if (mine >= CORE_SEEKS_PER_ACCOUNT) {
+        snprintf(err, errlen, "at most %d open seeks per account", CORE_SEEKS_PER_ACCOUNT);
+        return CORE_LIMIT;
+    }
+    if (C->nseeks >= CORE_SEEKS_MAX) {
+        snprintf(err, errlen, "the lobby is full: try again shortly");
+        return CORE_UNAVAILABLE;
+    }
+    seek_write w;
+    memset(&w, 0, sizeof w);
+    w.s = *want;
+    core_random_b64(w.s.id, 9);
+    snprintf(w.s.by, sizeof w.s.by, "%s", account);
+    w.s.created = core_unix_ms() / 1000;
+    lobby_seek *k = add_seek(C, &w.s);
+    if (!k || wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0) {
+        if (k)
+            drop_seek(C, k);
+        snprintf(err, errlen, "the seek could not be stored");
+        return CORE_UNAVAILABLE;
+    }
+    snprintf(id, STORE_ID_LEN, "%s", w.s.id);
+    lobby_changed(C);
+    return CORE_CREATED;
+}
+
+void core_seeks_each(core *C, void (*fn)(void *ctx, const store_seek *s), void *ctx)
+{
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (k->state == 0)
+            fn(ctx, &k->s);
+}
+
+core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen)
+{
+    lobby_seek *k = find_seek(C, id);
+    if (!k || k->state == 2) {
+        snprintf(err, errlen, "no such seek");
+        return CORE_NOTFOUND;
+    }
+    if (!account || strcasecmp(k->s.by, account) != 0) {
+        snprintf(err, errlen, "not your seek");
+        return CORE_FORBIDDEN;
+    }
+    if (k->state == 1) {
+        snprintf(err, errlen, "the seek was accepted already");
+        return CORE_CONFLICT;
+    }
+    seek_write w;
+    memset(&w, 0, sizeof w);
+    w.s = k->s;
+    w.close = 2;
+    if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0) {
+        snprintf(err, errlen, "the seek could not be withdrawn");
+        return CORE_UNAVAILABLE;
+    }
+    k->state = 2;
+    lobby_changed(C);
+    return CORE_OK;
+}
+
+void core_unseek_all(core *C, const char *account)
+{
+    char err[160];
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (k->state == 0 && strcasecmp(k->s.by, account) == 0)
+            core_unseek(C, account, k->s.id, err, sizeof err);
+}
+
+core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
+                        char *err, size_t errlen)
+{
+    if (!account || !account[0]) {
+        snprintf(err, errlen, "sign in to accept a seek");
+        return CORE_FORBIDDEN;
+    }
+    lobby_seek *k = find_seek(C, id);
+    if (!k) {
+        snprintf(err, errlen, "no such seek");
+        return CORE_NOTFOUND;
+    }
+    if (k->state != 0) {
+        snprintf(err, errlen, "the seek is gone: taken or withdrawn");
+        return CORE_CONFLICT;
+    }
+    if (strcasecmp(k->s.by, account) == 0) {
+        snprintf(err, errlen, "that is your own seek");
+        return CORE_CONFLICT;
+    }
+    int seeker = k->s.colour == 0   ? TAV_WHITE
+                 : k->s.colour == 1 ? TAV_BLACK
+                                    : (int)(randombytes_uniform(2));
+    const char *acc[2];
+    acc[seeker] = k->s.by;
+    acc[1 - seeker] = account;
+    uint64_t seed;
+    randombytes_buf(&seed, sizeof seed);
+    tav_session *s = NULL;
+    char e[256];
+    if (tav_session_new(&s, k->s.game, k->s.options, seed, e, sizeof e) != TAV_OK) {
+        snprintf(err, errlen, "%s", e);
+        return CORE_BAD;
+    }
+    k->state = 1;   /* taken now: a second accept, even in this batch, is refused */
+    core_made m;
+    core_status st = core_create_accounts(C, s, acc, k->s.rated, &k->s, &m);
+    if (st != CORE_CREATED) {
+        k->state = 0;
+        snprintf(err, errlen, "%s", m.err);
+        return st;
+    }
+    seek_write w;
+    memset(&w, 0, sizeof w);
+    w.s = k->s;
+    w.close = 1;
+    snprintf(w.game, sizeof w.game, "%s", m.g->id);
+    if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0) {
+        snprintf(err, errlen, "the seek could not be closed");
+        return CORE_UNAVAILABLE;
+    }
+    snprintf(game_id, STORE_ID_LEN, "%s", m.g->id);
+    if (C->ev.started)
+        C->ev.started(C->ev.ctx, k->s.by, m.g->id);
+    lobby_changed(C);
+    return CORE_CREATED;
+}
+
+/* ---- the end of a game between accounts ---- */
+
+typedef struct end_write {
+    char id[STORE_ID_LEN];
+    char winner[8], end[8];
+    int rate;                          /* rated and not aborted: both ratings move */
+    char game[32];
+    char account[2][STORE_NAME_LEN];
+    double white_score;
+} end_write;
+
+static void rating_of(store *st, const char *name, const char *gname, glicko *g, int *games)
+{
+    store_rating r;
+    char err[256];
+    if (st->ops->get_rating(st, name, gname, &r, err, sizeof err) == 1) {
+        g->rating = r.rating;
+        g->rd = r.rd;
+        g->vol = r.vol;
+        *games = r.games;
+    } else {
+        glicko_new(g);
+        *games = 0;
+    }
+}
+
+static int end_apply(store *st, const void *data, char *err, size_t errlen)
+{
+    const end_write *w = data;
+    if (st->ops->set_end(st, w->id, w->winner, w->end, err, errlen) != 0)
+        return -1;
+    if (!w->rate)
+        return 0;
+    glicko p[2];
+    int games[2];
+    for (int side = 0; side < 2; side++)
+        rating_of(st, w->account[side], w->game, &p[side], &games[side]);
+    glicko_game(&p[0], &p[1], w->white_score);
+    for (int side = 0; side < 2; side++) {
+        store_rating r = {p[side].rating, p[side].rd, p[side].vol, games[side] + 1};
+        if (st->ops->set_rating(st, w->account[side], w->game, &r, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void lobby_game_ended(core *C, game *g)
+{
+    if (!g->account[0][0] && !g->account[1][0])
+        return;
+    end_write w;
+    memset(&w, 0, sizeof w);
+    snprintf(w.id, sizeof w.id, "%s", g->id);
+    snprintf(w.game, sizeof w.game, "%s", tav_session_game(g->s)->name);
+    int resigned = tav_session_resigned(g->s);
+    int winner;
+    if (g->end[0]) {
+        snprintf(w.end, sizeof w.end, "%s", g->end);
+        winner = strcmp(g->end, "time") == 0 ? g->end_winner : TAV_NONE;
+    } else {
+        snprintf(w.end, sizeof w.end, "%s", resigned != TAV_NONE ? "resign" : "normal");
+        tav_result r;
+        tav_session_result(g->s, &r);
+        winner = r.winner;
+    }
+    snprintf(w.winner, sizeof w.winner, "%s",
+             winner == TAV_WHITE   ? "white"
+             : winner == TAV_BLACK ? "black"
+             : winner == TAV_DRAW  ? "draw"
+                                   : "none");
+    w.rate = g->rated && g->account[0][0] && g->account[1][0] && strcmp(w.end, "abort") != 0 &&
+             winner != TAV_NONE;
+    w.white_score = winner == TAV_WHITE ? 1.0 : winner == TAV_BLACK ? 0.0 : 0.5;
+    memcpy(w.account, g->account, sizeof w.account);
+    if (wq_call(C, end_apply, NULL, &w, sizeof w) != 0)
+        core_log(C, "error: the end of game %s could not be queued", g->id);
+}
+
+/* ---- players ---- */
+
+int core_player(core *C, const char *name, char out[STORE_NAME_LEN])
+{
+    store_account a;
+    char err[256];
+    if (!core_name_ok(name) || C->st->ops->get_account(C->st, name, &a, err, sizeof err) != 1)
+        return 0;
+    snprintf(out, STORE_NAME_LEN, "%s", a.name);
+    sodium_memzero(&a, sizeof a);
+    return 1;
+}
+
+int core_ratings(core *C, const char *name,
+                 int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx)
+{
+    char err[256];
+    return C->st->ops->each_rating(C->st, name, fn, ctx, err, sizeof err);
+}
+
+int core_player_games(core *C, const char *name, int limit, store_pgame_fn fn, void *ctx)
+{
+    char err[256];
+    return C->st->ops->player_games(C->st, name, limit, fn, ctx, err, sizeof err);
+}

@@ -1,0 +1,127 @@
+// lobby.mjs — SPEC "The lobby" and "Ratings" over HTTP and the lobby
+// socket: two accounts, a seek, two accepts at once (exactly one wins), the
+// seeker told on the lobby socket, a rated game moved by session cookies
+// alone (others refused), the ratings after it exactly as Glicko-2 says for
+// two new players, both profiles listing the game; withdrawing seeks; abort.
+import WebSocket from "ws";
+import { check, eq, main, request, sleep, startServer } from "./lib.mjs";
+
+async function call(base, method, path, body, cookie) {
+  return request(base, method, path, body, { headers: cookie ? { cookie } : {} });
+}
+
+async function account(base, name) {
+  const r = await call(base, "POST", "/api/account", { name, password: `${name} password` });
+  check(r.status === 201, `account ${name}`, JSON.stringify(r.body));
+  return (r.headers.get("set-cookie") ?? "").split(";")[0];
+}
+
+// A lobby socket (with a cookie) collecting its messages.
+function lobby(base, cookie) {
+  const ws = new WebSocket(base.replace("http", "ws") + "/api/lobby", { headers: cookie ? { cookie } : {} });
+  const messages = [];
+  ws.on("message", (d) => messages.push(JSON.parse(String(d))));
+  ws.on("error", () => {});
+  const open = new Promise((res, rej) => { ws.once("open", res); ws.once("error", rej); });
+  return {
+    ws, messages, open,
+    async until(pred, ms = 10000) {
+      const t0 = Date.now();
+      while (!pred(messages) && Date.now() - t0 < ms) await sleep(20);
+      return pred(messages);
+    },
+  };
+}
+
+await main(async (defer) => {
+  const srv = await startServer();
+  defer(() => srv.stop());
+  const base = srv.base;
+  const ann = await account(base, "Ann"), ben = await account(base, "Ben"), cat = await account(base, "Cat");
+
+  eq((await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: true, colour: "white", clock: { initial: 300, increment: 5 } })).status,
+    401, "a seek signed out: 401");
+  const L = lobby(base, ann), spect = lobby(base);
+  await L.open; await spect.open;
+  check(await L.until((m) => m.length >= 1) && Array.isArray(L.messages[0]), "the lobby socket: the seeks at once");
+  const s1 = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: true, colour: "white", clock: { initial: 300, increment: 5 } }, ann);
+  check(s1.status === 201 && typeof s1.body.id === "string", "a seek: 201 and its id", JSON.stringify(s1.body));
+  const list = (await call(base, "GET", "/api/seeks")).body;
+  eq(list, [{ id: s1.body.id, game: "urbino", options: "", rated: true, colour: "white", clock: { initial: 300, increment: 5 }, by: "Ann", rating: 1500 }],
+    "GET /api/seeks lists it");
+  check(await spect.until((m) => m.some((x) => Array.isArray(x) && x.some((k) => k.id === s1.body.id))), "a guest's lobby socket sees it come");
+  for (const [bad, why] of [[{ game: "chess", options: "" }, "an unknown game"], [{ game: "toscana", options: "seed=4" }, "a chosen deal"],
+    [{ game: "urbino", clock: { initial: 5, increment: 0 } }, "a 5 s clock"], [{ game: "urbino", clock: { days: 4 } }, "4 days a move"],
+    [{ game: "urbino", colour: "green" }, "a colour"], [{ game: "urbino", clock: { minutes: 3 } }, "an unknown clock field"]])
+    eq((await call(base, "POST", "/api/seeks", bad, ben)).status, 400, `a seek with ${why}: 400`);
+
+  eq((await call(base, "POST", `/api/seeks/${s1.body.id}/accept`, {}, ann)).status, 409, "accepting one's own seek: 409");
+  eq((await call(base, "POST", `/api/seeks/${s1.body.id}/accept`, {})).status, 401, "accepting signed out: 401");
+  eq((await call(base, "POST", "/api/seeks/AAAAAAAAAAAA/accept", {}, ben)).status, 404, "an unknown seek: 404");
+  const [a1, a2] = await Promise.all([call(base, "POST", `/api/seeks/${s1.body.id}/accept`, {}, ben), call(base, "POST", `/api/seeks/${s1.body.id}/accept`, {}, cat)]);
+  const won = a1.status === 201 ? a1 : a2, lost = a1.status === 201 ? a2 : a1;
+  const winnerCookie = a1.status === 201 ? ben : cat, winnerName = a1.status === 201 ? "Ben" : "Cat";
+  eq([won.status, lost.status].sort(), [201, 409], "two accepts at once: exactly one gets the game (201), the other 409");
+  const gid = won.body.game;
+  check(await L.until((m) => m.some((x) => x.type === "started" && x.game === gid)), "the seeker is told on the lobby socket: started");
+  check(!spect.messages.some((x) => x.type === "started"), "a guest's socket is not told of others' games");
+  eq((await call(base, "GET", "/api/seeks")).body, [], "the seek is gone");
+  const other = winnerName === "Ben" ? cat : ben;
+
+  let g = (await call(base, "GET", `/api/games/${gid}`, undefined, ann)).body;
+  eq([g.accounts, g.rated, g.end, g.clock === null || typeof g.clock === "object", g.seat], [{ white: "Ann", black: winnerName }, true, null, true, "white"],
+    "the game: accounts, rated, not ended; Ann (the seeker, white) sees it as white");
+  // Urbino: black places the first architect.
+  const bv = (await call(base, "GET", `/api/games/${gid}`, undefined, winnerCookie)).body;
+  eq(bv.seat, "black", "the accepter sees it as black");
+  eq((await call(base, "POST", `/api/games/${gid}/moves`, { move: bv.legal[0], ply: 0 }, other)).status, 403, "another signed-in player cannot move: 403");
+  eq((await call(base, "POST", `/api/games/${gid}/moves`, { move: bv.legal[0], ply: 0 })).status, 400, "nobody signed in, no seat: 400");
+  eq((await call(base, "POST", `/api/games/${gid}/moves`, { move: bv.legal[0], ply: 0 }, ann)).status, 409, "the other player, not their turn: 409");
+  const mv = await call(base, "POST", `/api/games/${gid}/moves`, { move: bv.legal[0], ply: 0 }, winnerCookie);
+  eq([mv.status, mv.body.ply], [200, 1], "the accepter moves with the session cookie alone");
+  eq((await call(base, "POST", `/api/games/${gid}/hint`, {}, ann)).status, 403, "no hint in a game between people");
+  eq((await call(base, "POST", `/api/games/${gid}/resign`, {}, other)).status, 403, "another signed-in player cannot resign: 403");
+  eq((await call(base, "POST", `/api/games/${gid}/abort`, {}, ann)).status, 200, "abort before both sides moved: 200");
+  g = (await call(base, "GET", `/api/games/${gid}`)).body;
+  eq([g.over, g.end, g.winner], [true, "abort", "none"], "aborted: over, end abort, no winner");
+  eq((await call(base, "GET", "/api/players/Ann")).body.ratings, {}, "an aborted game moves no rating");
+
+  // A second seek, accepted, played a little, then resigned: rated.
+  const s2 = await call(base, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: true, colour: "black", clock: { days: 3 } }, ann);
+  const acc = await call(base, "POST", `/api/seeks/${s2.body.id}/accept`, {}, ben);
+  const g2 = acc.body.game;
+  let w = (await call(base, "GET", `/api/games/${g2}`, undefined, ben)).body;
+  eq([w.seat, w.accounts.white, w.accounts.black], ["white", "Ben", "Ann"], "colour black: the seeker plays black");
+  await call(base, "POST", `/api/games/${g2}/moves`, { move: w.legal[0], ply: 0 }, ben);
+  const bl = (await call(base, "GET", `/api/games/${g2}`, undefined, ann)).body;
+  await call(base, "POST", `/api/games/${g2}/moves`, { move: bl.legal[0], ply: 1 }, ann);
+  eq((await call(base, "POST", `/api/games/${g2}/abort`, {}, ben)).status, 409, "abort after both sides moved: 409");
+  const rs = await call(base, "POST", `/api/games/${g2}/resign`, {}, ann);
+  eq([rs.status, rs.body.end, rs.body.winner], [200, "resign", "white"], "Ann resigns: Ben (white) wins");
+  const pa = (await call(base, "GET", "/api/players/ann")).body, pb = (await call(base, "GET", "/api/players/Ben")).body;
+  const r2 = (x) => Math.round(x * 100) / 100;
+  eq([r2(pb.ratings.epaminondas.rating), r2(pb.ratings.epaminondas.rd), pb.ratings.epaminondas.games], [1662.31, 290.32, 1],
+    "the winner's rating: exactly Glicko-2's 1662.31, deviation 290.32 (from 1500/350/0.06)");
+  eq([r2(pa.ratings.epaminondas.rating), r2(pa.ratings.epaminondas.rd)], [1337.69, 290.32], "the loser's: 1337.69, 290.32");
+  eq(pa.name, "Ann", "a player by name, any letter case");
+  eq(pa.games.map((x) => [x.id, x.game, x.white, x.black, x.winner, x.end, x.rated]),
+    [[g2, "epaminondas", "Ben", "Ann", "white", "resign", true], [gid, "urbino", "Ann", winnerName, "none", "abort", true]],
+    "the player's games, newest first");
+  eq(pb.games[0].id, g2, "on both profiles");
+  eq((await call(base, "GET", "/api/me", undefined, ben)).body.ratings.epaminondas.games, 1, "/api/me shows the rating");
+  eq((await call(base, "GET", "/api/players/Nobody")).status, 404, "an unknown player: 404");
+  eq((await call(base, "GET", "/api/players/%3Cscript%3E")).status, 404, "a name that is no name: 404");
+
+  // Withdraw: one's own 200, another's 403; an owner leaving the lobby takes its seeks.
+  const s3 = await call(base, "POST", "/api/seeks", { game: "cathedral", options: "", rated: false, colour: "random", clock: { initial: 600, increment: 0 } }, ben);
+  eq((await call(base, "DELETE", `/api/seeks/${s3.body.id}`, undefined, ann)).status, 403, "withdrawing another's seek: 403");
+  eq((await call(base, "DELETE", `/api/seeks/${s3.body.id}`, undefined, ben)).status, 200, "withdrawing one's own: 200");
+  eq((await call(base, "GET", "/api/seeks")).body, [], "gone from the list");
+  const s4 = await call(base, "POST", "/api/seeks", { game: "cathedral", options: "", rated: false, colour: "random", clock: { initial: 600, increment: 0 } }, ann);
+  check(s4.status === 201, "another seek");
+  L.ws.close();
+  let gone = false;
+  for (let i = 0; i < 100 && !gone; i++) { await sleep(50); gone = (await call(base, "GET", "/api/seeks")).body.length === 0; }
+  check(gone, "a seek disappears when its owner leaves the lobby");
+  spect.ws.close();
+});
