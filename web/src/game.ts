@@ -16,6 +16,7 @@ import {
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
+import { boardFit, scrollHint, scrollToShow, type Span } from "./phone";
 import * as store from "./store";
 import type { BoardContext, BoardModule, Game, Meta, Presence, Side, View } from "./types";
 
@@ -111,7 +112,10 @@ function build(app: HTMLElement, s: Screen): void {
     h("h2", {}, "Analysis"), e.analysisBtn, e.analysisOut);
 
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
-  boardWrap.appendChild(s.svg);
+  e.scroller = h("div", { class: "board-scroll", id: "board-scroll" });
+  e.scroller.appendChild(s.svg);
+  boardWrap.appendChild(e.scroller);
+  boardWrap.appendChild(buildScrollBar(s));
   boardWrap.appendChild(e.analysis);
   e.watching = h("p", { class: "watching", id: "watching", hidden: true });
   e.end = h("p", { class: "end-reason", id: "end-reason", hidden: true });
@@ -125,6 +129,88 @@ function build(app: HTMLElement, s: Screen): void {
 
   document.addEventListener("keydown", (ev) => onKey(ev, s));
   document.addEventListener("tav-theme", () => drawBoard(s));
+  watchBoardFit(s);
+}
+
+// ---- A board wider than a phone -------------------------------------------------
+
+// The bar under a board that scrolls sideways: which way there is more, and
+// a button each way (half a screen).
+function buildScrollBar(s: Screen): HTMLElement {
+  const e = s.els;
+  const by = (dir: number) => () => {
+    const sc = e.scroller;
+    sc.scrollBy({ left: dir * sc.clientWidth * 0.5, behavior: "smooth" });
+  };
+  e.scrollBack = h("button", { type: "button", id: "scroll-back", "aria-label": "Show more of the board on the left" }, "◀");
+  e.scrollOn = h("button", { type: "button", id: "scroll-on", "aria-label": "Show more of the board on the right" }, "▶");
+  e.scrollBack.addEventListener("click", by(-1));
+  e.scrollOn.addEventListener("click", by(1));
+  e.scrollText = h("span", { class: "scroll-text", id: "scroll-text" });
+  e.scrollBar = h("div", { class: "scroll-bar", id: "scroll-bar", hidden: true }, e.scrollBack, e.scrollText, e.scrollOn);
+  return e.scrollBar;
+}
+
+// Size the board to the screen after every drawing (a board module redraws
+// by itself on a click) and every resize; on a narrow screen keep what the
+// player works with in view (phone.ts).
+function watchBoardFit(s: Screen): void {
+  let queued = false, lastWant = "", first = true;
+  const fit = (): void => {
+    queued = false;
+    const sc = s.els.scroller;
+    const units = s.svg.viewBox?.baseVal?.width ?? 0;
+    const f = boardFit(sc.clientWidth, units);
+    const was = s.svg.classList.contains("scrolls");
+    s.svg.classList.toggle("scrolls", f.scroll);
+    s.els.scroller.classList.toggle("scrolls", f.scroll);
+    s.svg.style.width = f.scroll ? `${f.width}px` : "";
+    s.els.scrollBar.hidden = !f.scroll;
+    if (!f.scroll) { first = true; return; }
+    if (first || !was) {
+      // first shown: the middle of the board
+      sc.scrollLeft = Math.max(0, (sc.scrollWidth - sc.clientWidth) / 2);
+      first = false;
+    }
+    const base = sc.getBoundingClientRect().left - sc.scrollLeft;
+    const spans = (sel: string): [string[], Span[]] => {
+      const names: string[] = [], out: Span[] = [];
+      s.svg.querySelectorAll(sel).forEach((x) => {
+        const sq = x.closest("[data-square]");
+        const r = (sq ?? x).getBoundingClientRect();
+        names.push(sq?.getAttribute("data-square") ?? "");
+        out.push([r.left - base, r.right - base]);
+      });
+      return [names, out];
+    };
+    const [mustNames, must] = spans(".pick-ring, .sq.picked");
+    const [wantNames, want] = spans(".front-ring, .capture-ring, [data-square] .dot");
+    const key = mustNames.join() + "|" + wantNames.join();
+    if (key !== lastWant) {
+      lastWant = key;
+      const to = scrollToShow(sc.scrollLeft, sc.clientWidth, sc.scrollWidth, must, want);
+      if (to !== null) sc.scrollTo({ left: to, behavior: "smooth" });
+    }
+    hintScroll(s);
+  };
+  const queue = (): void => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(fit);
+  };
+  new MutationObserver(queue).observe(s.svg, { childList: true, attributes: true, attributeFilter: ["viewBox"] });
+  window.addEventListener("resize", queue);
+  s.els.scroller.addEventListener("scroll", () => hintScroll(s), { passive: true });
+}
+
+function hintScroll(s: Screen): void {
+  const sc = s.els.scroller;
+  const t = scrollHint(sc.scrollLeft, sc.clientWidth, sc.scrollWidth);
+  s.els.scrollText.textContent = t.text;
+  (s.els.scrollBack as HTMLButtonElement).disabled = !t.back;
+  (s.els.scrollOn as HTMLButtonElement).disabled = !t.on;
+  sc.classList.toggle("more-left", t.back);
+  sc.classList.toggle("more-right", t.on);
 }
 
 // ---- Loading and live updates -------------------------------------------------

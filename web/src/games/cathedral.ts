@@ -52,7 +52,7 @@ function drawShape(parent: Element, cells: Cells, x: number, y: number, s: numbe
   }, parent);
   const h = handle(cells);
   text(parent, x + (h[0] + 0.5) * s, y + (h[1] + 0.5) * s, letter, {
-    "text-anchor": "middle", "dominant-baseline": "central", "font-size": s * 0.55,
+    "text-anchor": "middle", "dominant-baseline": "central", "font-size": Math.max(s * 0.55, 0.33),
     "font-family": FONT, "font-weight": 700, fill: colour.letter, "pointer-events": "none",
   });
 }
@@ -148,7 +148,7 @@ export function cathedral(): BoardModule {
     });
     const ps = handPieces(view, side, cb.grid);
     if (!ps.length) {
-      text(g, x + 0.1, y + HEADER_H + 0.25, "all built", { "font-size": 0.3, "font-family": FONT,
+      text(g, x + 0.1, y + HEADER_H + 0.25, "all built", { "font-size": 0.33, "font-family": FONT,
         fill: "currentColor", opacity: 0.7, "dominant-baseline": "central" });
       return;
     }
@@ -193,7 +193,7 @@ export function cathedral(): BoardModule {
     cb.drawBoard(root, {
       aria: "Cathedral board, 10 by 10. Arrows move the ghost, R turns it, Enter places it.",
       fill: () => BOARD.light, stroke: () => BOARD.line, label: (name) => squareLabel(name, view.squares[name]),
-      margin: MARGIN, coords: 0.3,
+      margin: MARGIN, coords: 0.33,
       piece: (name) => {
         const sq = view.squares[name];
         return sq?.kind ? (sq.kind === "Y" ? "the Cathedral" : `${sq.owner}'s ${NAMES[sq.kind] ?? sq.kind}`) : "";
@@ -248,13 +248,13 @@ export function cathedral(): BoardModule {
         msg = codes.size === 1 && codes.has("Y") ? "Place the Cathedral: pick it from your hand." :
           "Pick a building from your hand.";
       }
-      text(g, px, y + 0.55, msg, { "font-size": 0.28, "font-family": FONT, fill: "currentColor",
+      text(g, px, y + 0.55, msg, { "font-size": 0.33, "font-family": FONT, fill: "currentColor",
         "dominant-baseline": "central", class: "tav-msg" });
       return;
     } else if (cb.view?.phase === "over") {
       msg = "Game over.";
     }
-    if (msg) text(g, x, y + 0.55, msg, { "font-size": 0.3, "font-family": FONT, fill: "currentColor",
+    if (msg) text(g, x, y + 0.55, msg, { "font-size": 0.33, "font-family": FONT, fill: "currentColor",
       "dominant-baseline": "central", class: "tav-msg" });
   }
 
