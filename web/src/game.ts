@@ -17,6 +17,8 @@ import {
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
 import { boardFit, scrollHint, scrollToShow, type Span } from "./phone";
+import { playSound, setSound, soundOn } from "./sound";
+import { soundFor } from "./soundkit";
 import * as store from "./store";
 import type { BoardContext, BoardModule, Game, Meta, Presence, Side, View } from "./types";
 
@@ -99,9 +101,11 @@ function build(app: HTMLElement, s: Screen): void {
   e.rules = act("Rules", "rules-btn", () => showRules(s));
   e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
   e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, "New game");
+  e.sound = act("", "sound", () => { setSound(!soundOn()); showSound(s); });
+  showSound(s);
   e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
   e.rematch.hidden = true;
-  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.resign, e.flip, e.rules, e.sound, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
@@ -130,6 +134,14 @@ function build(app: HTMLElement, s: Screen): void {
   document.addEventListener("keydown", (ev) => onKey(ev, s));
   document.addEventListener("tav-theme", () => drawBoard(s));
   watchBoardFit(s);
+}
+
+// The sound switch says what it is now.
+function showSound(s: Screen): void {
+  const on = soundOn();
+  s.els.sound.textContent = on ? "🔊 Sound on" : "🔈 Sound off";
+  s.els.sound.setAttribute("aria-pressed", on ? "true" : "false");
+  s.els.sound.title = on ? "Sounds for moves, captures and the end of the game: on" : "Sounds for moves, captures and the end of the game: off";
 }
 
 // ---- A board wider than a phone -------------------------------------------------
@@ -291,6 +303,8 @@ function accept(s: Screen, g: Game, force: boolean): void {
   s.game = g;
   const moved = !old || old.ply !== g.ply || old.over !== g.over;
   if (moved) {
+    const sound = old ? soundFor(old, g) : null;
+    if (sound) playSound(sound);
     s.module?.reset();
     s.pending = false;
     if (old && s.els.message.textContent === STALE && g.ply === old.ply) {
