@@ -16,7 +16,7 @@ import {
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
-import { boardFit, scrollHint, scrollToShow, type Span } from "./phone";
+import { boardFit, SCROLL_SQUARE, scrollHint, scrollToShow, type Span } from "./phone";
 import { playSound, setSound, soundOn } from "./sound";
 import { soundFor } from "./soundkit";
 import * as store from "./store";
@@ -471,6 +471,7 @@ function drawBoard(s: Screen): void {
   const g = s.game;
   if (!g || !s.module || !s.ctx) return;
   s.ctx.orientation = orientation(s);
+  s.ctx.room = s.els.scroller.clientWidth > 0 ? s.els.scroller.clientWidth / SCROLL_SQUARE : undefined;
   s.ctx.seats = mySides(s);
   const past = s.viewPly !== null && s.pastView;
   const view = past ? (s.pastView as View) : g.view;
