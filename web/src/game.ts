@@ -172,7 +172,7 @@ function watchBoardFit(s: Screen): void {
     queued = false;
     const sc = s.els.scroller;
     const units = s.svg.viewBox?.baseVal?.width ?? 0;
-    const f = boardFit(sc.clientWidth, units);
+    const f = boardFit(sc.clientWidth, units, window.matchMedia("(max-width: 820px)").matches);
     const was = s.svg.classList.contains("scrolls");
     s.svg.classList.toggle("scrolls", f.scroll);
     s.els.scroller.classList.toggle("scrolls", f.scroll);
@@ -201,7 +201,8 @@ function watchBoardFit(s: Screen): void {
     if (key !== lastWant) {
       lastWant = key;
       const to = scrollToShow(sc.scrollLeft, sc.clientWidth, sc.scrollWidth, must, want);
-      if (to !== null) sc.scrollTo({ left: to, behavior: "smooth" });
+      // at once (not smoothly): the squares stay where the next tap lands
+      if (to !== null) sc.scrollLeft = to;
     }
     hintScroll(s);
   };
@@ -471,7 +472,8 @@ function drawBoard(s: Screen): void {
   const g = s.game;
   if (!g || !s.module || !s.ctx) return;
   s.ctx.orientation = orientation(s);
-  s.ctx.room = s.els.scroller.clientWidth > 0 ? s.els.scroller.clientWidth / SCROLL_SQUARE : undefined;
+  s.ctx.room = s.els.scroller.clientWidth > 0 && window.matchMedia("(max-width: 820px)").matches
+    ? s.els.scroller.clientWidth / SCROLL_SQUARE : undefined;
   s.ctx.seats = mySides(s);
   const past = s.viewPly !== null && s.pastView;
   const view = past ? (s.pastView as View) : g.view;

@@ -21,9 +21,11 @@ export interface BoardFit {
   width: number;     // the board's width in CSS pixels
 }
 
-/** How wide to draw a board `units` wide in an area `room` pixels wide. */
-export function boardFit(room: number, units: number): BoardFit {
-  if (!(units > 0) || !(room > 0)) return { scroll: false, width: room };
+/** How wide to draw a board `units` wide in an area `room` pixels wide on
+ *  a narrow screen (the game screen in one column; a wider one keeps its
+ *  layout, the board fitted to the height too). */
+export function boardFit(room: number, units: number, narrow = true): BoardFit {
+  if (!narrow || !(units > 0) || !(room > 0)) return { scroll: false, width: room };
   if (room / units >= MIN_SQUARE) return { scroll: false, width: room };
   return { scroll: true, width: Math.ceil(units * SCROLL_SQUARE) };
 }
