@@ -16,6 +16,9 @@ import {
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
+import { boardFit, SCROLL_SQUARE, scrollHint, scrollToShow, type Span } from "./phone";
+import { playSound, setSound, soundOn } from "./sound";
+import { soundFor } from "./soundkit";
 import * as store from "./store";
 import type { BoardContext, BoardModule, Game, Meta, Presence, Side, View } from "./types";
 
@@ -98,9 +101,11 @@ function build(app: HTMLElement, s: Screen): void {
   e.rules = act("Rules", "rules-btn", () => showRules(s));
   e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
   e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, "New game");
+  e.sound = act("", "sound", () => { setSound(!soundOn()); showSound(s); });
+  showSound(s);
   e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
   e.rematch.hidden = true;
-  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.resign, e.flip, e.rules, e.record, e.newGame);
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.resign, e.flip, e.rules, e.sound, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
@@ -111,7 +116,10 @@ function build(app: HTMLElement, s: Screen): void {
     h("h2", {}, "Analysis"), e.analysisBtn, e.analysisOut);
 
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
-  boardWrap.appendChild(s.svg);
+  e.scroller = h("div", { class: "board-scroll", id: "board-scroll" });
+  e.scroller.appendChild(s.svg);
+  boardWrap.appendChild(e.scroller);
+  boardWrap.appendChild(buildScrollBar(s));
   boardWrap.appendChild(e.analysis);
   e.watching = h("p", { class: "watching", id: "watching", hidden: true });
   e.end = h("p", { class: "end-reason", id: "end-reason", hidden: true });
@@ -125,6 +133,97 @@ function build(app: HTMLElement, s: Screen): void {
 
   document.addEventListener("keydown", (ev) => onKey(ev, s));
   document.addEventListener("tav-theme", () => drawBoard(s));
+  watchBoardFit(s);
+}
+
+// The sound switch says what it is now.
+function showSound(s: Screen): void {
+  const on = soundOn();
+  s.els.sound.textContent = on ? "🔊 Sound on" : "🔈 Sound off";
+  s.els.sound.setAttribute("aria-pressed", on ? "true" : "false");
+  s.els.sound.title = on ? "Sounds for moves, captures and the end of the game: on" : "Sounds for moves, captures and the end of the game: off";
+}
+
+// ---- A board wider than a phone -------------------------------------------------
+
+// The bar under a board that scrolls sideways: which way there is more, and
+// a button each way (half a screen).
+function buildScrollBar(s: Screen): HTMLElement {
+  const e = s.els;
+  const by = (dir: number) => () => {
+    const sc = e.scroller;
+    sc.scrollBy({ left: dir * sc.clientWidth * 0.5, behavior: "smooth" });
+  };
+  e.scrollBack = h("button", { type: "button", id: "scroll-back", "aria-label": "Show more of the board on the left" }, "◀");
+  e.scrollOn = h("button", { type: "button", id: "scroll-on", "aria-label": "Show more of the board on the right" }, "▶");
+  e.scrollBack.addEventListener("click", by(-1));
+  e.scrollOn.addEventListener("click", by(1));
+  e.scrollText = h("span", { class: "scroll-text", id: "scroll-text" });
+  e.scrollBar = h("div", { class: "scroll-bar", id: "scroll-bar", hidden: true }, e.scrollBack, e.scrollText, e.scrollOn);
+  return e.scrollBar;
+}
+
+// Size the board to the screen after every drawing (a board module redraws
+// by itself on a click) and every resize; on a narrow screen keep what the
+// player works with in view (phone.ts).
+function watchBoardFit(s: Screen): void {
+  let queued = false, lastWant = "", first = true;
+  const fit = (): void => {
+    queued = false;
+    const sc = s.els.scroller;
+    const units = s.svg.viewBox?.baseVal?.width ?? 0;
+    const f = boardFit(sc.clientWidth, units, window.matchMedia("(max-width: 820px)").matches);
+    const was = s.svg.classList.contains("scrolls");
+    s.svg.classList.toggle("scrolls", f.scroll);
+    s.els.scroller.classList.toggle("scrolls", f.scroll);
+    s.svg.style.width = f.scroll ? `${f.width}px` : "";
+    s.els.scrollBar.hidden = !f.scroll;
+    if (!f.scroll) { first = true; return; }
+    if (first || !was) {
+      // first shown: the middle of the board
+      sc.scrollLeft = Math.max(0, (sc.scrollWidth - sc.clientWidth) / 2);
+      first = false;
+    }
+    const base = sc.getBoundingClientRect().left - sc.scrollLeft;
+    const spans = (sel: string): [string[], Span[]] => {
+      const names: string[] = [], out: Span[] = [];
+      s.svg.querySelectorAll(sel).forEach((x) => {
+        const sq = x.closest("[data-square]");
+        const r = (sq ?? x).getBoundingClientRect();
+        names.push(sq?.getAttribute("data-square") ?? "");
+        out.push([r.left - base, r.right - base]);
+      });
+      return [names, out];
+    };
+    const [mustNames, must] = spans(".pick-ring, .sq.picked");
+    const [wantNames, want] = spans(".front-ring, .capture-ring, [data-square] .dot");
+    const key = mustNames.join() + "|" + wantNames.join();
+    if (key !== lastWant) {
+      lastWant = key;
+      const to = scrollToShow(sc.scrollLeft, sc.clientWidth, sc.scrollWidth, must, want);
+      // at once (not smoothly): the squares stay where the next tap lands
+      if (to !== null) sc.scrollLeft = to;
+    }
+    hintScroll(s);
+  };
+  const queue = (): void => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(fit);
+  };
+  new MutationObserver(queue).observe(s.svg, { childList: true, attributes: true, attributeFilter: ["viewBox"] });
+  window.addEventListener("resize", queue);
+  s.els.scroller.addEventListener("scroll", () => hintScroll(s), { passive: true });
+}
+
+function hintScroll(s: Screen): void {
+  const sc = s.els.scroller;
+  const t = scrollHint(sc.scrollLeft, sc.clientWidth, sc.scrollWidth);
+  s.els.scrollText.textContent = t.text;
+  (s.els.scrollBack as HTMLButtonElement).disabled = !t.back;
+  (s.els.scrollOn as HTMLButtonElement).disabled = !t.on;
+  sc.classList.toggle("more-left", t.back);
+  sc.classList.toggle("more-right", t.on);
 }
 
 // ---- Loading and live updates -------------------------------------------------
@@ -205,6 +304,8 @@ function accept(s: Screen, g: Game, force: boolean): void {
   s.game = g;
   const moved = !old || old.ply !== g.ply || old.over !== g.over;
   if (moved) {
+    const sound = old ? soundFor(old, g) : null;
+    if (sound) playSound(sound);
     s.module?.reset();
     s.pending = false;
     if (old && s.els.message.textContent === STALE && g.ply === old.ply) {
@@ -371,6 +472,8 @@ function drawBoard(s: Screen): void {
   const g = s.game;
   if (!g || !s.module || !s.ctx) return;
   s.ctx.orientation = orientation(s);
+  s.ctx.room = s.els.scroller.clientWidth > 0 && window.matchMedia("(max-width: 820px)").matches
+    ? s.els.scroller.clientWidth / SCROLL_SQUARE : undefined;
   s.ctx.seats = mySides(s);
   const past = s.viewPly !== null && s.pastView;
   const view = past ? (s.pastView as View) : g.view;

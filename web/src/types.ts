@@ -129,6 +129,10 @@ export interface BoardContext {
   submit(move: string): void;
   // Show a short message to the player (e.g. "pick a landing square").
   say(text: string): void;
+  // On a phone: how many board units (squares) the screen shows at once when
+  // the board scrolls sideways (phone.ts); a board keeps its hands and
+  // controls within that much, around its middle, where the scroll starts.
+  room?: number;
 }
 
 // One per board drawn: made by the game's factory (web/src/games/index.ts),

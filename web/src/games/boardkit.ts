@@ -39,6 +39,20 @@ export function setStyle(e: SVGElement, css: string): void {
   }
 }
 
+// A sentence cut into lines of at most `width` units at font size `font`
+// (a character taken as 0.56 of the font size: system sans-serif's average,
+// a little over), at spaces; a word longer than a line stays whole.
+export function wrapLines(s: string, width: number, font: number): string[] {
+  const per = Math.max(4, Math.floor(width / (font * 0.56)));
+  const lines: string[] = [];
+  let cur = "";
+  for (const w of s.split(/\s+/).filter(Boolean)) {
+    if (cur && cur.length + 1 + w.length > per) { lines.push(cur); cur = w; } else cur = cur ? `${cur} ${w}` : w;
+  }
+  if (cur) lines.push(cur);
+  return lines;
+}
+
 export function text(parent: Element, x: number, y: number, s: string,
   attrs: Record<string, string | number> = {}): SVGTextElement {
   const t = el("text", { x, y, ...attrs }, parent);

@@ -26,7 +26,7 @@
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
 import {
-  button, Carried, carriedOf, focusRing, pieceName, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text,
+  button, Carried, carriedOf, focusRing, pieceName, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text, wrapLines,
 } from "./boardkit";
 import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, squareLabel, squares } from "./cathedralkit";
 
@@ -52,7 +52,7 @@ function drawShape(parent: Element, cells: Cells, x: number, y: number, s: numbe
   }, parent);
   const h = handle(cells);
   text(parent, x + (h[0] + 0.5) * s, y + (h[1] + 0.5) * s, letter, {
-    "text-anchor": "middle", "dominant-baseline": "central", "font-size": s * 0.55,
+    "text-anchor": "middle", "dominant-baseline": "central", "font-size": Math.max(s * 0.55, 0.33),
     "font-family": FONT, "font-weight": 700, fill: colour.letter, "pointer-events": "none",
   });
 }
@@ -148,7 +148,7 @@ export function cathedral(): BoardModule {
     });
     const ps = handPieces(view, side, cb.grid);
     if (!ps.length) {
-      text(g, x + 0.1, y + HEADER_H + 0.25, "all built", { "font-size": 0.3, "font-family": FONT,
+      text(g, x + 0.1, y + HEADER_H + 0.25, "all built", { "font-size": 0.33, "font-family": FONT,
         fill: "currentColor", opacity: 0.7, "dominant-baseline": "central" });
       return;
     }
@@ -193,7 +193,7 @@ export function cathedral(): BoardModule {
     cb.drawBoard(root, {
       aria: "Cathedral board, 10 by 10. Arrows move the ghost, R turns it, Enter places it.",
       fill: () => BOARD.light, stroke: () => BOARD.line, label: (name) => squareLabel(name, view.squares[name]),
-      margin: MARGIN, coords: 0.3,
+      margin: MARGIN, coords: 0.33,
       piece: (name) => {
         const sq = view.squares[name];
         return sq?.kind ? (sq.kind === "Y" ? "the Cathedral" : `${sq.owner}'s ${NAMES[sq.kind] ?? sq.kind}`) : "";
@@ -248,13 +248,15 @@ export function cathedral(): BoardModule {
         msg = codes.size === 1 && codes.has("Y") ? "Place the Cathedral: pick it from your hand." :
           "Pick a building from your hand.";
       }
-      text(g, px, y + 0.55, msg, { "font-size": 0.28, "font-family": FONT, fill: "currentColor",
-        "dominant-baseline": "central", class: "tav-msg" });
+      // cut into lines where the room beside the buttons is short (a phone)
+      const lines = wrapLines(msg, x + w - px, 0.33).slice(0, 2);
+      lines.forEach((l, i) => text(g, px, y + 0.55 + (i - (lines.length - 1) / 2) * 0.4, l, { "font-size": 0.33,
+        "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" }));
       return;
     } else if (cb.view?.phase === "over") {
       msg = "Game over.";
     }
-    if (msg) text(g, x, y + 0.55, msg, { "font-size": 0.3, "font-family": FONT, fill: "currentColor",
+    if (msg) text(g, x, y + 0.55, msg, { "font-size": 0.33, "font-family": FONT, fill: "currentColor",
       "dominant-baseline": "central", class: "tav-msg" });
   }
 
@@ -310,13 +312,18 @@ export function cathedral(): BoardModule {
       return [px + PANEL_W + 0.2, Math.max(bottom, y2 + h2 + 0.1)];
     }
     const w = N + MARGIN;
-    const h1 = panelHeight(view, other, w);
+    // On a phone whose board scrolls sideways, the hands and the controls
+    // only as wide as the screen, around the board's middle (in view).
+    const room = ctx.room;
+    const pw = room !== undefined && room < w + 0.3 ? Math.max(4, room - 0.3) : w;
+    const lx = pw < w ? MARGIN + 0.1 + N / 2 - pw / 2 : 0.1;
+    const h1 = panelHeight(view, other, pw);
     cb.bx = MARGIN + 0.1; cb.by = h1 + 0.2;
-    drawPanel(root, view, other, 0.1, 0.1, w);
+    drawPanel(root, view, other, lx, 0.1, pw);
     drawBoard(root, view);
-    drawControls(root, 0.1, cb.by + N + MARGIN, w);
-    drawPanel(root, view, me, 0.1, cb.by + N + MARGIN + CONTROLS_H, w);
-    return [w + 0.3, cb.by + N + MARGIN + CONTROLS_H + panelHeight(view, me, w) + 0.1];
+    drawControls(root, lx, cb.by + N + MARGIN, pw);
+    drawPanel(root, view, me, lx, cb.by + N + MARGIN + CONTROLS_H, pw);
+    return [w + 0.3, cb.by + N + MARGIN + CONTROLS_H + panelHeight(view, me, pw) + 0.1];
   }
 
   function select(code: string, toBoard: boolean, index = 0): void {

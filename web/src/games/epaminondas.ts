@@ -108,7 +108,7 @@ export function epaminondas(): BoardModule {
       }
       if (hint.has(n)) el("rect", { class: "hint-frame", x: 0.06, y: 0.06, width: 0.88, height: 0.88, rx: 0.12 }, g);
     }
-    drawCoordinates(root, board.grid, OX, OY, 0.3);
+    drawCoordinates(root, board.grid, OX, OY, 0.34);
   }
 
   // Forget the pieces picked.

@@ -83,7 +83,7 @@ export function drawSquares(parent: Element, w: number, h: number, side: Side, o
 }
 
 // File letters under the board and rank numbers to its left.
-export function drawCoordinates(parent: Element, grid: Grid, ox: number, oy: number, size = 0.32): void {
+export function drawCoordinates(parent: Element, grid: Grid, ox: number, oy: number, size = 0.36): void {
   const g = el("g", { class: "coords", "aria-hidden": "true", "pointer-events": "none" }, parent);
   for (let c = 0; c < grid.w; c++) {
     const name = grid.square(c, grid.h - 1) as string;
@@ -105,7 +105,7 @@ export function stripButton(parent: Element, x: number, y: number, w: number, hg
     "aria-pressed": opts.selected ? "true" : "false",
   }, parent);
   el("rect", { x, y, width: w, height: hgt, rx: 0.14 }, g);
-  text(g, x + w / 2, y + hgt / 2, label, { "text-anchor": "middle", "dominant-baseline": "central", "font-size": hgt * 0.42, "pointer-events": "none" });
+  text(g, x + w / 2, y + hgt / 2, label, { "text-anchor": "middle", "dominant-baseline": "central", "font-size": Math.max(hgt * 0.42, 0.36), "pointer-events": "none" });
   focusRing(g, x, y, w, hgt, 0.06);
   if (!opts.disabled) {
     g.addEventListener("click", (ev) => { ev.stopPropagation(); opts.onPress(); });

@@ -25,7 +25,7 @@
 // toscanakit.ts.
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
-import { button, Carried, carriedOf, CarryBoard, focusRing, Cells, el, markedCells, markHandled, outlinePath, refocus, text } from "./boardkit";
+import { button, Carried, carriedOf, CarryBoard, focusRing, Cells, el, markedCells, markHandled, outlinePath, refocus, text, wrapLines } from "./boardkit";
 import { canArm, COL, colourName, decision, FRAME, frameTurned, squareFill, squareLabel, tileColour, topTile } from "./toscanakit";
 
 const N = 17;
@@ -239,12 +239,21 @@ export function toscana(): BoardModule {
 
   // The buttons and the one-line explanation; on a tall screen (twoLines) the
   // line goes under the buttons and everything is drawn larger.
-  function drawControls(root: Element, x0: number, y0: number, twoLines: boolean): void {
-    const scale = twoLines ? 1.3 : 1;
+  // On a phone (room: the units in view), the line is cut to fit the screen.
+  function drawControls(root: Element, x0: number, y0: number, twoLines: boolean, room?: number): void {
+    const scale = room !== undefined ? 1 : twoLines ? 1.3 : 1;
     const g = el("g", { class: "tav-controls", transform: `translate(${x0} ${y0}) scale(${scale})` }, root);
     const x = 0, y = 0;
-    const line = (s: string, lx: number) => text(g, twoLines ? x : lx, twoLines ? y + 1.6 : y + 0.65, s, {
-      "font-size": FS, "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" });
+    const line = (s: string, lx: number) => {
+      if (room === undefined) {
+        text(g, twoLines ? x : lx, twoLines ? y + 1.6 : y + 0.65, s, {
+          "font-size": FS, "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" });
+        return;
+      }
+      const fs = 0.38;
+      wrapLines(s, room - 0.4, fs).slice(0, 3).forEach((l, i) => text(g, x, y + 1.55 + i * fs * 1.3, l, {
+        "font-size": fs, "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" }));
+    };
     if (cb.legal.length === 1 && cb.legal[0] === "pass") {
       button(g, x, y + 0.2, 2.6, 0.95, "Pass", { key: "pass", primary: true, aria: "Pass (your tile fits nowhere)",
         onPress: () => cb.submit("pass") });
@@ -282,6 +291,19 @@ export function toscana(): BoardModule {
       return [cb.bx + N + 0.6 + PANEL_W, cb.by + N + MARGIN + CONTROLS_H];
     }
     const w = N + MARGIN, ps = 1.5;
+    const room = cb.ctx!.room;
+    if (room !== undefined && room < w + 0.3) {
+      // a phone, the board scrolling sideways: the panels one above the
+      // other and the controls, all around the board's middle (in view)
+      const lx = Math.max(0.1, MARGIN + 0.1 + N / 2 - room / 2 + 0.15);
+      const px = MARGIN + 0.1 + N / 2 - PANEL_W / 2;
+      cb.bx = MARGIN + 0.1; cb.by = 2 * PANEL_H + 0.3;
+      drawPanel(root, view, other, px, 0.1, 1);
+      drawPanel(root, view, me, px, PANEL_H + 0.2, 1);
+      drawBoard(root, view);
+      drawControls(root, lx, cb.by + N + MARGIN, true, room);
+      return [w + 0.3, cb.by + N + MARGIN + 2.9];
+    }
     cb.bx = MARGIN + 0.1; cb.by = PANEL_H * ps + 0.2;
     drawPanel(root, view, other, 0.1, 0.1, ps);
     drawPanel(root, view, me, 0.1 + w / 2 + 0.2, 0.1, ps);

@@ -33,11 +33,11 @@ const HELP = "click an architect and its new square to move it first (or keep bo
   "(the buttons or the keys H, P, T), then click a lot offered for it. Tab reaches the board; the arrows move " +
   "between squares and Enter clicks.";
 
-const W = 10;            // viewBox width
-const OX = 0.65;         // board origin
+const W = 9.7;           // viewBox width (390 px wide: squares of 40 px)
+const OX = 0.5;          // board origin
 const OY = 1.15;
 const STRIP_Y = OY + 9 + 0.5;
-const H = STRIP_Y + 1.25;
+const H = STRIP_Y + 1.3;
 
 // ---- Drawing ---------------------------------------------------------------------------
 
@@ -65,7 +65,7 @@ function drawSupply(parent: Element, view: View, side: Side, x: number, y: numbe
   for (const k of KINDS) {
     const ig = el("g", { transform: `translate(${cx} ${y + 0.05}) scale(0.8)` }, g);
     drawBuilding(ig, k, side);
-    text(g, cx + 0.85, y + 0.45, `×${s[k]}`, { class: "strip-label", "dominant-baseline": "central", "font-size": 0.34 });
+    text(g, cx + 0.85, y + 0.45, `×${s[k]}`, { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
     cx += 1.75;
   }
 }
@@ -171,10 +171,10 @@ export function urbino(): BoardModule {
       el("path", { class: `district ${scorer}`, d: outlinePath(cells) }, over);
       // The badge on the top-right corner of the district's top-most, right-most square.
       const top = cells.slice().sort((a, b) => a[1] - b[1] || b[0] - a[0])[0];
-      const bx = top[0] + 0.84, by = top[1] + 0.16;
+      const bx = top[0] + 0.7, by = top[1] + 0.3;
       const label = scorer === "none" ? "0" : String(r.points);
-      el("circle", { class: `badge ${scorer}`, cx: bx, cy: by, r: 0.22 }, over);
-      text(over, bx, by, label, { class: `badge-text ${scorer}`, "text-anchor": "middle", "dominant-baseline": "central", "font-size": label.length > 1 ? 0.2 : 0.26 });
+      el("circle", { class: `badge ${scorer}`, cx: bx, cy: by, r: 0.28 }, over);
+      text(over, bx, by, label, { class: `badge-text ${scorer}`, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.36 });
     }
 
     drawCoordinates(root, board.grid, OX, OY);
@@ -188,29 +188,29 @@ export function urbino(): BoardModule {
       let x = OX + 3.1;
       for (const m of firstMoves) {
         const who = m.parts.side ?? "white";
-        stripButton(root, x, sy + 0.1, 2.9, 0.8, `${who === "white" ? "White" : "Black"} first`, { key: m.move, onPress: () => ctx.submit(m.move), aria: `${who} builds first` });
+        stripButton(root, x, sy + 0.05, 2.9, 1, `${who === "white" ? "White" : "Black"} first`, { key: m.move, onPress: () => ctx.submit(m.move), aria: `${who} builds first` });
         x += 3.05;
       }
     } else if (pass) {
-      text(root, OX, sy + 0.5, "No building fits anywhere:", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.34 });
-      stripButton(root, OX + 5, sy + 0.1, 2.6, 0.8, "Pass", { key: pass.move, onPress: () => ctx.submit(pass.move) });
+      text(root, OX, sy + 0.5, "No building fits anywhere:", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
+      stripButton(root, OX + 5.4, sy + 0.05, 2.6, 1, "Pass", { key: pass.move, onPress: () => ctx.submit(pass.move) });
     } else if (all.length) {
       const s = supply(view, me);
       let x = OX;
       for (const k of KINDS) {
         const ok = avail.some((b) => b.kind === k);
-        const g = stripButton(root, x, sy + 0.05, 2.05, 0.9, "", {
+        const g = stripButton(root, x, sy + 0.05, 2.05, 1, "", {
           key: `kind-${k}`, selected: k === kind && ok, disabled: !ok, onPress: () => chooseKind(k),
           aria: `${KIND_NAME[k]} (${s[k]} left)` + (ok ? "" : ", no lot for it"),
         });
         const ig = el("g", { transform: `translate(${x + 0.1} ${sy + 0.1}) scale(0.8)`, "pointer-events": "none" }, g);
         drawBuilding(ig, k, me);
         pieceName(g, `${KIND_NAME[k]} (${k}), worth ${k === "H" ? 1 : k === "P" ? 2 : 3}`, (t) => ctx.say(t));
-        text(g, x + 1.35, sy + 0.5, `${k} ×${s[k]}`, { "dominant-baseline": "central", "text-anchor": "middle", "font-size": 0.32, "pointer-events": "none" });
+        text(g, x + 1.35, sy + 0.5, `${k} ×${s[k]}`, { "dominant-baseline": "central", "text-anchor": "middle", "font-size": 0.36, "pointer-events": "none" });
         x += 2.2;
       }
       if (st.arch) {
-        stripButton(root, x + 0.05, sy + 0.05, 2.1, 0.9, "Keep both", { key: "keep", onPress: () => { st.arch = null; st.dest = null; ctx.say(""); render(); }, aria: "Keep both architects where they stand" });
+        stripButton(root, x + 0.05, sy + 0.05, 2.1, 1, "Keep both", { key: "keep", onPress: () => { st.arch = null; st.dest = null; ctx.say(""); render(); }, aria: "Keep both architects where they stand" });
       }
     } else {
       drawSupply(root, view, me, OX, sy);
