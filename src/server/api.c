@@ -137,13 +137,11 @@ int api_http_status(core_status st)
     }
 }
 
-static void game_answer(reply *r, int status, game *g, int viewer)
+static void game_answer(srv *S, reply *r, int status, game *g, int viewer)
 {
     size_t len = 0;
-    const char *json = json_game_cached(g, viewer, &len);
-    char *body = json ? malloc(len + 1) : NULL;
+    char *body = json_game_copy(S->C, g, viewer, &len);
     if (body) {
-        memcpy(body, json, len + 1);
         answer(r, status, body);
     } else {
         refuse(r, 500, "the game could not be written as JSON");
@@ -220,10 +218,11 @@ void api_record_done(srv *S, core_made *m, reply *r)
 }
 
 /* The answer to a seat's action: the game as that seat sees it, or the refusal. */
-static void acted(reply *r, game *g, const core_cred *cred, core_status st, const char *err)
+static void acted(srv *S, reply *r, game *g, const core_cred *cred, core_status st,
+                  const char *err)
 {
     if (st == CORE_OK)
-        game_answer(r, 200, g, core_side_of(g, cred));
+        game_answer(S, r, 200, g, core_side_of(g, cred));
     else
         answer(r, api_http_status(st), json_error("%s", err));
 }
@@ -262,7 +261,7 @@ static void api_move(srv *S, const asker *who, game *g, const char *body, size_t
     char err[320];
     core_status st = core_move(S->C, g, &cred, str_field(o, "move", ""),
                                (int)json_integer_value(json_object_get(o, "ply")), err, sizeof err);
-    acted(r, g, &cred, st, err);
+    acted(S, r, g, &cred, st, err);
     json_decref(o);
 }
 
@@ -278,7 +277,7 @@ static void api_resign(srv *S, const asker *who, game *g, const char *body, size
     if (cred_missing(&cred, o, r))
         return;
     char err[320];
-    acted(r, g, &cred, core_resign(S->C, g, &cred, err, sizeof err), err);
+    acted(S, r, g, &cred, core_resign(S->C, g, &cred, err, sizeof err), err);
     json_decref(o);
 }
 
@@ -316,7 +315,7 @@ static void api_abort(srv *S, const asker *who, game *g, const char *body, size_
     if (cred_missing(&cred, o, r))
         return;
     char err[320];
-    acted(r, g, &cred, core_abort(S->C, g, &cred, err, sizeof err), err);
+    acted(S, r, g, &cred, core_abort(S->C, g, &cred, err, sizeof err), err);
     json_decref(o);
 }
 
@@ -331,7 +330,7 @@ static void api_undo(srv *S, const asker *who, game *g, const char *body, size_t
     char err[320];
     core_status st = core_undo(S->C, g, &cred, (int)json_integer_value(json_object_get(o, "ply")),
                                err, sizeof err);
-    acted(r, g, &cred, st, err);
+    acted(S, r, g, &cred, st, err);
     json_decref(o);
 }
 
@@ -807,7 +806,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         return;
     }
     if (name[0] == 0) {
-        game_answer(r, 200, g, viewer);
+        game_answer(S, r, 200, g, viewer);
     } else if (strcmp(name, "record") == 0) {
         char *text = tav_session_record(g->s, viewer, g->player[0], g->player[1]);
         if (!text) {

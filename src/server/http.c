@@ -121,13 +121,14 @@ static void ws_send_game(conn *c, int again)
     if (!g || (again ? c->resent == stamp : c->sent == stamp))
         return;
     size_t len = 0;
-    const char *text = json_game_cached(g, c->viewer, &len);
+    char *text = json_game_copy(server_of(c->wsi)->C, g, c->viewer, &len);
     if (!text)
         return;
     c->sent = stamp;
     if (again)
         c->resent = stamp;
     ws_send_n(c, text, len);
+    free(text);
 }
 
 static int viewer_index(int viewer)
@@ -162,10 +163,11 @@ void live_broadcast(srv *S, game *g)
             continue;
         if (!m[k]) {
             size_t len = 0;
-            const char *text = json_game_cached(g, c->viewer, &len);
+            char *text = json_game_copy(S->C, g, c->viewer, &len);
             if (!text)
                 continue;
             m[k] = msg_new(text, len);
+            free(text);
             if (!m[k])
                 continue;
             m[k]->batch = batch;

@@ -865,6 +865,40 @@ static int viewer_slot(int viewer)
     return viewer == TAV_WHITE ? 0 : viewer == TAV_BLACK ? 1 : 2;
 }
 
+char *json_game_copy(core *C, game *g, int viewer, size_t *len)
+{
+    size_t n = 0;
+    const char *text = json_game_cached(g, viewer, &n);
+    if (!text)
+        return NULL;
+    int64_t left[2] = {0, 0}, deadline = 0;
+    int kind = core_clock(g, core_game_ms(C), left, &deadline);
+    char clock[160] = "null";
+    if (kind == 1)
+        snprintf(clock, sizeof clock,
+                 "{\"initial\":%lld,\"increment\":%lld,\"white\":%lld,\"black\":%lld}",
+                 (long long)(g->clk_initial_ms / 1000), (long long)(g->clk_inc_ms / 1000),
+                 (long long)left[0], (long long)left[1]);
+    else if (kind == 2 && deadline > 0)
+        snprintf(clock, sizeof clock, "{\"days\":%lld,\"deadline\":%lld}",
+                 (long long)g->clk_days, (long long)deadline);
+    else if (kind == 2)
+        snprintf(clock, sizeof clock, "{\"days\":%lld,\"deadline\":null}",
+                 (long long)g->clk_days);
+    /* The cached text ends with "clock":null}: the clock goes in its place. */
+    size_t head = n >= 5 ? n - 5 : n, cl = strlen(clock);
+    char *out = malloc(head + cl + 2);
+    if (!out)
+        return NULL;
+    memcpy(out, text, head);
+    memcpy(out + head, clock, cl);
+    out[head + cl] = '}';
+    out[head + cl + 1] = 0;
+    if (len)
+        *len = head + cl + 1;
+    return out;
+}
+
 const char *json_game_cached(game *g, int viewer, size_t *len)
 {
     gview *gv = gview_of(g);

@@ -67,7 +67,7 @@ static int usage(void)
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
             "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
-            "                       [--live-idle SECS] [--tls-proxy]\n"
+            "                       [--live-idle SECS] [--tls-proxy] [--test-clock FILE]\n"
             "                       [--poll] [--quiet]\n");
     return 2;
 }
@@ -198,7 +198,7 @@ static const struct lws_protocol_vhost_options security_headers[] = {
 
 int server_main(int argc, char **argv)
 {
-    const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL;
+    const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL, *clock_file = NULL;
     const char *hosts[SRV_HOSTS_MAX];
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
@@ -246,6 +246,8 @@ int server_main(int argc, char **argv)
             ;
         else if (strcmp(a, "--live-idle") == 0 && parse_long(v, 2, 86400, &live_idle) == 0)
             ;
+        else if (strcmp(a, "--test-clock") == 0)
+            clock_file = v;
         else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
                  v[0])
             hosts[nhosts++] = v;
@@ -321,7 +323,8 @@ int server_main(int argc, char **argv)
 
     /* The core: the store, the search workers, the games to resume. */
     core_config cf = {ai_ms,          (int)threads, (int)rate, limit_loopback,
-                      (int)per_hour, pace,         quiet,      CORE_IDLE_SECS};
+                      (int)per_hour, pace,         quiet,      CORE_IDLE_SECS,
+                      clock_file};
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
                       ev_account_done, ev_lobby_changed, ev_started};

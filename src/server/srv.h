@@ -216,6 +216,9 @@ char *json_analysis(const tav_session *s, const analysis *an);
 /* The game's JSON for a viewer, built once per change and kind of viewer
  * (borrowed: valid until the game next changes); NULL on no memory. */
 const char *json_game_cached(game *g, int viewer, size_t *len);
+/* The game's JSON now (heap): the cached text with the clocks as they are
+ * at this moment (SPEC: the side to move's clock running). */
+char *json_game_copy(core *C, game *g, int viewer, size_t *len);
 
 /* ---- serve.c ---- */
 /* After a write: hand the batch to the core's writer once the loop has

@@ -63,6 +63,7 @@ await main(async (defer) => {
   const winnerCookie = a1.status === 201 ? ben : cat, winnerName = a1.status === 201 ? "Ben" : "Cat";
   eq([won.status, lost.status].sort(), [201, 409], "two accepts at once: exactly one gets the game (201), the other 409");
   const gid = won.body.game;
+  eq((await call(base, "POST", `/api/seeks/${s1.body.id}/accept`, {}, won === a1 ? cat : ben)).status, 409, "accepting a seek taken earlier: 409");
   check(await L.until((m) => m.some((x) => x.type === "started" && x.game === gid)), "the seeker is told on the lobby socket: started");
   check(!spect.messages.some((x) => x.type === "started"), "a guest's socket is not told of others' games");
   eq((await call(base, "GET", "/api/seeks")).body, [], "the seek is gone");

@@ -108,7 +108,7 @@ static void sleep_ms(long ms)
 
 static core *new_core(const char *db, seen *s, int limit, int idle)
 {
-    core_config cf = {100, 2, 0, limit, 3, 50, 1, idle};
+    core_config cf = {100, 2, 0, limit, 3, 50, 1, idle, NULL};
     core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_committed, ev_hint, ev_record,
                       ev_freeing, ev_account, NULL, NULL};
     char err[256];

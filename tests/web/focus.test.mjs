@@ -46,8 +46,12 @@ async function tabThrough(env, page, label) {
   await page.mouse.move(1, 1);
   await page.evaluate(() => { document.activeElement?.blur?.(); window.scrollTo(0, 0); });
   // the board in page coordinates (the screenshots are of the whole page, clipped)
+  // On a phone the board may be wider than the screen, inside its own
+  // sideways-scrolled area: the part of it on the screen (a screenshot's clip
+  // is cut to the page, which would shift every box by the scrolled part).
   const clipOf = () => page.$eval("#board", (e) => { const r = e.getBoundingClientRect();
-    return { x: r.x + scrollX, y: r.y + scrollY, width: r.width, height: r.height }; });
+    const x0 = Math.max(r.left, 0), x1 = Math.min(r.right, document.documentElement.clientWidth);
+    return { x: x0 + scrollX, y: r.y + scrollY, width: x1 - x0, height: r.height }; });
   let inside = 0, bad = [], seen = new Set();
   for (let i = 0; i < 120; i++) {
     await page.keyboard.press("Tab");

@@ -132,6 +132,10 @@ struct game {
     int rated;
     char end[8];         /* how it ended beyond the rules: "abort", "time"; else "" */
     int end_winner;      /* "time": the side that won */
+    /* Clocks (SPEC): real time (initial, increment) or days a move. */
+    int64_t clk_initial_ms, clk_inc_ms, clk_days;
+    int64_t started_ms;  /* when the game began */
+    int64_t left_ms[2];  /* each side's time left at the start of the current turn */
     peer *owner;         /* cpu_only: the address whose cpu_games count it holds */
     int cwaiting;        /* cpu_only: on the list of games waiting to search */
     int64_t touched;     /* unix seconds of the last request or change */
@@ -139,6 +143,8 @@ struct game {
     game *hnext;         /* hash chain */
     game *anext;         /* analysis queue */
     game *cnext;         /* computer-only turn queue */
+    game *knext;         /* the games whose clocks run */
+    int klisted;
 };
 
 /* A hint's answer, or a record check's. */
@@ -207,6 +213,8 @@ typedef struct core_config {
     long pace_ms;        /* a computer-only game waits this long between moves */
     int quiet;
     int idle_secs;       /* a game untouched this long leaves memory (0: CORE_IDLE_SECS) */
+    const char *clock_file;   /* tests only (--test-clock): a file holding an offset in ms
+                                 added to the games' time (never set from the network) */
 } core_config;
 
 /* Games in memory, by id. */
@@ -241,6 +249,9 @@ struct core {
     login_fails fails[CORE_FAIL_SLOTS];
     int pw_out;          /* password jobs queued or running */
     lobby_seek *seeks;   /* the lobby, oldest first */
+    game *clocked;       /* games whose clocks run (the server's timer checks them) */
+    int64_t time_offset_ms;   /* --test-clock's offset */
+    int64_t clock_read;  /* unix second the offset was last read */
     int nseeks;
     char pending_names[CORE_PW_QUEUE][STORE_NAME_LEN];   /* sign-ups under way (lower case) */
     /* The writer (writer.c): the open batch, the one being committed, and
@@ -336,6 +347,8 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
 /* Whether engine help (hints) may be given in g now: in a game between two
  * people on separate screens, not until it is over (SPEC "Fair play"). */
 int core_help_allowed(const game *g);
+/* The games' time: unix ms (plus --test-clock's offset in tests). */
+int64_t core_game_ms(const core *C);
 /* Over by its rules, or ended by the server (abort, time). */
 int core_over(const game *g);
 /* A new game from a record: checked on the record thread, then
@@ -368,6 +381,10 @@ int core_player(core *C, const char *name, char out[STORE_NAME_LEN]);
 int core_ratings(core *C, const char *name,
                  int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx);
 int core_player_games(core *C, const char *name, int limit, store_pgame_fn fn, void *ctx);
+
+/* A game's clocks now: 0 for none; else 1 with each side's time left in ms
+ * (the side to move's running), or for days a move 2 with the deadline. */
+int core_clock(const game *g, int64_t now_ms, int64_t left[2], int64_t *deadline_ms);
 
 /* End a game before both sides have moved: unrated, no winner (SPEC). */
 core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t errlen);

@@ -142,12 +142,20 @@ static void game_free(core *C, game *g)
 
 static void kick(core *C, game *g);
 static void finished(core *C, game *g);
+static void clock_list(core *C, game *g);
+static int clocked(const game *g);
+static void clock_rebuild(game *g);
 
 /* Whether the side to act is a computer seat. */
 static int computer_to_act(const game *g)
 {
     int side = tav_session_to_move(g->s);
     return (side == TAV_WHITE || side == TAV_BLACK) && !g->human[side];
+}
+
+int64_t core_game_ms(const core *C)
+{
+    return core_unix_ms() + C->time_offset_ms;
 }
 
 int core_over(const game *g)
@@ -203,7 +211,7 @@ static int replay_row(void *ctx, const store_game *sg)
     if (tav_session_new(&g->s, sg->game, sg->options, sg->seed, rc->err, sizeof rc->err) !=
         TAV_OK)
         return -1;
-    rc->last = sg->created * 1000;
+    rc->last = sg->started_ms > 0 ? sg->started_ms : sg->created * 1000;
     return 0;
 }
 
@@ -253,9 +261,19 @@ static game *load_game(core *C, const char *id)
         snprintf(g->end, sizeof g->end, "%s", sg.end);
     memcpy(g->rematch, sg.rematch, sizeof g->rematch);
     g->last_ms = rc.last;
+    g->clk_initial_ms = sg.clock_initial * 1000;
+    g->clk_inc_ms = sg.clock_increment * 1000;
+    g->clk_days = sg.clock_days;
+    g->started_ms = sg.started_ms;
+    if (clocked(g)) {
+        if (strcmp(sg.end, "time") == 0)
+            g->end_winner = strcmp(sg.winner, "white") == 0 ? TAV_WHITE : TAV_BLACK;
+        clock_rebuild(g);
+    }
     changed(g);
     store_game_done(&sg);
     insert_game(C, g);
+    clock_list(C, g);
     return g;
 }
 
@@ -446,7 +464,7 @@ static void start_move(core *C, game *g)
  * most once per pace_ms, in the order they became ready. */
 static void cpu_pump(core *C)
 {
-    int64_t now = core_unix_ms();
+    int64_t now = core_game_ms(C);
     game *prev = NULL, *g = C->cwait_head;
     while (g && C->cpu_running < C->cpu_cap && !C->stopping) {
         game *next = g->cnext;
@@ -491,15 +509,110 @@ static void kick(core *C, game *g)
 }
 
 /* Play a move, store it, and only then keep it.  TAV_OK or the refusal. */
+/* ---- clocks ---- */
+
+static int clocked(const game *g) { return g->clk_initial_ms > 0 || g->clk_days > 0; }
+
+/* Rebuild each side's time from the moves' durations (a loaded game). */
+static void clock_rebuild(game *g)
+{
+    g->left_ms[0] = g->left_ms[1] = g->clk_initial_ms;
+    for (int i = 0; i < tav_session_ply(g->s); i++) {
+        int m = core_mover_at(g, i);
+        if (m == TAV_WHITE || m == TAV_BLACK)
+            g->left_ms[m] += g->clk_inc_ms - tav_session_move_ms(g->s, i);
+    }
+}
+
+int core_clock(const game *g, int64_t now_ms, int64_t left[2], int64_t *deadline_ms)
+{
+    if (!clocked(g))
+        return 0;
+    int side = core_over(g) ? TAV_NONE : tav_session_to_move(g->s);
+    int64_t since = now_ms > g->last_ms ? now_ms - g->last_ms : 0;
+    if (g->clk_days > 0) {
+        *deadline_ms = side == TAV_NONE ? 0 : g->last_ms + g->clk_days * 86400000;
+        return 2;
+    }
+    for (int k = 0; k < 2; k++)
+        left[k] = g->left_ms[k] - (k == side ? since : 0);
+    for (int k = 0; k < 2; k++)
+        if (left[k] < 0)
+            left[k] = 0;
+    return 1;
+}
+
+/* The side whose time ran out at now_ms, or -1. */
+static int flag_fallen(const game *g, int64_t now_ms)
+{
+    if (!clocked(g) || core_over(g))
+        return -1;
+    int side = tav_session_to_move(g->s);
+    if (side != TAV_WHITE && side != TAV_BLACK)
+        return -1;
+    int64_t since = now_ms - g->last_ms;
+    if (g->clk_days > 0)
+        return since > g->clk_days * 86400000 ? side : -1;
+    return g->left_ms[side] - since <= 0 ? side : -1;
+}
+
+/* A flag fell: the game ends on time, the other side winning. */
+static int flag(core *C, game *g, int side)
+{
+    snprintf(g->end, sizeof g->end, "time");
+    g->end_winner = 1 - side;
+    if (wq_result(C, g, STORE_OVER, -1) != 0) {
+        g->end[0] = 0;
+        return -1;
+    }
+    core_log(C, "game %s: %s's time is up", g->id, side == TAV_WHITE ? "white" : "black");
+    changed(g);
+    finished(C, g);
+    tell(C, g);
+    return 0;
+}
+
+/* The server's own timer: every game in memory whose clock runs. */
+static void clock_tick(core *C)
+{
+    int64_t now = core_game_ms(C);
+    for (game *g = C->clocked, *next; g; g = next) {
+        next = g->knext;
+        int side = flag_fallen(g, now);
+        if (side >= 0)
+            flag(C, g, side);
+    }
+}
+
+/* Keep the list of games whose clocks run (they stay in memory). */
+static void clock_list(core *C, game *g)
+{
+    int want = clocked(g) && !core_over(g);
+    if (want == g->klisted)
+        return;
+    if (want) {
+        g->knext = C->clocked;
+        C->clocked = g;
+    } else {
+        for (game **pp = &C->clocked; *pp; pp = &(*pp)->knext)
+            if (*pp == g) {
+                *pp = g->knext;
+                break;
+            }
+    }
+    g->klisted = want;
+}
+
 static int commit_move(core *C, game *g, const char *text, char *err, size_t errlen)
 {
     int ply = tav_session_ply(g->s);
     tav_status st = tav_session_play_text(g->s, text, err, errlen);
     if (st != TAV_OK)
         return st;
-    int64_t now = core_unix_ms();
+    int64_t now = core_game_ms(C);
     int64_t ms = g->last_ms > 0 && now > g->last_ms ? now - g->last_ms : 0;
     tav_session_set_move_ms(g->s, ply, ms);
+    int mover = core_mover_at(g, ply);
     tav_result r;
     tav_session_result(g->s, &r);
     store_move m = {tav_session_move_text(g->s, ply), ms, now};
@@ -509,6 +622,8 @@ static int commit_move(core *C, game *g, const char *text, char *err, size_t err
         return TAV_E_NOMEM;
     }
     g->last_ms = now;
+    if (clocked(g) && (mover == TAV_WHITE || mover == TAV_BLACK))
+        g->left_ms[mover] += g->clk_inc_ms - ms;
     C->moves_played++;
     changed(g);
     if (r.over)
@@ -541,6 +656,7 @@ static void finished(core *C, game *g)
         g->owner = NULL;
     }
     lobby_game_ended(C, g);
+    clock_list(C, g);
 }
 
 void core_analyse(core *C, game *g)
@@ -861,6 +977,8 @@ static void batch_failed(core *C, game *g, int created)
 {
     if (created) {
         g->dead = 1;
+        snprintf(g->end, sizeof g->end, "abort");   /* never on anyone's clock */
+        clock_list(C, g);
         if (g->job) {
             cancel(C, g->job);
             g->job = NULL;
@@ -997,7 +1115,19 @@ void core_tick(core *C)
         j = next;
     }
     cpu_pump(C);
+    if (C->clocked)
+        clock_tick(C);
     int64_t sec = core_unix_ms() / 1000;
+    if (C->cf.clock_file && sec != C->clock_read) {
+        C->clock_read = sec;
+        FILE *f = fopen(C->cf.clock_file, "r");
+        long long off = 0;
+        if (f) {
+            if (fscanf(f, "%lld", &off) == 1)
+                C->time_offset_ms = off;
+            fclose(f);
+        }
+    }
     if (sec - C->last_sweep >= (C->cf.idle_secs < 5 ? 1 : 5)) {
         C->last_sweep = sec;
         sweep(C);
@@ -1013,7 +1143,7 @@ static void sweep(core *C)
         while (*pp) {
             game *g = *pp;
             int busy = g->pins || g->job || g->jobs_out || g->cwaiting || g->unsaved ||
-                       (g->an && g->an->queued) || g->owner;
+                       (g->an && g->an->queued) || g->owner || g->klisted;
             if (!busy && (g->dead || now - g->touched >= C->cf.idle_secs)) {
                 *pp = g->hnext;
                 C->ngames--;
@@ -1097,6 +1227,12 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
     }
     if (ply != now) {
         snprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
+        return CORE_CONFLICT;
+    }
+    int fell = flag_fallen(g, core_game_ms(C));
+    if (fell >= 0) {
+        flag(C, g, fell);
+        snprintf(err, errlen, "time is up: the game is over");
         return CORE_CONFLICT;
     }
     if (res.over || g->end[0]) {
@@ -1241,7 +1377,7 @@ core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err
     }
     tav_session_free(g->s);
     g->s = copy;
-    g->last_ms = core_unix_ms();
+    g->last_ms = core_game_ms(C);
     changed(g);
     after_change(C, g);
     return CORE_OK;
@@ -1359,12 +1495,12 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
  * Takes s over (freed on failure). */
 static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
                                   int local, const game *seats_of, const char *const *account,
-                                  int rated, core_made *m);
+                                  int rated, const store_seek *clock, core_made *m);
 
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
                                int local, const game *seats_of, core_made *m)
 {
-    return create_game_as(C, s, player, by, local, seats_of, NULL, 0, m);
+    return create_game_as(C, s, player, by, local, seats_of, NULL, 0, NULL, m);
 }
 
 /* A game between two accounts (the lobby): no seat tokens, the accounts are
@@ -1372,15 +1508,14 @@ static core_status create_game(core *C, tav_session *s, const char *const player
 core_status core_create_accounts(core *C, tav_session *s, const char *const account[2], int rated,
                                  const store_seek *clock, core_made *m)
 {
-    (void)clock;
     memset(m, 0, sizeof *m);
     const char *player[2] = {"human", "human"};
-    return create_game_as(C, s, player, NULL, 0, NULL, account, rated, m);
+    return create_game_as(C, s, player, NULL, 0, NULL, account, rated, clock, m);
 }
 
 static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
                                   int local, const game *seats_of, const char *const *account,
-                                  int rated, core_made *m)
+                                  int rated, const store_seek *clock, core_made *m)
 {
     game *g = calloc(1, sizeof *g);
     store_move *moves = NULL;
@@ -1430,7 +1565,17 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
     sg.local = g->local;
     g->rated = sg.rated = rated && account;
     sg.status = store_status(g);
-    int64_t now = core_unix_ms();
+    int64_t now = core_game_ms(C);
+    sg.started_ms = g->started_ms = now;
+    if (clock) {
+        sg.clock_initial = clock->initial;
+        sg.clock_increment = clock->increment;
+        sg.clock_days = clock->days;
+        g->clk_initial_ms = clock->initial * 1000;
+        g->clk_inc_ms = clock->increment * 1000;
+        g->clk_days = clock->days;
+        g->left_ms[0] = g->left_ms[1] = g->clk_initial_ms;
+    }
     for (int i = 0; i < n; i++) {
         moves[i].text = tav_session_move_text(s, i);
         moves[i].ms = tav_session_move_ms(s, i);
@@ -1448,6 +1593,7 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
     g->last_ms = now;
     changed(g);
     insert_game(C, g);
+    clock_list(C, g);
     if (by) {
         int64_t hour = now / 3600000;
         if (by->hour != hour) {

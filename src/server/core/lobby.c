@@ -202,6 +202,10 @@ void core_seeks_each(core *C, void (*fn)(void *ctx, const store_seek *s), void *
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen)
 {
     lobby_seek *k = find_seek(C, id);
+    if (!k && C->st->ops->seek_state(C->st, id) == 1) {
+        snprintf(err, errlen, "the seek was accepted already");
+        return CORE_CONFLICT;
+    }
     if (!k || k->state == 2) {
         snprintf(err, errlen, "no such seek");
         return CORE_NOTFOUND;
@@ -243,6 +247,10 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         return CORE_FORBIDDEN;
     }
     lobby_seek *k = find_seek(C, id);
+    if (!k && C->st->ops->seek_state(C->st, id) > 0) {
+        snprintf(err, errlen, "the seek is gone: taken or withdrawn");
+        return CORE_CONFLICT;
+    }
     if (!k) {
         snprintf(err, errlen, "no such seek");
         return CORE_NOTFOUND;

@@ -44,6 +44,9 @@ typedef struct store_game {
     char rematch[STORE_ID_LEN];    /* the game that followed this one (rematch), "" for none */
     char account[2][STORE_NAME_LEN];   /* each side's account, "" for none (a guest's seat, the computer) */
     int rated;
+    int64_t clock_initial, clock_increment;   /* a real-time clock, seconds (0 0: none) */
+    int64_t clock_days;            /* correspondence: days a move (0: none) */
+    int64_t started_ms;            /* unix ms when the game began (its clocks' start) */
     char winner[8];                /* once over: "white", "black", "draw"; else "" */
     char end[8];                   /* once over: "normal", "resign", "time", "abort"; else "" */
     unsigned char seat_hash[2][STORE_HASH_LEN];
@@ -135,7 +138,8 @@ struct store_ops {
      * receives the row (store_game_done frees it). */
     int (*load_game)(store *st, const char *id, store_game *out, store_row_fn row,
                      store_move_fn move, void *ctx, char *err, size_t errlen);
-    /* The ids of every unfinished game whose computer seat is to act. */
+    /* The ids of every unfinished game whose computer seat is to act, or
+     * whose clock runs (their flags fall on the server's own timer). */
     int (*each_unfinished)(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen);
 
     /* Accounts, sessions, seeks and ratings (SPEC "Accounts, the lobby,
@@ -158,6 +162,8 @@ struct store_ops {
     /* A seek is taken by a game, or withdrawn (game ""): once; -1 when it
      * is unknown or gone already. */
     int (*close_seek)(store *st, const char *id, const char *game, char *err, size_t errlen);
+    /* A seek's state: 0 open, 1 taken, 2 withdrawn; -1 unknown (or an error). */
+    int (*seek_state)(store *st, const char *id);
     /* The open seeks, oldest first. */
     int (*each_seek)(store *st, store_seek_fn fn, void *ctx, char *err, size_t errlen);
     int (*get_rating)(store *st, const char *name, const char *game, store_rating *out, char *err,

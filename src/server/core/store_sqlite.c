@@ -97,6 +97,12 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN end_reason TEXT NOT NULL DEFAULT '';"
     "CREATE INDEX games_white_account ON games(white_account, created);"
     "CREATE INDEX games_black_account ON games(black_account, created);",
+    /* 5 -> 6: clocks (SPEC "clocks"): real time or days a move, and when the
+     * game began; each side's time is rebuilt from the moves' times. */
+    "ALTER TABLE games ADD COLUMN clock_initial INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN clock_increment INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN started_ms INTEGER NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -105,7 +111,7 @@ enum {
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
-    Q_DEL_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
+    Q_DEL_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
     Q_RATINGS, Q_PLAYER_GAMES,
     NQ
 };
@@ -118,8 +124,10 @@ static const char *const queries[NQ] = {
     [Q_RELEASE] = "RELEASE op",
     [Q_ROLLBACK_TO] = "ROLLBACK TO op",
     [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
-                   " resigned, local, white_account, black_account, rated)"
-                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                   " resigned, local, white_account, black_account, rated, clock_initial,"
+                   " clock_increment, clock_days, started_ms)"
+                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+                   " ?16, ?17)",
     [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES (?1, ?2, ?3)",
     [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES (?1, ?2, ?3, ?4, ?5)",
     [Q_SET_STATUS] = "UPDATE games SET status = ?2 WHERE id = ?1",
@@ -127,11 +135,13 @@ static const char *const queries[NQ] = {
     [Q_SET_REMATCH] = "UPDATE games SET rematch = ?2 WHERE id = ?1 AND rematch = ''",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local,"
-                   " rematch, white_account, black_account, rated, winner, end_reason"
+                   " rematch, white_account, black_account, rated, winner, end_reason,"
+                   " clock_initial, clock_increment, clock_days, started_ms"
                    " FROM games WHERE id = ?1",
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
-    [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 ORDER BY created, id",
+    [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 OR (status = 0 AND"
+                     " (clock_initial > 0 OR clock_days > 0)) ORDER BY created, id",
     [Q_SET_END] = "UPDATE games SET winner = ?2, end_reason = ?3 WHERE id = ?1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?1, ?2, ?3)",
     [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE name = ?1",
@@ -143,6 +153,7 @@ static const char *const queries[NQ] = {
     [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
                    " increment, days, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [Q_CLOSE_SEEK] = "UPDATE seeks SET state = ?3, taken_by = ?2 WHERE id = ?1 AND state = 0",
+    [Q_SEEK_STATE] = "SELECT state FROM seeks WHERE id = ?1",
     [Q_OPEN_SEEKS] = "SELECT id, account, game, options, rated, colour, initial, increment, days,"
                      " created FROM seeks WHERE state = 0 ORDER BY created, id",
     [Q_GET_RATING] = "SELECT rating, rd, vol, games FROM ratings WHERE account = ?1 AND game = ?2",
@@ -416,6 +427,10 @@ static int sq_create_game(store *base, const store_game *g, const store_move *mo
     sqlite3_bind_text(s, 11, g->account[0], -1, SQLITE_STATIC);
     sqlite3_bind_text(s, 12, g->account[1], -1, SQLITE_STATIC);
     sqlite3_bind_int(s, 13, g->rated != 0);
+    sqlite3_bind_int64(s, 14, g->clock_initial);
+    sqlite3_bind_int64(s, 15, g->clock_increment);
+    sqlite3_bind_int64(s, 16, g->clock_days);
+    sqlite3_bind_int64(s, 17, g->started_ms);
     if (step_done(s) != 0)
         return abort_tx(st, NULL, "insert game", err, errlen);
     for (int side = 0; side < 2; side++) {
@@ -558,6 +573,10 @@ static int sq_load_game(store *base, const char *id, store_game *outp, store_row
           col_text(s, 13, out->winner, sizeof out->winner) != 0 ||
           col_text(s, 14, out->end, sizeof out->end) != 0;
     out->rated = sqlite3_column_int(s, 12);
+    out->clock_initial = sqlite3_column_int64(s, 15);
+    out->clock_increment = sqlite3_column_int64(s, 16);
+    out->clock_days = sqlite3_column_int64(s, 17);
+    out->started_ms = sqlite3_column_int64(s, 18);
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     if (bad) {
@@ -810,6 +829,18 @@ static int sq_close_seek(store *base, const char *id, const char *game, char *er
                   "close seek", err, errlen);
 }
 
+static int sq_seek_state(store *base, const char *id)
+{
+    sq_store *st = (sq_store *)base;
+    char err[64];
+    sqlite3_stmt *s = bind(st, Q_SEEK_STATE, "t", id);
+    if (read1(st, s, "seek", err, sizeof err) != 1)
+        return -1;
+    int state = sqlite3_column_int(s, 0);
+    done1(s);
+    return state;
+}
+
 static int sq_each_seek(store *base, store_seek_fn fn, void *ctx, char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
@@ -920,6 +951,6 @@ const store_ops store_sqlite_ops = {
     sq_set_rematch, sq_load_game,  sq_each_unfinished,
     sq_set_end,    sq_create_account, sq_get_account, sq_set_password,
     sq_create_session, sq_get_session, sq_delete_session,
-    sq_create_seek, sq_close_seek, sq_each_seek,
+    sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
     sq_get_rating, sq_set_rating, sq_each_rating, sq_player_games,
 };
