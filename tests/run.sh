@@ -214,7 +214,7 @@ suite check "page units (node --test)" env BUILD="$BUILD" timeout 300 node tests
 # engine, live sockets and computer seats, bad input, SIGKILL durability,
 # Toscana's hidden information, the load benchmark in its short form, and the
 # hardening attacks.
-for t in api live badinput durability hidden accounts lobby; do
+for t in api live badinput durability hidden accounts lobby clocks; do
     suite all "server $t" env BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
 done
 suite all "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check

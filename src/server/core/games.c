@@ -266,9 +266,11 @@ static game *load_game(core *C, const char *id)
     g->clk_days = sg.clock_days;
     g->started_ms = sg.started_ms;
     if (clocked(g)) {
-        if (strcmp(sg.end, "time") == 0)
-            g->end_winner = strcmp(sg.winner, "white") == 0 ? TAV_WHITE : TAV_BLACK;
         clock_rebuild(g);
+        if (strcmp(sg.end, "time") == 0) {
+            g->end_winner = strcmp(sg.winner, "white") == 0 ? TAV_WHITE : TAV_BLACK;
+            g->left_ms[1 - g->end_winner] = 0;
+        }
     }
     changed(g);
     store_game_done(&sg);
@@ -561,8 +563,11 @@ static int flag(core *C, game *g, int side)
 {
     snprintf(g->end, sizeof g->end, "time");
     g->end_winner = 1 - side;
+    int64_t kept = g->left_ms[side];
+    g->left_ms[side] = 0;
     if (wq_result(C, g, STORE_OVER, -1) != 0) {
         g->end[0] = 0;
+        g->left_ms[side] = kept;
         return -1;
     }
     core_log(C, "game %s: %s's time is up", g->id, side == TAV_WHITE ? "white" : "black");

@@ -1,0 +1,114 @@
+// clocks.mjs — SPEC "clocks" over HTTP, with the server's test clock
+// (--test-clock FILE: an offset added to the games' time, read once a
+// second; a test-only option, nothing from the network sets it):
+//  - the clock in the game's JSON, the side to move's running, increments added;
+//  - a flag falls on the server's own timer with nobody connected: the game
+//    ends on time, the other side wins, ratings move;
+//  - SIGKILL, the time passing while the server is down, a restart: the
+//    flag falls on the rebuilt clock;
+//  - correspondence: a deadline days ahead, passed by the faked clock.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { check, eq, main, request, sleep, startServer, tempDir } from "./lib.mjs";
+
+async function call(base, method, path, body, cookie) {
+  return request(base, method, path, body, { headers: cookie ? { cookie } : {} });
+}
+
+async function account(base, name) {
+  const r = await call(base, "POST", "/api/account", { name, password: `${name} password` });
+  return (r.headers.get("set-cookie") ?? "").split(";")[0];
+}
+
+// A game between two accounts from a seek with `clock`: {id, white, black} cookies.
+async function game(base, a, b, clock, gname = "epaminondas") {
+  const s = await call(base, "POST", "/api/seeks", { game: gname, options: "", rated: true, colour: "white", clock }, a);
+  const acc = await call(base, "POST", `/api/seeks/${s.body.id}/accept`, {}, b);
+  check(acc.status === 201, "a game from a seek", JSON.stringify(acc.body));
+  return { id: acc.body.game, white: a, black: b };
+}
+
+async function play(base, g, cookie) {
+  const v = (await call(base, "GET", `/api/games/${g.id}`, undefined, cookie)).body;
+  const r = await call(base, "POST", `/api/games/${g.id}/moves`, { move: v.legal[0], ply: v.ply }, cookie);
+  check(r.status === 200, "a move", JSON.stringify(r.body).slice(0, 200));
+  return r.body;
+}
+
+const until = async (f, ms = 8000) => { const t0 = Date.now(); let v; while (!(v = await f()) && Date.now() - t0 < ms) await sleep(50); return v; };
+
+await main(async (defer) => {
+  const dir = tempDir();
+  const clockFile = join(dir, "offset");
+  writeFileSync(clockFile, "0");
+  const db = join(dir, "clocks.db");
+  let srv = await startServer({ db, args: ["--test-clock", clockFile] });
+  defer(() => srv.stop());
+  let base = srv.base;
+  const ann = await account(base, "Ann"), bob = await account(base, "Bob");
+
+  // Real time 60+5: the JSON's clock, the running side, the increment.
+  const g1 = await game(base, ann, bob, { initial: 60, increment: 5 });
+  let j = (await call(base, "GET", `/api/games/${g1.id}`)).body;
+  check(j.clock && j.clock.initial === 60 && j.clock.increment === 5 && j.clock.black === 60000 && j.clock.white <= 60000 && j.clock.white > 55000,
+    "the clock: initial, increment, each side's ms; white's running from the start", JSON.stringify(j.clock));
+  await sleep(300);
+  const after = await play(base, g1, ann);
+  check(after.clock.white > 60000 && after.clock.white <= 65000 - 250 && after.clock.black === 60000,
+    "white moved after about 0.3 s: 60 s - that + the 5 s increment", JSON.stringify(after.clock));
+  await sleep(200);
+  j = (await call(base, "GET", `/api/games/${g1.id}`)).body;
+  check(j.clock.black < 60000 && j.clock.white === after.clock.white, "now black's clock runs, white's stands", JSON.stringify(j.clock));
+
+  // The flag falls with nobody connected: 61 s pass on the test clock.
+  writeFileSync(clockFile, "61000");
+  const flagged = await until(async () => {
+    const x = (await call(base, "GET", `/api/games/${g1.id}`)).body;
+    return x.over ? x : null;
+  });
+  check(flagged && flagged.end === "time" && flagged.winner === "white" && flagged.clock.black === 0,
+    "black's flag fell on the server's timer: over on time, white wins", JSON.stringify(flagged && [flagged.end, flagged.winner, flagged.clock]));
+  eq((await call(base, "POST", `/api/games/${g1.id}/moves`, { move: "x", ply: 1 }, bob)).status, 409, "no move after the flag");
+  const pa = (await call(base, "GET", "/api/players/Ann")).body;
+  check(pa.ratings.epaminondas && pa.ratings.epaminondas.rating > 1500 && pa.games[0].end === "time",
+    "a game lost on time is rated, listed with end time", JSON.stringify(pa.games[0]));
+
+  // SIGKILL, time passes while the server is down, restart: the clock is honest.
+  writeFileSync(clockFile, "0");
+  await sleep(1100);
+  const g2 = await game(base, ann, bob, { initial: 60, increment: 0 });
+  await play(base, g2, ann);                  // white moves: black's clock runs
+  const before = (await call(base, "GET", `/api/games/${g2.id}`)).body.clock;
+  await srv.stop("SIGKILL");
+  srv = await startServer({ db, args: ["--test-clock", clockFile] });
+  base = srv.base;
+  let back = (await call(base, "GET", `/api/games/${g2.id}`)).body;
+  check(!back.over && Math.abs(back.clock.white - before.white) < 50 && back.clock.black <= before.black,
+    "after SIGKILL and restart the clocks are as they were (time passing counts)", JSON.stringify([before, back.clock]));
+  writeFileSync(clockFile, "70000");          // 70 s more went by while it was down
+  back = await until(async () => {
+    const x = (await call(base, "GET", `/api/games/${g2.id}`)).body;
+    return x.over ? x : null;
+  });
+  check(back && back.end === "time" && back.winner === "white", "the flag falls on the rebuilt clock, nobody connected", JSON.stringify(back && [back.end, back.winner]));
+
+  // Correspondence: 3 days a move.
+  writeFileSync(clockFile, "0");
+  await sleep(1100);
+  const g3 = await game(base, ann, bob, { days: 3 });
+  j = (await call(base, "GET", `/api/games/${g3.id}`)).body;
+  const now = Date.now();
+  check(j.clock.days === 3 && Math.abs(j.clock.deadline - (now + 3 * 86400000)) < 5000, "correspondence: a deadline 3 days ahead", JSON.stringify(j.clock));
+  await play(base, g3, ann);
+  writeFileSync(clockFile, String(2 * 86400000));   // two days later black has not moved: still on
+  await sleep(1500);
+  j = (await call(base, "GET", `/api/games/${g3.id}`)).body;
+  check(!j.over, "two days later: the game goes on", JSON.stringify(j.end));
+  writeFileSync(clockFile, String(3 * 86400000 + 60000));
+  j = await until(async () => {
+    const x = (await call(base, "GET", `/api/games/${g3.id}`)).body;
+    return x.over ? x : null;
+  });
+  check(j && j.end === "time" && j.winner === "white", "past the deadline: black loses on time", JSON.stringify(j && [j.end, j.winner]));
+  writeFileSync(clockFile, "0");
+});
