@@ -707,6 +707,80 @@ static void api_player(srv *S, const char *path, reply *r)
     json_decref(p);
 }
 
+static int add_leader(void *ctx, const char *name, const store_rating *sr)
+{
+    json_array_append_new(ctx, json_pack("{s:s,s:f,s:f,s:i,s:b}", "name", name, "rating",
+                                         sr->rating, "rd", sr->rd, "games", sr->games,
+                                         "provisional", sr->rd > GLICKO_PROVISIONAL_RD));
+    return 0;
+}
+
+typedef struct mine_list {
+    srv *S;
+    const char *name;
+    json_t *yours, *theirs;
+} mine_list;
+
+static void add_mine(void *ctx, game *g)
+{
+    mine_list *m = ctx;
+    core_cred cred = {NULL, m->name};
+    int side = core_side_of(g, &cred);
+    int tomove = tav_session_to_move(g->s);
+    int64_t left[2] = {0, 0}, deadline = 0;
+    int kind = core_clock(g, core_game_ms(m->S->C), left, &deadline);
+    json_t *clock = kind == 1   ? json_pack("{s:I,s:I}", "white", (json_int_t)left[0], "black",
+                                            (json_int_t)left[1])
+                    : kind == 2 ? json_pack("{s:I}", "deadline", (json_int_t)deadline)
+                                : json_null();
+    json_t *o = json_pack("{s:s,s:s,s:s?,s:s?,s:s,s:i,s:b,s:o}", "id", g->id, "game",
+                          tav_session_game(g->s)->name, "white",
+                          g->account[0][0] ? g->account[0] : NULL, "black",
+                          g->account[1][0] ? g->account[1] : NULL, "tomove",
+                          tomove == TAV_WHITE ? "white" : tomove == TAV_BLACK ? "black" : "none",
+                          "ply", tav_session_ply(g->s), "yourTurn", side >= 0 && side == tomove,
+                          "clock", clock);
+    json_array_append_new(side >= 0 && side == tomove ? m->yours : m->theirs, o);
+}
+
+/* Extensions for the page: the leaderboard of a game, and the signed-in
+ * player's unfinished games, those where it is their turn first. */
+static int page_routes(srv *S, const asker *who, const char *path, int method, reply *r)
+{
+    if (strncmp(path, "/api/leaderboard/", 17) == 0) {
+        if (method != 'G') {
+            refuse(r, 405, "use GET");
+            return 1;
+        }
+        json_t *list = json_array();
+        if (core_leaderboard(S->C, path + 17, 100, add_leader, list) != 0) {
+            json_decref(list);
+            refuse(r, 404, "no such game");
+            return 1;
+        }
+        json_t *o = json_pack("{s:s,s:o}", "game", path + 17, "players", list);
+        answer(r, 200, json_dumps(o, JSON_COMPACT));
+        json_decref(o);
+        return 1;
+    }
+    if (strcmp(path, "/api/me/games") == 0) {
+        if (method != 'G')
+            refuse(r, 405, "use GET");
+        else if (!who->account[0])
+            refuse(r, 401, "not signed in");
+        else {
+            mine_list m = {S, who->account, json_array(), json_array()};
+            core_my_games(S->C, who->account, add_mine, &m);
+            json_array_extend(m.yours, m.theirs);
+            json_decref(m.theirs);
+            answer(r, 200, json_dumps(m.yours, JSON_COMPACT));
+            json_decref(m.yours);
+        }
+        return 1;
+    }
+    return 0;
+}
+
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r)
 {
@@ -715,6 +789,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     if (account_routes(S, c, who, path, method, body, blen, r))
         return;
     if (seek_routes(S, who, path, method, body, blen, r))
+        return;
+    if (page_routes(S, who, path, method, r))
         return;
     if (strncmp(path, "/api/players/", 13) == 0) {
         if (method != 'G')

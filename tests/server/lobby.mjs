@@ -111,6 +111,19 @@ await main(async (defer) => {
   eq(pb.games[0].id, g2, "on both profiles");
   eq((await call(base, "GET", "/api/me", undefined, ben)).body.ratings.epaminondas.games, 1, "/api/me shows the rating");
   eq((await call(base, "GET", "/api/players/Nobody")).status, 404, "an unknown player: 404");
+  const lb = (await call(base, "GET", "/api/leaderboard/epaminondas")).body;
+  eq(lb.players.map((p) => [p.name, Math.round(p.rating * 100) / 100, p.games, p.provisional]),
+    [["Ben", 1662.31, 1, true], ["Ann", 1337.69, 1, true]], "the leaderboard: best first, provisional while the deviation is high");
+  eq((await call(base, "GET", "/api/leaderboard/chess")).status, 404, "no leaderboard of an unknown game");
+  // Your turn: a game where it is Ann's turn comes first.
+  const s5 = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "white", clock: { days: 7 } }, ann);
+  const g5 = (await call(base, "POST", `/api/seeks/${s5.body.id}/accept`, {}, cat)).body.game;
+  const s6 = await call(base, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: false, colour: "white", clock: { days: 7 } }, ann);
+  const g6 = (await call(base, "POST", `/api/seeks/${s6.body.id}/accept`, {}, cat)).body.game;
+  const mineA = (await call(base, "GET", "/api/me/games", undefined, ann)).body;
+  eq(mineA.map((x) => [x.id, x.yourTurn]), [[g6, true], [g5, false]], "Ann's games: her turn first (Epaminondas: white moves first; Urbino: black)");
+  check(mineA[0].clock && mineA[0].clock.deadline > Date.now(), "with the deadline", JSON.stringify(mineA[0].clock));
+  eq((await call(base, "GET", "/api/me/games")).status, 401, "signed out: 401");
   eq((await call(base, "GET", "/api/players/%3Cscript%3E")).status, 404, "a name that is no name: 404");
 
   // Withdraw: one's own 200, another's 403; an owner leaving the lobby takes its seeks.

@@ -381,6 +381,11 @@ int core_player(core *C, const char *name, char out[STORE_NAME_LEN]);
 int core_ratings(core *C, const char *name,
                  int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx);
 int core_player_games(core *C, const char *name, int limit, store_pgame_fn fn, void *ctx);
+/* The best-rated players of a game (-1: no such game). */
+int core_leaderboard(core *C, const char *gname, int limit,
+                     int (*fn)(void *ctx, const char *name, const store_rating *r), void *ctx);
+/* A player's unfinished games (brought into memory), newest first. */
+void core_my_games(core *C, const char *name, void (*fn)(void *ctx, game *g), void *ctx);
 
 /* A game's clocks now: 0 for none; else 1 with each side's time left in ms
  * (the side to move's running), or for days a move 2 with the deadline. */

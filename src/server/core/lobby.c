@@ -404,3 +404,34 @@ int core_player_games(core *C, const char *name, int limit, store_pgame_fn fn, v
     char err[256];
     return C->st->ops->player_games(C->st, name, limit, fn, ctx, err, sizeof err);
 }
+
+int core_leaderboard(core *C, const char *gname, int limit,
+                     int (*fn)(void *ctx, const char *name, const store_rating *r), void *ctx)
+{
+    char err[256];
+    if (!tav_game_find(gname))
+        return -1;
+    return C->st->ops->leaderboard(C->st, gname, limit, fn, ctx, err, sizeof err);
+}
+
+typedef struct mine_ctx {
+    core *C;
+    void (*fn)(void *ctx, game *g);
+    void *ctx;
+} mine_ctx;
+
+static void one_of_mine(void *ctx, const char *id)
+{
+    mine_ctx *m = ctx;
+    game *g = core_get(m->C, id);
+    if (g && !core_over(g))
+        m->fn(m->ctx, g);
+}
+
+void core_my_games(core *C, const char *name, void (*fn)(void *ctx, game *g), void *ctx)
+{
+    mine_ctx m = {C, fn, ctx};
+    char err[256];
+    C->st->ops->player_unfinished(C->st, name, CORE_PLAYER_GAMES, one_of_mine, &m, err,
+                                  sizeof err);
+}

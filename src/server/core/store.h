@@ -174,6 +174,13 @@ struct store_ops {
     int (*each_rating)(store *st, const char *name,
                        int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx,
                        char *err, size_t errlen);
+    /* The best ratings in a game, at most `limit`: fn(ctx, name, rating). */
+    int (*leaderboard)(store *st, const char *game, int limit,
+                       int (*fn)(void *ctx, const char *name, const store_rating *r), void *ctx,
+                       char *err, size_t errlen);
+    /* The ids of a player's unfinished games, newest first. */
+    int (*player_unfinished)(store *st, const char *name, int limit, store_id_fn fn, void *ctx,
+                             char *err, size_t errlen);
     /* A player's games, newest first, at most `limit`. */
     int (*player_games)(store *st, const char *name, int limit, store_pgame_fn fn, void *ctx,
                         char *err, size_t errlen);

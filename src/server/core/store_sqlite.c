@@ -112,7 +112,7 @@ enum {
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
-    Q_RATINGS, Q_PLAYER_GAMES,
+    Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     NQ
 };
 
@@ -162,6 +162,12 @@ static const char *const queries[NQ] = {
                      " rating = excluded.rating, rd = excluded.rd, vol = excluded.vol,"
                      " games = excluded.games",
     [Q_RATINGS] = "SELECT game, rating, rd, vol, games FROM ratings WHERE account = ?1 ORDER BY game",
+    [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games FROM ratings r"
+                      " JOIN accounts a ON a.name = r.account WHERE r.game = ?1"
+                      " ORDER BY r.rating DESC, a.name LIMIT ?2",
+    [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
+                        " (white_account = ?1 OR black_account = ?1)"
+                        " ORDER BY created DESC, rowid DESC LIMIT ?2",
     [Q_PLAYER_GAMES] = "SELECT id, game, white, black, white_account, black_account, winner,"
                        " end_reason, rated FROM games WHERE white_account = ?1 OR black_account = ?1"
                        " ORDER BY created DESC, rowid DESC LIMIT ?2",
@@ -914,6 +920,46 @@ static int sq_each_rating(store *base, const char *name,
     return 0;
 }
 
+static int sq_leaderboard(store *base, const char *game, int limit,
+                          int (*fn)(void *ctx, const char *name, const store_rating *r),
+                          void *ctx, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_LEADERBOARD, "ti", game, (int64_t)limit);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        char name[STORE_NAME_LEN];
+        if (col_text(s, 0, name, sizeof name) != 0)
+            continue;
+        store_rating r = {sqlite3_column_double(s, 1), sqlite3_column_double(s, 2),
+                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4)};
+        stop = fn(ctx, name, &r);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "leaderboard", err, errlen);
+    return 0;
+}
+
+static int sq_player_unfinished(store *base, const char *name, int limit, store_id_fn fn,
+                                void *ctx, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_UNFINISHED_OF, "ti", name, (int64_t)limit);
+    /* Collect first: fn may use the store. */
+    char ids[100][STORE_ID_LEN];
+    int n = 0, rc;
+    while (n < 100 && (rc = sqlite3_step(s)) == SQLITE_ROW)
+        if (col_text(s, 0, ids[n], sizeof ids[n]) == 0)
+            n++;
+    done1(s);
+    if (n < 100 && rc != SQLITE_DONE)
+        return fail(st, "list games", err, errlen);
+    for (int i = 0; i < n; i++)
+        fn(ctx, ids[i]);
+    return 0;
+}
+
 static int sq_player_games(store *base, const char *name, int limit, store_pgame_fn fn, void *ctx,
                            char *err, size_t errlen)
 {
@@ -952,5 +998,6 @@ const store_ops store_sqlite_ops = {
     sq_set_end,    sq_create_account, sq_get_account, sq_set_password,
     sq_create_session, sq_get_session, sq_delete_session,
     sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
-    sq_get_rating, sq_set_rating, sq_each_rating, sq_player_games,
+    sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,
+    sq_player_games,
 };
