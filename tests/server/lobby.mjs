@@ -138,4 +138,23 @@ await main(async (defer) => {
   for (let i = 0; i < 100 && !gone; i++) { await sleep(50); gone = (await call(base, "GET", "/api/seeks")).body.length === 0; }
   check(gone, "a seek disappears when its owner leaves the lobby");
   spect.ws.close();
+
+  // What an attacker would try: SQL in every field, a lobby flood, a logged-out cookie.
+  const sql = "x'); DROP TABLE accounts; --";
+  const evil = await call(base, "POST", "/api/account", { name: "Mallory", password: sql });
+  eq(evil.status, 201, "a password full of SQL is just a password");
+  const evilCookie = (evil.headers.get("set-cookie") ?? "").split(";")[0];
+  eq((await call(base, "POST", "/api/login", { name: "Mallory", password: sql })).status, 200, "... and signs in (the accounts table is there)");
+  eq((await call(base, "POST", "/api/account", { name: "a'--", password: "long enough!" })).status, 400, "SQL in a name: 400");
+  eq((await call(base, "POST", "/api/login", { name: "' OR 1=1 --", password: "whatever1" })).status, 401, "SQL in a sign-in name: 401");
+  eq((await call(base, "POST", "/api/seeks", { game: "urbino", options: sql }, evilCookie)).status, 400, "SQL in a seek's options: 400");
+  eq((await call(base, "POST", "/api/seeks", { game: sql }, evilCookie)).status, 400, "SQL in a seek's game: 400");
+  eq((await call(base, "GET", `/api/players/${encodeURIComponent(sql)}`)).status, 404, "SQL in a player's name: 404");
+  let lastSeek = 0;
+  for (let i = 0; i < 6; i++) lastSeek = (await call(base, "POST", "/api/seeks", { game: "urbino", options: "" }, evilCookie)).status;
+  eq(lastSeek, 429, "a lobby flood: the sixth open seek of one account is 429");
+  eq((await call(base, "GET", "/api/seeks")).body.filter((k) => k.by === "Mallory").length, 5, "five stay open");
+  await call(base, "POST", "/api/logout", {}, evilCookie);
+  eq((await call(base, "POST", "/api/seeks", { game: "urbino", options: "" }, evilCookie)).status, 401, "a signed-out session's cookie: 401");
+  eq((await call(base, "GET", "/api/players/Ann")).status, 200, "everything still answers");
 });
