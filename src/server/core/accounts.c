@@ -116,7 +116,8 @@ static int addr_blocked(core *C, peer *by)
 
 /* ---- the slow thread's part ---- */
 
-void accounts_work(job *j)
+/* On the slow thread: the hash, or its check. */
+static void accounts_work(job *j)
 {
     if (j->kind == JOB_SIGNUP) {
         j->ok = crypto_pwhash_str(j->pwhash, j->secret, strlen(j->secret),
@@ -202,6 +203,8 @@ static int new_session(core *C, acct_write *w, core_signed *r)
 
 /* ---- on the loop ---- */
 
+static void accounts_done(core *C, job *j);
+
 static job *pw_job(core *C, int kind, peer *by, void *waiter, const char *name, const char *pw,
                    const char *pw2)
 {
@@ -219,6 +222,8 @@ static job *pw_job(core *C, int kind, peer *by, void *waiter, const char *name, 
     j->kind = kind;
     j->by = by;
     j->waiter = waiter;
+    j->work = accounts_work;
+    j->done = accounts_done;
     snprintf(j->name, sizeof j->name, "%s", name);
     C->pw_out++;
     return j;
@@ -358,7 +363,7 @@ core_status core_password(core *C, const char *name, void *waiter, const char *o
     return CORE_PENDING;
 }
 
-void accounts_done(core *C, job *j)
+static void accounts_done(core *C, job *j)
 {
     C->pw_out--;
     core_signed r;

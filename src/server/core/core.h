@@ -249,6 +249,7 @@ struct core {
     login_fails fails[CORE_FAIL_SLOTS];
     int pw_out;          /* password jobs queued or running */
     lobby_seek *seeks;   /* the lobby, oldest first */
+    int seeks_loaded;    /* read from the store (on the lobby's first use) */
     game *clocked;       /* games whose clocks run (the server's timer checks them) */
     int64_t time_offset_ms;   /* --test-clock's offset */
     int64_t clock_read;  /* unix second the offset was last read */

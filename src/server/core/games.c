@@ -339,7 +339,6 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
         return NULL;
     }
     C->rthread_started = 1;
-    lobby_load(C);
     if (store_each_unfinished(C->st, load_unfinished, C, err, errlen) != 0) {
         core_stop(C);
         core_free(C);
@@ -660,7 +659,7 @@ static void finished(core *C, game *g)
         g->owner->cpu_games--;
         g->owner = NULL;
     }
-    lobby_game_ended(C, g);
+    results_game_ended(C, g);
     clock_list(C, g);
 }
 
@@ -818,10 +817,10 @@ static void *record_thread(void *arg)
         pthread_mutex_unlock(&C->rlock);
         if (stop)
             snprintf(j->err, sizeof j->err, "the server is stopping");
-        else if (j->kind == JOB_RECORD)
-            record_check(j);
+        else if (j->work)
+            j->work(j);
         else
-            accounts_work(j);
+            record_check(j);
         free(j->text);
         j->text = NULL;
         done_push(C, j);
@@ -1068,8 +1067,8 @@ void core_drain(core *C)
             if (j->by)
                 j->by->records--;
         }
-        if (j->kind == JOB_SIGNUP || j->kind == JOB_LOGIN || j->kind == JOB_PASSWORD) {
-            accounts_done(C, j);   /* frees it */
+        if (j->done) {
+            j->done(C, j);   /* frees it */
             continue;
         }
         if (C->stopping) {
@@ -1656,7 +1655,11 @@ void core_free(core *C)
     if (C->svc || C->rthread_started || C->wstarted)
         core_stop(C);
     core_drain(C);
-    lobby_free(C);
+    while (C->seeks) {   /* the lobby's seeks (lobby.c made them) */
+        lobby_seek *k = C->seeks;
+        C->seeks = k->next;
+        free(k);
+    }
     for (int h = 0; h < CORE_HASH_SIZE; h++) {
         game *g = C->games[h];
         while (g) {

@@ -43,6 +43,10 @@ struct job {
     char pwhash[STORE_PWHASH_LEN];   /* in: the stored hash ("": none); out: the new one */
     int ok;              /* the password matched; the hash was made */
     char token[48];      /* the session made for it (wiped after) */
+    /* Slow-thread jobs of other files: the work on that thread, and its end
+     * on the loop (which frees the job).  NULL: a record check. */
+    void (*work)(job *j);
+    void (*done)(core *C, job *j);
 };
 
 /* Random bytes as unpadded base64url (ids, tokens). */
@@ -51,12 +55,8 @@ void core_random_b64(char *out, size_t nbytes);
 void core_token_hash(const char *token, unsigned char hash[STORE_HASH_LEN]);
 /* Queue a job for the slow thread (records, passwords). */
 void core_slow_submit(core *C, job *j);
-/* accounts.c: on the slow thread, the password work; on the loop, its end. */
-void accounts_work(job *j);
-void accounts_done(core *C, job *j);
-/* lobby.c: a game ended (its winner, how, and ratings stored with it). */
-void lobby_game_ended(core *C, game *g);
-void lobby_load(core *C);
-void lobby_free(core *C);
+/* results.c: a game between accounts ended: its winner, how, and the
+ * ratings, written with it. */
+void results_game_ended(core *C, game *g);
 
 #endif

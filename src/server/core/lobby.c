@@ -1,18 +1,14 @@
 /*
  * lobby.c — the lobby (SPEC "The lobby"): seeks, their acceptance into a
- * game between two accounts, and what a game between accounts leaves when
- * it ends (its winner, how it ended, the players' Glicko-2 ratings).
+ * game between two accounts, players and leaderboards.  (What such a game
+ * leaves when it ends is results.c's.)
  *
  * Open seeks live in memory (loaded from the store at start) and every
  * change is a write of the open batch: a seek is answered 201 only once it
  * is on disk, and an accept's game and the seek's closing are committed
  * together.  Of two accepts of one seek the loop sees one first: it takes
  * the seek, the other finds it taken (409).  A batch that fails gives the
- * seek back.
- *
- * Ratings are computed on the writer thread, inside the transaction that
- * ends the game, from the ratings as the store has them then: games ending
- * one after the other in one batch each see the last one's result.
+ * seek back.  The seeks on disk are read on the lobby's first use.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +17,6 @@
 
 #include <sodium.h>
 
-#include "server/core/glicko.h"
 #include "server/core/internal.h"
 #include "server/core/writer.h"
 
@@ -67,17 +62,15 @@ static int load_seek(void *ctx, const store_seek *s)
     return 0;
 }
 
-void lobby_load(core *C)
+/* The seeks on disk, read on the lobby's first use. */
+static void lobby_ready(core *C)
 {
+    if (C->seeks_loaded)
+        return;
+    C->seeks_loaded = 1;
     char err[256];
     if (C->st->ops->each_seek(C->st, load_seek, C, err, sizeof err) != 0)
         core_log(C, "error: the seeks could not be read: %s", err);
-}
-
-void lobby_free(core *C)
-{
-    while (C->seeks)
-        drop_seek(C, C->seeks);
 }
 
 static void lobby_changed(core *C)
@@ -140,6 +133,7 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
         snprintf(err, errlen, "sign in to offer a game");
         return CORE_FORBIDDEN;
     }
+    lobby_ready(C);
     if (!tav_game_find(want->game)) {
         snprintf(err, errlen, "unknown game '%.32s'", want->game);
         return CORE_BAD;
@@ -194,6 +188,7 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
 
 void core_seeks_each(core *C, void (*fn)(void *ctx, const store_seek *s), void *ctx)
 {
+    lobby_ready(C);
     for (lobby_seek *k = C->seeks; k; k = k->next)
         if (k->state == 0)
             fn(ctx, &k->s);
@@ -201,6 +196,7 @@ void core_seeks_each(core *C, void (*fn)(void *ctx, const store_seek *s), void *
 
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen)
 {
+    lobby_ready(C);
     lobby_seek *k = find_seek(C, id);
     if (!k && C->st->ops->seek_state(C->st, id) == 1) {
         snprintf(err, errlen, "the seek was accepted already");
@@ -233,6 +229,7 @@ core_status core_unseek(core *C, const char *account, const char *id, char *err,
 
 void core_unseek_all(core *C, const char *account)
 {
+    lobby_ready(C);
     char err[160];
     for (lobby_seek *k = C->seeks; k; k = k->next)
         if (k->state == 0 && strcasecmp(k->s.by, account) == 0)
@@ -246,6 +243,7 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         snprintf(err, errlen, "sign in to accept a seek");
         return CORE_FORBIDDEN;
     }
+    lobby_ready(C);
     lobby_seek *k = find_seek(C, id);
     if (!k && C->st->ops->seek_state(C->st, id) > 0) {
         snprintf(err, errlen, "the seek is gone: taken or withdrawn");
@@ -299,84 +297,6 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         C->ev.started(C->ev.ctx, k->s.by, m.g->id);
     lobby_changed(C);
     return CORE_CREATED;
-}
-
-/* ---- the end of a game between accounts ---- */
-
-typedef struct end_write {
-    char id[STORE_ID_LEN];
-    char winner[8], end[8];
-    int rate;                          /* rated and not aborted: both ratings move */
-    char game[32];
-    char account[2][STORE_NAME_LEN];
-    double white_score;
-} end_write;
-
-static void rating_of(store *st, const char *name, const char *gname, glicko *g, int *games)
-{
-    store_rating r;
-    char err[256];
-    if (st->ops->get_rating(st, name, gname, &r, err, sizeof err) == 1) {
-        g->rating = r.rating;
-        g->rd = r.rd;
-        g->vol = r.vol;
-        *games = r.games;
-    } else {
-        glicko_new(g);
-        *games = 0;
-    }
-}
-
-static int end_apply(store *st, const void *data, char *err, size_t errlen)
-{
-    const end_write *w = data;
-    if (st->ops->set_end(st, w->id, w->winner, w->end, err, errlen) != 0)
-        return -1;
-    if (!w->rate)
-        return 0;
-    glicko p[2];
-    int games[2];
-    for (int side = 0; side < 2; side++)
-        rating_of(st, w->account[side], w->game, &p[side], &games[side]);
-    glicko_game(&p[0], &p[1], w->white_score);
-    for (int side = 0; side < 2; side++) {
-        store_rating r = {p[side].rating, p[side].rd, p[side].vol, games[side] + 1};
-        if (st->ops->set_rating(st, w->account[side], w->game, &r, err, errlen) != 0)
-            return -1;
-    }
-    return 0;
-}
-
-void lobby_game_ended(core *C, game *g)
-{
-    if (!g->account[0][0] && !g->account[1][0])
-        return;
-    end_write w;
-    memset(&w, 0, sizeof w);
-    snprintf(w.id, sizeof w.id, "%s", g->id);
-    snprintf(w.game, sizeof w.game, "%s", tav_session_game(g->s)->name);
-    int resigned = tav_session_resigned(g->s);
-    int winner;
-    if (g->end[0]) {
-        snprintf(w.end, sizeof w.end, "%s", g->end);
-        winner = strcmp(g->end, "time") == 0 ? g->end_winner : TAV_NONE;
-    } else {
-        snprintf(w.end, sizeof w.end, "%s", resigned != TAV_NONE ? "resign" : "normal");
-        tav_result r;
-        tav_session_result(g->s, &r);
-        winner = r.winner;
-    }
-    snprintf(w.winner, sizeof w.winner, "%s",
-             winner == TAV_WHITE   ? "white"
-             : winner == TAV_BLACK ? "black"
-             : winner == TAV_DRAW  ? "draw"
-                                   : "none");
-    w.rate = g->rated && g->account[0][0] && g->account[1][0] && strcmp(w.end, "abort") != 0 &&
-             winner != TAV_NONE;
-    w.white_score = winner == TAV_WHITE ? 1.0 : winner == TAV_BLACK ? 0.0 : 0.5;
-    memcpy(w.account, g->account, sizeof w.account);
-    if (wq_call(C, end_apply, NULL, &w, sizeof w) != 0)
-        core_log(C, "error: the end of game %s could not be queued", g->id);
 }
 
 /* ---- players ---- */
