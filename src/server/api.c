@@ -38,6 +38,26 @@ static void refuse(reply *r, int status, const char *text)
     answer(r, status, json_error("%s", text));
 }
 
+/* Answer a JSON value (taken over). */
+static void answer_json(reply *r, int status, json_t *o)
+{
+    answer(r, status, json_dumps(o, JSON_COMPACT));
+    json_decref(o);
+}
+
+/* Refused unless the method is `want` (and, with `signed_in`, someone is
+ * signed in): 1 when refused. */
+static int refused(reply *r, int method, int want, const char *account, int signed_in)
+{
+    if (method != want)
+        refuse(r, 405, want == 'G' ? "use GET" : want == 'P' ? "use POST" : "use DELETE");
+    else if (signed_in && !account[0])
+        refuse(r, 401, "not signed in");
+    else
+        return 0;
+    return 1;
+}
+
 /* Parse a body as a JSON object holding exactly the fields described. */
 static json_t *parse_body(const char *body, size_t len, const field *f, int nf, reply *r)
 {
@@ -298,8 +318,7 @@ static void api_rematch(srv *S, const asker *who, game *g, const char *body, siz
         int side = core_side_of(m.g, &cred);
         json_t *a = json_pack("{s:s,s:s}", "id", m.g->id, "seat",
                               side == TAV_WHITE ? "white" : "black");
-        answer(r, st == CORE_CREATED ? 201 : 200, json_dumps(a, JSON_COMPACT));
-        json_decref(a);
+        answer_json(r, st == CORE_CREATED ? 201 : 200, a);
     } else {
         answer(r, api_http_status(st), json_error("%s", m.err));
     }
@@ -417,8 +436,7 @@ void api_account_done(srv *S, core_signed *sg, int secure, reply *r)
     memset(r, 0, sizeof *r);
     if (sg->status == CORE_OK || sg->status == CORE_CREATED) {
         json_t *a = json_pack("{s:s}", "name", sg->name);
-        answer(r, sg->status == CORE_CREATED ? 201 : 200, json_dumps(a, JSON_COMPACT));
-        json_decref(a);
+        answer_json(r, sg->status == CORE_CREATED ? 201 : 200, a);
         set_session_cookie(r, sg->token, secure);
     } else {
         answer(r, sg->status == CORE_FORBIDDEN ? 401 : api_http_status(sg->status),
@@ -492,23 +510,12 @@ static int account_routes(srv *S, conn *c, const asker *who, const char *path, i
         return 1;
     }
     if (strcmp(path, "/api/me") == 0) {
-        if (method != 'G')
-            refuse(r, 405, "use GET");
-        else if (!who->account[0])
-            refuse(r, 401, "not signed in");
-        else {
-            json_t *p = player_json(S, who->account);
-            answer(r, 200, json_dumps(p, JSON_COMPACT));
-            json_decref(p);
-        }
+        if (!refused(r, method, 'G', who->account, 1))
+            answer_json(r, 200, player_json(S, who->account));
         return 1;
     }
     if (strcmp(path, "/api/password") == 0) {
-        if (method != 'P')
-            refuse(r, 405, "use POST");
-        else if (!who->account[0])
-            refuse(r, 401, "not signed in");
-        else
+        if (!refused(r, method, 'P', who->account, 1))
             api_password(S, c, who, body, blen, r);
         return 1;
     }
@@ -615,8 +622,7 @@ static void api_new_seek(srv *S, const asker *who, const char *body, size_t len,
     core_status st = core_seek(S->C, who->account, &k, id, err, sizeof err);
     if (st == CORE_CREATED) {
         json_t *a = json_pack("{s:s}", "id", id);
-        answer(r, 201, json_dumps(a, JSON_COMPACT));
-        json_decref(a);
+        answer_json(r, 201, a);
     } else {
         answer(r, api_http_status(st), json_error("%s", err));
     }
@@ -661,8 +667,7 @@ static int seek_routes(srv *S, const asker *who, const char *path, int method, c
         core_status st = core_accept(S->C, who->account, sid, gid, err, sizeof err);
         if (st == CORE_CREATED) {
             json_t *a = json_pack("{s:s}", "game", gid);
-            answer(r, 201, json_dumps(a, JSON_COMPACT));
-            json_decref(a);
+            answer_json(r, 201, a);
         } else {
             answer(r, api_http_status(st), json_error("%s", err));
         }
@@ -703,8 +708,7 @@ static void api_player(srv *S, const char *path, reply *r)
     json_t *games = json_array();
     core_player_games(S->C, name, CORE_PLAYER_GAMES, add_pgame, games);
     json_object_set_new(p, "games", games);
-    answer(r, 200, json_dumps(p, JSON_COMPACT));
-    json_decref(p);
+    answer_json(r, 200, p);
 }
 
 static int add_leader(void *ctx, const char *name, const store_rating *sr)
@@ -759,16 +763,11 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
             return 1;
         }
         json_t *o = json_pack("{s:s,s:o}", "game", path + 17, "players", list);
-        answer(r, 200, json_dumps(o, JSON_COMPACT));
-        json_decref(o);
+        answer_json(r, 200, o);
         return 1;
     }
     if (strcmp(path, "/api/me/games") == 0) {
-        if (method != 'G')
-            refuse(r, 405, "use GET");
-        else if (!who->account[0])
-            refuse(r, 401, "not signed in");
-        else {
+        if (!refused(r, method, 'G', who->account, 1)) {
             mine_list m = {S, who->account, json_array(), json_array()};
             core_my_games(S->C, who->account, add_mine, &m);
             json_array_extend(m.yours, m.theirs);

@@ -1178,32 +1178,29 @@ static int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t l
  * them: 17% of the server's CPU with 5,000 games).  Each socket's jitter
  * spreads the pings: sockets opened together and pinged together held the
  * loop for a second or two with 10,000 of them. */
+/* One live socket: pinged when silent too long, closed when silent longer. */
+static void idle_check(conn *c, int64_t now_ms, int64_t ping_after, int64_t close_after)
+{
+    int64_t quiet = now_ms - c->heard_ms - c->idle_jitter_ms;
+    if (quiet > close_after) {
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    } else if (quiet > ping_after && !c->pinged) {
+        c->pinged = 1;
+        c->ping_due = 1;
+        lws_callback_on_writable(c->wsi);
+    }
+}
+
 void http_idle_sweep(srv *S, int64_t now_ms)
 {
     const int64_t ping_after = S->live_idle_ms / 2, close_after = S->live_idle_ms;
-    for (conn *c = S->lobby; c; c = c->next) {
-        int64_t quiet = now_ms - c->heard_ms - c->idle_jitter_ms;
-        if (quiet > close_after) {
-            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-        } else if (quiet > ping_after && !c->pinged) {
-            c->pinged = 1;
-            c->ping_due = 1;
-            lws_callback_on_writable(c->wsi);
-        }
-    }
+    for (conn *c = S->lobby; c; c = c->next)
+        idle_check(c, now_ms, ping_after, close_after);
     for (int h = 0; h < CORE_HASH_SIZE; h++)
         for (game *g = S->C->games[h]; g; g = g->hnext) {
             gview *gv = g->edge;
-            for (conn *c = gv ? gv->live : NULL; c; c = c->next) {
-                int64_t quiet = now_ms - c->heard_ms - c->idle_jitter_ms;
-                if (quiet > close_after) {
-                    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-                } else if (quiet > ping_after && !c->pinged) {
-                    c->pinged = 1;
-                    c->ping_due = 1;
-                    lws_callback_on_writable(c->wsi);
-                }
-            }
+            for (conn *c = gv ? gv->live : NULL; c; c = c->next)
+                idle_check(c, now_ms, ping_after, close_after);
         }
 }
 
