@@ -4,6 +4,9 @@
 // "Sign out"), the sign-in and sign-up pages (/signin, /signup, back to
 // ?next= after), and the account page (/account: change the password).
 // The session cookie is HttpOnly: the page never sees it, fetch sends it.
+// So that a guest's page asks nothing (and logs no 401), this browser keeps
+// a mark in localStorage while it has signed in; /api/me is asked only then,
+// and a 401 takes the mark away.
 
 import * as api from "./api";
 import { accountError, nameProblem, passwordProblem, type AccountAction } from "./accounttext";
@@ -12,10 +15,31 @@ import { h } from "./dom";
 import type { Me } from "./types";
 
 let asked: Promise<Me | null> | null = null;
+const MARK = "tavoliere.account";
+
+function mark(name: string | null): void {
+  try {
+    if (name) localStorage.setItem(MARK, name);
+    else localStorage.removeItem(MARK);
+  } catch {
+    /* not kept */
+  }
+}
+
+function marked(): boolean {
+  try {
+    return !!localStorage.getItem(MARK);
+  } catch {
+    return true;
+  }
+}
 
 /** The signed-in account (null when signed out or the server cannot say). */
 export function currentUser(): Promise<Me | null> {
-  asked ??= api.me().catch(() => null);
+  asked ??= !marked() ? Promise.resolve(null) : api.me().then((m) => {
+    mark(m ? m.name : null);
+    return m;
+  }).catch(() => null);
   return asked;
 }
 
@@ -51,6 +75,7 @@ export function setupAccountMenu(): void {
         out));
     out.addEventListener("click", async () => {
       out.disabled = true;
+      mark(null);
       try {
         await api.signOut();
       } catch {
@@ -106,8 +131,8 @@ export function showAuth(app: HTMLElement, mode: "signin" | "signup"): void {
     }
     btn.disabled = true;
     try {
-      if (up) await api.signUp(n, pass.value);
-      else await api.signIn(n, pass.value);
+      const r = up ? await api.signUp(n, pass.value) : await api.signIn(n, pass.value);
+      mark(r.name);
       location.assign(next);
     } catch (e) {
       const action: AccountAction = up ? "signup" : "signin";
