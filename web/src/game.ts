@@ -125,6 +125,9 @@ function build(app: HTMLElement, s: Screen): void {
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
   e.scroller = h("div", { class: "board-scroll", id: "board-scroll" });
   e.scroller.appendChild(s.svg);
+  // on a phone the clocks stand above the board too (the side panel is below it)
+  e.clockBar = h("div", { class: "clock-bar", id: "clock-bar", hidden: true, "aria-hidden": "true" });
+  boardWrap.appendChild(e.clockBar);
   boardWrap.appendChild(e.scroller);
   boardWrap.appendChild(buildScrollBar(s));
   boardWrap.appendChild(e.analysis);
@@ -370,7 +373,7 @@ function render(s: Screen): void {
     row.classList.toggle("to-move", g.tomove === side && !g.over);
     row.appendChild(h("span", { class: `dot ${side}`, "aria-hidden": "true" }));
     const account = g.accounts?.[side];
-    row.appendChild(h("span", { class: "who" }, `${cap(side)}: `,
+    row.appendChild(h("span", { class: "who" }, account ? h("span", { class: "sr-only" }, `${cap(side)}: `) : `${cap(side)}: `,
       account ? h("a", { href: `/players/${encodeURIComponent(account)}`, class: "player-name" }, who) : who,
       account && s.ratings[side] ? h("span", { class: "player-rating muted" }, ` ${s.ratings[side]}`) : null));
     if (g.clock) row.appendChild(h("span", { class: "clock", id: `clock-${side}`, "data-side": side }));
@@ -424,6 +427,7 @@ function render(s: Screen): void {
     e.newGame.textContent = "Lobby";
   }
   e.abort.hidden = !canAbort(g, mine);
+  renderClockBar(s);
   renderLinks(s);
   showClocks(s);
   drawBoard(s);
@@ -441,6 +445,22 @@ function loadRatings(s: Screen, g: Game): void {
   }
 }
 
+// The phone's clock bar: the side at the top of the board first.
+function renderClockBar(s: Screen): void {
+  const g = s.game as Game;
+  const bar = s.els.clockBar;
+  bar.hidden = !g.clock;
+  if (!g.clock) return;
+  const bottom = orientation(s);
+  bar.textContent = "";
+  for (const side of [other(bottom), bottom]) {
+    bar.appendChild(h("span", { class: "bar-side" },
+      h("span", { class: `dot ${side}` }),
+      h("span", { class: "bar-name" }, g.accounts?.[side] ?? cap(side)),
+      h("span", { class: "clock", "data-side": side })));
+  }
+}
+
 // The clocks: a real-time one counts the side to move down from the
 // server's figure at the answer's arrival (warning colour under 10 % or
 // 20 s); days a move show the time left to the deadline.
@@ -449,8 +469,6 @@ function showClocks(s: Screen): void {
   if (!g || !g.clock) return;
   const c = g.clock;
   for (const side of ["white", "black"] as Side[]) {
-    const el = document.getElementById(`clock-${side}`);
-    if (!el) continue;
     const running = !g.over && g.tomove === side;
     let text = "", low = false;
     if (isLive(c)) {
@@ -461,10 +479,13 @@ function showClocks(s: Screen): void {
       text = running && c.deadline ? deadlineText(c.deadline, Date.now()) : `${c.days} d/move`;
       low = running && !!c.deadline && c.deadline - Date.now() < 3600000;
     }
-    if (el.textContent !== text) el.textContent = text;
-    el.classList.toggle("running", running);
-    el.classList.toggle("low", low);
-    el.classList.toggle("days", isDays(c));
+    // the side panel's clock and the phone's clock bar
+    for (const el of document.querySelectorAll<HTMLElement>(`.clock[data-side="${side}"]`)) {
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", low);
+      el.classList.toggle("days", isDays(c));
+    }
   }
 }
 
