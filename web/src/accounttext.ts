@@ -61,8 +61,9 @@ export function gameLine(name: string, g: GameLine): string {
   const opp = mine ? g[otherSide(mine)] : null;
   const head = mine ? `vs ${opp ?? "a guest"} (${name} played ${mine})` : `${g.white ?? "?"} – ${g.black ?? "?"}`;
   let result: string;
+  // an aborted game is never rated (SPEC)
+  if (g.end === "abort") return `${head} · aborted, no result`;
   if (!g.end) result = "in progress";
-  else if (g.end === "abort") result = "aborted";
   else if (g.winner === "draw") result = "drawn";
   else if (g.winner === "white" || g.winner === "black") {
     const how = g.end === "resign" ? " by resignation" : g.end === "time" ? " on time" : "";
