@@ -7,7 +7,7 @@
 import type { Clock, Side } from "./types";
 
 /** Any time control the API sends: a game's clock or a seek's. */
-export type AnyClock = Clock | { initial: number; increment: number } | { days: number } | { white: number; black: number };
+export type AnyClock = Clock | { initial: number; increment: number } | { days: number };
 
 /** A real-time clock (initial and increment in seconds, time left in ms). */
 export interface LiveClock { initial: number; increment: number; white: number; black: number }

@@ -5,7 +5,7 @@
 
 import { ApiError, createGame, getGame, loadRecord, myGames } from "./api";
 import { currentUser } from "./account";
-import { clockLabel, deadlineText, formatClock, isDays } from "./clock";
+import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
 import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
@@ -211,7 +211,7 @@ function myGameRow(meta: Meta, me: Me, g: MyGame): HTMLElement {
   const opp = mine === "white" ? g.black : mine === "black" ? g.white : null;
   let clock = "";
   const c = g.clock;
-  if (isDays(c)) clock = c.deadline ? deadlineText(c.deadline, Date.now()) : clockLabel(c);
+  if (c && "deadline" in c) clock = c.deadline ? deadlineText(c.deadline, Date.now()) : "";
   else if (c && mine) clock = `${formatClock(c[mine])} on your clock`;
   return h("li", { "data-id": g.id, class: g.yourTurn ? "your-turn" : "" },
     h("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${title(meta, g.game)} against ${opp ?? "a guest"}`),

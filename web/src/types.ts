@@ -143,7 +143,8 @@ export interface PlayerGame { id: string; game: GameName; white: string | null; 
 export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[] }
 export interface MyGame {
   id: string; game: GameName; white: string | null; black: string | null; tomove: Side | "none"; ply: number; yourTurn: boolean;
-  clock: { white: number; black: number } | { days: number; deadline: number | null } | null;
+  /** Real time: each side's ms left at the answer; days a move: the side to move's deadline (UNIX ms). */
+  clock: { white: number; black: number } | { deadline: number | null } | null;
 }
 export interface Leaderboard { game: string; players: ({ name: string } & Rating)[] }
 
