@@ -14,7 +14,7 @@ import { Live } from "./live";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  canAbort, cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -45,6 +45,7 @@ interface Screen {
   presence: Presence | null;      // who has a page open (the live socket says), null until told
   resignArmed: number;
   clockAt: number;                // when the game's JSON (and its clock) arrived (performance.now())
+  flagAsked: number;              // the ply at which a clock seen at 0 made the page ask the server (-1: none)
   ratings: Partial<Record<Side, string>>;  // account games: each player's rating in this game ("1500?")
   els: Record<string, HTMLElement>;
   svg: SVGSVGElement;
@@ -64,7 +65,7 @@ export function showGame(app: HTMLElement, id: string, token: string | null): vo
 
   const s: Screen = {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, ratings: {}, els: {}, svg,
+    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
   };
   build(app, s);
   load(s);
@@ -350,7 +351,7 @@ function accept(s: Screen, g: Game, force: boolean): void {
 
 function mySides(s: Screen): Side[] {
   // a game between accounts: the session cookie is the seat
-  if (s.game?.accounts && s.game.seat) return [s.game.seat];
+  if (s.game && accountGame(s.game) && s.game.seat) return [s.game.seat];
   return (["white", "black"] as Side[]).filter((x) => s.tokens[x]);
 }
 
@@ -421,7 +422,7 @@ function render(s: Screen): void {
   e.rematch.hidden = !plan && !linkRematch;
   e.rematch.textContent = linkRematch && typeof g.rematch === "string" ? "Join the rematch" :
     plan && plan.me ? `Rematch (you play ${plan.me})` : "Rematch";
-  if (g.accounts) {
+  if (accountGame(g)) {
     e.rematch.hidden = true;
     (e.newGame as HTMLAnchorElement).href = "/lobby";
     e.newGame.textContent = "Lobby";
@@ -475,6 +476,12 @@ function showClocks(s: Screen): void {
       const ms = clockNow(c, g.tomove, g.over, performance.now() - s.clockAt)[side];
       text = formatClock(ms);
       low = clockLow(ms, c.initial);
+      // the flag fell here: the server judges it by itself and tells the
+      // live socket; ask once more a little later, should that be missed
+      if (running && ms === 0 && s.flagAsked !== g.ply) {
+        s.flagAsked = g.ply;
+        window.setTimeout(() => { if (s.game && !s.game.over) refresh(s); }, 1500);
+      }
     } else if (isDays(c)) {
       text = running && c.deadline ? deadlineText(c.deadline, Date.now()) : `${c.days} d/move`;
       low = running && !!c.deadline && c.deadline - Date.now() < 3600000;
@@ -639,7 +646,7 @@ async function submit(s: Screen, move: string): Promise<void> {
   if (!g || s.pending || s.viewPly !== null) return;
   const token = g.seat ? s.tokens[g.seat] ?? null : null;
   // between accounts the session cookie is the seat: no token is sent
-  if ((!token && !(g.accounts && g.seat)) || g.tomove !== g.seat) return;
+  if ((!token && !(accountGame(g) && g.seat)) || g.tomove !== g.seat) return;
   s.pending = true;
   s.els.message.textContent = "";
   const ply = g.ply;
@@ -724,7 +731,7 @@ async function doResign(s: Screen): Promise<void> {
   // On a shared screen the side to move resigns.
   const side = mySides(s).length === 2 && (g.tomove === "white" || g.tomove === "black") ? g.tomove : g.seat;
   const token = side ? s.tokens[side] ?? null : null;
-  if (!token && !(g.accounts && g.seat)) return;
+  if (!token && !(accountGame(g) && g.seat)) return;
   try {
     const ng = await api.resign(s.id, token);
     accept(s, ng, true);

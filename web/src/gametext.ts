@@ -47,7 +47,7 @@ export function whoText(g: Game, side: Side, mine: Side[], meta: Meta | null): s
 // The line that tells a screen holding no seat that it only watches ("" for a player).
 export function watchingText(g: Game, mine: Side[]): string {
   if (mine.length) return "";
-  return g.over ? "You are watching this game: it is over." : g.accounts ?
+  return g.over ? "You are watching this game: it is over." : accountGame(g) ?
     "You are watching this game: only its two players can move." :
     "You are watching this game: only the players' own links can move.";
 }
@@ -109,10 +109,16 @@ export function endText(g: Game): string {
   return parts.join(" ");
 }
 
+// Whether a game is between accounts (the server names an account for a
+// side; other games carry {"white": null, "black": null}).
+export function accountGame(g: Game): boolean {
+  return !!(g.accounts && (g.accounts.white || g.accounts.black));
+}
+
 // Whether this screen's player may abort a game between accounts: it runs,
 // and not both sides have moved yet (the server says the same).
 export function canAbort(g: Game, mine: Side[]): boolean {
-  if (!g.accounts || g.over || mine.length !== 1) return false;
+  if (!accountGame(g) || g.over || mine.length !== 1) return false;
   const by = movers(g.game, g.options, g.moves);
   return !(by.includes("white") && by.includes("black"));
 }

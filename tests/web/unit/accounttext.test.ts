@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { accountError, endReason, gameLine, nameProblem, passwordProblem, ratingText, takerColour } from "../../../web/src/accounttext";
-import { canAbort, endText, resultText, statusText, whoText } from "../../../web/src/gametext";
+import { accountGame, canAbort, endText, resultText, statusText, whoText } from "../../../web/src/gametext";
 import type { Game } from "../../../web/src/types";
 
 function game(over: Partial<Game>): Game {
@@ -72,7 +72,10 @@ describe("account words (accounttext.ts)", () => {
     assert.equal(whoText(g, "white", ["white"], null), "alice (you)");
     assert.equal(whoText(g, "black", ["white"], null), "bob");
     assert.equal(whoText(g, "black", [], null), "bob", "a spectator");
-    assert.equal(whoText(game({ accounts: null }), "black", ["white"], null), "Friend", "a game by link as before");
+    assert.equal(whoText(game({ accounts: { white: null, black: null } }), "black", ["white"], null), "Friend", "a game by link as before");
+    assert.equal(accountGame(game({})), true);
+    assert.equal(accountGame(game({ accounts: { white: null, black: null } })), false);
+    assert.equal(accountGame(game({ accounts: undefined })), false, "an older server");
   });
 
   test("abort: while not both sides have moved", () => {
@@ -81,6 +84,7 @@ describe("account words (accounttext.ts)", () => {
     assert.equal(canAbort(game({ moves: ["a2-a3", "a11-a10"], ply: 2 }), ["white"]), false, "both moved");
     assert.equal(canAbort(game({}), []), false, "a spectator");
     assert.equal(canAbort(game({ accounts: null }), ["white"]), false, "not between accounts");
+    assert.equal(canAbort(game({ accounts: { white: null, black: null } }), ["white"]), false, "not between accounts (as the server says it)");
     assert.equal(canAbort(game({ over: true }), ["white"]), false);
   });
 
