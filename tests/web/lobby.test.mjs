@@ -103,6 +103,10 @@ export async function run(env) {
     (await pb.textContent('.seek[data-by="alice"] .seek-rated')) === "rated");
   tally.check("lobby: the guest sees it too, with sign in to play",
     !!(await until(() => pg.$('.seek[data-by="alice"] .seek-act a'))));
+  await pg.setViewportSize({ width: 390, height: 844 });
+  await env.shot(pg, "lobby-guest-390");
+  const gw = await pg.evaluate(() => document.documentElement.scrollWidth);
+  tally.check("lobby: a guest's page (header with Sign in, Sign up) fits 390 px", gw <= 390, String(gw));
   tally.check("lobby: alice may withdraw hers, not accept it",
     (await pa.$('.seek[data-by="alice"] .withdraw')) !== null && (await pa.$('.seek[data-by="alice"] .accept')) === null);
   await env.shot(pb, "lobby-1280");

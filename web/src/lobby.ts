@@ -141,7 +141,7 @@ function seekRow(s: Seek, meta: Meta | null, me: Me | null, error: HTMLElement):
     h("span", { class: "seek-clock", title: clockKind(s.clock) }, clockLabel(s.clock)),
     h("span", { class: "seek-rated" }, s.rated ? "rated" : "casual"),
     h("span", { class: "seek-by" }, h("a", { href: `/players/${encodeURIComponent(s.by)}` }, s.by), ` ${Math.round(s.rating)}`),
-    h("span", { class: "seek-colour muted" }, own ? `you play ${s.colour}` : `you play ${takerColour(s.colour)}`));
+    h("span", { class: "seek-colour muted" }, own ? `you play ${s.colour}` : me ? `you play ${takerColour(s.colour)}` : `who accepts plays ${takerColour(s.colour)}`));
   let btn: HTMLButtonElement | null = null;
   if (own) {
     btn = h("button", { type: "button", class: "withdraw" }, "Withdraw");
