@@ -28,6 +28,8 @@ export function statusText(g: Game, mine: Side[]): string {
   if (g.tomove === "none") return "…";
   if (mine.includes(g.tomove)) return mine.length === 2 ? `${cap(g.tomove)} to move` : "Your turn";
   if (g[g.tomove] !== "human") return g.thinking ? "The computer is thinking…" : `${cap(g.tomove)} (computer) to move`;
+  const name = g.accounts?.[g.tomove];
+  if (name) return mine.length ? `Waiting for ${name}` : `${name} (${g.tomove}) to move`;
   return mine.length ? `Waiting for ${g.tomove}` : `${cap(g.tomove)} to move`;
 }
 

@@ -73,6 +73,10 @@ describe("account words (accounttext.ts)", () => {
     assert.equal(whoText(g, "black", ["white"], null), "bob");
     assert.equal(whoText(g, "black", [], null), "bob", "a spectator");
     assert.equal(whoText(game({ accounts: { white: null, black: null } }), "black", ["white"], null), "Friend", "a game by link as before");
+    assert.equal(statusText(game({}), ["white"]), "Your turn");
+    assert.equal(statusText(game({}), ["black"]), "Waiting for alice");
+    assert.equal(statusText(game({}), []), "alice (white) to move");
+    assert.equal(statusText(game({ accounts: { white: null, black: null } }), ["black"]), "Waiting for white");
     assert.equal(accountGame(game({})), true);
     assert.equal(accountGame(game({ accounts: { white: null, black: null } })), false);
     assert.equal(accountGame(game({ accounts: undefined })), false, "an older server");
