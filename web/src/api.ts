@@ -2,7 +2,7 @@
 // Every refusal becomes an ApiError holding the HTTP status and the server's
 // {"error": "..."} text.
 
-import type { Game, GameName, Meta, Side, View } from "./types";
+import type { Game, GameName, Leaderboard, Me, Meta, MyGame, Player, Seek, Side, View } from "./types";
 
 export class ApiError extends Error {
   constructor(public status: number, message: string) {
@@ -53,8 +53,9 @@ export function getGame(id: string, seat?: string | null): Promise<Game> {
   return call("GET", `/api/games/${enc(id)}${seatQuery(seat)}`);
 }
 
-export function postMove(id: string, seat: string, move: string, ply: number): Promise<Game> {
-  return call("POST", `/api/games/${enc(id)}/moves`, { seat, move, ply });
+/** seat null: a game between accounts, where the session cookie is the seat. */
+export function postMove(id: string, seat: string | null, move: string, ply: number): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/moves`, seat ? { seat, move, ply } : { move, ply });
 }
 
 /** The rematch of a finished game (POST /api/games/ID/rematch): the new game and the side the same token holds there. */
@@ -62,8 +63,13 @@ export function rematch(id: string, seat: string): Promise<{ id: string; seat: S
   return call("POST", `/api/games/${enc(id)}/rematch`, { seat });
 }
 
-export function resign(id: string, seat: string): Promise<Game> {
-  return call("POST", `/api/games/${enc(id)}/resign`, { seat });
+export function resign(id: string, seat: string | null): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/resign`, seat ? { seat } : {});
+}
+
+/** End a game between accounts before both sides have moved (unrated). */
+export function abort(id: string): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/abort`, {});
 }
 
 export function undo(id: string, seat: string, ply: number): Promise<Game> {
@@ -98,4 +104,68 @@ export interface Analysis {
 
 export function analysis(id: string): Promise<Analysis> {
   return call("GET", `/api/games/${enc(id)}/analysis`);
+}
+
+// ---- Accounts, the lobby, ratings (the session cookie goes with every request) ----
+
+export function signUp(name: string, password: string): Promise<{ name: string }> {
+  return call("POST", "/api/account", { name, password });
+}
+
+export function signIn(name: string, password: string): Promise<{ name: string }> {
+  return call("POST", "/api/login", { name, password });
+}
+
+export function signOut(): Promise<unknown> {
+  return call("POST", "/api/logout", {});
+}
+
+/** The signed-in account, or null when signed out (401). */
+export async function me(): Promise<Me | null> {
+  try {
+    return await call<Me>("GET", "/api/me");
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return null;
+    throw e;
+  }
+}
+
+export function changePassword(old: string, now: string): Promise<unknown> {
+  return call("POST", "/api/password", { old, new: now });
+}
+
+export interface NewSeek {
+  game: GameName;
+  options: string;
+  rated: boolean;
+  colour: "white" | "black" | "random";
+  clock: { initial: number; increment: number } | { days: number };
+}
+
+export function createSeek(seek: NewSeek): Promise<{ id: string }> {
+  return call("POST", "/api/seeks", seek);
+}
+
+export function seeks(): Promise<Seek[]> {
+  return call("GET", "/api/seeks");
+}
+
+export function acceptSeek(id: string): Promise<{ game: string }> {
+  return call("POST", `/api/seeks/${enc(id)}/accept`, {});
+}
+
+export function withdrawSeek(id: string): Promise<unknown> {
+  return call("DELETE", `/api/seeks/${enc(id)}`);
+}
+
+export function player(name: string): Promise<Player> {
+  return call("GET", `/api/players/${enc(name)}`);
+}
+
+export function leaderboard(game: string): Promise<Leaderboard> {
+  return call("GET", `/api/leaderboard/${enc(game)}`);
+}
+
+export function myGames(): Promise<MyGame[]> {
+  return call("GET", "/api/me/games");
 }

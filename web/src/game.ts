@@ -11,8 +11,10 @@ import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
 import { Live } from "./live";
+import { ratingText } from "./accounttext";
+import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -42,6 +44,9 @@ interface Screen {
   connected: boolean;
   presence: Presence | null;      // who has a page open (the live socket says), null until told
   resignArmed: number;
+  clockAt: number;                // when the game's JSON (and its clock) arrived (performance.now())
+  flagAsked: number;              // the ply at which a clock seen at 0 made the page ask the server (-1: none)
+  ratings: Partial<Record<Side, string>>;  // account games: each player's rating in this game ("1500?")
   els: Record<string, HTMLElement>;
   svg: SVGSVGElement;
 }
@@ -60,7 +65,7 @@ export function showGame(app: HTMLElement, id: string, token: string | null): vo
 
   const s: Screen = {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, els: {}, svg,
+    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
   };
   build(app, s);
   load(s);
@@ -97,6 +102,9 @@ function build(app: HTMLElement, s: Screen): void {
   e.hint = act("Hint", "hint", () => doHint(s));
   e.undo = act("Undo", "undo", () => doUndo(s));
   e.resign = act("Resign", "resign", () => doResign(s), "danger");
+  e.abort = act("Abort", "abort", () => doAbort(s));
+  e.abort.title = "End the game with no result (before both sides have moved)";
+  e.abort.hidden = true;
   e.flip = act("Flip board", "flip", () => { s.flipped = !s.flipped; drawBoard(s); });
   e.rules = act("Rules", "rules-btn", () => showRules(s));
   e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
@@ -105,7 +113,7 @@ function build(app: HTMLElement, s: Screen): void {
   showSound(s);
   e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
   e.rematch.hidden = true;
-  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.resign, e.flip, e.rules, e.sound, e.record, e.newGame);
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
@@ -118,6 +126,9 @@ function build(app: HTMLElement, s: Screen): void {
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
   e.scroller = h("div", { class: "board-scroll", id: "board-scroll" });
   e.scroller.appendChild(s.svg);
+  // on a phone the clocks stand above the board too (the side panel is below it)
+  e.clockBar = h("div", { class: "clock-bar", id: "clock-bar", hidden: true, "aria-hidden": "true" });
+  boardWrap.appendChild(e.clockBar);
   boardWrap.appendChild(e.scroller);
   boardWrap.appendChild(buildScrollBar(s));
   boardWrap.appendChild(e.analysis);
@@ -134,6 +145,7 @@ function build(app: HTMLElement, s: Screen): void {
   document.addEventListener("keydown", (ev) => onKey(ev, s));
   document.addEventListener("tav-theme", () => drawBoard(s));
   watchBoardFit(s);
+  window.setInterval(() => showClocks(s), 100);
 }
 
 // The sound switch says what it is now.
@@ -269,6 +281,7 @@ async function load(s: Screen): Promise<void> {
   (s.els.record as HTMLAnchorElement).href = api.recordUrl(s.id);
   (s.els.record as HTMLAnchorElement).download = `${g.game}-${s.id}.txt`;
   accept(s, g, true);
+  loadRatings(s, g);
   s.live = new Live(s.id, s.token, () => s.game?.ply ?? 0, (ng) => accept(s, ng, true), (c) => {
     s.connected = c;
     s.els.conn.textContent = c ? "" : "Reconnecting…";
@@ -302,6 +315,7 @@ function accept(s: Screen, g: Game, force: boolean): void {
   // A state seen with a token of another seat (this screen holds both seats):
   // keep it only for the legal moves of that seat.
   s.game = g;
+  s.clockAt = performance.now();
   const moved = !old || old.ply !== g.ply || old.over !== g.over;
   if (moved) {
     const sound = old ? soundFor(old, g) : null;
@@ -336,6 +350,8 @@ function accept(s: Screen, g: Game, force: boolean): void {
 // ---- Drawing --------------------------------------------------------------------
 
 function mySides(s: Screen): Side[] {
+  // a game between accounts: the session cookie is the seat
+  if (s.game && accountGame(s.game) && s.game.seat) return [s.game.seat];
   return (["white", "black"] as Side[]).filter((x) => s.tokens[x]);
 }
 
@@ -357,7 +373,11 @@ function render(s: Screen): void {
     row.textContent = "";
     row.classList.toggle("to-move", g.tomove === side && !g.over);
     row.appendChild(h("span", { class: `dot ${side}`, "aria-hidden": "true" }));
-    row.appendChild(h("span", { class: "who" }, `${cap(side)}: ${who}`));
+    const account = g.accounts?.[side];
+    row.appendChild(h("span", { class: "who" }, account ? h("span", { class: "sr-only" }, `${cap(side)}: `) : `${cap(side)}: `,
+      account ? h("a", { href: `/players/${encodeURIComponent(account)}`, class: "player-name" }, who) : who,
+      account && s.ratings[side] ? h("span", { class: "player-rating muted" }, ` ${s.ratings[side]}`) : null));
+    if (g.clock) row.appendChild(h("span", { class: "clock", id: `clock-${side}`, "data-side": side }));
     // presence (the live socket says it): whether the other player's page is open
     if (s.presence && g[side] === "human" && !mine.includes(side) && !g.over) {
       const on = s.presence[side];
@@ -402,8 +422,78 @@ function render(s: Screen): void {
   e.rematch.hidden = !plan && !linkRematch;
   e.rematch.textContent = linkRematch && typeof g.rematch === "string" ? "Join the rematch" :
     plan && plan.me ? `Rematch (you play ${plan.me})` : "Rematch";
+  if (accountGame(g)) {
+    e.rematch.hidden = true;
+    (e.newGame as HTMLAnchorElement).href = "/lobby";
+    e.newGame.textContent = "Lobby";
+  }
+  e.abort.hidden = !canAbort(g, mine);
+  renderClockBar(s);
   renderLinks(s);
+  showClocks(s);
   drawBoard(s);
+}
+
+// Account games: each player's rating in this game, from their profiles.
+function loadRatings(s: Screen, g: Game): void {
+  for (const side of ["white", "black"] as Side[]) {
+    const name = g.accounts?.[side];
+    if (!name) continue;
+    api.player(name).then((p) => {
+      s.ratings[side] = ratingText(p.ratings[g.game]);
+      if (s.game) render(s);
+    }).catch(() => { /* no rating shown */ });
+  }
+}
+
+// The phone's clock bar: the side at the top of the board first.
+function renderClockBar(s: Screen): void {
+  const g = s.game as Game;
+  const bar = s.els.clockBar;
+  bar.hidden = !g.clock;
+  if (!g.clock) return;
+  const bottom = orientation(s);
+  bar.textContent = "";
+  for (const side of [other(bottom), bottom]) {
+    bar.appendChild(h("span", { class: "bar-side" },
+      h("span", { class: `dot ${side}` }),
+      h("span", { class: "bar-name" }, g.accounts?.[side] ?? cap(side)),
+      h("span", { class: "clock", "data-side": side })));
+  }
+}
+
+// The clocks: a real-time one counts the side to move down from the
+// server's figure at the answer's arrival (warning colour under 10 % or
+// 20 s); days a move show the time left to the deadline.
+function showClocks(s: Screen): void {
+  const g = s.game;
+  if (!g || !g.clock) return;
+  const c = g.clock;
+  for (const side of ["white", "black"] as Side[]) {
+    const running = !g.over && g.tomove === side;
+    let text = "", low = false;
+    if (isLive(c)) {
+      const ms = clockNow(c, g.tomove, g.over, performance.now() - s.clockAt)[side];
+      text = formatClock(ms);
+      low = clockLow(ms, c.initial);
+      // the flag fell here: the server judges it by itself and tells the
+      // live socket; ask once more a little later, should that be missed
+      if (running && ms === 0 && s.flagAsked !== g.ply) {
+        s.flagAsked = g.ply;
+        window.setTimeout(() => { if (s.game && !s.game.over) refresh(s); }, 1500);
+      }
+    } else if (isDays(c)) {
+      text = running && c.deadline ? deadlineText(c.deadline, Date.now()) : `${c.days} d/move`;
+      low = running && !!c.deadline && c.deadline - Date.now() < 3600000;
+    }
+    // the side panel's clock and the phone's clock bar
+    for (const el of document.querySelectorAll<HTMLElement>(`.clock[data-side="${side}"]`)) {
+      if (el.textContent !== text) el.textContent = text;
+      el.classList.toggle("running", running);
+      el.classList.toggle("low", low);
+      el.classList.toggle("days", isDays(c));
+    }
+  }
 }
 
 function renderMoves(s: Screen): void {
@@ -554,8 +644,9 @@ function tokenToAct(s: Screen): string | null {
 async function submit(s: Screen, move: string): Promise<void> {
   const g = s.game;
   if (!g || s.pending || s.viewPly !== null) return;
-  const token = g.seat ? s.tokens[g.seat] : null;
-  if (!token || g.tomove !== g.seat) return;
+  const token = g.seat ? s.tokens[g.seat] ?? null : null;
+  // between accounts the session cookie is the seat: no token is sent
+  if ((!token && !(accountGame(g) && g.seat)) || g.tomove !== g.seat) return;
   s.pending = true;
   s.els.message.textContent = "";
   const ply = g.ply;
@@ -639,13 +730,27 @@ async function doResign(s: Screen): Promise<void> {
   btn.textContent = "Resign";
   // On a shared screen the side to move resigns.
   const side = mySides(s).length === 2 && (g.tomove === "white" || g.tomove === "black") ? g.tomove : g.seat;
-  const token = side ? s.tokens[side] : null;
-  if (!token) return;
+  const token = side ? s.tokens[side] ?? null : null;
+  if (!token && !(accountGame(g) && g.seat)) return;
   try {
     const ng = await api.resign(s.id, token);
     accept(s, ng, true);
   } catch (e) {
     s.els.message.textContent = `Could not resign: ${(e as Error).message}`;
+  }
+}
+
+// End a game between accounts before both sides have moved.
+async function doAbort(s: Screen): Promise<void> {
+  const g = s.game;
+  if (!g || !canAbort(g, mySides(s))) return;
+  (s.els.abort as HTMLButtonElement).disabled = true;
+  try {
+    accept(s, await api.abort(s.id), true);
+  } catch (e) {
+    s.els.message.textContent = `Could not abort: ${(e as Error).message}`;
+  } finally {
+    (s.els.abort as HTMLButtonElement).disabled = false;
   }
 }
 

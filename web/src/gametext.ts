@@ -5,6 +5,7 @@
 // Tested in node (tests/web/unit).
 
 import { parseSquare, squareName } from "./games/boardkit";
+import { endReason } from "./accounttext";
 import { playerName } from "./meta";
 import type { Game, LegalGroup, LegalMove, Meta, MoveParts, Side } from "./types";
 
@@ -13,6 +14,8 @@ export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // "White wins", "Drawn", "Black resigned: white wins".
 export function resultText(g: Game): string {
+  if (g.end === "abort") return "Aborted";
+  if (g.end === "time" && (g.winner === "white" || g.winner === "black")) return `${cap(g.winner)} wins on time`;
   if (g.resigned) return `${cap(g.resigned)} resigned: ${other(g.resigned)} wins`;
   if (g.winner === "draw") return "Drawn";
   if (g.winner === "white" || g.winner === "black") return `${cap(g.winner)} wins`;
@@ -25,6 +28,8 @@ export function statusText(g: Game, mine: Side[]): string {
   if (g.tomove === "none") return "…";
   if (mine.includes(g.tomove)) return mine.length === 2 ? `${cap(g.tomove)} to move` : "Your turn";
   if (g[g.tomove] !== "human") return g.thinking ? "The computer is thinking…" : `${cap(g.tomove)} (computer) to move`;
+  const name = g.accounts?.[g.tomove];
+  if (name) return mine.length ? `Waiting for ${name}` : `${name} (${g.tomove}) to move`;
   return mine.length ? `Waiting for ${g.tomove}` : `${cap(g.tomove)} to move`;
 }
 
@@ -34,6 +39,8 @@ export function statusText(g: Game, mine: Side[]): string {
 export function whoText(g: Game, side: Side, mine: Side[], meta: Meta | null): string {
   const p = g[side];
   if (p !== "human") return playerName(p, meta);
+  const account = g.accounts?.[side];
+  if (account) return mine.length === 1 && mine[0] === side ? `${account} (you)` : account;
   if (mine.length === 2) return "on this screen";
   if (mine.length === 1) return mine[0] === side ? "You" : "Friend";
   return "a player";
@@ -42,7 +49,8 @@ export function whoText(g: Game, side: Side, mine: Side[], meta: Meta | null): s
 // The line that tells a screen holding no seat that it only watches ("" for a player).
 export function watchingText(g: Game, mine: Side[]): string {
   if (mine.length) return "";
-  return g.over ? "You are watching this game: it is over." :
+  return g.over ? "You are watching this game: it is over." : accountGame(g) ?
+    "You are watching this game: only its two players can move." :
     "You are watching this game: only the players' own links can move.";
 }
 
@@ -96,9 +104,25 @@ export function endText(g: Game): string {
   if (!g.over) return "";
   const parts: string[] = [];
   if (g.resigned) parts.push(`${cap(g.resigned)} resigned.`);
+  const reason = endReason(g.end, g.winner);
+  if (reason) parts.push(reason);
   const end = (g.view?.end ?? "").trim();
   if (end && !(g.resigned && /resign/i.test(end))) parts.push(end);
   return parts.join(" ");
+}
+
+// Whether a game is between accounts (the server names an account for a
+// side; other games carry {"white": null, "black": null}).
+export function accountGame(g: Game): boolean {
+  return !!(g.accounts && (g.accounts.white || g.accounts.black));
+}
+
+// Whether this screen's player may abort a game between accounts: it runs,
+// and not both sides have moved yet (the server says the same).
+export function canAbort(g: Game, mine: Side[]): boolean {
+  if (!accountGame(g) || g.over || mine.length !== 1) return false;
+  const by = movers(g.game, g.options, g.moves);
+  return !(by.includes("white") && by.includes("black"));
 }
 
 // The page's title: "Your turn · Urbino — Tavoliere" when this screen's

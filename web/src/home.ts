@@ -3,13 +3,15 @@
 // says about each game (title, pitch, option menu, notes, level names and
 // ratings) comes from /api/meta (meta.ts); only the pictures are its own.
 
-import { ApiError, createGame, getGame, loadRecord } from "./api";
+import { ApiError, createGame, getGame, loadRecord, myGames } from "./api";
+import { currentUser } from "./account";
+import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
 import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
 import { PICTURES } from "./pictures";
 import * as store from "./store";
-import type { GameMeta, GameName, Meta, Side } from "./types";
+import type { GameMeta, GameName, Me, Meta, MyGame, Side } from "./types";
 
 function radio(name: string, value: string, label: string, checked: boolean, extra: Record<string, string> = {}): HTMLLabelElement {
   return h("label", { class: "choice", ...extra },
@@ -27,15 +29,15 @@ export function showHome(app: HTMLElement): void {
   app.textContent = "";
   const status = h("p", { class: "muted", role: "status" }, "Loading the games…");
   app.appendChild(status);
-  loadMeta().then((meta) => {
+  Promise.all([loadMeta(), currentUser()]).then(([meta, me]) => {
     status.remove();
-    build(app, meta);
+    build(app, meta, me);
   }).catch((e) => {
     status.textContent = `The games could not be loaded: ${(e as Error).message}. Reload the page to try again.`;
   });
 }
 
-function build(app: HTMLElement, meta: Meta): void {
+function build(app: HTMLElement, meta: Meta, me: Me | null): void {
   // The games the server offers and this page can draw, in the server's order.
   const games = meta.games.filter((g) => g.name in BOARDS);
   document.title = `Tavoliere — play ${games.map((g) => g.title).join(", ").replace(/, ([^,]*)$/, " and $1")}`;
@@ -166,9 +168,56 @@ function build(app: HTMLElement, meta: Meta): void {
     }
   });
 
+  app.appendChild(lobbyCard(me));
+  if (me) app.insertBefore(accountGames(meta, me), app.firstChild);
   app.appendChild(form);
   app.appendChild(recentGames(meta));
   app.appendChild(recordLoader());
+}
+
+// The way to the lobby: play people, with clocks and ratings.
+function lobbyCard(me: Me | null): HTMLElement {
+  return h("section", { class: "lobby-card", "aria-label": "Play people" },
+    h("a", { href: "/lobby", id: "home-lobby", class: "button" }, "Lobby: play people"),
+    h("span", { class: "muted" }, me ? " Open games with clocks and ratings; offer your own." :
+      " Open games with clocks and ratings (an account is needed to play there; here below, none)."));
+}
+
+// A signed-in player's games between accounts that go on, their turn first
+// (GET /api/me/games); the page's title says "Your turn" when one is.
+function accountGames(meta: Meta, me: Me): HTMLElement {
+  const sec = h("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-h" },
+    h("h2", { id: "my-games-h" }, "Your games against people"));
+  const note = h("p", { class: "muted" }, "Loading…");
+  sec.appendChild(note);
+  myGames().then((list) => {
+    note.remove();
+    if (!list.length) {
+      sec.appendChild(h("p", { class: "muted" }, "None going on. ", h("a", { href: "/lobby" }, "Find one in the lobby"), "."));
+      return;
+    }
+    if (list.some((g) => g.yourTurn)) document.title = `Your turn · ${document.title}`;
+    const ul = h("ul", { class: "recent-list" });
+    for (const g of list) ul.appendChild(myGameRow(meta, me, g));
+    sec.appendChild(ul);
+  }).catch((e) => {
+    note.textContent = `Your games could not be loaded: ${(e as Error).message}`;
+  });
+  return sec;
+}
+
+function myGameRow(meta: Meta, me: Me, g: MyGame): HTMLElement {
+  const mine: Side | null = g.white === me.name ? "white" : g.black === me.name ? "black" : null;
+  const opp = mine === "white" ? g.black : mine === "black" ? g.white : null;
+  let clock = "";
+  const c = g.clock;
+  if (c && "deadline" in c) clock = c.deadline ? deadlineText(c.deadline, Date.now()) : "";
+  else if (c && mine) clock = `${formatClock(c[mine])} on your clock`;
+  return h("li", { "data-id": g.id, class: g.yourTurn ? "your-turn" : "" },
+    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${title(meta, g.game)} against ${opp ?? "a guest"}`),
+    h("span", { class: "muted" }, mine ? ` · you play ${mine} · ` : " · "),
+    h("span", { class: `recent-status${g.yourTurn ? " your-turn" : ""}` }, g.yourTurn ? "your turn" : `waiting for ${opp ?? g.tomove}`),
+    clock ? h("span", { class: "muted" }, ` · ${clock}`) : null);
 }
 
 // The games this browser holds a seat in (or created), newest first.

@@ -1,10 +1,15 @@
 // main.ts — the page's entry: the theme toggle, then the route on
 // location.pathname: "/" the home page, "/games/ID" the game screen,
-// "/rules/GAME" the rules page of a game.
+// "/rules/GAME" the rules page of a game, "/lobby", "/signin", "/signup",
+// "/account", "/players/NAME", "/leaderboard/GAME"; and the header's account
+// menu (account.ts).
 
 import { showHome } from "./home";
 import { showGame } from "./game";
 import { showRules } from "./rules";
+import { setupAccountMenu, showAccount, showAuth } from "./account";
+import { showLobby } from "./lobby";
+import { showLeaderboard, showPlayer } from "./players";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -52,10 +57,21 @@ function route(): void {
     showGame(app, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("seat"));
   } else if ((m = /^\/rules\/([^/]+)\/?$/.exec(location.pathname))) {
     showRules(app, decodeURIComponent(m[1]));
+  } else if (/^\/lobby\/?$/.test(location.pathname)) {
+    showLobby(app);
+  } else if ((m = /^\/(signin|signup)\/?$/.exec(location.pathname))) {
+    showAuth(app, m[1] as "signin" | "signup");
+  } else if (/^\/account\/?$/.test(location.pathname)) {
+    showAccount(app);
+  } else if ((m = /^\/players\/([^/]+)\/?$/.exec(location.pathname))) {
+    showPlayer(app, decodeURIComponent(m[1]));
+  } else if ((m = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname))) {
+    showLeaderboard(app, decodeURIComponent(m[1]));
   } else {
     showHome(app);
   }
 }
 
 setupTheme();
+setupAccountMenu();
 route();

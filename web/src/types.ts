@@ -110,8 +110,43 @@ export interface Game {
   help?: boolean;
   /** The creator chose the deal (Toscana's seed or stacks): still hidden, but said. */
   dealChosen?: boolean;
+  /** A game between accounts: each side's account name (null for a side without one). */
+  accounts?: { white: string | null; black: string | null } | null;
+  rated?: boolean;
+  /** How it ended: "normal", "resign", "time", "abort", or null while it runs. */
+  end?: string | null;
+  /** The clock at the moment of the answer (docs: "Accounts, the lobby, clocks and ratings"). */
+  clock?: Clock | null;
   view: View;
 }
+
+// ---- Accounts, the lobby, clocks and ratings ---------------------------------
+
+/** Real time (seconds; each side's time left in ms) or days a move (deadline in UNIX ms). */
+export type Clock =
+  | { initial: number; increment: number; white: number; black: number }
+  | { days: number; deadline: number | null };
+
+export interface Rating { rating: number; rd: number; games: number; provisional?: boolean }
+export interface Me { name: string; ratings: Record<string, Rating> }
+export interface Seek {
+  id: string;
+  game: GameName;
+  options: string;
+  rated: boolean;
+  colour: "white" | "black" | "random";
+  clock: { initial: number; increment: number } | { days: number };
+  by: string;
+  rating: number;
+}
+export interface PlayerGame { id: string; game: GameName; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean }
+export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[] }
+export interface MyGame {
+  id: string; game: GameName; white: string | null; black: string | null; tomove: Side | "none"; ply: number; yourTurn: boolean;
+  /** Real time: each side's ms left at the answer; days a move: the side to move's deadline (UNIX ms). */
+  clock: { white: number; black: number } | { deadline: number | null } | null;
+}
+export interface Leaderboard { game: string; players: ({ name: string } & Rating)[] }
 
 // Who is here (the live socket's presence message): a side played by the
 // computer, or a seat with a live socket open.

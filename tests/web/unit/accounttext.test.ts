@@ -1,0 +1,111 @@
+// accounttext.test.ts — what the account pages, the lobby and the profiles
+// say (accounttext.ts), and the game screen's words for games between
+// accounts (gametext.ts): names and passwords checked before sending, the
+// server's refusals in words, ratings with "?", "lost on time" and
+// "aborted", a profile's game lines, who may abort.
+
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { accountError, endReason, gameLine, nameProblem, passwordProblem, ratingText, takerColour } from "../../../web/src/accounttext";
+import { accountGame, canAbort, endText, resultText, statusText, whoText } from "../../../web/src/gametext";
+import type { Game } from "../../../web/src/types";
+
+function game(over: Partial<Game>): Game {
+  return {
+    id: "x", game: "epaminondas", options: "", white: "human", black: "human", moves: [], tomove: "white", over: false,
+    winner: "none", score: [0, 0], legal: [], ply: 0, seat: "white", resigned: null, thinking: false,
+    accounts: { white: "alice", black: "bob" }, rated: true, end: null, clock: null,
+    view: { width: 14, height: 12, phase: "", last: "", info: "", squares: {}, sides: {} as Game["view"]["sides"], regions: [] },
+    ...over,
+  };
+}
+
+describe("account words (accounttext.ts)", () => {
+  test("names: 3 to 20 of A-Z a-z 0-9 _ -", () => {
+    for (const ok of ["bob", "Alice_99", "a-b", "x".repeat(20)]) assert.equal(nameProblem(ok), "", ok);
+    assert.match(nameProblem("ab"), /3 to 20/);
+    assert.match(nameProblem("x".repeat(21)), /3 to 20/);
+    assert.match(nameProblem("bob smith"), /letters/);
+    assert.match(nameProblem("bøb"), /letters/);
+  });
+
+  test("passwords: 8 to 256 bytes (UTF-8)", () => {
+    assert.equal(passwordProblem("12345678"), "");
+    assert.match(passwordProblem("1234567"), /at least 8/);
+    assert.equal(passwordProblem("éééé"), "", "4 letters, 8 bytes");
+    assert.equal(passwordProblem("x".repeat(256)), "");
+    assert.match(passwordProblem("x".repeat(257)), /256/);
+    assert.match(passwordProblem("é".repeat(129)), /256/, "129 letters, 258 bytes");
+  });
+
+  test("the server's refusals in words", () => {
+    assert.match(accountError("signup", 409, "name taken"), /taken/);
+    assert.equal(accountError("signin", 401, "wrong"), "Wrong name or password.");
+    assert.match(accountError("signin", 429, "too many"), /Too many failed attempts/);
+    assert.match(accountError("password", 403, "x"), /current password is wrong/);
+    assert.equal(accountError("signup", 400, "a name is 3 to 20 characters"), "Not accepted: a name is 3 to 20 characters.");
+    assert.match(accountError("signin", 0, ""), /cannot be reached/);
+  });
+
+  test("ratings: rounded, ? while provisional", () => {
+    assert.equal(ratingText({ rating: 1662.4, rd: 290, games: 1, provisional: true }), "1662?");
+    assert.equal(ratingText({ rating: 1499.6, rd: 60, games: 40, provisional: false }), "1500");
+    assert.equal(ratingText(undefined), "1500?", "no games yet: the start, provisional");
+  });
+
+  test("how a game between accounts ended", () => {
+    assert.equal(endReason("time", "white"), "Black lost on time.");
+    assert.equal(endReason("time", "black"), "White lost on time.");
+    assert.match(endReason("abort", "none"), /aborted/);
+    assert.equal(endReason("resign", "white"), "");
+    assert.equal(endReason(null, "none"), "");
+    const timed = game({ over: true, winner: "white", end: "time" });
+    assert.equal(resultText(timed), "White wins on time");
+    assert.match(endText(timed), /^Black lost on time\./);
+    const aborted = game({ over: true, end: "abort" });
+    assert.equal(resultText(aborted), "Aborted");
+    assert.equal(statusText(aborted, ["white"]), "Aborted");
+  });
+
+  test("players named by their accounts", () => {
+    const g = game({});
+    assert.equal(whoText(g, "white", ["white"], null), "alice (you)");
+    assert.equal(whoText(g, "black", ["white"], null), "bob");
+    assert.equal(whoText(g, "black", [], null), "bob", "a spectator");
+    assert.equal(whoText(game({ accounts: { white: null, black: null } }), "black", ["white"], null), "Friend", "a game by link as before");
+    assert.equal(statusText(game({}), ["white"]), "Your turn");
+    assert.equal(statusText(game({}), ["black"]), "Waiting for alice");
+    assert.equal(statusText(game({}), []), "alice (white) to move");
+    assert.equal(statusText(game({ accounts: { white: null, black: null } }), ["black"]), "Waiting for white");
+    assert.equal(accountGame(game({})), true);
+    assert.equal(accountGame(game({ accounts: { white: null, black: null } })), false);
+    assert.equal(accountGame(game({ accounts: undefined })), false, "an older server");
+  });
+
+  test("abort: while not both sides have moved", () => {
+    assert.equal(canAbort(game({}), ["white"]), true);
+    assert.equal(canAbort(game({ moves: ["a2-a3"], ply: 1, tomove: "black" }), ["black"]), true, "only white moved");
+    assert.equal(canAbort(game({ moves: ["a2-a3", "a11-a10"], ply: 2 }), ["white"]), false, "both moved");
+    assert.equal(canAbort(game({}), []), false, "a spectator");
+    assert.equal(canAbort(game({ accounts: null }), ["white"]), false, "not between accounts");
+    assert.equal(canAbort(game({ accounts: { white: null, black: null } }), ["white"]), false, "not between accounts (as the server says it)");
+    assert.equal(canAbort(game({ over: true }), ["white"]), false);
+  });
+
+  test("a profile's game lines", () => {
+    const base = { id: "g", game: "urbino", white: "alice", black: "bob", rated: true };
+    assert.equal(gameLine("alice", { ...base, winner: "white", end: "resign" }), "vs bob (alice played white) · won by resignation · rated");
+    assert.equal(gameLine("bob", { ...base, winner: "white", end: "time", rated: false }), "vs alice (bob played black) · lost on time · casual");
+    assert.equal(gameLine("Alice", { ...base, winner: "black", end: "normal" }), "vs bob (Alice played white) · lost · rated", "names ignore case");
+    assert.equal(gameLine("alice", { ...base, winner: "none", end: "" }), "vs bob (alice played white) · in progress · rated");
+    assert.equal(gameLine("alice", { ...base, winner: "none", end: "abort" }), "vs bob (alice played white) · aborted, no result");
+    assert.equal(gameLine("alice", { ...base, winner: "draw", end: "normal" }), "vs bob (alice played white) · drawn · rated");
+    assert.equal(gameLine("carol", { ...base, winner: "black", end: "resign" }), "alice – bob · black won by resignation · rated");
+  });
+
+  test("the colour a seek's taker plays", () => {
+    assert.equal(takerColour("white"), "black");
+    assert.equal(takerColour("black"), "white");
+    assert.equal(takerColour("random"), "random");
+  });
+});

@@ -1,0 +1,194 @@
+// account.ts — the signed-in account in the page: who is signed in (GET
+// /api/me, asked once per page), the account menu in the header (signed out:
+// "Sign in" and "Sign up"; signed in: the name, opening Profile, Account and
+// "Sign out"), the sign-in and sign-up pages (/signin, /signup, back to
+// ?next= after), and the account page (/account: change the password).
+// The session cookie is HttpOnly: the page never sees it, fetch sends it.
+// So that a guest's page asks nothing (and logs no 401), this browser keeps
+// a mark in localStorage while it has signed in; /api/me is asked only then,
+// and a 401 takes the mark away.
+
+import * as api from "./api";
+import { accountError, nameProblem, passwordProblem, type AccountAction } from "./accounttext";
+import { ApiError } from "./api";
+import { h } from "./dom";
+import type { Me } from "./types";
+
+let asked: Promise<Me | null> | null = null;
+const MARK = "tavoliere.account";
+
+function mark(name: string | null): void {
+  try {
+    if (name) localStorage.setItem(MARK, name);
+    else localStorage.removeItem(MARK);
+  } catch {
+    /* not kept */
+  }
+}
+
+function marked(): boolean {
+  try {
+    return !!localStorage.getItem(MARK);
+  } catch {
+    return true;
+  }
+}
+
+/** The signed-in account (null when signed out or the server cannot say). */
+export function currentUser(): Promise<Me | null> {
+  asked ??= !marked() ? Promise.resolve(null) : api.me().then((m) => {
+    mark(m ? m.name : null);
+    return m;
+  }).catch(() => null);
+  return asked;
+}
+
+/** Where to go after signing in: a path of this site only. */
+export function nextPath(search: string): string {
+  const n = new URLSearchParams(search).get("next") ?? "/";
+  return n.startsWith("/") && !n.startsWith("//") ? n : "/";
+}
+
+const here = () => encodeURIComponent(location.pathname + location.search);
+
+/** The header's account menu. */
+export function setupAccountMenu(): void {
+  const box = document.getElementById("account");
+  if (!box) return;
+  currentUser().then((me) => {
+    box.textContent = "";
+    if (!me) {
+      const onAuth = /^\/sign(in|up)/.test(location.pathname);
+      const next = onAuth ? location.search : `?next=${here()}`;
+      box.append(
+        h("a", { class: "nav-link", id: "sign-in-link", href: `/signin${next}` }, "Sign in"),
+        h("a", { class: "nav-link", id: "sign-up-link", href: `/signup${next}` }, "Sign up"));
+      box.dataset.signedIn = "0";
+      return;
+    }
+    const out = h("button", { type: "button", id: "sign-out", class: "menu-item" }, "Sign out");
+    const menu = h("details", { class: "account-menu", id: "account-menu" },
+      h("summary", { id: "account-name", "aria-label": `Signed in as ${me.name}: account menu` }, me.name),
+      h("div", { class: "menu" },
+        h("a", { class: "menu-item", href: `/players/${encodeURIComponent(me.name)}`, id: "menu-profile" }, "Profile"),
+        h("a", { class: "menu-item", href: "/account", id: "menu-account" }, "Account"),
+        out));
+    out.addEventListener("click", async () => {
+      out.disabled = true;
+      mark(null);
+      try {
+        await api.signOut();
+      } catch {
+        /* signed out anyway as far as this page goes */
+      }
+      location.assign("/");
+    });
+    // a click elsewhere closes the menu
+    document.addEventListener("click", (ev) => {
+      if (menu.open && !menu.contains(ev.target as Node)) menu.open = false;
+    });
+    box.appendChild(menu);
+    box.dataset.signedIn = "1";
+  });
+}
+
+function field(label: string, input: HTMLInputElement, note = ""): HTMLElement {
+  return h("label", { class: "form-field" }, h("span", { class: "form-label" }, label), input,
+    note ? h("span", { class: "form-note muted" }, note) : null);
+}
+
+/** /signin and /signup: one form, two ways. */
+export function showAuth(app: HTMLElement, mode: "signin" | "signup"): void {
+  const up = mode === "signup";
+  document.title = `${up ? "Sign up" : "Sign in"} — Tavoliere`;
+  app.className = "form-page";
+  app.textContent = "";
+  const next = nextPath(location.search);
+  const name = h("input", { type: "text", id: "auth-name", name: "username", autocomplete: "username", required: true, maxlength: 20, autocapitalize: "none", spellcheck: "false" });
+  const pass = h("input", { type: "password", id: "auth-password", name: "password", autocomplete: up ? "new-password" : "current-password", required: true });
+  const again = h("input", { type: "password", id: "auth-again", name: "again", autocomplete: "new-password" });
+  const error = h("p", { class: "error", role: "alert", id: "auth-error" });
+  const btn = h("button", { type: "submit", class: "primary", id: "auth-submit" }, up ? "Create the account" : "Sign in");
+  const other = up
+    ? h("p", {}, "Already have an account? ", h("a", { href: `/signin?next=${encodeURIComponent(next)}` }, "Sign in"))
+    : h("p", {}, "No account yet? ", h("a", { href: `/signup?next=${encodeURIComponent(next)}` }, "Sign up"), " — it takes a name and a password.");
+  const form = h("form", { class: "auth-form", "aria-label": up ? "Sign up" : "Sign in", novalidate: true },
+    h("h1", {}, up ? "Sign up" : "Sign in"),
+    up ? h("p", { class: "muted" }, "An account lets you play people from the lobby, with clocks and ratings. Games against the computer and with a friend by link need none.") : null,
+    field("Name", name, up ? "3 to 20 letters, digits, _ or -" : ""),
+    field("Password", pass, up ? "at least 8 characters" : ""),
+    up ? field("Password again", again) : null,
+    btn, error, other);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    const n = name.value.trim();
+    const problem = nameProblem(n) || passwordProblem(pass.value) || (up && again.value !== pass.value ? "The two passwords differ." : "");
+    if (problem && (up || !n || !pass.value)) {
+      error.textContent = up ? problem : "Enter your name and password.";
+      (problem.startsWith("A name") ? name : pass).focus();
+      return;
+    }
+    btn.disabled = true;
+    try {
+      const r = up ? await api.signUp(n, pass.value) : await api.signIn(n, pass.value);
+      mark(r.name);
+      location.assign(next);
+    } catch (e) {
+      const action: AccountAction = up ? "signup" : "signin";
+      error.textContent = e instanceof ApiError ? accountError(action, e.status, e.message) : String(e);
+      btn.disabled = false;
+    }
+  });
+  app.appendChild(form);
+  name.focus();
+}
+
+/** /account: who is signed in, change the password, sign out. */
+export function showAccount(app: HTMLElement): void {
+  document.title = "Your account — Tavoliere";
+  app.className = "form-page";
+  app.textContent = "";
+  currentUser().then((me) => {
+    if (!me) {
+      app.appendChild(h("section", { class: "auth-form" }, h("h1", {}, "Your account"),
+        h("p", {}, "You are not signed in. ", h("a", { href: "/signin?next=%2Faccount" }, "Sign in"), " or ",
+          h("a", { href: "/signup?next=%2Faccount" }, "sign up"), ".")));
+      return;
+    }
+    const old = h("input", { type: "password", id: "pw-old", autocomplete: "current-password" });
+    const now = h("input", { type: "password", id: "pw-new", autocomplete: "new-password" });
+    const again = h("input", { type: "password", id: "pw-again", autocomplete: "new-password" });
+    const msg = h("p", { class: "error", role: "alert", id: "pw-error" });
+    const done = h("p", { class: "good", role: "status", id: "pw-done" });
+    const btn = h("button", { type: "submit", class: "primary", id: "pw-submit" }, "Change the password");
+    const form = h("form", { class: "auth-form", "aria-label": "Change the password", novalidate: true },
+      h("h1", {}, "Your account"),
+      h("p", {}, "Signed in as ", h("strong", { id: "account-who" }, me.name), " · ",
+        h("a", { href: `/players/${encodeURIComponent(me.name)}` }, "your profile and ratings")),
+      h("h2", {}, "Change the password"),
+      field("Current password", old), field("New password", now, "at least 8 characters"), field("New password again", again),
+      btn, msg, done);
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      msg.textContent = "";
+      done.textContent = "";
+      const problem = !old.value ? "Enter your current password." : passwordProblem(now.value) || (now.value !== again.value ? "The two new passwords differ." : "");
+      if (problem) {
+        msg.textContent = problem;
+        return;
+      }
+      btn.disabled = true;
+      try {
+        await api.changePassword(old.value, now.value);
+        done.textContent = "Your password is changed.";
+        form.reset();
+      } catch (e) {
+        msg.textContent = e instanceof ApiError ? accountError("password", e.status, e.message) : String(e);
+      } finally {
+        btn.disabled = false;
+      }
+    });
+    app.appendChild(form);
+  });
+}

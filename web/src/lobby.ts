@@ -1,0 +1,229 @@
+// lobby.ts — the lobby at /lobby: the open seeks, live (the lobby socket
+// /api/lobby sends the whole list at once and after every change), a form to
+// make a seek (game, options from /api/meta's menus, rated, colour, a clock
+// preset), accept with one click, withdraw one's own.  The seeker's page is
+// told {"type": "started", "game": ID} when someone accepts and goes to the
+// game.  A seek lives while its owner has a lobby socket open: this page.
+// Signed-out visitors see the seeks and are asked to sign in to play.
+
+import * as api from "./api";
+import { ApiError } from "./api";
+import { currentUser } from "./account";
+import { takerColour } from "./accounttext";
+import { CLOCK_PRESETS, clockKind, clockLabel } from "./clock";
+import { h } from "./dom";
+import { BOARDS } from "./games/index";
+import { gameMeta, loadMeta, optionSets, optionsText, title } from "./meta";
+import type { GameName, Me, Meta, Seek } from "./types";
+
+/** The lobby socket: seeks lists and "started"; reconnects with a growing delay. */
+export class LobbySocket {
+  private ws: WebSocket | null = null;
+  private closed = false;
+  private delay = 500;
+  private retryTimer = 0;
+  private pingTimer = 0;
+
+  constructor(private onSeeks: (s: Seek[]) => void, private onStarted: (game: string) => void, private onState: (up: boolean) => void) {
+    this.open();
+  }
+
+  private open(): void {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(`${proto}//${location.host}/api/lobby`);
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onState(true);
+      window.clearInterval(this.pingTimer);
+      this.pingTimer = window.setInterval(() => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
+      }, 25000);
+    };
+    ws.onmessage = (ev) => {
+      let data: unknown;
+      try {
+        data = JSON.parse(String(ev.data));
+      } catch {
+        return;
+      }
+      if (Array.isArray(data)) this.onSeeks(data as Seek[]);
+      else if (data && typeof data === "object" && (data as { type?: string }).type === "started") {
+        const g = (data as { game?: unknown }).game;
+        if (typeof g === "string") this.onStarted(g);
+      }
+    };
+    ws.onclose = () => {
+      window.clearInterval(this.pingTimer);
+      if (this.ws === ws) this.ws = null;
+      if (!this.closed) {
+        this.onState(false);
+        this.retry();
+      }
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+
+  private retry(): void {
+    window.clearTimeout(this.retryTimer);
+    this.retryTimer = window.setTimeout(() => this.open(), this.delay);
+    this.delay = Math.min(this.delay * 2, 10000);
+  }
+
+  close(): void {
+    this.closed = true;
+    window.clearInterval(this.pingTimer);
+    window.clearTimeout(this.retryTimer);
+    this.ws?.close();
+    this.ws = null;
+  }
+}
+
+const goGame = (id: string) => location.assign(`/games/${encodeURIComponent(id)}`);
+
+export function showLobby(app: HTMLElement): void {
+  document.title = "Lobby — Tavoliere";
+  app.className = "lobby";
+  app.textContent = "";
+  const status = h("p", { class: "muted", role: "status" }, "Loading the lobby…");
+  app.appendChild(status);
+  Promise.all([loadMeta().catch(() => null), currentUser()]).then(([meta, me]) => {
+    status.remove();
+    build(app, meta, me);
+  });
+}
+
+function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
+  const list = h("ul", { class: "seek-list", id: "seeks", "aria-live": "polite" });
+  const empty = h("p", { class: "muted", id: "no-seeks" }, "No open games right now." + (me ? " Make one: the form is below." : ""));
+  const conn = h("p", { class: "conn muted", id: "lobby-conn" });
+  const error = h("p", { class: "error", role: "alert", id: "lobby-error" });
+  const seeksSec = h("section", { class: "seeks", "aria-labelledby": "seeks-h" },
+    h("h2", { id: "seeks-h" }, "Open games"), empty, list, error, conn);
+
+  const header = h("div", { class: "lobby-head" },
+    h("h1", {}, "Lobby: play people"),
+    me ? h("p", { class: "muted" }, `Signed in as ${me.name}. Accept an open game with one click, or offer one of your own; it stays open while this page is.`)
+      : h("p", { class: "signin-note", id: "lobby-signin" }, "To play, ",
+        h("a", { href: "/signin?next=%2Flobby" }, "sign in"), " or ", h("a", { href: "/signup?next=%2Flobby" }, "sign up"),
+        ". Games against the computer or a friend by link need no account: ", h("a", { href: "/" }, "start one here"), "."),
+    h("p", {}, h("a", { href: "/leaderboard/urbino", id: "lobby-leaderboard" }, "Leaderboards")));
+  app.appendChild(header);
+  app.appendChild(seeksSec);
+  const form = me && meta ? seekForm(meta, error) : null;
+  if (form) app.appendChild(form);
+
+  const draw = (seeks: Seek[]) => {
+    list.textContent = "";
+    empty.hidden = seeks.length > 0;
+    const mine = seeks.some((s) => me && s.by === me.name);
+    const waiting = form?.querySelector("#seek-waiting");
+    if (waiting) waiting.textContent = mine ? "Your game is open: waiting for an opponent. Keep this page open; the game starts here when someone accepts." : "";
+    for (const s of seeks) list.appendChild(seekRow(s, meta, me, error));
+  };
+  new LobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : "Reconnecting to the lobby…"; });
+}
+
+// One open seek: what it is, who offers it, and what this visitor may do.
+function seekRow(s: Seek, meta: Meta | null, me: Me | null, error: HTMLElement): HTMLElement {
+  const info = gameMeta(meta, s.game);
+  const opts = optionsText(info, s.options);
+  const own = !!me && s.by === me.name;
+  const li = h("li", { class: `seek${own ? " own" : ""}`, "data-seek": s.id, "data-by": s.by },
+    h("span", { class: "seek-game" }, title(meta, s.game) + (opts ? ` · ${opts}` : "")),
+    h("span", { class: "seek-clock", title: clockKind(s.clock) }, clockLabel(s.clock)),
+    h("span", { class: "seek-rated" }, s.rated ? "rated" : "casual"),
+    h("span", { class: "seek-by" }, h("a", { href: `/players/${encodeURIComponent(s.by)}` }, s.by), ` ${Math.round(s.rating)}`),
+    h("span", { class: "seek-colour muted" }, own ? `you play ${s.colour}` : me ? `you play ${takerColour(s.colour)}` : `who accepts plays ${takerColour(s.colour)}`));
+  let btn: HTMLButtonElement | null = null;
+  if (own) {
+    btn = h("button", { type: "button", class: "withdraw" }, "Withdraw");
+    btn.addEventListener("click", async () => {
+      (btn as HTMLButtonElement).disabled = true;
+      try {
+        await api.withdrawSeek(s.id);
+      } catch (e) {
+        error.textContent = `Could not withdraw: ${(e as Error).message}`;
+        (btn as HTMLButtonElement).disabled = false;
+      }
+    });
+  } else if (me) {
+    btn = h("button", { type: "button", class: "primary accept" }, "Play");
+    btn.setAttribute("aria-label", `Play ${title(meta, s.game)} ${clockLabel(s.clock)} against ${s.by}`);
+    btn.addEventListener("click", async () => {
+      (btn as HTMLButtonElement).disabled = true;
+      error.textContent = "";
+      try {
+        const r = await api.acceptSeek(s.id);
+        goGame(r.game);
+      } catch (e) {
+        error.textContent = e instanceof ApiError && e.status === 409 ? "Someone else took that game first." : `Could not start the game: ${(e as Error).message}`;
+        (btn as HTMLButtonElement).disabled = false;
+      }
+    });
+  }
+  li.appendChild(h("span", { class: "seek-act" }, btn ?? h("a", { href: "/signin?next=%2Flobby", class: "muted" }, "sign in to play")));
+  return li;
+}
+
+function radio(name: string, value: string, label: string, checked: boolean): HTMLLabelElement {
+  return h("label", { class: "choice" }, h("input", { type: "radio", name, value, checked }), h("span", {}, label));
+}
+
+// The form that makes a seek.
+function seekForm(meta: Meta, error: HTMLElement): HTMLFormElement {
+  const games = meta.games.filter((g) => g.name in BOARDS);
+  const gameSel = h("select", { id: "seek-game", "aria-label": "Game" });
+  for (const g of games) gameSel.appendChild(h("option", { value: g.name }, g.title));
+  const optSel = h("select", { id: "seek-options", "aria-label": "Options" });
+  const optRow = h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Options"), optSel);
+  const fillOptions = () => {
+    const g = gameMeta(meta, gameSel.value);
+    optSel.textContent = "";
+    const sets = g ? optionSets(g) : [];
+    for (const o of sets) optSel.appendChild(h("option", { value: o.options }, o.label));
+    optRow.hidden = sets.length < 2;
+    (optRow.firstChild as HTMLElement).textContent = g?.menu?.question ?? "Options";
+  };
+  gameSel.addEventListener("change", fillOptions);
+  fillOptions();
+  const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true });
+  const clocks = h("div", { class: "choices", role: "radiogroup", "aria-label": "Clock" },
+    ...CLOCK_PRESETS.map((p, i) => radio("clock", p.id, p.label, i === 1)));
+  const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
+    radio("seek-colour", "random", "Random", true), radio("seek-colour", "white", "White", false), radio("seek-colour", "black", "Black", false));
+  const btn = h("button", { type: "submit", class: "primary", id: "seek-submit" }, "Offer the game");
+  const waiting = h("p", { class: "waiting", id: "seek-waiting", role: "status" });
+  const form = h("form", { class: "seek-form", id: "seek-form", "aria-labelledby": "seek-h" },
+    h("h2", { id: "seek-h" }, "Offer a game"),
+    h("div", { class: "row" }, h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Game"), gameSel), optRow),
+    h("fieldset", { class: "field" }, h("legend", {}, "Clock"), clocks),
+    h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colours),
+    h("label", { class: "check" }, rated, " Rated (the result changes both players' ratings)"),
+    h("div", { class: "row" }, btn), waiting);
+  const checked = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? "";
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    error.textContent = "";
+    const preset = CLOCK_PRESETS.find((p) => p.id === checked("clock")) ?? CLOCK_PRESETS[0];
+    btn.disabled = true;
+    try {
+      await api.createSeek({
+        game: gameSel.value as GameName, options: optSel.value, rated: rated.checked,
+        colour: checked("seek-colour") as "white" | "black" | "random", clock: preset.clock,
+      });
+    } catch (e) {
+      error.textContent = `The game could not be offered: ${(e as Error).message}`;
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return form;
+}
