@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <jansson.h>
 #include <sodium.h>
@@ -688,12 +689,23 @@ static int seek_routes(srv *S, const asker *who, const char *path, int method, c
 
 /* ---- players (SPEC "Ratings") ---- */
 
+typedef struct pgames {
+    const char *name;
+    json_t *list;
+} pgames;
+
 static int add_pgame(void *ctx, const store_player_game *g)
 {
-    json_array_append_new(ctx, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:b}", "id", g->id, "game",
-                                         g->game, "white", g->white, "black", g->black, "winner",
-                                         g->winner[0] ? g->winner : "none", "end",
-                                         g->end[0] ? g->end : "", "rated", g->rated));
+    pgames *p = ctx;
+    json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:I}", "id", g->id, "game", g->game,
+                          "white", g->white, "black", g->black, "winner",
+                          g->winner[0] ? g->winner : "none", "end", g->end[0] ? g->end : "",
+                          "rated", g->rated, "created", (json_int_t)g->created);
+    /* Extension: the player's rating after a rated game (its history). */
+    int side = strcasecmp(g->white, p->name) == 0 ? 0 : 1;
+    if (g->rated && g->rating_after[side] > 0)
+        json_object_set_new(o, "ratingAfter", json_real(g->rating_after[side]));
+    json_array_append_new(p->list, o);
     return 0;
 }
 
@@ -705,9 +717,9 @@ static void api_player(srv *S, const char *path, reply *r)
         return;
     }
     json_t *p = player_json(S, name);
-    json_t *games = json_array();
-    core_player_games(S->C, name, CORE_PLAYER_GAMES, add_pgame, games);
-    json_object_set_new(p, "games", games);
+    pgames pg = {name, json_array()};
+    core_player_games(S->C, name, CORE_PLAYER_GAMES, add_pgame, &pg);
+    json_object_set_new(p, "games", pg.list);
     answer_json(r, 200, p);
 }
 

@@ -109,6 +109,8 @@ await main(async (defer) => {
     [[g2, "epaminondas", "Ben", "Ann", "white", "resign", true], [gid, "urbino", "Ann", winnerName, "none", "abort", true]],
     "the player's games, newest first");
   eq(pb.games[0].id, g2, "on both profiles");
+  eq([r2(pb.games[0].ratingAfter), r2(pa.games[0].ratingAfter), "ratingAfter" in pa.games[1]], [1662.31, 1337.69, false],
+    "each rated game says the player's rating after it (the history); an aborted one none");
   eq((await call(base, "GET", "/api/me", undefined, ben)).body.ratings.epaminondas.games, 1, "/api/me shows the rating");
   eq((await call(base, "GET", "/api/players/Nobody")).status, 404, "an unknown player: 404");
   const lb = (await call(base, "GET", "/api/leaderboard/epaminondas")).body;

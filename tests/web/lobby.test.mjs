@@ -170,6 +170,16 @@ export async function run(env) {
   tally.check("profile: the game listed, won by resignation, rated", /won by resignation/.test(line) && /rated/.test(line), line);
   tally.check("profile: the game links to its screen",
     (await pa.getAttribute(`#player-games li[data-id="${id}"] a`, "href")) === `/games/${id}`);
+  const plot = await pa.evaluate(() => {
+    const svg = document.querySelector('#rating-plots svg[data-game="epaminondas"]');
+    if (!svg) return null;
+    const pts = [...svg.querySelectorAll("circle.point")].map((c) => Number(c.getAttribute("cy")));
+    const r = svg.getBoundingClientRect();
+    return { n: pts.length, rising: pts.length === 2 && pts[1] < pts[0], label: svg.getAttribute("aria-label"), w: r.width,
+      values: [...svg.querySelectorAll("text.value")].map((t) => t.textContent) };
+  });
+  tally.check("profile: the rating history plotted (1500, then up after the win)",
+    plot && plot.n === 2 && plot.rising && plot.values[0] === "1500" && Number(plot.values[1]) > 1500 && plot.w >= 300, JSON.stringify(plot));
   await env.shot(pa, "profile-1280");
   await pb.goto(`${url}/players/bob`);
   await pb.waitForSelector("#ratings");

@@ -54,7 +54,7 @@ export function endReason(end: string | null | undefined, winner: string): strin
 }
 
 /** A line of a player's game list: "vs bob (white) · won by resignation · rated". */
-export interface GameLine { id: string; game: string; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean }
+export interface GameLine { id: string; game: string; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean; ratingAfter?: number }
 export function gameLine(name: string, g: GameLine): string {
   const lower = name.toLowerCase();
   const mine: Side | null = g.white?.toLowerCase() === lower ? "white" : g.black?.toLowerCase() === lower ? "black" : null;
@@ -75,4 +75,22 @@ export function gameLine(name: string, g: GameLine): string {
 /** The colour a seek's taker plays: the opposite of the seeker's choice. */
 export function takerColour(seekColour: string): string {
   return seekColour === "white" ? "black" : seekColour === "black" ? "white" : "random";
+}
+
+/** A player's rating history in one game, oldest first: 1500 before the
+ * first rated game, then the rating after each (the games come newest first). */
+export function ratingHistory(games: GameLine[], game: string): number[] {
+  const after = games.filter((g) => g.game === game && g.rated && typeof g.ratingAfter === "number")
+    .map((g) => g.ratingAfter as number).reverse();
+  return after.length ? [1500, ...after] : [];
+}
+
+/** Points of a plot of `values` in a box w x h (with a margin m): the x step
+ * per game, y from the lowest to the highest value (at least 100 apart). */
+export function plotPoints(values: number[], w: number, h: number, m: number): { x: number; y: number }[] {
+  if (!values.length) return [];
+  let lo = Math.min(...values), hi = Math.max(...values);
+  if (hi - lo < 100) { const mid = (hi + lo) / 2; lo = mid - 50; hi = mid + 50; }
+  const step = values.length > 1 ? (w - 2 * m) / (values.length - 1) : 0;
+  return values.map((v, i) => ({ x: m + i * step, y: m + (h - 2 * m) * (1 - (v - lo) / (hi - lo)) }));
 }

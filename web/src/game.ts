@@ -151,7 +151,7 @@ function build(app: HTMLElement, s: Screen): void {
 // The sound switch says what it is now.
 function showSound(s: Screen): void {
   const on = soundOn();
-  s.els.sound.textContent = on ? "🔊 Sound on" : "🔈 Sound off";
+  s.els.sound.textContent = on ? "Sound: on" : "Sound: off";
   s.els.sound.setAttribute("aria-pressed", on ? "true" : "false");
   s.els.sound.title = on ? "Sounds for moves, captures and the end of the game: on" : "Sounds for moves, captures and the end of the game: off";
 }

@@ -1,12 +1,13 @@
 // players.ts — a player's profile (/players/NAME: ratings per game, "?" while
 // provisional, and the games, newest first, each a link to its game screen)
-// and a game's leaderboard (/leaderboard/GAME).  The API keeps no rating
-// history, so there is no rating plot.
+// with the rating history of each game played rated drawn as a plot (from
+// each game's ratingAfter), and a game's leaderboard (/leaderboard/GAME).
 
 import * as api from "./api";
 import { ApiError } from "./api";
-import { gameLine, ratingText } from "./accounttext";
+import { gameLine, plotPoints, ratingHistory, ratingText } from "./accounttext";
 import { h } from "./dom";
+import { el } from "./games/boardkit";
 import { BOARDS } from "./games/index";
 import { loadMeta, title } from "./meta";
 import type { Meta } from "./types";
@@ -16,6 +17,27 @@ const playerLink = (name: string) => h("a", { href: `/players/${encodeURICompone
 
 function gameNames(meta: Meta | null): string[] {
   return meta ? meta.games.map((g) => g.name).filter((n) => n in BOARDS) : GAMES;
+}
+
+// A rating history as an SVG plot: games along, rating up, the first and
+// last values written at their points.
+function ratingPlot(label: string, game: string, values: number[]): HTMLElement {
+  const W = 320, H = 160, M = 24;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img", "data-game": game,
+    "aria-label": `${label}: rating ${Math.round(values[0])} to ${Math.round(values[values.length - 1])} over ${values.length - 1} rated games` });
+  const pts = plotPoints(values, W, H, M);
+  el("line", { x1: M, y1: H - M, x2: W - M, y2: H - M, class: "axis" }, svg);
+  el("line", { x1: M, y1: M, x2: M, y2: H - M, class: "axis" }, svg);
+  el("polyline", { points: pts.map((q) => `${q.x.toFixed(1)},${q.y.toFixed(1)}`).join(" "), class: "history" }, svg);
+  for (const q of pts) el("circle", { cx: q.x.toFixed(1), cy: q.y.toFixed(1), r: 3, class: "point" }, svg);
+  const first = el("text", { x: pts[0].x + 4, y: pts[0].y - 6, class: "value" }, svg);
+  first.textContent = String(Math.round(values[0]));
+  const last = pts[pts.length - 1];
+  const end = el("text", { x: last.x - 4, y: last.y - 6, class: "value end" }, svg);
+  end.textContent = String(Math.round(values[values.length - 1]));
+  const axis = el("text", { x: W / 2, y: H - 6, class: "axis-label" }, svg);
+  axis.textContent = "rated games";
+  return h("figure", { class: "rating-history" }, h("figcaption", {}, label), svg);
 }
 
 export function showPlayer(app: HTMLElement, name: string): void {
@@ -42,7 +64,15 @@ export function showPlayer(app: HTMLElement, name: string): void {
     }
     table.appendChild(body);
     app.appendChild(h("section", { "aria-labelledby": "ratings-h" }, h("h2", { id: "ratings-h" }, "Ratings"), table,
-      h("p", { class: "muted note" }, "Glicko-2: every player starts at 1500. A \"?\" marks a provisional rating (few games yet); the deviation is twice the rating deviation, about 95% sure. No rating history is kept, so there is no graph.")));
+      h("p", { class: "muted note" }, "Glicko-2: every player starts at 1500. A \"?\" marks a provisional rating (few games yet); the deviation is twice the rating deviation, about 95% sure.")));
+    // The rating history, one plot per game played rated.
+    const plots = h("div", { class: "rating-plots", id: "rating-plots" });
+    for (const g of gameNames(meta)) {
+      const hist = ratingHistory(p.games, g);
+      if (hist.length) plots.appendChild(ratingPlot(title(meta, g), g, hist));
+    }
+    if (plots.childNodes.length)
+      app.appendChild(h("section", { "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, "Rating history"), plots));
     const games = h("ul", { class: "player-games", id: "player-games" });
     for (const g of p.games) {
       games.appendChild(h("li", { "data-id": g.id },

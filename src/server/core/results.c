@@ -49,6 +49,8 @@ static int end_apply(store *st, const void *data, char *err, size_t errlen)
     for (int side = 0; side < 2; side++)
         rating_of(st, w->account[side], w->game, &p[side], &games[side]);
     glicko_game(&p[0], &p[1], w->white_score);
+    if (st->ops->set_game_ratings(st, w->id, p[0].rating, p[1].rating, err, errlen) != 0)
+        return -1;
     for (int side = 0; side < 2; side++) {
         store_rating r = {p[side].rating, p[side].rd, p[side].vol, games[side] + 1};
         if (st->ops->set_rating(st, w->account[side], w->game, &r, err, errlen) != 0)

@@ -93,6 +93,8 @@ typedef struct store_player_game {
     char white[STORE_PLAYER_LEN], black[STORE_PLAYER_LEN];   /* account names, or the player */
     char winner[8], end[8];
     int rated;
+    double rating_after[2];        /* rated: each player's rating after it (0: none) */
+    int64_t created;               /* unix seconds */
 } store_player_game;
 
 typedef struct store store;
@@ -184,6 +186,9 @@ struct store_ops {
     /* A player's games, newest first, at most `limit`. */
     int (*player_games)(store *st, const char *name, int limit, store_pgame_fn fn, void *ctx,
                         char *err, size_t errlen);
+    /* Each player's rating after a rated game (the rating history). */
+    int (*set_game_ratings)(store *st, const char *id, double white, double black, char *err,
+                            size_t errlen);
 };
 
 /* Every backend's store begins with this. */

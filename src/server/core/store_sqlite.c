@@ -103,6 +103,9 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN clock_increment INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN clock_days INTEGER NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN started_ms INTEGER NOT NULL DEFAULT 0;",
+    /* 6 -> 7: each player's rating after a rated game (the rating history). */
+    "ALTER TABLE games ADD COLUMN white_rating REAL NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN black_rating REAL NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -112,7 +115,7 @@ enum {
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
-    Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
+    Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS,
     NQ
 };
 
@@ -162,6 +165,7 @@ static const char *const queries[NQ] = {
                      " rating = excluded.rating, rd = excluded.rd, vol = excluded.vol,"
                      " games = excluded.games",
     [Q_RATINGS] = "SELECT game, rating, rd, vol, games FROM ratings WHERE account = ?1 ORDER BY game",
+    [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = ?2, black_rating = ?3 WHERE id = ?1",
     [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games FROM ratings r"
                       " JOIN accounts a ON a.name = r.account WHERE r.game = ?1"
                       " ORDER BY r.rating DESC, a.name LIMIT ?2",
@@ -169,7 +173,7 @@ static const char *const queries[NQ] = {
                         " (white_account = ?1 OR black_account = ?1)"
                         " ORDER BY created DESC, rowid DESC LIMIT ?2",
     [Q_PLAYER_GAMES] = "SELECT id, game, white, black, white_account, black_account, winner,"
-                       " end_reason, rated FROM games WHERE white_account = ?1 OR black_account = ?1"
+                       " end_reason, rated, white_rating, black_rating, created FROM games WHERE white_account = ?1 OR black_account = ?1"
                        " ORDER BY created DESC, rowid DESC LIMIT ?2",
 };
 
@@ -920,6 +924,14 @@ static int sq_each_rating(store *base, const char *name,
     return 0;
 }
 
+static int sq_set_game_ratings(store *base, const char *id, double white, double black,
+                               char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_SET_GAME_RATINGS, "tdd", id, white, black), 1, "game ratings",
+                  err, errlen);
+}
+
 static int sq_leaderboard(store *base, const char *game, int limit,
                           int (*fn)(void *ctx, const char *name, const store_rating *r),
                           void *ctx, char *err, size_t errlen)
@@ -983,6 +995,9 @@ static int sq_player_games(store *base, const char *name, int limit, store_pgame
         if (acc[1][0])
             snprintf(g.black, sizeof g.black, "%s", acc[1]);
         g.rated = sqlite3_column_int(s, 8);
+        g.rating_after[0] = sqlite3_column_double(s, 9);
+        g.rating_after[1] = sqlite3_column_double(s, 10);
+        g.created = sqlite3_column_int64(s, 11);
         stop = fn(ctx, &g);
     }
     done1(s);
@@ -999,5 +1014,5 @@ const store_ops store_sqlite_ops = {
     sq_create_session, sq_get_session, sq_delete_session,
     sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
     sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,
-    sq_player_games,
+    sq_player_games, sq_set_game_ratings,
 };

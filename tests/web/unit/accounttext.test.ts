@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { accountError, endReason, gameLine, nameProblem, passwordProblem, ratingText, takerColour } from "../../../web/src/accounttext";
+import { accountError, endReason, gameLine, nameProblem, passwordProblem, plotPoints, ratingHistory, ratingText, takerColour } from "../../../web/src/accounttext";
 import { accountGame, canAbort, endText, resultText, statusText, whoText } from "../../../web/src/gametext";
 import type { Game } from "../../../web/src/types";
 
@@ -107,5 +107,21 @@ describe("account words (accounttext.ts)", () => {
     assert.equal(takerColour("white"), "black");
     assert.equal(takerColour("black"), "white");
     assert.equal(takerColour("random"), "random");
+  });
+
+  test("the rating history: 1500, then the rating after each rated game, oldest first; its plot", () => {
+    const games = [
+      { id: "c", game: "urbino", white: "ann", black: "bob", winner: "white", end: "normal", rated: true, ratingAfter: 1700 },
+      { id: "b", game: "urbino", white: "ann", black: "cat", winner: "black", end: "abort", rated: true },
+      { id: "a", game: "urbino", white: "bob", black: "ann", winner: "white", end: "resign", rated: true, ratingAfter: 1600 },
+      { id: "z", game: "toscana", white: "ann", black: "bob", winner: "white", end: "normal", rated: false },
+    ];
+    assert.deepEqual(ratingHistory(games, "urbino"), [1500, 1600, 1700]);
+    assert.deepEqual(ratingHistory(games, "toscana"), [], "no rated game: no history");
+    const pts = plotPoints([1500, 1600, 1700], 320, 160, 20);
+    assert.deepEqual(pts.map((q) => q.x), [20, 160, 300], "games along");
+    assert.ok(pts[0].y === 140 && pts[2].y === 20 && pts[1].y === 80, "rating up: lowest at the bottom, highest at the top");
+    const flat = plotPoints([1500, 1510], 320, 160, 20);
+    assert.ok(flat[0].y > flat[1].y && flat[0].y - flat[1].y < 20, "a small change stays small (at least 100 points tall)");
   });
 });
