@@ -527,7 +527,7 @@ static int account_routes(srv *S, conn *c, const asker *who, const char *path, i
 
 static const field seek_fields[] = {
     {"game", F_STR, 32, 1}, {"options", F_STR, 480, 0}, {"rated", F_BOOL, 0, 0},
-    {"colour", F_STR, 8, 0}, {"clock", F_OBJ, 0, 0},
+    {"colour", F_STR, 8, 0}, {"clock", F_OBJ, 0, 0}, {"to", F_STR, 64, 0},
 };
 
 /* A seek's clock: {"initial": S, "increment": S} or {"days": D}; 0 when valid. */
@@ -575,19 +575,20 @@ static void add_seek_json(void *ctx, const store_seek *k)
     if (S->C->st->ops->get_rating(S->C->st, k->by, k->game, &sr, err, sizeof err) == 1)
         rating = sr.rating;
     static const char *const colours[3] = {"white", "black", "random"};
-    json_array_append_new(list,
-                          json_pack("{s:s,s:s,s:s,s:b,s:s,s:o,s:s,s:i}", "id", k->id, "game",
-                                    k->game, "options", k->options, "rated", k->rated, "colour",
-                                    colours[k->colour < 0 || k->colour > 2 ? 2 : k->colour],
-                                    "clock", clock_json(k), "by", k->by, "rating",
-                                    (int)(rating + 0.5)));
+    json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:s,s:o,s:s,s:i}", "id", k->id, "game", k->game,
+                          "options", k->options, "rated", k->rated, "colour",
+                          colours[k->colour < 0 || k->colour > 2 ? 2 : k->colour], "clock",
+                          clock_json(k), "by", k->by, "rating", (int)(rating + 0.5));
+    if (k->to[0])
+        json_object_set_new(o, "to", json_string(k->to));   /* extension: a challenge */
+    json_array_append_new(list, o);
 }
 
-char *api_seeks_json(srv *S)
+char *api_seeks_json(srv *S, const char *viewer)
 {
     json_t *list = json_array();
     void *a[2] = {S, list};
-    core_seeks_each(S->C, add_seek_json, a);
+    core_seeks_each(S->C, viewer, add_seek_json, a);
     char *text = json_dumps(list, JSON_COMPACT);
     json_decref(list);
     return text;
@@ -599,13 +600,19 @@ static void api_new_seek(srv *S, const asker *who, const char *body, size_t len,
         refuse(r, 401, "sign in to offer a game");
         return;
     }
-    json_t *o = parse_body(body, len, seek_fields, 5, r);
+    json_t *o = parse_body(body, len, seek_fields, 6, r);
     if (!o)
         return;
     store_seek k;
     memset(&k, 0, sizeof k);
     snprintf(k.game, sizeof k.game, "%s", str_field(o, "game", ""));
     snprintf(k.options, sizeof k.options, "%s", str_field(o, "options", ""));
+    snprintf(k.to, sizeof k.to, "%s", str_field(o, "to", ""));
+    if (json_object_get(o, "to") && !core_name_ok(k.to)) {
+        refuse(r, 400, "\"to\" is the name of the player challenged");
+        json_decref(o);
+        return;
+    }
     json_t *rated = json_object_get(o, "rated");
     k.rated = rated && json_is_true(rated);
     const char *colour = str_field(o, "colour", "random");
@@ -635,7 +642,7 @@ static int seek_routes(srv *S, const asker *who, const char *path, int method, c
 {
     if (strcmp(path, "/api/seeks") == 0) {
         if (method == 'G')
-            answer(r, 200, api_seeks_json(S));
+            answer(r, 200, api_seeks_json(S, who->account));
         else if (method == 'P')
             api_new_seek(S, who, body, blen, r);
         else
@@ -759,6 +766,17 @@ static void add_mine(void *ctx, game *g)
     json_array_append_new(side >= 0 && side == tomove ? m->yours : m->theirs, o);
 }
 
+static void add_playing(void *ctx, game *g)
+{
+    json_array_append_new(ctx, json_pack("{s:s,s:s,s:s,s:s,s:i,s:b,s:s}", "id", g->id, "game",
+                                         tav_session_game(g->s)->name, "white", g->account[0],
+                                         "black", g->account[1], "ply", tav_session_ply(g->s),
+                                         "rated", g->rated, "timing",
+                                         g->clk_days           ? "days"
+                                         : g->clk_initial_ms ? "real time"
+                                                             : "none"));
+}
+
 /* Extensions for the page: the leaderboard of a game, and the signed-in
  * player's unfinished games, those where it is their turn first. */
 static int page_routes(srv *S, const asker *who, const char *path, int method, reply *r)
@@ -776,6 +794,19 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
         }
         json_t *o = json_pack("{s:s,s:o}", "game", path + 17, "players", list);
         answer_json(r, 200, o);
+        return 1;
+    }
+    if (strcmp(path, "/api/online") == 0) {
+        if (!refused(r, method, 'G', "", 0))
+            answer_json(r, 200, http_online(S, 100));
+        return 1;
+    }
+    if (strcmp(path, "/api/playing") == 0) {
+        if (!refused(r, method, 'G', "", 0)) {
+            json_t *list = json_array();
+            core_playing(S->C, 100, add_playing, list);
+            answer_json(r, 200, list);
+        }
         return 1;
     }
     if (strcmp(path, "/api/me/games") == 0) {

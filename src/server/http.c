@@ -902,33 +902,44 @@ static void presence_send(conn *c)
     ws_send_text(c, text);
 }
 
-/* The seeks to every lobby socket, held until what is open is committed. */
+/* One seeks message for a lobby socket, tagged with the batch it waits for. */
+static msg *seeks_msg(srv *S, const char *viewer)
+{
+    char *text = api_seeks_json(S, viewer);
+    if (!text)
+        return NULL;
+    msg *m = msg_new(text, strlen(text));
+    free(text);
+    if (m && core_pending(S->C)) {
+        srv_dirty(S);
+        m->batch = core_batch(S->C);
+    }
+    return m;
+}
+
+/* The seeks to every lobby socket, held until what is open is committed.
+ * One message for all, unless challenges are open: then a signed-in
+ * socket gets its own list (a challenge is seen by its two players). */
 void lobby_broadcast(srv *S)
 {
     if (!S->lobby)
         return;
-    char *text = api_seeks_json(S);
-    if (!text)
-        return;
-    msg *m = msg_new(text, strlen(text));
-    free(text);
-    if (!m)
-        return;
-    if (core_pending(S->C)) {
-        srv_dirty(S);
-        m->batch = core_batch(S->C);
-    }
+    int personal = core_challenges_open(S->C);
+    msg *shared = seeks_msg(S, NULL);
     for (conn *w = S->lobby; w; w = w->next) {
-        if (q_push(&w->q, m) != 0) {
-            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        msg *m = personal && w->account[0] ? seeks_msg(S, w->account) : shared;
+        if (!m)
             continue;
-        }
-        if (!m->batch)
+        if (q_push(&w->q, m) != 0)
+            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        else if (!m->batch)
             lws_callback_on_writable(w->wsi);
         else
             S->lobby_held = 1;
+        if (m != shared)
+            msg_unref(m);   /* the socket's own: its queue holds it now */
     }
-    msg_unref(m);
+    msg_unref(shared);
 }
 
 void lobby_started(srv *S, const char *account, const char *game_id)
@@ -990,7 +1001,7 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         S->lobby = c;
         c->heard_ms = core_unix_ms();
         c->idle_jitter_ms = (int)randombytes_uniform((uint32_t)(S->live_idle_ms / 4 + 1));
-        char *seeks = api_seeks_json(S);
+        char *seeks = api_seeks_json(S, account);
         if (seeks)
             ws_send_text(c, seeks);
         free(seeks);
@@ -1041,6 +1052,7 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
     core_pin(g);
     c->gv = gv;
     c->viewer = viewer;
+    memcpy(c->account, account, sizeof c->account);   /* who is online */
     c->next = gv->live;
     if (gv->live)
         gv->live->prev = c;
@@ -1178,6 +1190,36 @@ static int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t l
  * them: 17% of the server's CPU with 5,000 games).  Each socket's jitter
  * spreads the pings: sockets opened together and pinged together held the
  * loop for a second or two with 10,000 of them. */
+/* Add a socket's account to the names online, once. */
+static void note_online(json_t *names, int *n, int max, const conn *c)
+{
+    if (!c->account[0])
+        return;
+    for (size_t i = 0; i < json_array_size(names); i++)
+        if (strcasecmp(json_string_value(json_array_get(names, i)), c->account) == 0)
+            return;
+    (*n)++;
+    if ((int)json_array_size(names) < max)
+        json_array_append_new(names, json_string(c->account));
+}
+
+/* Who is online (GET /api/online): the accounts with a lobby or game socket
+ * open, each once, at most `max` names. */
+json_t *http_online(srv *S, int max)
+{
+    json_t *names = json_array();
+    int n = 0;
+    for (conn *c = S->lobby; c; c = c->next)
+        note_online(names, &n, max, c);
+    for (int h = 0; h < CORE_HASH_SIZE; h++)
+        for (game *g = S->C->games[h]; g; g = g->hnext) {
+            gview *gv = g->edge;
+            for (conn *c = gv ? gv->live : NULL; c; c = c->next)
+                note_online(names, &n, max, c);
+        }
+    return json_pack("{s:i,s:o}", "count", n, "names", names);
+}
+
 /* One live socket: pinged when silent too long, closed when silent longer. */
 static void idle_check(conn *c, int64_t now_ms, int64_t ping_after, int64_t close_after)
 {

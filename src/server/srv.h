@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include <libwebsockets.h>
 
 #include "server/core/core.h"
@@ -184,7 +186,7 @@ typedef struct asker {
 } asker;
 void api_account_done(srv *S, core_signed *r, int secure, reply *out);
 /* The open seeks as GET /api/seeks answers them (heap). */
-char *api_seeks_json(srv *S);
+char *api_seeks_json(srv *S, const char *viewer);
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r);
 void api_hint_done(srv *S, const core_answer *h, reply *r);
@@ -241,6 +243,7 @@ void http_conns_free(srv *S);        /* after the loop: the connection counts */
 void http_idle_sweep(srv *S, int64_t now_ms);
 /* The lobby's sockets: the seeks again; a seeker told its game started. */
 void lobby_broadcast(srv *S);
+json_t *http_online(srv *S, int max);
 void lobby_started(srv *S, const char *account, const char *game_id);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */

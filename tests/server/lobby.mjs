@@ -99,17 +99,42 @@ await main(async (defer) => {
   eq((await call(base, "POST", `/api/games/${g2}/abort`, {}, ben)).status, 409, "abort after both sides moved: 409");
   const rs = await call(base, "POST", `/api/games/${g2}/resign`, {}, ann);
   eq([rs.status, rs.body.end, rs.body.winner], [200, "resign", "white"], "Ann resigns: Ben (white) wins");
+  // A rematch between accounts: colours swapped, rated, the same clock.
+  const rm = await call(base, "POST", `/api/games/${g2}/rematch`, {}, ann);
+  check(rm.status === 201 && rm.body.seat === "white", "a rematch between accounts: 201, Ann now white", JSON.stringify(rm.body));
+  const rg = (await call(base, "GET", `/api/games/${rm.body.id}`, undefined, ann)).body;
+  eq([rg.accounts, rg.rated, rg.clock && rg.clock.days, rg.seat], [{ white: "Ann", black: "Ben" }, true, 3, "white"], "the rematch: accounts swapped, rated, 3 days a move");
+  eq((await call(base, "POST", `/api/games/${g2}/rematch`, {}, ben)).body.id, rm.body.id, "Ben joins the same rematch");
+  eq((await call(base, "POST", `/api/games/${g2}/rematch`, {}, cat)).status, 403, "a third player cannot ask for it");
+  const playing = (await call(base, "GET", "/api/playing")).body;
+  check(playing.some((x) => x.id === rm.body.id && x.white === "Ann" && x.black === "Ben"), "games being played now list it", JSON.stringify(playing));
+  const online = (await call(base, "GET", "/api/online")).body;
+  check(online.names.includes("Ann") && !online.names.includes("Ben") && online.count === online.names.length, "who is online: Ann (her lobby socket), not Ben", JSON.stringify(online));
+  await call(base, "POST", `/api/games/${rm.body.id}/abort`, {}, ann);
+
+  // A challenge: only the named player sees it and may accept it.
+  const ch = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "random", clock: { days: 1 }, to: "cat" }, ann);
+  eq(ch.status, 201, "a challenge to Cat: 201");
+  eq((await call(base, "POST", "/api/seeks", { game: "urbino", to: "Nobody" }, ann)).status, 404, "a challenge to nobody: 404");
+  eq((await call(base, "POST", "/api/seeks", { game: "urbino", to: "ann" }, ann)).status, 400, "a challenge to oneself: 400");
+  eq((await call(base, "GET", "/api/seeks")).body.filter((k) => k.id === ch.body.id).length, 0, "a guest does not see it");
+  eq((await call(base, "GET", "/api/seeks", undefined, ben)).body.filter((k) => k.id === ch.body.id).length, 0, "nor does Ben");
+  const seenByCat = (await call(base, "GET", "/api/seeks", undefined, cat)).body.find((k) => k.id === ch.body.id);
+  eq(seenByCat && seenByCat.to, "Cat", "Cat sees it, naming her");
+  eq((await call(base, "POST", `/api/seeks/${ch.body.id}/accept`, {}, ben)).status, 403, "Ben cannot accept Cat's challenge: 403");
+  eq((await call(base, "POST", `/api/seeks/${ch.body.id}/accept`, {}, cat)).status, 201, "Cat accepts it: 201");
+
   const pa = (await call(base, "GET", "/api/players/ann")).body, pb = (await call(base, "GET", "/api/players/Ben")).body;
   const r2 = (x) => Math.round(x * 100) / 100;
   eq([r2(pb.ratings.epaminondas.rating), r2(pb.ratings.epaminondas.rd), pb.ratings.epaminondas.games], [1662.31, 290.32, 1],
     "the winner's rating: exactly Glicko-2's 1662.31, deviation 290.32 (from 1500/350/0.06)");
   eq([r2(pa.ratings.epaminondas.rating), r2(pa.ratings.epaminondas.rd)], [1337.69, 290.32], "the loser's: 1337.69, 290.32");
   eq(pa.name, "Ann", "a player by name, any letter case");
-  eq(pa.games.map((x) => [x.id, x.game, x.white, x.black, x.winner, x.end, x.rated]),
+  eq(pa.games.slice(2).map((x) => [x.id, x.game, x.white, x.black, x.winner, x.end, x.rated]),
     [[g2, "epaminondas", "Ben", "Ann", "white", "resign", true], [gid, "urbino", "Ann", winnerName, "none", "abort", true]],
-    "the player's games, newest first");
-  eq(pb.games[0].id, g2, "on both profiles");
-  eq([r2(pb.games[0].ratingAfter), r2(pa.games[0].ratingAfter), "ratingAfter" in pa.games[1]], [1662.31, 1337.69, false],
+    "the player's games, newest first (after the challenge and the rematch)");
+  eq(pb.games[1].id, g2, "on both profiles");
+  eq([r2(pb.games[1].ratingAfter), r2(pa.games[2].ratingAfter), "ratingAfter" in pa.games[3]], [1662.31, 1337.69, false],
     "each rated game says the player's rating after it (the history); an aborted one none");
   eq((await call(base, "GET", "/api/me", undefined, ben)).body.ratings.epaminondas.games, 1, "/api/me shows the rating");
   eq((await call(base, "GET", "/api/players/Nobody")).status, 404, "an unknown player: 404");
@@ -123,8 +148,12 @@ await main(async (defer) => {
   const s6 = await call(base, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: false, colour: "white", clock: { days: 7 } }, ann);
   const g6 = (await call(base, "POST", `/api/seeks/${s6.body.id}/accept`, {}, cat)).body.game;
   const mineA = (await call(base, "GET", "/api/me/games", undefined, ann)).body;
-  eq(mineA.map((x) => [x.id, x.yourTurn]), [[g6, true], [g5, false]], "Ann's games: her turn first (Epaminondas: white moves first; Urbino: black)");
-  check(mineA[0].clock && mineA[0].clock.deadline > Date.now(), "with the deadline", JSON.stringify(mineA[0].clock));
+  const turns = mineA.map((x) => x.yourTurn);
+  check(turns.indexOf(false) === -1 || turns.lastIndexOf(true) < turns.indexOf(false), "Ann's games: those where it is her turn first", JSON.stringify(turns));
+  check(mineA.some((x) => x.id === g6 && x.yourTurn) && mineA.some((x) => x.id === g5 && !x.yourTurn),
+    "Epaminondas (white moves first) is her turn, Urbino (black first) is not", JSON.stringify(mineA.map((x) => [x.id, x.yourTurn])));
+  const e6 = mineA.find((x) => x.id === g6);
+  check(e6 && e6.clock && e6.clock.deadline > Date.now(), "with the deadline", JSON.stringify(e6 && e6.clock));
   eq((await call(base, "GET", "/api/me/games")).status, 401, "signed out: 401");
   eq((await call(base, "GET", "/api/players/%3Cscript%3E")).status, 404, "a name that is no name: 404");
 

@@ -366,8 +366,13 @@ core_status core_resign(core *C, game *g, const core_cred *who, char *err, size_
  * clock): CORE_CREATED with its id, or the refusal. */
 core_status core_seek(core *C, const char *account, const store_seek *want, char id[STORE_ID_LEN],
                       char *err, size_t errlen);
-void core_seeks_each(core *C, void (*fn)(void *ctx, const store_seek *s), void *ctx);
+/* The open seeks `viewer` (an account, or NULL) may see: all but others'
+ * challenges. */
+void core_seeks_each(core *C, const char *viewer, void (*fn)(void *ctx, const store_seek *s),
+                     void *ctx);
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen);
+/* Whether any open seek is a challenge (seen by its two players only). */
+int core_challenges_open(core *C);
 /* Withdraw every open seek of an account (its owner left the lobby). */
 void core_unseek_all(core *C, const char *account);
 /* Accept a seek: CORE_CREATED with the game's id; CORE_CONFLICT for one's
@@ -385,6 +390,8 @@ int core_player_games(core *C, const char *name, int limit, store_pgame_fn fn, v
 /* The best-rated players of a game (-1: no such game). */
 int core_leaderboard(core *C, const char *gname, int limit,
                      int (*fn)(void *ctx, const char *name, const store_rating *r), void *ctx);
+/* Games between two accounts being played now (in memory), at most max. */
+void core_playing(core *C, int max, void (*fn)(void *ctx, game *g), void *ctx);
 /* A player's unfinished games (brought into memory), newest first. */
 void core_my_games(core *C, const char *name, void (*fn)(void *ctx, game *g), void *ctx);
 

@@ -1444,6 +1444,10 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
  * same players, options and screen, a new deal; each person's seat token
  * is their seat in the new game too.  Made once: asked again (by either
  * side) it is the same game. */
+static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
+                                  int local, const game *seats_of, const char *const *account,
+                                  int rated, const store_seek *clock, core_made *m);
+
 core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_made *m)
 {
     memset(m, 0, sizeof *m);
@@ -1478,7 +1482,21 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
         snprintf(m->err, sizeof m->err, "%s", err);
         return m->status = CORE_BAD;
     }
-    core_status st = create_game(C, s, player, by, g->local, g, m);
+    core_status st;
+    if (g->account[0][0] || g->account[1][0]) {
+        /* Between accounts: the accounts swap colours, the clock and
+         * rating stay as they were. */
+        const char *acc[2] = {g->account[1], g->account[0]};
+        store_seek clock;
+        memset(&clock, 0, sizeof clock);
+        clock.initial = g->clk_initial_ms / 1000;
+        clock.increment = g->clk_inc_ms / 1000;
+        clock.days = g->clk_days;
+        memset(m, 0, sizeof *m);
+        st = create_game_as(C, s, player, by, 0, NULL, acc, g->rated, &clock, m);
+    } else {
+        st = create_game(C, s, player, by, g->local, g, m);
+    }
     if (st != CORE_CREATED)
         return st;
     if (wq_rematch(C, g, m->g->id) != 0) {
@@ -1497,9 +1515,6 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
 /* A new game (create or record upload): stored first, then kept.  A
  * computer-only game counts against the address that made it until it ends.
  * Takes s over (freed on failure). */
-static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
-                                  int local, const game *seats_of, const char *const *account,
-                                  int rated, const store_seek *clock, core_made *m);
 
 static core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
                                int local, const game *seats_of, core_made *m)

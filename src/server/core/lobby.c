@@ -152,6 +152,17 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
         snprintf(err, errlen, "a seek's options are public: no chosen deal");
         return CORE_BAD;
     }
+    if (want->to[0]) {
+        char to[STORE_NAME_LEN];
+        if (!core_player(C, want->to, to)) {
+            snprintf(err, errlen, "no such player to challenge");
+            return CORE_NOTFOUND;
+        }
+        if (strcasecmp(to, account) == 0) {
+            snprintf(err, errlen, "a challenge is for someone else");
+            return CORE_BAD;
+        }
+    }
     if (!clock_ok(want)) {
         snprintf(err, errlen, "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
                               "or {\"days\": 1, 2, 3, 5, 7 or 14}");
@@ -173,6 +184,8 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
     w.s = *want;
     core_random_b64(w.s.id, 9);
     snprintf(w.s.by, sizeof w.s.by, "%s", account);
+    if (want->to[0])
+        core_player(C, want->to, w.s.to);   /* the name as chosen */
     w.s.created = core_unix_ms() / 1000;
     lobby_seek *k = add_seek(C, &w.s);
     if (!k || wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0) {
@@ -186,12 +199,19 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
     return CORE_CREATED;
 }
 
-void core_seeks_each(core *C, void (*fn)(void *ctx, const store_seek *s), void *ctx)
+void core_seeks_each(core *C, const char *viewer, void (*fn)(void *ctx, const store_seek *s),
+                     void *ctx)
 {
     lobby_ready(C);
-    for (lobby_seek *k = C->seeks; k; k = k->next)
-        if (k->state == 0)
-            fn(ctx, &k->s);
+    for (lobby_seek *k = C->seeks; k; k = k->next) {
+        if (k->state != 0)
+            continue;
+        /* A challenge is seen by its two players only. */
+        if (k->s.to[0] && (!viewer || !viewer[0] ||
+                           (strcasecmp(viewer, k->s.to) != 0 && strcasecmp(viewer, k->s.by) != 0)))
+            continue;
+        fn(ctx, &k->s);
+    }
 }
 
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen)
@@ -227,6 +247,14 @@ core_status core_unseek(core *C, const char *account, const char *id, char *err,
     return CORE_OK;
 }
 
+int core_challenges_open(core *C)
+{
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (k->state == 0 && k->s.to[0])
+            return 1;
+    return 0;
+}
+
 void core_unseek_all(core *C, const char *account)
 {
     lobby_ready(C);
@@ -260,6 +288,10 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
     if (strcasecmp(k->s.by, account) == 0) {
         snprintf(err, errlen, "that is your own seek");
         return CORE_CONFLICT;
+    }
+    if (k->s.to[0] && strcasecmp(k->s.to, account) != 0) {
+        snprintf(err, errlen, "this challenge is for %s", k->s.to);
+        return CORE_FORBIDDEN;
     }
     int seeker = k->s.colour == 0   ? TAV_WHITE
                  : k->s.colour == 1 ? TAV_BLACK
@@ -354,4 +386,15 @@ void core_my_games(core *C, const char *name, void (*fn)(void *ctx, game *g), vo
     char err[256];
     C->st->ops->player_unfinished(C->st, name, CORE_PLAYER_GAMES, one_of_mine, &m, err,
                                   sizeof err);
+}
+
+void core_playing(core *C, int max, void (*fn)(void *ctx, game *g), void *ctx)
+{
+    int n = 0;
+    for (int h = 0; h < CORE_HASH_SIZE && n < max; h++)
+        for (game *g = C->games[h]; g && n < max; g = g->hnext)
+            if (g->account[0][0] && g->account[1][0] && !g->dead && !core_over(g)) {
+                fn(ctx, g);
+                n++;
+            }
 }

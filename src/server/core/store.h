@@ -84,6 +84,7 @@ typedef struct store_seek {
     int64_t initial, increment;    /* real-time clock, seconds (initial 0: none) */
     int64_t days;                  /* correspondence: days a move (0: none) */
     int64_t created;               /* unix seconds */
+    char to[STORE_NAME_LEN];       /* a challenge: the only account that may accept ("" anyone) */
 } store_seek;
 
 /* One line of a player's games (newest first). */

@@ -106,6 +106,8 @@ static const char *const migrations[] = {
     /* 6 -> 7: each player's rating after a rated game (the rating history). */
     "ALTER TABLE games ADD COLUMN white_rating REAL NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN black_rating REAL NOT NULL DEFAULT 0;",
+    /* 7 -> 8: challenges: a seek only one named account may accept. */
+    "ALTER TABLE seeks ADD COLUMN challenge TEXT NOT NULL DEFAULT '';",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -154,11 +156,12 @@ static const char *const queries[NQ] = {
                       " WHERE s.hash = ?1 AND s.expires > ?2",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = ?1",
     [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
-                   " increment, days, created) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                   " increment, days, created, challenge)"
+                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     [Q_CLOSE_SEEK] = "UPDATE seeks SET state = ?3, taken_by = ?2 WHERE id = ?1 AND state = 0",
     [Q_SEEK_STATE] = "SELECT state FROM seeks WHERE id = ?1",
     [Q_OPEN_SEEKS] = "SELECT id, account, game, options, rated, colour, initial, increment, days,"
-                     " created FROM seeks WHERE state = 0 ORDER BY created, id",
+                     " created, challenge FROM seeks WHERE state = 0 ORDER BY created, id",
     [Q_GET_RATING] = "SELECT rating, rd, vol, games FROM ratings WHERE account = ?1 AND game = ?2",
     [Q_SET_RATING] = "INSERT INTO ratings (account, game, rating, rd, vol, games)"
                      " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (account, game) DO UPDATE SET"
@@ -826,9 +829,9 @@ static int sq_create_seek(store *base, const store_seek *k, char *err, size_t er
 {
     sq_store *st = (sq_store *)base;
     return write1(st,
-                  bind(st, Q_INS_SEEK, "tttiiiiiii", k->id, k->by, k->game, k->options,
+                  bind(st, Q_INS_SEEK, "tttiiiiiiit", k->id, k->by, k->game, k->options,
                        (int64_t)k->rated, (int64_t)k->colour, k->initial, k->increment, k->days,
-                       k->created),
+                       k->created, k->to),
                   1, "insert seek", err, errlen);
 }
 
@@ -869,6 +872,8 @@ static int sq_each_seek(store *base, store_seek_fn fn, void *ctx, char *err, siz
         k.increment = sqlite3_column_int64(s, 7);
         k.days = sqlite3_column_int64(s, 8);
         k.created = sqlite3_column_int64(s, 9);
+        if (col_text(s, 10, k.to, sizeof k.to) != 0)
+            continue;
         stop = fn(ctx, &k);
     }
     sqlite3_reset(s);
