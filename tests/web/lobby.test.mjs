@@ -36,8 +36,9 @@ const gameOf = (page, id) => page.evaluate(async (i) => (await fetch(`/api/games
 const gameId = (page) => decodeURIComponent(/\/games\/([^/?]+)/.exec(page.url())?.[1] ?? "");
 
 // Offer a seek with the lobby's form (the page is at /lobby).
-async function offer(page, { game, clock, colour, rated = true }) {
+async function offer(page, { game, clock, colour, rated = true, to = "" }) {
   await page.selectOption("#seek-game", game);
+  await page.fill("#seek-to", to);
   await page.click(`.seek-form .choice:has(input[name="clock"][value="${clock}"])`);
   await page.click(`.seek-form .choice:has(input[name="seek-colour"][value="${colour}"])`);
   if (!rated) await page.uncheck("#seek-rated");
@@ -150,6 +151,13 @@ export async function run(env) {
   tally.check("game: three moves made on the pages, the clocks with increments", g3.ply === 3 && g3.clock.white > 170000 && g3.clock.white <= 184000,
     JSON.stringify(g3.clock));
   await env.shot(pa, "game-clocks-1280");
+  // The lobby shows the game being played, one click from watching, and who is online.
+  await pg.goto(url + "/lobby");
+  const watching = await until(() => pg.$(`#playing li[data-id="${id}"] a`));
+  tally.check("lobby: the game is listed as being played now, a link to watch it", !!watching &&
+    (await pg.getAttribute(`#playing li[data-id="${id}"] a`, "href")) === `/games/${id}`);
+  const onl = await pg.textContent("#online");
+  tally.check("lobby: who is online names alice and bob (their game pages are open)", /alice/.test(onl) && /bob/.test(onl), onl);
   await pb.setViewportSize({ width: 390, height: 844 });
   await env.shot(pb, "game-clocks-390");
   await pb.setViewportSize({ width: 1280, height: 860 });
@@ -158,6 +166,7 @@ export async function run(env) {
   await pb.click("#resign");
   await pb.click("#resign");
   for (const p of [pa, pb]) await p.waitForFunction(() => document.body.dataset.over === "1");
+  tally.check("game: Rematch offered to both players", (await pa.isVisible("#rematch")) && (await pb.isVisible("#rematch")));
   tally.check("game: the resignation ends it for both", /Black resigned/.test(await pa.textContent("#status")), await pa.textContent("#status"));
   tally.check("game: no clock runs once over", (await pa.$$(".clock.running")).length === 0);
 
@@ -211,6 +220,20 @@ export async function run(env) {
   for (const p of [pa, pb]) await p.waitForFunction(() => document.body.dataset.over === "1");
   tally.check("abort: the status says aborted", (await pa.textContent("#status")) === "Aborted", await pa.textContent("#status"));
   tally.check("abort: the end says no result", /aborted/.test(await pa.textContent("#end-reason")), await pa.textContent("#end-reason"));
+
+  // ---- A challenge: only the player named sees it ----
+  await pa.goto(url + "/lobby");
+  await pb.goto(url + "/lobby");
+  await pg.goto(url + "/lobby");
+  await pa.waitForSelector("#seek-form");
+  await offer(pa, { game: "urbino", clock: "3d", colour: "random", rated: false, to: "bob" });
+  const ch = await until(() => pb.$('.seek[data-by="alice"]'));
+  tally.check("challenge: bob sees alice's challenge, marked for him", !!ch && /a challenge for you/.test(await pb.textContent('.seek[data-by="alice"] .seek-game')));
+  tally.check("challenge: alice sees it as hers, to bob", /challenge to bob/.test(await pa.textContent(".seek.own .seek-game")));
+  await sleep(300);
+  tally.check("challenge: the guest does not see it", (await pg.$('.seek[data-by="alice"]')) === null);
+  await pa.click(".seek.own .withdraw");
+  await until(async () => (await pa.$(".seek.own")) === null);
 
   // ---- Correspondence: alice's turn on her home page ----
   await pa.goto(url + "/lobby");

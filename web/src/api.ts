@@ -58,9 +58,10 @@ export function postMove(id: string, seat: string | null, move: string, ply: num
   return call("POST", `/api/games/${enc(id)}/moves`, seat ? { seat, move, ply } : { move, ply });
 }
 
-/** The rematch of a finished game (POST /api/games/ID/rematch): the new game and the side the same token holds there. */
-export function rematch(id: string, seat: string): Promise<{ id: string; seat: Side }> {
-  return call("POST", `/api/games/${enc(id)}/rematch`, { seat });
+/** The rematch of a finished game (POST /api/games/ID/rematch): the new game and the side the same
+ * token (or, seat null, the signed-in account) holds there. */
+export function rematch(id: string, seat: string | null): Promise<{ id: string; seat: Side }> {
+  return call("POST", `/api/games/${enc(id)}/rematch`, seat ? { seat } : {});
 }
 
 export function resign(id: string, seat: string | null): Promise<Game> {
@@ -140,6 +141,21 @@ export interface NewSeek {
   rated: boolean;
   colour: "white" | "black" | "random";
   clock: { initial: number; increment: number } | { days: number };
+  /** A challenge: only this player may accept. */
+  to?: string;
+}
+
+export interface Playing { id: string; game: GameName; white: string; black: string; ply: number; rated: boolean; timing: string }
+export interface Online { count: number; names: string[] }
+
+/** Games between accounts being played now (GET /api/playing). */
+export function playing(): Promise<Playing[]> {
+  return call("GET", "/api/playing");
+}
+
+/** Who is online (GET /api/online). */
+export function online(): Promise<Online> {
+  return call("GET", "/api/online");
 }
 
 export function createSeek(seek: NewSeek): Promise<{ id: string }> {

@@ -423,7 +423,10 @@ function render(s: Screen): void {
   e.rematch.textContent = linkRematch && typeof g.rematch === "string" ? "Join the rematch" :
     plan && plan.me ? `Rematch (you play ${plan.me})` : "Rematch";
   if (accountGame(g)) {
-    e.rematch.hidden = true;
+    // between accounts: the server's rematch, colours swapped (the other
+    // player's page offers to join it once it is made)
+    e.rematch.hidden = !g.over || !g.seat || g.end === "abort";
+    e.rematch.textContent = typeof g.rematch === "string" ? "Join the rematch" : "Rematch";
     (e.newGame as HTMLAnchorElement).href = "/lobby";
     e.newGame.textContent = "Lobby";
   }
@@ -791,6 +794,11 @@ async function doRematch(s: Screen): Promise<void> {
       store.put({ id: c.id, game: g.game, seats, created: Date.now(),
         opponent: plan.local ? "a friend on this screen" : playerName(opp, s.meta) });
       location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent((plan.me ? seats[plan.me] : seats.white) ?? "")}`);
+      return;
+    }
+    if (accountGame(g)) {
+      const r = await api.rematch(s.id, null);
+      location.assign(`/games/${encodeURIComponent(r.id)}`);
       return;
     }
     // between two screens: start the rematch or join the one the other

@@ -119,6 +119,7 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
   app.appendChild(seeksSec);
   const form = me && meta ? seekForm(meta, error) : null;
   if (form) app.appendChild(form);
+  app.appendChild(nowSection(meta));
 
   const draw = (seeks: Seek[]) => {
     list.textContent = "";
@@ -131,13 +132,45 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
   new LobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : "Reconnecting to the lobby…"; });
 }
 
+// Games being played now (each one click from watching) and who is online,
+// asked again every 15 s while the page is open.
+function nowSection(meta: Meta | null): HTMLElement {
+  const games = h("ul", { class: "playing-list", id: "playing" });
+  const onlineP = h("p", { class: "online", id: "online" });
+  const sec = h("section", { class: "now", "aria-labelledby": "now-h" }, h("h2", { id: "now-h" }, "Being played now"), games,
+    h("h2", {}, "Online"), onlineP);
+  const refresh = async () => {
+    if (!sec.isConnected) return;   /* the visitor went to another page */
+    try {
+      const [pl, on] = await Promise.all([api.playing(), api.online()]);
+      games.textContent = "";
+      for (const g of pl)
+        games.appendChild(h("li", { "data-id": g.id }, h("a", { href: `/games/${encodeURIComponent(g.id)}` },
+          `${title(meta, g.game)}: ${g.white} – ${g.black}`), ` · move ${g.ply + 1}${g.rated ? " · rated" : ""}`));
+      if (!pl.length) games.appendChild(h("li", { class: "muted" }, "No game between players right now."));
+      onlineP.textContent = "";
+      onlineP.appendChild(document.createTextNode(on.count === 1 ? "1 player: " : `${on.count} players${on.count ? ": " : ""}`));
+      on.names.forEach((n, i) => {
+        if (i) onlineP.appendChild(document.createTextNode(", "));
+        onlineP.appendChild(h("a", { href: `/players/${encodeURIComponent(n)}` }, n));
+      });
+    } catch {
+      /* the lobby goes on without it */
+    }
+    window.setTimeout(refresh, 15000);
+  };
+  window.setTimeout(refresh, 0);
+  return sec;
+}
+
 // One open seek: what it is, who offers it, and what this visitor may do.
 function seekRow(s: Seek, meta: Meta | null, me: Me | null, error: HTMLElement): HTMLElement {
   const info = gameMeta(meta, s.game);
   const opts = optionsText(info, s.options);
   const own = !!me && s.by === me.name;
   const li = h("li", { class: `seek${own ? " own" : ""}`, "data-seek": s.id, "data-by": s.by },
-    h("span", { class: "seek-game" }, title(meta, s.game) + (opts ? ` · ${opts}` : "")),
+    h("span", { class: "seek-game" }, title(meta, s.game) + (opts ? ` · ${opts}` : "") +
+      (s.to ? (own ? ` · challenge to ${s.to}` : " · a challenge for you") : "")),
     h("span", { class: "seek-clock", title: clockKind(s.clock) }, clockLabel(s.clock)),
     h("span", { class: "seek-rated" }, s.rated ? "rated" : "casual"),
     h("span", { class: "seek-by" }, h("a", { href: `/players/${encodeURIComponent(s.by)}` }, s.by), ` ${Math.round(s.rating)}`),
@@ -195,6 +228,8 @@ function seekForm(meta: Meta, error: HTMLElement): HTMLFormElement {
   gameSel.addEventListener("change", fillOptions);
   fillOptions();
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true });
+  const to = h("input", { type: "text", id: "seek-to", maxlength: 20, autocomplete: "off", placeholder: "anyone",
+    pattern: "[A-Za-z0-9_\\-]{3,20}", "aria-label": "Challenge a player (leave empty for anyone)" });
   const clocks = h("div", { class: "choices", role: "radiogroup", "aria-label": "Clock" },
     ...CLOCK_PRESETS.map((p, i) => radio("clock", p.id, p.label, i === 1)));
   const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
@@ -207,6 +242,7 @@ function seekForm(meta: Meta, error: HTMLElement): HTMLFormElement {
     h("fieldset", { class: "field" }, h("legend", {}, "Clock"), clocks),
     h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colours),
     h("label", { class: "check" }, rated, " Rated (the result changes both players' ratings)"),
+    h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Only for (a player's name)"), to),
     h("div", { class: "row" }, btn), waiting);
   const checked = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? "";
   form.addEventListener("submit", async (ev) => {
@@ -218,9 +254,10 @@ function seekForm(meta: Meta, error: HTMLElement): HTMLFormElement {
       await api.createSeek({
         game: gameSel.value as GameName, options: optSel.value, rated: rated.checked,
         colour: checked("seek-colour") as "white" | "black" | "random", clock: preset.clock,
+        ...(to.value.trim() ? { to: to.value.trim() } : {}),
       });
     } catch (e) {
-      error.textContent = `The game could not be offered: ${(e as Error).message}`;
+      error.textContent = e instanceof ApiError && e.status === 404 ? `There is no player called ${to.value.trim()}.` : `The game could not be offered: ${(e as Error).message}`;
     } finally {
       btn.disabled = false;
     }

@@ -130,6 +130,8 @@ export type Clock =
 export interface Rating { rating: number; rd: number; games: number; provisional?: boolean }
 export interface Me { name: string; ratings: Record<string, Rating> }
 export interface Seek {
+  /** A challenge: the only player who may accept (seen by the two only). */
+  to?: string;
   id: string;
   game: GameName;
   options: string;
