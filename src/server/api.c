@@ -339,6 +339,26 @@ static void api_abort(srv *S, const asker *who, game *g, const char *body, size_
     json_decref(o);
 }
 
+static const field offer_fields[] = {
+    {"seat", F_STR, 64, 0}, {"kind", F_STR, 16, 1}, {"act", F_STR, 16, 1},
+};
+
+static void api_offer(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
+{
+    json_t *o = parse_body(body, len, offer_fields, 3, r);
+    if (!o)
+        return;
+    core_cred cred = cred_of(o, who);
+    if (cred_missing(&cred, o, r))
+        return;
+    char err[320];
+    acted(S, r, g, &cred,
+          core_offer(S->C, g, &cred, str_field(o, "kind", ""), str_field(o, "act", ""), err,
+                     sizeof err),
+          err);
+    json_decref(o);
+}
+
 static void api_undo(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
     json_t *o = parse_body(body, len, undo_fields, 2, r);
@@ -877,7 +897,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     static const struct { const char *name; int method; } actions[] = {
         {"", 'G'}, {"moves", 'P'}, {"record", 'G'}, {"live", 'G'}, {"resign", 'P'},
         {"undo", 'P'}, {"hint", 'P'}, {"view", 'G'}, {"analysis", 'G'}, {"rematch", 'P'},
-        {"abort", 'P'},
+        {"abort", 'P'}, {"offer", 'P'},
     };
     int a = -1;
     for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)
@@ -914,6 +934,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
             api_rematch(S, who, g, body, blen, r);
         else if (strcmp(name, "abort") == 0)
             api_abort(S, who, g, body, blen, r);
+        else if (strcmp(name, "offer") == 0)
+            api_offer(S, who, g, body, blen, r);
         else
             api_hint(S, c, who, g, body, blen, r);
         return;

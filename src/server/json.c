@@ -657,7 +657,7 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     int forced = g->end && g->end[0];
     if (forced) {
         r.over = 1;
-        r.winner = strcmp(g->end, "time") == 0 ? g->end_winner : TAV_NONE;
+        r.winner = strcmp(g->end, "abort") == 0 ? TAV_NONE : g->end_winner;
     }
     JB_LIT(&b, "{\"id\":");
     jb_str(&b, g->id);
@@ -737,7 +737,12 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
         jb_str(&b, g->end);
     else
         jb_str(&b, tav_session_resigned(s) != TAV_NONE ? "resign" : "normal");
-    JB_LIT(&b, ",\"clock\":null");
+    /* Extension: a draw offered, a take-back asked (the side, or null). */
+    JB_LIT(&b, ",\"offers\":{\"draw\":");
+    jb_side_or_null(&b, g->draw_offer);
+    JB_LIT(&b, ",\"takeback\":");
+    jb_side_or_null(&b, g->takeback_offer);
+    JB_LIT(&b, "},\"clock\":null");
     jb_ch(&b, '}');
     return jb_done(&b);
 }
@@ -918,7 +923,9 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
                             {g->account[0], g->account[1]},
                             g->rated,
                             g->end,
-                            g->end_winner};
+                            g->end_winner,
+                            g->draw_offer,
+                            g->takeback_offer};
         char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;

@@ -206,7 +206,8 @@ typedef struct json_seats {
     const char *account[2];   /* each side's account, "" none (SPEC "accounts") */
     int rated;
     const char *end;     /* ended by the server ("abort", "time"), else "" */
-    int end_winner;      /* "time": the side that won */
+    int end_winner;      /* "time": the side that won; "agreement": TAV_DRAW */
+    int draw_offer, takeback_offer;   /* the side offering, -1 none */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */

@@ -188,4 +188,44 @@ await main(async (defer) => {
   await call(base, "POST", "/api/logout", {}, evilCookie);
   eq((await call(base, "POST", "/api/seeks", { game: "urbino", options: "" }, evilCookie)).status, 401, "a signed-out session's cookie: 401");
   eq((await call(base, "GET", "/api/players/Ann")).status, 200, "everything still answers");
+
+  // Offers between two people: a draw offered and accepted, a take-back asked
+  // and accepted, declined, withdrawn, answered by a move.
+  const ofs = await call(base, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: true, colour: "white", clock: { days: 7 } }, cat);
+  const og = (await call(base, "POST", `/api/seeks/${ofs.body.id}/accept`, {}, ben)).body.game;   // Cat white, Ben black
+  const offer = (cookie, kind, act) => call(base, "POST", `/api/games/${og}/offer`, { kind, act }, cookie);
+  const play = async (id, cookie) => {
+    const v = (await call(base, "GET", `/api/games/${id}`, undefined, cookie)).body;
+    const r = await call(base, "POST", `/api/games/${id}/moves`, { move: v.legal[0], ply: v.ply }, cookie);
+    check(r.status === 200, "a move", JSON.stringify(r.body).slice(0, 120));
+  };
+  eq((await offer(cat, "takeback", "offer")).status, 409, "a take-back before one's first move: 409 (nothing to take back)");
+  await play(og, cat); await play(og, ben);
+  let o = await offer(cat, "takeback", "offer");
+  eq([o.status, o.body.offers], [200, { draw: null, takeback: "white" }], "Cat asks to take her move back: the offer in the game's JSON");
+  eq((await offer(cat, "takeback", "accept")).status, 409, "one cannot accept one's own request");
+  eq((await offer(ann, "takeback", "accept")).status, 403, "a third player cannot answer it");
+  o = await offer(ben, "takeback", "accept");
+  eq([o.status, o.body.ply, o.body.tomove, o.body.offers.takeback], [200, 0, "white", null], "Ben allows it: Cat's move and Ben's answer are taken back");
+  await play(og, cat);
+  o = await offer(ben, "draw", "offer");
+  eq(o.body.offers.draw, "black", "Ben offers a draw");
+  await play(og, ben);
+  eq((await call(base, "GET", `/api/games/${og}`)).body.offers.draw, "black", "Ben's draw offer stands after his own move");
+  await play(og, cat);
+  eq((await call(base, "GET", `/api/games/${og}`)).body.offers.draw, null, "Cat moved instead of accepting: declined");
+  await offer(ben, "draw", "offer");
+  eq((await offer(ben, "draw", "decline")).body.offers.draw, null, "Ben withdraws his offer");
+  await offer(ben, "draw", "offer");
+  o = await offer(cat, "draw", "accept");
+  eq([o.status, o.body.over, o.body.winner, o.body.end], [200, true, "draw", "agreement"], "Cat accepts the draw: over, drawn, end agreement");
+  const catR = (await call(base, "GET", "/api/players/cat")).body.ratings.epaminondas;
+  check(catR && catR.rating > 1500 && catR.rating < 1662 && catR.rd < 350 && catR.games === 1,
+    "a rated draw: Cat (new) rises against Ben (1662), her deviation shrinks", JSON.stringify(catR));
+  eq((await offer(ben, "draw", "offer")).status, 409, "no offers once over");
+  const cg = await call(base, "POST", "/api/games", { game: "urbino", options: "", white: "human", black: "random" });
+  eq((await call(base, "POST", `/api/games/${cg.body.id}/offer`, { seat: cg.body.seats.white, kind: "draw", act: "offer" })).status, 409, "no offers against the computer");
+  const tg = await call(base, "POST", "/api/games", { game: "toscana", options: "", white: "human", black: "human" });
+  eq((await call(base, "POST", `/api/games/${tg.body.id}/offer`, { seat: tg.body.seats.white, kind: "takeback", act: "offer" })).status, 409, "no take-back in Toscana (hidden tiles)");
+  eq((await call(base, "POST", `/api/games/${tg.body.id}/offer`, { seat: tg.body.seats.white, kind: "truce", act: "offer" })).status, 400, "an unknown kind: 400");
 });

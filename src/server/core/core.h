@@ -130,8 +130,10 @@ struct game {
     char rematch[STORE_ID_LEN];   /* the game that followed this one, "" for none */
     char account[2][STORE_NAME_LEN];   /* each side's account ("" none): the session is the seat */
     int rated;
-    char end[8];         /* how it ended beyond the rules: "abort", "time"; else "" */
-    int end_winner;      /* "time": the side that won */
+    char end[12];        /* how it ended beyond the rules: "abort", "time", "agreement"; else "" */
+    int end_winner;      /* "time": the side that won ("agreement": TAV_DRAW) */
+    int draw_offer;      /* the side offering a draw, -1 none */
+    int takeback_offer;  /* the side asking to take its last move back, -1 none */
     /* Clocks (SPEC): real time (initial, increment) or days a move. */
     int64_t clk_initial_ms, clk_inc_ms, clk_days;
     int64_t started_ms;  /* when the game began */
@@ -399,6 +401,13 @@ void core_my_games(core *C, const char *name, void (*fn)(void *ctx, game *g), vo
  * (the side to move's running), or for days a move 2 with the deadline. */
 int core_clock(const game *g, int64_t now_ms, int64_t left[2], int64_t *deadline_ms);
 
+/* Offers between two people (extension): kind "draw" or "takeback", act
+ * "offer", "accept" or "decline" (an offer's maker withdraws it with
+ * "decline").  Accepting a draw ends the game drawn (end "agreement");
+ * accepting a take-back takes back the asker's last move and what came
+ * after it (never in a game with hidden information). */
+core_status core_offer(core *C, game *g, const core_cred *who, const char *kind, const char *act,
+                       char *err, size_t errlen);
 /* End a game before both sides have moved: unrated, no winner (SPEC). */
 core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t errlen);
 /* A finished game's rematch (m->g): CORE_CREATED, or CORE_OK when it was

@@ -257,8 +257,13 @@ static game *load_game(core *C, const char *id)
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = sg.local;
     g->rated = sg.rated;
-    if (strcmp(sg.end, "abort") == 0 || strcmp(sg.end, "time") == 0)
+    g->draw_offer = sg.draw_offer;
+    g->takeback_offer = sg.takeback_offer;
+    if (strcmp(sg.end, "abort") == 0 || strcmp(sg.end, "time") == 0 ||
+        strcmp(sg.end, "agreement") == 0)
         snprintf(g->end, sizeof g->end, "%s", sg.end);
+    if (strcmp(sg.end, "agreement") == 0)
+        g->end_winner = TAV_DRAW;
     memcpy(g->rematch, sg.rematch, sizeof g->rematch);
     g->last_ms = rc.last;
     g->clk_initial_ms = sg.clock_initial * 1000;
@@ -510,6 +515,34 @@ static void kick(core *C, game *g)
 }
 
 /* Play a move, store it, and only then keep it.  TAV_OK or the refusal. */
+/* ---- offers between two people ---- */
+
+typedef struct offers_w {
+    char id[STORE_ID_LEN];
+    int draw, takeback;
+} offers_w;
+
+static int offers_apply(store *st, const void *data, char *err, size_t errlen)
+{
+    const offers_w *w = data;
+    return st->ops->set_offers(st, w->id, w->draw, w->takeback, err, errlen);
+}
+
+/* Set both offers (memory now, the store in the open batch): 0, or -1. */
+static int offers_write(core *C, game *g, int draw, int takeback)
+{
+    offers_w w;
+    memset(&w, 0, sizeof w);
+    snprintf(w.id, sizeof w.id, "%s", g->id);
+    w.draw = draw;
+    w.takeback = takeback;
+    if (wq_call(C, offers_apply, NULL, &w, sizeof w) != 0)
+        return -1;
+    g->draw_offer = draw;
+    g->takeback_offer = takeback;
+    return 0;
+}
+
 /* ---- clocks ---- */
 
 static int clocked(const game *g) { return g->clk_initial_ms > 0 || g->clk_days > 0; }
@@ -626,6 +659,11 @@ static int commit_move(core *C, game *g, const char *text, char *err, size_t err
         return TAV_E_NOMEM;
     }
     g->last_ms = now;
+    /* A move declines the other side's offers; a take-back asked refers to
+     * the position it was asked in, so any move ends it. */
+    int nd = g->draw_offer == mover ? mover : -1;
+    if (nd != g->draw_offer || g->takeback_offer >= 0)
+        offers_write(C, g, nd, -1);
     if (clocked(g) && (mover == TAV_WHITE || mover == TAV_BLACK))
         g->left_ms[mover] += g->clk_inc_ms - ms;
     C->moves_played++;
@@ -1322,6 +1360,100 @@ core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t
     return CORE_OK;
 }
 
+/* Take back `side`'s last move and everything after it: 0, or -1 with err. */
+static int take_back(core *C, game *g, int side, char *err, size_t errlen);
+
+core_status core_offer(core *C, game *g, const core_cred *who, const char *kind, const char *act,
+                       char *err, size_t errlen)
+{
+    int side = core_side_of(g, who);
+    if (side < 0) {
+        snprintf(err, errlen, "not a seat of this game");
+        return CORE_FORBIDDEN;
+    }
+    int draw = strcmp(kind, "draw") == 0, tb = strcmp(kind, "takeback") == 0;
+    int offer = strcmp(act, "offer") == 0, accept = strcmp(act, "accept") == 0,
+        decline = strcmp(act, "decline") == 0;
+    if ((!draw && !tb) || (!offer && !accept && !decline)) {
+        snprintf(err, errlen, "kind is \"draw\" or \"takeback\"; act \"offer\", \"accept\" or "
+                              "\"decline\"");
+        return CORE_BAD;
+    }
+    if (!g->human[0] || !g->human[1]) {
+        snprintf(err, errlen, "offers are between two people (against the computer: undo)");
+        return CORE_CONFLICT;
+    }
+    if (core_over(g)) {
+        snprintf(err, errlen, "the game is over");
+        return CORE_CONFLICT;
+    }
+    if (tb && tav_session_game(g->s)->mask) {
+        snprintf(err, errlen, "moves are not taken back in %s: a move reveals a hidden tile",
+                 tav_session_game(g->s)->name);
+        return CORE_CONFLICT;
+    }
+    int cur = draw ? g->draw_offer : g->takeback_offer;
+    int nd = g->draw_offer, nt = g->takeback_offer;
+    if (offer) {
+        if (cur == 1 - side) {
+            snprintf(err, errlen, "the other side has offered it: accept it instead");
+            return CORE_CONFLICT;
+        }
+        if (tb) {
+            int k = tav_session_ply(g->s) - 1;
+            while (k >= 0 && core_mover_at(g, k) != side)
+                k--;
+            if (k < 0) {
+                snprintf(err, errlen, "nothing to take back");
+                return CORE_CONFLICT;
+            }
+        }
+        if (cur == side)
+            return CORE_OK;   /* offered already */
+        if (draw)
+            nd = side;
+        else
+            nt = side;
+    } else if (decline) {
+        if (cur < 0) {
+            snprintf(err, errlen, "nothing is offered");
+            return CORE_CONFLICT;
+        }
+        if (draw)
+            nd = -1;
+        else
+            nt = -1;
+    } else {
+        if (cur != 1 - side) {
+            snprintf(err, errlen, "the other side has offered nothing of the kind");
+            return CORE_CONFLICT;
+        }
+        if (draw) {
+            snprintf(g->end, sizeof g->end, "agreement");
+            g->end_winner = TAV_DRAW;
+            if (wq_result(C, g, STORE_OVER, -1) != 0 || offers_write(C, g, -1, -1) != 0) {
+                g->end[0] = 0;
+                snprintf(err, errlen, "the draw could not be stored");
+                return CORE_UNAVAILABLE;
+            }
+            changed(g);
+            finished(C, g);
+            after_change(C, g);
+            return CORE_OK;
+        }
+        if (take_back(C, g, 1 - side, err, errlen) != 0)
+            return CORE_UNAVAILABLE;
+        nd = nt = -1;
+    }
+    if (offers_write(C, g, nd, nt) != 0) {
+        snprintf(err, errlen, "the offer could not be stored");
+        return CORE_UNAVAILABLE;
+    }
+    changed(g);
+    after_change(C, g);
+    return CORE_OK;
+}
+
 /* Take back the seat's last move and everything after it.  Never in a
  * finished game (it never reopens: its record shows everything, Toscana's
  * stacks included), and never in a game with hidden information: the tile
@@ -1358,10 +1490,26 @@ core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err
         snprintf(err, errlen, "nothing to take back");
         return CORE_CONFLICT;
     }
+    if (take_back(C, g, side, err, errlen) != 0)
+        return CORE_UNAVAILABLE;
+    changed(g);
+    after_change(C, g);
+    return CORE_OK;
+}
+
+static int take_back(core *C, game *g, int side, char *err, size_t errlen)
+{
+    int k = tav_session_ply(g->s) - 1;
+    while (k >= 0 && core_mover_at(g, k) != side)
+        k--;
+    if (k < 0) {
+        snprintf(err, errlen, "nothing to take back");
+        return -1;
+    }
     tav_session *copy = tav_session_clone(g->s);
     if (!copy) {
         snprintf(err, errlen, "out of memory");
-        return CORE_UNAVAILABLE;
+        return -1;
     }
     while (tav_session_ply(copy) > k)
         if (tav_session_undo(copy) != TAV_OK)
@@ -1373,7 +1521,7 @@ core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err
     if (wq_truncate(C, g, k, status) != 0) {
         tav_session_free(copy);
         snprintf(err, errlen, "the undo could not be stored");
-        return CORE_UNAVAILABLE;
+        return -1;
     }
     if (g->job) {
         cancel(C, g->job);
@@ -1382,9 +1530,9 @@ core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err
     tav_session_free(g->s);
     g->s = copy;
     g->last_ms = core_game_ms(C);
-    changed(g);
-    after_change(C, g);
-    return CORE_OK;
+    if (clocked(g))
+        clock_rebuild(g);
+    return 0;
 }
 
 /* The server keeps games short enough to replay at once: an option
@@ -1582,6 +1730,7 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = local && g->human[0] && g->human[1];
     sg.local = g->local;
+    g->draw_offer = g->takeback_offer = -1;
     g->rated = sg.rated = rated && account;
     sg.status = store_status(g);
     int64_t now = core_game_ms(C);

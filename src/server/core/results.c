@@ -15,7 +15,7 @@
 
 typedef struct end_write {
     char id[STORE_ID_LEN];
-    char winner[8], end[8];
+    char winner[8], end[12];
     int rate;                          /* rated and not aborted: both ratings move */
     char game[32];
     char account[2][STORE_NAME_LEN];
@@ -71,7 +71,7 @@ void results_game_ended(core *C, game *g)
     int winner;
     if (g->end[0]) {
         snprintf(w.end, sizeof w.end, "%s", g->end);
-        winner = strcmp(g->end, "time") == 0 ? g->end_winner : TAV_NONE;
+        winner = strcmp(g->end, "abort") == 0 ? TAV_NONE : g->end_winner;   /* time, agreement */
     } else {
         snprintf(w.end, sizeof w.end, "%s", resigned != TAV_NONE ? "resign" : "normal");
         tav_result r;

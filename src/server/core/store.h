@@ -47,8 +47,9 @@ typedef struct store_game {
     int64_t clock_initial, clock_increment;   /* a real-time clock, seconds (0 0: none) */
     int64_t clock_days;            /* correspondence: days a move (0: none) */
     int64_t started_ms;            /* unix ms when the game began (its clocks' start) */
+    int draw_offer, takeback_offer;   /* the side offering a draw, asking a take-back; -1 none */
     char winner[8];                /* once over: "white", "black", "draw"; else "" */
-    char end[8];                   /* once over: "normal", "resign", "time", "abort"; else "" */
+    char end[12];                  /* once over: "normal", "resign", "time", "abort", "agreement"; else "" */
     unsigned char seat_hash[2][STORE_HASH_LEN];
 } store_game;
 
@@ -92,7 +93,7 @@ typedef struct store_player_game {
     char id[STORE_ID_LEN];
     char game[32];
     char white[STORE_PLAYER_LEN], black[STORE_PLAYER_LEN];   /* account names, or the player */
-    char winner[8], end[8];
+    char winner[8], end[12];
     int rated;
     double rating_after[2];        /* rated: each player's rating after it (0: none) */
     int64_t created;               /* unix seconds */
@@ -190,6 +191,9 @@ struct store_ops {
     /* Each player's rating after a rated game (the rating history). */
     int (*set_game_ratings)(store *st, const char *id, double white, double black, char *err,
                             size_t errlen);
+    /* The side offering a draw and the side asking to take a move back (-1: none). */
+    int (*set_offers)(store *st, const char *id, int draw, int takeback, char *err,
+                      size_t errlen);
 };
 
 /* Every backend's store begins with this. */

@@ -108,6 +108,9 @@ static const char *const migrations[] = {
     "ALTER TABLE games ADD COLUMN black_rating REAL NOT NULL DEFAULT 0;",
     /* 7 -> 8: challenges: a seek only one named account may accept. */
     "ALTER TABLE seeks ADD COLUMN challenge TEXT NOT NULL DEFAULT '';",
+    /* 8 -> 9: a draw offered, a take-back asked (the side, -1 none). */
+    "ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE games ADD COLUMN takeback_offer INTEGER NOT NULL DEFAULT -1;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -117,7 +120,7 @@ enum {
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
-    Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS,
+    Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     NQ
 };
 
@@ -141,8 +144,8 @@ static const char *const queries[NQ] = {
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
     [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local,"
                    " rematch, white_account, black_account, rated, winner, end_reason,"
-                   " clock_initial, clock_increment, clock_days, started_ms"
-                   " FROM games WHERE id = ?1",
+                   " clock_initial, clock_increment, clock_days, started_ms, draw_offer,"
+                   " takeback_offer FROM games WHERE id = ?1",
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 OR (status = 0 AND"
@@ -168,6 +171,7 @@ static const char *const queries[NQ] = {
                      " rating = excluded.rating, rd = excluded.rd, vol = excluded.vol,"
                      " games = excluded.games",
     [Q_RATINGS] = "SELECT game, rating, rd, vol, games FROM ratings WHERE account = ?1 ORDER BY game",
+    [Q_SET_OFFERS] = "UPDATE games SET draw_offer = ?2, takeback_offer = ?3 WHERE id = ?1",
     [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = ?2, black_rating = ?3 WHERE id = ?1",
     [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games FROM ratings r"
                       " JOIN accounts a ON a.name = r.account WHERE r.game = ?1"
@@ -590,6 +594,8 @@ static int sq_load_game(store *base, const char *id, store_game *outp, store_row
     out->clock_increment = sqlite3_column_int64(s, 16);
     out->clock_days = sqlite3_column_int64(s, 17);
     out->started_ms = sqlite3_column_int64(s, 18);
+    out->draw_offer = sqlite3_column_int(s, 19);
+    out->takeback_offer = sqlite3_column_int(s, 20);
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     if (bad) {
@@ -929,6 +935,14 @@ static int sq_each_rating(store *base, const char *name,
     return 0;
 }
 
+static int sq_set_offers(store *base, const char *id, int draw, int takeback, char *err,
+                         size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_SET_OFFERS, "tii", id, (int64_t)draw, (int64_t)takeback), 1,
+                  "offers", err, errlen);
+}
+
 static int sq_set_game_ratings(store *base, const char *id, double white, double black,
                                char *err, size_t errlen)
 {
@@ -1019,5 +1033,5 @@ const store_ops store_sqlite_ops = {
     sq_create_session, sq_get_session, sq_delete_session,
     sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
     sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,
-    sq_player_games, sq_set_game_ratings,
+    sq_player_games, sq_set_game_ratings, sq_set_offers,
 };
