@@ -49,9 +49,21 @@ export async function run(env) {
   tally.check("link game: black back: connected again",
     await until(async () => (await pw.evaluate(() => document.querySelector(".presence")?.getAttribute("data-present"))) === "1"));
 
-  // The end, then the rematch.
-  await api(url, "POST", `/api/games/${id}/resign`, { seat: white });
+  // The end by agreement (offers between two screens), then the rematch.
+  await pw.waitForSelector('#offers button[data-kind="draw"][data-act="offer"]');
+  tally.check("link game: no take-back to ask before any move", (await pw.$('#offers button[data-kind="takeback"]')) === null);
+  await pw.click('#offers button[data-kind="draw"][data-act="offer"]');
+  tally.check("link game: white is told the draw is offered",
+    await until(async () => /You offered a draw/.test((await pw.textContent("#offers")) ?? "")), await pw.textContent("#offers"));
+  const told = await until(async () => /White offers a draw/.test((await pb.textContent("#offers")) ?? ""));
+  tally.check("link game: black sees the offer with Accept", told && !!(await pb.$('#offers button[data-kind="draw"][data-act="accept"]')),
+    await pb.textContent("#offers"));
+  await env.shot(pb, "link-draw-offer");
+  await pb.click('#offers button[data-kind="draw"][data-act="accept"]');
   for (const p of [pw, pb]) await p.waitForFunction(() => document.body.dataset.over === "1");
+  const gEnd = (await api(url, "GET", `/api/games/${id}`)).data;
+  tally.check("link game: drawn by agreement", gEnd.winner === "draw" && gEnd.end === "agreement", `${gEnd.winner} ${gEnd.end}`);
+  tally.check("link game: no offers once over", await pw.isHidden("#offers"));
   tally.check("link game: no presence once over", (await pw.evaluate(() => document.querySelectorAll(".presence").length)) === 0);
   const hintAfter = await api(url, "POST", `/api/games/${id}/hint`, { seat: white });
   tally.check("link game: engine help once it is over", hintAfter.status !== 403, String(hintAfter.status));
@@ -74,4 +86,27 @@ export async function run(env) {
   tally.check("link game: each sees the other present in the rematch",
     await until(async () => (await pw.evaluate(() => document.querySelector(".presence")?.getAttribute("data-present"))) === "1"));
   await env.shot(pb, "link-rematch");
+
+  // A browser notification when the opponent has moved and the tab is not in
+  // front (Notification stubbed: permission granted, the tab hidden).
+  const n = (await api(url, "POST", "/api/games", { game: "urbino", options: "", white: "human", black: "human" })).data;
+  const pn = await env.newPage("link-notify");
+  await pn.addInitScript(() => {
+    window.__notes = [];
+    window.Notification = class { constructor(title, o) { window.__notes.push([title, o && o.body]); } static get permission() { return "granted"; } static requestPermission() { return Promise.resolve("granted"); } };
+    Object.defineProperty(document, "hidden", { get: () => true });
+  });
+  await pn.goto(`${url}/games/${n.id}?seat=${encodeURIComponent(n.seats.white)}`);
+  await pn.waitForSelector("#board [data-square]");
+  tally.check("notify: permission granted: no switch to ask", await pn.isHidden("#notify"));
+  const bg = (await api(url, "GET", `/api/games/${n.id}?seat=${encodeURIComponent(n.seats.black)}`)).data;
+  await api(url, "POST", `/api/games/${n.id}/moves`, { seat: n.seats.black, move: bg.legal[0], ply: 0 });
+  await pn.waitForFunction(() => document.querySelector("#board")?.getAttribute("data-ply") === "1");
+  const notes = await until(async () => { const x = await pn.evaluate(() => window.__notes); return x.length ? x : null; });
+  tally.check("notify: the opponent moved, the tab hidden: 'Your turn' is notified", !!notes && /Your turn/.test(notes[0][0]) && /opponent moved/.test(notes[0][1] ?? ""),
+    JSON.stringify(notes));
+  const pq = await env.newPage("link-notify-ask");
+  await pq.goto(`${url}/games/${n.id}?seat=${encodeURIComponent(n.seats.black)}`);
+  await pq.waitForSelector("#board [data-square]");
+  tally.check("notify: in a browser not yet asked, the switch is offered", await pq.isVisible("#notify"));
 }

@@ -69,6 +69,11 @@ export function resign(id: string, seat: string | null): Promise<Game> {
 }
 
 /** End a game between accounts before both sides have moved (unrated). */
+/** An offer between two people (POST /api/games/ID/offer). seat null: the session cookie. */
+export function offer(id: string, seat: string | null, kind: "draw" | "takeback", act: "offer" | "accept" | "decline"): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/offer`, seat ? { seat, kind, act } : { kind, act });
+}
+
 export function abort(id: string): Promise<Game> {
   return call("POST", `/api/games/${enc(id)}/abort`, {});
 }

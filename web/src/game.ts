@@ -14,7 +14,7 @@ import { Live } from "./live";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  accountGame, canAbort, cap, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, cap, offerView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -113,7 +113,13 @@ function build(app: HTMLElement, s: Screen): void {
   showSound(s);
   e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
   e.rematch.hidden = true;
-  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.record, e.newGame);
+  e.offers = h("div", { class: "offers", id: "offers", hidden: true, "aria-live": "polite" });
+  e.notify = act("Tell me when it is my turn", "notify", () => {
+    if (typeof Notification !== "undefined")
+      void Notification.requestPermission().then(() => { if (s.game) render(s); });
+  });
+  e.notify.hidden = true;
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.notify, e.record, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
@@ -136,7 +142,7 @@ function build(app: HTMLElement, s: Screen): void {
   e.end = h("p", { class: "end-reason", id: "end-reason", hidden: true });
   const side = h("aside", { class: "side-panel" },
     e.title, e.watching, e.blackRow, e.status, e.end, e.message, e.deal, e.whiteRow, e.links,
-    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.actions, e.conn);
+    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
   app.appendChild(boardWrap);
   app.appendChild(side);
   e.rulesDialog = h("dialog", { class: "rules", id: "rules" });
@@ -328,6 +334,7 @@ function accept(s: Screen, g: Game, force: boolean): void {
     s.els.message.dataset.keep = "";
     const veto = vetoNotice(old, g, mySides(s));
     if (veto) s.els.message.textContent = veto;
+    notifyTurn(s, old, g);
   }
   if (g.over) {
     const result = resultText(g);
@@ -431,6 +438,8 @@ function render(s: Screen): void {
     e.newGame.textContent = "Lobby";
   }
   e.abort.hidden = !canAbort(g, mine);
+  renderOffers(s, g, mine);
+  renderNotifySwitch(s, g, mine);
   renderClockBar(s);
   renderLinks(s);
   showClocks(s);
@@ -740,6 +749,51 @@ async function doResign(s: Screen): Promise<void> {
     accept(s, ng, true);
   } catch (e) {
     s.els.message.textContent = `Could not resign: ${(e as Error).message}`;
+  }
+}
+
+// A browser notification when the opponent (a person on another screen) has
+// moved and this tab is not in front, if the player allowed notifications.
+function notifyTurn(s: Screen, old: Game | null, g: Game): void {
+  const mine = mySides(s);
+  if (!old || mine.length !== 1 || g.tomove !== mine[0] || old.tomove === mine[0] || g.over) return;
+  if (typeof Notification === "undefined" || Notification.permission !== "granted" || !document.hidden) return;
+  try {
+    new Notification("Your turn — Tavoliere", { body: `${title(s.meta, g.game)}: your opponent moved (${g.moves[g.moves.length - 1] ?? ""}).`, tag: s.id });
+  } catch {
+    /* some browsers allow notifications from service workers only */
+  }
+}
+
+// The switch that asks for notifications, shown where they would help: a
+// game against a person on another screen, permission not yet asked.
+function renderNotifySwitch(s: Screen, g: Game, mine: Side[]): void {
+  const b = s.els.notify as HTMLButtonElement;
+  b.hidden = typeof Notification === "undefined" || Notification.permission !== "default" || mine.length !== 1 ||
+    g.over || g.white !== "human" || g.black !== "human";
+}
+
+// Offers between two people on separate screens: a draw, a take-back.
+function renderOffers(s: Screen, g: Game, mine: Side[]): void {
+  const box = s.els.offers;
+  const v = offerView(g, mine.length === 1 ? mine[0] : null, false);
+  box.textContent = "";
+  box.hidden = !v;
+  if (!v) return;
+  if (v.text) box.appendChild(h("p", { class: "offer-text", id: "offer-text" }, v.text));
+  for (const b of v.buttons) {
+    const btn = h("button", { type: "button", class: b.act === "accept" ? "primary" : "", "data-kind": b.kind, "data-act": b.act }, b.label);
+    btn.addEventListener("click", async () => {
+      btn.disabled = true;
+      try {
+        const seat = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
+        accept(s, await api.offer(s.id, accountGame(g) ? null : seat, b.kind, b.act), true);
+      } catch (e) {
+        s.els.message.textContent = `Could not send that: ${(e as Error).message}`;
+        btn.disabled = false;
+      }
+    });
+    box.appendChild(btn);
   }
 }
 

@@ -229,3 +229,35 @@ export function rematchPlan(g: Game, mine: Side[]): Rematch | null {
   if (opp === "human") return null;
   return { game: g.game, options, white: g.black, black: g.white, local: false, me: other(mine[0]) };
 }
+
+// What the offers panel says and offers to `me` (one seat held, the other a
+// person on another screen): null when offers do not apply here.
+export interface OfferView { text: string; buttons: { kind: "draw" | "takeback"; act: "offer" | "accept" | "decline"; label: string }[] }
+export function offerView(g: Game, me: Side | null, local: boolean): OfferView | null {
+  if (!me || g.over || local || g.white !== "human" || g.black !== "human" || !g.offers) return null;
+  const them = me === "white" ? "black" : "white";
+  const lines: string[] = [];
+  const buttons: OfferView["buttons"] = [];
+  const d = g.offers.draw, t = g.offers.takeback;
+  if (d === them) {
+    lines.push(`${cap(them)} offers a draw.`);
+    buttons.push({ kind: "draw", act: "accept", label: "Accept the draw" }, { kind: "draw", act: "decline", label: "Decline" });
+  } else if (d === me) {
+    lines.push("You offered a draw.");
+    buttons.push({ kind: "draw", act: "decline", label: "Withdraw the offer" });
+  } else {
+    buttons.push({ kind: "draw", act: "offer", label: "Offer a draw" });
+  }
+  if (g.game !== "toscana") {
+    if (t === them) {
+      lines.push(`${cap(them)} asks to take back their last move.`);
+      buttons.push({ kind: "takeback", act: "accept", label: "Allow the take-back" }, { kind: "takeback", act: "decline", label: "Refuse" });
+    } else if (t === me) {
+      lines.push("You asked to take back your last move.");
+      buttons.push({ kind: "takeback", act: "decline", label: "Withdraw the request" });
+    } else if (g.moves.length > 0) {
+      buttons.push({ kind: "takeback", act: "offer", label: "Ask to take back" });
+    }
+  }
+  return { text: lines.join(" "), buttons };
+}

@@ -112,6 +112,8 @@ export interface Game {
   dealChosen?: boolean;
   /** A game between accounts: each side's account name (null for a side without one). */
   accounts?: { white: string | null; black: string | null } | null;
+  /** A draw offered, a take-back asked: the side, or null. */
+  offers?: { draw: Side | null; takeback: Side | null };
   rated?: boolean;
   /** How it ended: "normal", "resign", "time", "abort", or null while it runs. */
   end?: string | null;
