@@ -189,18 +189,22 @@ static void made(reply *r, core_made *m)
 static const field new_game_fields[] = {
     {"game", F_STR, 32, 1}, {"options", F_STR, 2048, 0},
     {"white", F_STR, CORE_PLAYER_MAX, 1}, {"black", F_STR, CORE_PLAYER_MAX, 1},
-    {"local", F_BOOL, 0, 0},
+    {"local", F_BOOL, 0, 0}, {"rated", F_BOOL, 0, 0},
 };
 
-static void api_new_game(srv *S, peer *by, const char *body, size_t len, reply *r)
+static void api_new_game(srv *S, const asker *who, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, new_game_fields, 5, r);
+    json_t *o = parse_body(body, len, new_game_fields, 6, r);
     if (!o)
         return;
     const char *player[2] = {str_field(o, "white", ""), str_field(o, "black", "")};
     core_made m;
-    core_create(S->C, by, str_field(o, "game", ""), str_field(o, "options", ""), player,
-                json_is_true(json_object_get(o, "local")), &m);
+    if (json_is_true(json_object_get(o, "rated")))   /* extension: rated, against a level */
+        core_create_rated(S->C, who->by, str_field(o, "game", ""), str_field(o, "options", ""),
+                          player, who->account, &m);
+    else
+        core_create(S->C, who->by, str_field(o, "game", ""), str_field(o, "options", ""), player,
+                    json_is_true(json_object_get(o, "local")), &m);
     made(r, &m);
     sodium_memzero(m.tokens, sizeof m.tokens);
     json_decref(o);
@@ -816,6 +820,22 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
         answer_json(r, 200, o);
         return 1;
     }
+    if (strcmp(path, "/api/computers") == 0) {
+        if (!refused(r, method, 'G', "", 0)) {
+            json_t *list = json_array();
+            for (int level = 1; level <= 10; level++) {
+                char name[STORE_NAME_LEN], spec[24];
+                snprintf(name, sizeof name, "Computer-%d", level);
+                snprintf(spec, sizeof spec, "ai:level=%d", level);
+                json_t *p = player_json(S, name);
+                json_object_set_new(p, "player", json_string(spec));
+                json_object_set_new(p, "level", json_integer(level));
+                json_array_append_new(list, p);
+            }
+            answer_json(r, 200, list);
+        }
+        return 1;
+    }
     if (strcmp(path, "/api/online") == 0) {
         if (!refused(r, method, 'G', "", 0))
             answer_json(r, 200, http_online(S, 100));
@@ -872,7 +892,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         if (method != 'P')
             refuse(r, 405, "use POST");
         else
-            api_new_game(S, by, body, blen, r);
+            api_new_game(S, who, body, blen, r);
         return;
     }
     if (strcmp(path, "/api/records") == 0) {

@@ -228,4 +228,27 @@ await main(async (defer) => {
   const tg = await call(base, "POST", "/api/games", { game: "toscana", options: "", white: "human", black: "human" });
   eq((await call(base, "POST", `/api/games/${tg.body.id}/offer`, { seat: tg.body.seats.white, kind: "takeback", act: "offer" })).status, 409, "no take-back in Toscana (hidden tiles)");
   eq((await call(base, "POST", `/api/games/${tg.body.id}/offer`, { seat: tg.body.seats.white, kind: "truce", act: "offer" })).status, 400, "an unknown kind: 400");
+
+  // The computer levels are players with ratings: a rated game against level 1.
+  eq((await call(base, "POST", "/api/account", { name: "computer-3", password: "long enough!" })).status, 409, "the names Computer-N are the computer's");
+  const comps = (await call(base, "GET", "/api/computers")).body;
+  eq([comps.length, comps[0].name, comps[0].player, comps[9].name], [10, "Computer-1", "ai:level=1", "Computer-10"], "the ten levels as players");
+  eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "ai:level=1", rated: true })).status, 403, "rated signed out: 403");
+  eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "random", rated: true }, ann)).status, 400, "rated against 'random': 400");
+  eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "human", rated: true }, ann)).status, 400, "rated between two seats: 400 (the lobby is for that)");
+  const rc = await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", rated: true }, ann);
+  eq([rc.status, rc.body.seats], [201, {}], "a rated game against level 1: 201, no seat token (the cookie is the seat)");
+  let cg2 = (await call(base, "GET", `/api/games/${rc.body.id}`, undefined, ann)).body;
+  eq([cg2.seat, cg2.accounts, cg2.rated, cg2.undo, cg2.help], ["white", { white: "Ann", black: "Computer-1" }, true, false, false],
+    "Ann is white, the computer plays as Computer-1, rated, no undo, no help");
+  eq((await call(base, "POST", `/api/games/${rc.body.id}/hint`, {}, ann)).status, 403, "no hint in a rated game");
+  await call(base, "POST", `/api/games/${rc.body.id}/moves`, { move: cg2.legal[0], ply: 0 }, ann);
+  for (let i = 0; i < 100 && cg2.ply < 2; i++) { await sleep(50); cg2 = (await call(base, "GET", `/api/games/${rc.body.id}`, undefined, ann)).body; }
+  eq(cg2.ply, 2, "the computer answers");
+  eq((await call(base, "POST", `/api/games/${rc.body.id}/undo`, { ply: 2 }, ann)).status, 409, "no undo in a rated game");
+  await call(base, "POST", `/api/games/${rc.body.id}/resign`, {}, ann);
+  const c1 = (await call(base, "GET", "/api/computers")).body[0].ratings.epaminondas;
+  check(c1 && c1.rating > 1500 && c1.games === 1, "level 1 won: its Epaminondas rating rose", JSON.stringify(c1));
+  eq((await call(base, "GET", "/api/players/Computer-1")).body.games[0].id, rc.body.id, "the game on the computer's profile");
+  eq((await call(base, "POST", "/api/login", { name: "Computer-1", password: "anything at all" })).status, 401, "nobody signs in as the computer");
 });

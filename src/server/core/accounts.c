@@ -246,6 +246,10 @@ core_status core_signup(core *C, peer *by, void *waiter, const char *name, const
     }
     char key[STORE_NAME_LEN];
     lower(name, key);
+    if (strncmp(key, "computer-", 9) == 0) {
+        snprintf(err, errlen, "names Computer-... are the computer's");
+        return CORE_CONFLICT;
+    }
     store_account a;
     char e[256];
     int found = C->st->ops->get_account(C->st, name, &a, e, sizeof e);

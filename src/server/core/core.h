@@ -53,6 +53,7 @@
 #define CORE_PW_QUEUE 16           /* password hashes waiting at once, in all */
 #define CORE_FAIL_SLOTS 4096       /* names whose sign-in failures are remembered */
 #define CORE_SEEKS_PER_ACCOUNT 5   /* open seeks per account */
+#define CORE_CPU_GAMES_PER_ACCOUNT 3   /* unfinished rated games against the computer per account */
 #define CORE_SEEKS_MAX 10000       /* open seeks in all */
 #define CORE_PLAYER_GAMES 100      /* games a player's page lists */
 
@@ -381,6 +382,12 @@ void core_unseek_all(core *C, const char *account);
  * own or one taken; CORE_NOTFOUND. */
 core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
                         char *err, size_t errlen);
+/* A rated game of the signed-in account against a computer level
+ * ("ai:level=N"), which plays as the account "Computer-N" (its rating). */
+core_status core_create_rated(core *C, peer *by, const char *name, const char *options,
+                              const char *const player[2], const char *account, core_made *m);
+/* The account of a computer level: 1 and "Computer-N", 0 for no level. */
+int core_computer_account(const char *player, char out[STORE_NAME_LEN]);
 /* A game between two accounts (the lobby), colours as given. Takes s over. */
 core_status core_create_accounts(core *C, tav_session *s, const char *const account[2], int rated,
                                  const store_seek *clock, core_made *m);

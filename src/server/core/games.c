@@ -142,7 +142,11 @@ static void game_free(core *C, game *g)
 
 static void kick(core *C, game *g);
 static void finished(core *C, game *g);
+static int computer_accounts(core *C, char *err, size_t errlen);
 static void clock_list(core *C, game *g);
+static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
+                                  int local, const game *seats_of, const char *const *account,
+                                  int rated, const store_seek *clock, core_made *m);
 static int clocked(const game *g);
 static void clock_rebuild(game *g);
 
@@ -187,7 +191,7 @@ unsigned long core_stamp(const game *g)
 
 int core_undo_offered(const game *g)
 {
-    return g->human[0] != g->human[1] && !tav_session_game(g->s)->mask;
+    return g->human[0] != g->human[1] && !tav_session_game(g->s)->mask && !g->rated;
 }
 
 /* Tell the edge: its viewers see g anew (after the batch's commit). */
@@ -249,7 +253,8 @@ static game *load_game(core *C, const char *id)
     for (int side = 0; side < 2; side++) {
         memcpy(g->player[side], sg.player[side], STORE_PLAYER_LEN);
         memcpy(g->account[side], sg.account[side], STORE_NAME_LEN);
-        g->human[side] = sg.has_seat[side] || sg.account[side][0];
+        g->human[side] = sg.has_seat[side] ||
+                         (sg.account[side][0] && strcmp(sg.player[side], "human") == 0);
         memcpy(g->seat_hash[side], sg.seat_hash[side], STORE_HASH_LEN);
     }
     if (sg.resigned == TAV_WHITE || sg.resigned == TAV_BLACK)
@@ -328,7 +333,7 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
     pthread_cond_init(&C->rcond, NULL);
     C->cpu_cap = C->cf.threads > 1 ? C->cf.threads - 1 : 1;
     C->st = store_open(db, err, errlen);   /* the loop's reads */
-    if (!C->st || writer_start(C, db, err, errlen) != 0) {
+    if (!C->st || computer_accounts(C, err, errlen) != 0 || writer_start(C, db, err, errlen) != 0) {
         core_free(C);
         return NULL;
     }
@@ -1209,7 +1214,8 @@ core_status core_hint(core *C, game *g, const core_cred *who, peer *by, void *wa
         return CORE_FORBIDDEN;
     }
     if (!core_help_allowed(g)) {
-        snprintf(err, errlen, "no engine help in a game between two people until it is over "
+        snprintf(err, errlen, g->rated ? "no engine help in a rated game until it is over" :
+                              "no engine help in a game between two people until it is over "
                               "(fair play; a game for two people at one screen is created with "
                               "\"local\": true)");
         return CORE_FORBIDDEN;
@@ -1470,6 +1476,10 @@ core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err
         snprintf(err, errlen, "moves are taken back only against a computer seat");
         return CORE_CONFLICT;
     }
+    if (g->rated) {
+        snprintf(err, errlen, "no undo in a rated game");
+        return CORE_CONFLICT;
+    }
     if (ply != tav_session_ply(g->s)) {
         snprintf(err, errlen, "stale ply %d: %d moves were played", ply, tav_session_ply(g->s));
         return CORE_CONFLICT;
@@ -1554,6 +1564,8 @@ static int plies_ok(const char *options)
 
 int core_help_allowed(const game *g)
 {
+    if (g->rated)
+        return core_over(g);   /* no engine help in a rated game, against anyone */
     if (!g->human[0] || !g->human[1] || g->local)
         return 1;
     return core_over(g);
@@ -1588,13 +1600,101 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
     return create_game(C, s, player, by, local, NULL, m);
 }
 
+/* The accounts the computer levels play rated games as (their ratings),
+ * made at the first start: no password opens them. */
+static int computer_accounts(core *C, char *err, size_t errlen)
+{
+    for (int level = 1; level <= 10; level++) {
+        store_account a;
+        memset(&a, 0, sizeof a);
+        snprintf(a.name, sizeof a.name, "Computer-%d", level);
+        int found = C->st->ops->get_account(C->st, a.name, &a, err, errlen);
+        if (found < 0)
+            return -1;
+        if (found)
+            continue;
+        snprintf(a.pwhash, sizeof a.pwhash, "!");
+        a.created = core_unix_ms() / 1000;
+        if (C->st->ops->create_account(C->st, &a, err, errlen) != 0 ||
+            store_flush(C->st, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The account a computer level plays as (its rating): "Computer-N". */
+int core_computer_account(const char *player, char out[STORE_NAME_LEN])
+{
+    char name[32];
+    int level = 0;
+    if (tav_player_parse(player, name, sizeof name, &level) != TAV_OK || strcmp(name, "ai") != 0 ||
+        level <= 0)
+        return 0;
+    snprintf(out, STORE_NAME_LEN, "Computer-%d", level);
+    return 1;
+}
+
+core_status core_create_rated(core *C, peer *by, const char *name, const char *options,
+                              const char *const player[2], const char *account, core_made *m)
+{
+    memset(m, 0, sizeof *m);
+    int human = strcmp(player[0], "human") == 0 ? 0 : strcmp(player[1], "human") == 0 ? 1 : -1;
+    char cpu[STORE_NAME_LEN];
+    if (human < 0 || strcmp(player[1 - human], "human") == 0 ||
+        !core_computer_account(player[1 - human], cpu)) {
+        snprintf(m->err, sizeof m->err, "a rated game is against a computer level (\"ai:level=N\") "
+                                        "or between accounts (the lobby)");
+        return m->status = CORE_BAD;
+    }
+    if (!account || !account[0]) {
+        snprintf(m->err, sizeof m->err, "sign in to play rated");
+        return m->status = CORE_FORBIDDEN;
+    }
+    /* The account's unfinished rated games against the computer in memory
+     * (a game in play with a computer seat stays there while it runs). */
+    int mine = 0;
+    for (int h = 0; h < CORE_HASH_SIZE; h++)
+        for (game *g = C->games[h]; g; g = g->hnext)
+            mine += !core_over(g) && !g->dead && (!g->human[0] || !g->human[1]) &&
+                    (strcasecmp(g->account[0], account) == 0 ||
+                     strcasecmp(g->account[1], account) == 0);
+    if (mine >= CORE_CPU_GAMES_PER_ACCOUNT) {
+        snprintf(m->err, sizeof m->err, "at most %d unfinished rated games against the computer "
+                                        "at once per account", CORE_CPU_GAMES_PER_ACCOUNT);
+        return m->status = CORE_LIMIT;
+    }
+    if (!tav_game_find(name) || plies_ok(options) != 0) {
+        snprintf(m->err, sizeof m->err, "unknown game '%.32s' or options", name);
+        return m->status = CORE_BAD;
+    }
+    if ((m->status = creation_allowed(C, by, player, m->err, sizeof m->err)) != CORE_OK)
+        return m->status;
+    uint64_t seed;
+    randombytes_buf(&seed, sizeof seed);
+    tav_session *s = NULL;
+    char err[256];
+    if (tav_session_new(&s, name, options, seed, err, sizeof err) != TAV_OK) {
+        snprintf(m->err, sizeof m->err, "%s", err);
+        return m->status = CORE_BAD;
+    }
+    /* Options anyone may see: a rated game is not played on a chosen deal. */
+    char pub[1024];
+    tav_session_public_options(s, pub, sizeof pub);
+    if (strcmp(pub, tav_session_options(s)) != 0) {
+        tav_session_free(s);
+        snprintf(m->err, sizeof m->err, "a rated game's options are public: no chosen deal");
+        return m->status = CORE_BAD;
+    }
+    const char *acc[2];
+    acc[human] = account;
+    acc[1 - human] = cpu;
+    return create_game_as(C, s, player, by, 0, NULL, acc, 1, NULL, m);
+}
+
 /* A rematch of a finished game (docs/server-api.md): colours swapped, the
  * same players, options and screen, a new deal; each person's seat token
  * is their seat in the new game too.  Made once: asked again (by either
  * side) it is the same game. */
-static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
-                                  int local, const game *seats_of, const char *const *account,
-                                  int rated, const store_seek *clock, core_made *m);
 
 core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_made *m)
 {
@@ -1710,10 +1810,11 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
         memcpy(sg.player[side], g->player[side], STORE_PLAYER_LEN);
         m->tokens[side][0] = 0;
         if (account && account[side] && account[side][0]) {
-            /* The account is the seat: no token. */
+            /* A person's account is the seat (no token); a computer level's
+             * account only carries its rating. */
             snprintf(g->account[side], STORE_NAME_LEN, "%s", account[side]);
             memcpy(sg.account[side], g->account[side], STORE_NAME_LEN);
-            g->human[side] = 1;
+            g->human[side] = strcmp(player[side], "human") == 0;
         } else if (strcmp(player[side], "human") == 0) {
             if (seats_of) {
                 /* A rematch: each person keeps their token, on the other side. */
