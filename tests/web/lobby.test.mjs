@@ -269,6 +269,22 @@ export async function run(env) {
   tally.check("your turn: bob's list has it, waiting", /waiting for alice/.test(await pb.textContent(`#my-games li[data-id="${cid}"]`)));
   tally.check("your turn: bob's title does not say so", !/Your turn/.test(await pb.title()), await pb.title());
 
+  // ---- The computer levels, rated ----
+  await pb.goto(url + "/lobby");
+  await pb.waitForSelector("#cpu-level option", { state: "attached" });
+  const lv = await pb.$$eval("#cpu-level option", (o) => o.map((x) => x.textContent));
+  tally.check("computers: ten levels listed with their ratings", lv.length === 10 && /^Level 1 .*rated 1500\?$/.test(lv[0]), JSON.stringify(lv.slice(0, 2)));
+  await pb.selectOption("#cpu-game", "epaminondas");
+  await pb.selectOption("#cpu-level", "ai:level=1");
+  await Promise.all([pb.waitForURL(/\/games\//), pb.click("#cpu-play")]);
+  await pb.waitForSelector("#board [data-square]");
+  const rid = gameId(pb);
+  const rg = await gameOf(pb, rid);
+  tally.check("computers: a rated game against level 1, bob white, the computer as Computer-1",
+    rg.rated && rg.seat === "white" && rg.accounts.black === "Computer-1" && rg.help === false && rg.undo === false, JSON.stringify([rg.rated, rg.seat, rg.accounts]));
+  tally.check("computers: no hint and no undo on the page", (await pb.isHidden("#hint")) && (await pb.isHidden("#undo")));
+  await env.shot(pb, "rated-computer-1280");
+
   // ---- Account page and sign out ----
   await pa.goto(url + "/account");
   await pa.fill("#pw-old", PASSWORD);

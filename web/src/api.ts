@@ -49,6 +49,18 @@ export function createGame(game: GameName, options: string, white: string, black
   return call("POST", "/api/games", local ? { game, options, white, black, local } : { game, options, white, black });
 }
 
+/** A rated game of the signed-in player against a computer level (the cookie is the seat). */
+export function createRated(game: GameName, white: string, black: string): Promise<Created> {
+  return call("POST", "/api/games", { game, options: "", white, black, rated: true });
+}
+
+export interface Computer { name: string; player: string; level: number; ratings: Record<string, { rating: number; rd: number; games: number; provisional: boolean }> }
+
+/** The computer levels as players, with their ratings (GET /api/computers). */
+export function computers(): Promise<Computer[]> {
+  return call("GET", "/api/computers");
+}
+
 export function getGame(id: string, seat?: string | null): Promise<Game> {
   return call("GET", `/api/games/${enc(id)}${seatQuery(seat)}`);
 }

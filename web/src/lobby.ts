@@ -13,7 +13,7 @@ import { takerColour } from "./accounttext";
 import { CLOCK_PRESETS, clockKind, clockLabel } from "./clock";
 import { h } from "./dom";
 import { BOARDS } from "./games/index";
-import { gameMeta, loadMeta, optionSets, optionsText, title } from "./meta";
+import { gameMeta, levelName, loadMeta, optionSets, optionsText, title } from "./meta";
 import type { GameName, Me, Meta, Seek } from "./types";
 
 /** The lobby socket: seeks lists and "started"; reconnects with a growing delay. */
@@ -119,6 +119,7 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
   app.appendChild(seeksSec);
   const form = me && meta ? seekForm(meta, error) : null;
   if (form) app.appendChild(form);
+  if (me && meta) app.appendChild(computerSection(meta, error));
   app.appendChild(nowSection(meta));
 
   const draw = (seeks: Seek[]) => {
@@ -130,6 +131,50 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
     for (const s of seeks) list.appendChild(seekRow(s, meta, me, error));
   };
   new LobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : "Reconnecting to the lobby…"; });
+}
+
+// The computer levels as players with ratings: a rated game against one.
+function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
+  const games = meta.games.filter((g) => g.name in BOARDS);
+  const gameSel = h("select", { id: "cpu-game", "aria-label": "Game" });
+  for (const g of games) gameSel.appendChild(h("option", { value: g.name }, g.title));
+  const levelSel = h("select", { id: "cpu-level", "aria-label": "Level" });
+  const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
+    radio("cpu-colour", "white", "White", true), radio("cpu-colour", "black", "Black", false));
+  const btn = h("button", { type: "button", class: "primary", id: "cpu-play" }, "Play rated");
+  let list: api.Computer[] = [];
+  const fill = () => {
+    const keep = levelSel.value;
+    levelSel.textContent = "";
+    for (const c of list) {
+      const r = c.ratings[gameSel.value];
+      const rating = r ? `${Math.round(r.rating)}${r.provisional ? "?" : ""}` : "1500?";
+      levelSel.appendChild(h("option", { value: c.player }, `Level ${c.level} (${levelName(meta, c.level)}): rated ${rating}`));
+    }
+    if (keep) levelSel.value = keep;
+  };
+  gameSel.addEventListener("change", fill);
+  api.computers().then((c) => { list = c; fill(); }).catch(() => {});
+  btn.addEventListener("click", async () => {
+    btn.disabled = true;
+    error.textContent = "";
+    const colour = (document.querySelector('input[name="cpu-colour"]:checked') as HTMLInputElement | null)?.value ?? "white";
+    try {
+      const c = await api.createRated(gameSel.value as GameName, colour === "white" ? "human" : levelSel.value,
+        colour === "white" ? levelSel.value : "human");
+      goGame(c.id);
+    } catch (e) {
+      error.textContent = `The game could not start: ${(e as Error).message}`;
+      btn.disabled = false;
+    }
+  });
+  return h("section", { class: "seek-form computers", id: "computers", "aria-labelledby": "cpu-h" },
+    h("h2", { id: "cpu-h" }, "Play the computer, rated"),
+    h("p", { class: "muted" }, "Each level is a player with a rating of its own on the same scale as yours: it rises and falls with its games."),
+    h("div", { class: "row" }, h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Game"), gameSel),
+      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Level"), levelSel)),
+    h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colours),
+    h("div", { class: "row" }, btn));
 }
 
 // Games being played now (each one click from watching) and who is online,
