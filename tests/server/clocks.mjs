@@ -111,4 +111,29 @@ await main(async (defer) => {
   });
   check(j && j.end === "time" && j.winner === "white", "past the deadline: black loses on time", JSON.stringify(j && [j.end, j.winner]));
   writeFileSync(clockFile, "0");
+
+  // Nothing acknowledged is lost: a seek, an accept and a rating survive SIGKILL.
+  const sk = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: true, colour: "white", clock: { days: 5 } }, ann);
+  check(sk.status === 201, "a seek acknowledged");
+  await srv.stop("SIGKILL");
+  srv = await startServer({ db, args: ["--test-clock", clockFile] });
+  base = srv.base;
+  eq((await call(base, "GET", "/api/seeks")).body.map((k) => k.id), [sk.body.id], "after SIGKILL the acknowledged seek is there");
+  const ac = await call(base, "POST", `/api/seeks/${sk.body.id}/accept`, {}, bob);
+  check(ac.status === 201, "accepted");
+  await srv.stop("SIGKILL");
+  srv = await startServer({ db, args: ["--test-clock", clockFile] });
+  base = srv.base;
+  const ag = (await call(base, "GET", `/api/games/${ac.body.game}`, undefined, bob)).body;
+  eq([ag.accounts, ag.rated, ag.clock && ag.clock.days, ag.seat], [{ white: "Ann", black: "Bob" }, true, 5, "black"], "after SIGKILL the accepted game is there, with its accounts and clock");
+  eq((await call(base, "GET", "/api/seeks")).body, [], "and the seek is gone");
+  const before2 = (await call(base, "GET", "/api/players/Ann")).body.ratings.urbino;
+  const rz = await call(base, "POST", `/api/games/${ac.body.game}/resign`, {}, bob);
+  check(rz.status === 200, "Bob resigns");
+  await srv.stop("SIGKILL");
+  srv = await startServer({ db, args: ["--test-clock", clockFile] });
+  base = srv.base;
+  const after2 = (await call(base, "GET", "/api/players/Ann")).body.ratings.urbino;
+  check(!before2 && after2 && after2.rating > 1500 && after2.games === 1, "after SIGKILL the rating written with the game's end is there", JSON.stringify(after2));
+  eq((await call(base, "GET", `/api/games/${ac.body.game}`)).body.end, "resign", "and the game's end");
 });

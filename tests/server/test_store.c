@@ -94,9 +94,13 @@ static void on_id(void *ctx, const char *id)
 }
 
 /* The operations on one fresh database. */
+static store_seek first_seek;
+
 static int count_seek(void *ctx, const store_seek *k)
 {
     ids *u = ctx;
+    if (u->n == 0)
+        first_seek = *k;
     if (u->n < 8)
         snprintf(u->id[u->n++], sizeof u->id[0], "%s", k->id);
     return 0;
@@ -171,6 +175,8 @@ static void accounts(store *st, const char *b)
     snprintf(k.id, sizeof k.id, "SEEK00000001");
     snprintf(k.by, sizeof k.by, "Alice_1");
     snprintf(k.game, sizeof k.game, "urbino");
+    snprintf(k.options, sizeof k.options, "variant=monuments");
+    snprintf(k.to, sizeof k.to, "Bob_2");
     k.rated = 1;
     k.colour = 2;
     k.initial = 180;
@@ -185,6 +191,13 @@ static void accounts(store *st, const char *b)
               flush_ok(st) && o->each_seek(st, count_seek, &u, err, sizeof err) == 0 && u.n == 2 &&
               strcmp(u.id[0], "SEEK00000001") == 0,
           what, err);
+    snprintf(what, sizeof what, "%s: a seek reads back whole", b);
+    check(strcmp(first_seek.by, "Alice_1") == 0 && strcmp(first_seek.game, "urbino") == 0 &&
+              strcmp(first_seek.options, "variant=monuments") == 0 &&
+              strcmp(first_seek.to, "Bob_2") == 0 && first_seek.rated == 1 &&
+              first_seek.colour == 2 && first_seek.initial == 180 && first_seek.increment == 2 &&
+              first_seek.days == 0 && first_seek.created == 10,
+          what, first_seek.options);
     snprintf(what, sizeof what, "%s: a seek is taken once; a second take is refused", b);
     check(o->close_seek(st, "SEEK00000001", "GAME00000001", err, sizeof err) == 0 &&
               flush_ok(st) &&

@@ -835,7 +835,7 @@ static int sq_create_seek(store *base, const store_seek *k, char *err, size_t er
 {
     sq_store *st = (sq_store *)base;
     return write1(st,
-                  bind(st, Q_INS_SEEK, "tttiiiiiiit", k->id, k->by, k->game, k->options,
+                  bind(st, Q_INS_SEEK, "ttttiiiiiit", k->id, k->by, k->game, k->options,
                        (int64_t)k->rated, (int64_t)k->colour, k->initial, k->increment, k->days,
                        k->created, k->to),
                   1, "insert seek", err, errlen);
