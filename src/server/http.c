@@ -10,6 +10,7 @@
  * its viewer sees it); a socket that falls too far behind is dropped.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -889,6 +890,57 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
 
 /* ---- the live socket ---- */
 
+/* The count of sockets an account holds (lower-case names, open
+ * addressing; a slot at 0 is free to reuse).  NULL when the table is full. */
+static int *acct_sockets(srv *S, const char *account)
+{
+    char key[STORE_NAME_LEN];
+    size_t i = 0;
+    for (; account[i] && i + 1 < sizeof key; i++)
+        key[i] = (char)tolower((unsigned char)account[i]);
+    key[i] = 0;
+    unsigned h = 2166136261u;
+    for (const char *p = key; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    int free_slot = -1;
+    for (int k = 0; k < 64; k++) {
+        int at = (int)((h + (unsigned)k) % SRV_ACCOUNT_SLOTS);
+        if (strcmp(S->acct_socks[at].name, key) == 0)
+            return &S->acct_socks[at].n;
+        if (free_slot < 0 && S->acct_socks[at].n == 0)
+            free_slot = at;
+    }
+    if (free_slot < 0)
+        return NULL;
+    memcpy(S->acct_socks[free_slot].name, key, sizeof key);
+    S->acct_socks[free_slot].n = 0;
+    return &S->acct_socks[free_slot].n;
+}
+
+/* Count a signed-in socket against its account: 0, or -1 past the limit. */
+static int acct_socket_open(srv *S, conn *c)
+{
+    if (!c->account[0])
+        return 0;
+    int *n = acct_sockets(S, c->account);
+    if (!n || *n >= SRV_SOCKETS_PER_ACCOUNT)
+        return -1;
+    (*n)++;
+    c->counted = 1;
+    return 0;
+}
+
+static void acct_socket_closed(srv *S, conn *c)
+{
+    if (!c->counted)
+        return;
+    c->counted = 0;
+    int *n = acct_sockets(S, c->account);
+    if (n && *n > 0)
+        (*n)--;
+}
+
+
 /* Who is here (docs/server-api.md, presence): a side played by the computer,
  * or a seat with a live socket open. */
 static void presence_send(conn *c)
@@ -993,8 +1045,13 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
             c->close_after = 1;
             return;
         }
-        c->lobby = 1;
         memcpy(c->account, account, sizeof c->account);
+        if (acct_socket_open(S, c) != 0) {
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many sockets open for this account\"}");
+            c->close_after = 1;
+            return;
+        }
+        c->lobby = 1;
         c->next = S->lobby;
         if (S->lobby)
             S->lobby->prev = c;
@@ -1049,10 +1106,15 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         c->close_after = 1;
         return;
     }
+    memcpy(c->account, account, sizeof c->account);   /* who is online */
+    if (acct_socket_open(S, c) != 0) {
+        ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many sockets open for this account\"}");
+        c->close_after = 1;
+        return;
+    }
     core_pin(g);
     c->gv = gv;
     c->viewer = viewer;
-    memcpy(c->account, account, sizeof c->account);   /* who is online */
     c->next = gv->live;
     if (gv->live)
         gv->live->prev = c;
@@ -1076,6 +1138,7 @@ static void ws_closed(srv *S, conn *c)
 {
     if (c->kind != CONN_WS)
         return;
+    acct_socket_closed(S, c);
     if (c->lobby) {
         if (c->prev)
             c->prev->next = c->next;

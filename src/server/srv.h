@@ -38,6 +38,8 @@
 #define SRV_BODY_MEMORY (64L * 1024 * 1024)   /* request bodies held in all */
 #define SRV_BODY_PER_ADDR (4L * 1024 * 1024)  /* request bodies held per client address */
 #define SRV_HOSTS_MAX 16        /* --allow-host names */
+#define SRV_SOCKETS_PER_ACCOUNT 32   /* lobby and game sockets open per signed-in account */
+#define SRV_ACCOUNT_SLOTS 8192  /* accounts with sockets open, counted */
 #define SRV_STATIC_MAX (32L * 1024 * 1024)    /* web files kept in memory, in all */
 
 typedef struct srv srv;
@@ -114,6 +116,7 @@ struct conn {
     int idle_jitter_ms;  /* spreads the pings of sockets opened together */
     conn *prev, *next;   /* in gv->live, or in the lobby's list */
     int lobby;           /* a lobby socket (/api/lobby) */
+    int counted;         /* counted against its account's sockets */
     char account[STORE_NAME_LEN];   /* the signed-in account of a lobby socket, "" none */
 };
 
@@ -149,6 +152,7 @@ struct srv {
     int flush_scheduled;
     conn *await_head;    /* answers waiting for the commit */
     conn *lobby;         /* lobby sockets */
+    struct { char name[STORE_NAME_LEN]; int n; } acct_socks[SRV_ACCOUNT_SLOTS];   /* sockets per account */
     int lobby_held;      /* lobby messages wait for a commit */
     gview *bcast_head;   /* games to broadcast after the commit */
     long batches;        /* batches committed */

@@ -251,4 +251,22 @@ await main(async (defer) => {
   check(c1 && c1.rating > 1500 && c1.games === 1, "level 1 won: its Epaminondas rating rose", JSON.stringify(c1));
   eq((await call(base, "GET", "/api/players/Computer-1")).body.games[0].id, rc.body.id, "the game on the computer's profile");
   eq((await call(base, "POST", "/api/login", { name: "Computer-1", password: "anything at all" })).status, 401, "nobody signs in as the computer");
+
+  // Sockets per account: 32 lobby and game sockets at once; the 33rd is refused.
+  const socks = [];
+  for (let i = 0; i < 32; i++) { const l = lobby(base, ben); socks.push(l); await l.open; }
+  await sleep(100);
+  check(socks.every((l) => l.messages.length >= 1 && Array.isArray(l.messages[0])), "32 lobby sockets for one account: each gets the seeks");
+  const extra = lobby(base, ben);
+  await extra.open;
+  check(await extra.until((m) => m.some((x) => x.type === "error" && /too many sockets/.test(x.error))), "the 33rd is refused", JSON.stringify(extra.messages));
+  const other33 = lobby(base, cat);
+  await other33.open;
+  check(await other33.until((m) => m.length >= 1 && Array.isArray(m[0])), "another account is not affected");
+  for (const l of socks) l.ws.close();
+  await sleep(300);
+  const again = lobby(base, ben);
+  await again.open;
+  check(await again.until((m) => m.length >= 1 && Array.isArray(m[0])), "once they close, the account may open sockets again");
+  again.ws.close(); extra.ws.close(); other33.ws.close();
 });
