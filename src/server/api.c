@@ -509,6 +509,13 @@ static json_t *player_json(srv *S, const char *name)
     return json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
 }
 
+static void add_session(void *ctx, const char *id, int64_t created, int64_t expires, int current)
+{
+    json_array_append_new(ctx, json_pack("{s:s,s:I,s:I,s:b}", "id", id, "created",
+                                         (json_int_t)created, "expires", (json_int_t)expires,
+                                         "current", current));
+}
+
 /* The account routes: 1 when `path` was one of them. */
 static int account_routes(srv *S, conn *c, const asker *who, const char *path, int method,
                           const char *body, size_t blen, reply *r)
@@ -537,6 +544,25 @@ static int account_routes(srv *S, conn *c, const asker *who, const char *path, i
     if (strcmp(path, "/api/me") == 0) {
         if (!refused(r, method, 'G', who->account, 1))
             answer_json(r, 200, player_json(S, who->account));
+        return 1;
+    }
+    if (strcmp(path, "/api/sessions") == 0) {
+        if (!refused(r, method, 'G', who->account, 1)) {
+            json_t *list = json_array();
+            core_sessions(S->C, who->account, who->token, add_session, list);
+            answer_json(r, 200, list);
+        }
+        return 1;
+    }
+    if (strncmp(path, "/api/sessions/", 14) == 0) {
+        if (!refused(r, method, 'D', who->account, 1)) {
+            core_status st = core_end_session(S->C, who->account, path + 14);
+            if (st == CORE_OK)
+                answer(r, 200, strdup("{}"));
+            else
+                refuse(r, api_http_status(st), st == CORE_NOTFOUND ? "no such session of yours"
+                                                                   : "the session could not be ended");
+        }
         return 1;
     }
     if (strcmp(path, "/api/password") == 0) {

@@ -74,4 +74,23 @@ await main(async (defer) => {
   eq(last, 401, "ten wrong guesses: 401 each");
   eq((await call(base, "POST", "/api/login", { name: "eve_TARGET", password: "the right one!" })).status, 429, "the eleventh, even right: 429");
   eq((await call(base, "POST", "/api/login", { name: "Carla_9", password: "brand new password" })).status, 200, "another name is not blocked");
+
+  // Sessions: listed on the account page, the others ended.
+  const s1 = (await call(base, "POST", "/api/login", { name: "Carla_9", password: "brand new password" })).headers.get("set-cookie").split(";")[0];
+  const s2 = (await call(base, "POST", "/api/login", { name: "Carla_9", password: "brand new password" })).headers.get("set-cookie").split(";")[0];
+  const list = (await call(base, "GET", "/api/sessions", undefined, s1)).body;
+  check(Array.isArray(list) && list.length >= 3 && list.filter((x) => x.current).length === 1 &&
+    list.every((x) => /^[0-9a-f]{16}$/.test(x.id) && x.expires > x.created), "the account's sessions, the current one marked", JSON.stringify(list));
+  check(!JSON.stringify(list).includes(s1.split("=")[1]), "no session token in the list");
+  const others = list.filter((x) => !x.current);
+  for (const x of others) eq((await call(base, "DELETE", `/api/sessions/${x.id}`, undefined, s1)).status, 200, "another session ended");
+  eq((await call(base, "GET", "/api/me", undefined, s2)).status, 401, "an ended session no longer works");
+  eq((await call(base, "GET", "/api/me", undefined, s1)).status, 200, "the current one still does");
+  eq((await call(base, "GET", "/api/sessions", undefined, s1)).body.length, 1, "one session left");
+  eq((await call(base, "DELETE", "/api/sessions/0123456789abcdef", undefined, s1)).status, 404, "an unknown session id: 404");
+  eq((await call(base, "GET", "/api/sessions")).status, 401, "signed out: 401");
+  const frank = (await call(base, "POST", "/api/account", { name: "Frank_1", password: "frank's password" })).headers.get("set-cookie").split(";")[0];
+  const mine1 = (await call(base, "GET", "/api/sessions", undefined, s1)).body[0].id;
+  eq((await call(base, "DELETE", `/api/sessions/${mine1}`, undefined, frank)).status, 404, "another account's session cannot be ended: 404");
+  eq((await call(base, "GET", "/api/me", undefined, s1)).status, 200, "and it still works");
 });

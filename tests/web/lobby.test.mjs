@@ -285,6 +285,23 @@ export async function run(env) {
   tally.check("computers: no hint and no undo on the page", (await pb.isHidden("#hint")) && (await pb.isHidden("#undo")));
   await env.shot(pb, "rated-computer-1280");
 
+  // ---- Sessions: alice signed in in a second browser, ended from the account page ----
+  const pa2 = await env.newPage("lobby-alice-2", {}, allow);
+  await pa2.goto(url + "/signin");
+  await pa2.fill("#auth-name", "alice");
+  await pa2.fill("#auth-password", PASSWORD);
+  await Promise.all([pa2.waitForURL((u) => !u.pathname.startsWith("/signin")), pa2.click("#auth-submit")]);
+  await pa2.waitForSelector("#account-name");
+  await pa.goto(url + "/account");
+  await pa.waitForSelector("#sessions li.current");
+  const nsess = (await pa.$$("#sessions li")).length;
+  tally.check("account: the sessions listed, this browser marked", nsess >= 2 && /this browser/.test(await pa.textContent("#sessions li.current")), String(nsess));
+  await pa.click("#end-others");
+  await until(async () => (await pa.$$("#sessions li")).length === 1);
+  const me2 = await pa2.evaluate(async () => (await fetch("/api/me")).status);
+  tally.check("account: 'Sign out everywhere else' ended the other browser's session", me2 === 401, String(me2));
+  await env.shot(pa, "account-sessions-1280");
+
   // ---- Account page and sign out ----
   await pa.goto(url + "/account");
   await pa.fill("#pw-old", PASSWORD);

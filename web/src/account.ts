@@ -190,5 +190,51 @@ export function showAccount(app: HTMLElement): void {
       }
     });
     app.appendChild(form);
+    app.appendChild(sessionsSection());
   });
+}
+
+// The account's sessions (browsers signed in), the others ended with a click.
+function sessionsSection(): HTMLElement {
+  const list = h("ul", { class: "sessions", id: "sessions" });
+  const msg = h("p", { class: "error", role: "alert", id: "sessions-error" });
+  const endOthers = h("button", { type: "button", id: "end-others" }, "Sign out everywhere else");
+  const draw = async () => {
+    try {
+      const ss = await api.sessions();
+      list.textContent = "";
+      for (const x of ss) {
+        const when = new Date(x.created * 1000).toLocaleString();
+        const li = h("li", { "data-id": x.id, class: x.current ? "current" : "" },
+          `Signed in ${when}` + (x.current ? " — this browser" : ""));
+        if (!x.current) {
+          const b = h("button", { type: "button", class: "end-session" }, "Sign out there");
+          b.addEventListener("click", async () => {
+            b.disabled = true;
+            try { await api.endSession(x.id); } catch (e) { msg.textContent = String((e as Error).message); }
+            void draw();
+          });
+          li.appendChild(document.createTextNode(" "));
+          li.appendChild(b);
+        }
+        list.appendChild(li);
+      }
+      endOthers.hidden = ss.filter((x) => !x.current).length === 0;
+    } catch (e) {
+      msg.textContent = `The sessions could not be listed: ${(e as Error).message}`;
+    }
+  };
+  endOthers.addEventListener("click", async () => {
+    endOthers.disabled = true;
+    try {
+      for (const x of await api.sessions()) if (!x.current) await api.endSession(x.id);
+    } catch (e) {
+      msg.textContent = String((e as Error).message);
+    }
+    endOthers.disabled = false;
+    void draw();
+  });
+  void draw();
+  return h("section", { class: "auth-form", "aria-labelledby": "sessions-h" },
+    h("h2", { id: "sessions-h" }, "Where you are signed in"), list, endOthers, msg);
 }

@@ -49,6 +49,18 @@ export function createGame(game: GameName, options: string, white: string, black
   return call("POST", "/api/games", local ? { game, options, white, black, local } : { game, options, white, black });
 }
 
+export interface Session { id: string; created: number; expires: number; current: boolean }
+
+/** The signed-in account's sessions (GET /api/sessions). */
+export function sessions(): Promise<Session[]> {
+  return call("GET", "/api/sessions");
+}
+
+/** End one of them (DELETE /api/sessions/ID). */
+export function endSession(id: string): Promise<unknown> {
+  return call("DELETE", `/api/sessions/${enc(id)}`);
+}
+
 /** A rated game of the signed-in player against a computer level (the cookie is the seat). */
 export function createRated(game: GameName, white: string, black: string): Promise<Created> {
   return call("POST", "/api/games", { game, options: "", white, black, rated: true });

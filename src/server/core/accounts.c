@@ -442,3 +442,79 @@ int core_session(core *C, const char *token, char name[STORE_NAME_LEN])
     int rc = C->st->ops->get_session(C->st, h, core_unix_ms() / 1000, name, e, sizeof e);
     return rc == 1;
 }
+
+/* ---- an account's sessions (its account page lists them, ends others) ---- */
+
+typedef struct sess_ctx {
+    unsigned char current[STORE_HASH_LEN];
+    int has_current;
+    const char *want;          /* core_end_session: the id sought */
+    unsigned char found[STORE_HASH_LEN];
+    int hit;
+    void (*fn)(void *ctx, const char *id, int64_t created, int64_t expires, int current);
+    void *ctx;
+} sess_ctx;
+
+/* A session's id for people: its hash's first 8 bytes in hex (the hash of
+ * a secret, not the secret). */
+static void session_id(const unsigned char *hash, char out[17])
+{
+    sodium_bin2hex(out, 17, hash, 8);
+}
+
+static int sess_each(void *ctx, const unsigned char *hash, int64_t created, int64_t expires)
+{
+    sess_ctx *x = ctx;
+    char id[17];
+    session_id(hash, id);
+    if (x->want) {
+        if (strcmp(id, x->want) == 0) {
+            memcpy(x->found, hash, STORE_HASH_LEN);
+            x->hit = 1;
+            return 1;
+        }
+        return 0;
+    }
+    x->fn(x->ctx, id, created, expires,
+          x->has_current && sodium_memcmp(hash, x->current, STORE_HASH_LEN) == 0);
+    return 0;
+}
+
+int core_sessions(core *C, const char *name, const char *token,
+                  void (*fn)(void *ctx, const char *id, int64_t created, int64_t expires,
+                             int current),
+                  void *ctx)
+{
+    sess_ctx x;
+    memset(&x, 0, sizeof x);
+    if (token) {
+        core_token_hash(token, x.current);
+        x.has_current = 1;
+    }
+    x.fn = fn;
+    x.ctx = ctx;
+    char err[256];
+    return C->st->ops->each_session(C->st, name, core_unix_ms() / 1000, sess_each, &x, err,
+                                    sizeof err);
+}
+
+core_status core_end_session(core *C, const char *name, const char *id)
+{
+    sess_ctx x;
+    memset(&x, 0, sizeof x);
+    x.want = id;
+    char err[256];
+    if (strlen(id) != 16 ||
+        C->st->ops->each_session(C->st, name, core_unix_ms() / 1000, sess_each, &x, err,
+                                 sizeof err) != 0)
+        return CORE_NOTFOUND;
+    if (!x.hit)
+        return CORE_NOTFOUND;
+    acct_write w;
+    memset(&w, 0, sizeof w);
+    memcpy(w.hash, x.found, sizeof w.hash);
+    w.make_session = -1;
+    int rc = wq_call(C, acct_apply, acct_settled, &w, sizeof w);
+    sodium_memzero(&w, sizeof w);
+    return rc == 0 ? CORE_OK : CORE_UNAVAILABLE;
+}

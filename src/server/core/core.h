@@ -328,6 +328,14 @@ core_status core_password(core *C, const char *name, void *waiter, const char *o
                           const char *new_pw, job **handle, char *err, size_t errlen);
 /* End a session (its token): CORE_OK once queued, CORE_UNAVAILABLE. */
 core_status core_logout(core *C, const char *token);
+/* An account's unexpired sessions, newest first: each with an id for
+ * people (its hash's first 8 bytes in hex) and whether it is `token`'s. */
+int core_sessions(core *C, const char *name, const char *token,
+                  void (*fn)(void *ctx, const char *id, int64_t created, int64_t expires,
+                             int current),
+                  void *ctx);
+/* End one of the account's sessions by its id: CORE_OK, CORE_NOTFOUND. */
+core_status core_end_session(core *C, const char *name, const char *id);
 /* The account a session token stands for: 1 with its name, 0 none. */
 int core_session(core *C, const char *token, char name[STORE_NAME_LEN]);
 int core_mover_at(const game *g, int ply);

@@ -162,6 +162,11 @@ struct store_ops {
                        char name[STORE_NAME_LEN], char *err, size_t errlen);
     int (*delete_session)(store *st, const unsigned char hash[STORE_HASH_LEN], char *err,
                           size_t errlen);
+    /* An account's unexpired sessions: fn(ctx, hash, created, expires). */
+    int (*each_session)(store *st, const char *name, int64_t now,
+                        int (*fn)(void *ctx, const unsigned char *hash, int64_t created,
+                                  int64_t expires),
+                        void *ctx, char *err, size_t errlen);
     int (*create_seek)(store *st, const store_seek *s, char *err, size_t errlen);
     /* A seek is taken by a game, or withdrawn (game ""): once; -1 when it
      * is unknown or gone already. */

@@ -119,7 +119,7 @@ enum {
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
-    Q_DEL_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
+    Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
     Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     NQ
 };
@@ -158,6 +158,8 @@ static const char *const queries[NQ] = {
     [Q_GET_SESSION] = "SELECT a.name FROM sessions s JOIN accounts a ON a.name = s.account"
                       " WHERE s.hash = ?1 AND s.expires > ?2",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = ?1",
+    [Q_SESSIONS_OF] = "SELECT hash, created, expires FROM sessions WHERE account = ?1 AND"
+                      " expires > ?2 ORDER BY created DESC",
     [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
                    " increment, days, created, challenge)"
                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -831,6 +833,26 @@ static int sq_delete_session(store *base, const unsigned char hash[STORE_HASH_LE
     return write1(st, bind(st, Q_DEL_SESSION, "h", hash), -1, "end session", err, errlen);
 }
 
+static int sq_each_session(store *base, const char *name, int64_t now,
+                           int (*fn)(void *ctx, const unsigned char *hash, int64_t created,
+                                     int64_t expires),
+                           void *ctx, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_SESSIONS_OF, "ti", name, now);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const void *h = sqlite3_column_blob(s, 0);
+        if (!h || sqlite3_column_bytes(s, 0) != STORE_HASH_LEN)
+            continue;
+        stop = fn(ctx, h, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list sessions", err, errlen);
+    return 0;
+}
+
 static int sq_create_seek(store *base, const store_seek *k, char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
@@ -1030,7 +1052,7 @@ const store_ops store_sqlite_ops = {
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
     sq_set_rematch, sq_load_game,  sq_each_unfinished,
     sq_set_end,    sq_create_account, sq_get_account, sq_set_password,
-    sq_create_session, sq_get_session, sq_delete_session,
+    sq_create_session, sq_get_session, sq_delete_session, sq_each_session,
     sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
     sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,
     sq_player_games, sq_set_game_ratings, sq_set_offers,
