@@ -269,4 +269,15 @@ await main(async (defer) => {
   await again.open;
   check(await again.until((m) => m.length >= 1 && Array.isArray(m[0])), "once they close, the account may open sockets again");
   again.ws.close(); extra.ws.close(); other33.ws.close();
+
+  // Toscana's stacks stay hidden in games from the lobby: the game's JSON,
+  // the lists and the record show no deal while it runs.
+  const ts = await call(base, "POST", "/api/seeks", { game: "toscana", options: "", rated: false, colour: "white", clock: { days: 2 } }, ann);
+  const tgid = (await call(base, "POST", `/api/seeks/${ts.body.id}/accept`, {}, cat)).body.game;
+  const views = [await call(base, "GET", `/api/games/${tgid}`, undefined, ann), await call(base, "GET", `/api/games/${tgid}`, undefined, cat),
+    await call(base, "GET", `/api/games/${tgid}`), await call(base, "GET", "/api/me/games", undefined, ann),
+    await call(base, "GET", "/api/playing"), await call(base, "GET", `/api/games/${tgid}/record`)];
+  check(views.every((v) => !/seed=|white=\d|black=\d/.test(typeof v.body === "string" ? v.body : JSON.stringify(v.body))),
+    "no seed or stack in any answer about a Toscana game from the lobby", views.map((v) => JSON.stringify(v.body).slice(0, 80)).join(" | "));
+  eq(views[0].body.options, "", "its options as anyone may see them");
 });
