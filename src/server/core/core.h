@@ -359,6 +359,9 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
 /* Whether engine help (hints) may be given in g now: in a game between two
  * people on separate screens, not until it is over (SPEC "Fair play"). */
 int core_help_allowed(const game *g);
+/* A new session of game `name` with `options`, dealt from a random seed of
+ * the OS; NULL with err. */
+tav_session *core_new_session(const char *name, const char *options, char *err, size_t errlen);
 /* The games' time: unix ms (plus --test-clock's offset in tests). */
 int64_t core_game_ms(const core *C);
 /* Over by its rules, or ended by the server (abort, time). */

@@ -1562,6 +1562,14 @@ static int plies_ok(const char *options)
     return 0;
 }
 
+tav_session *core_new_session(const char *name, const char *options, char *err, size_t errlen)
+{
+    uint64_t seed;
+    randombytes_buf(&seed, sizeof seed);
+    tav_session *s = NULL;
+    return tav_session_new(&s, name, options, seed, err, errlen) == TAV_OK ? s : NULL;
+}
+
 int core_help_allowed(const game *g)
 {
     if (g->rated)
@@ -1589,14 +1597,9 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
     }
     if ((m->status = creation_allowed(C, by, player, m->err, sizeof m->err)) != CORE_OK)
         return m->status;
-    uint64_t seed;
-    randombytes_buf(&seed, sizeof seed);
-    tav_session *s = NULL;
-    char err[256];
-    if (tav_session_new(&s, name, options, seed, err, sizeof err) != TAV_OK) {
-        snprintf(m->err, sizeof m->err, "%s", err);
+    tav_session *s = core_new_session(name, options, m->err, sizeof m->err);
+    if (!s)
         return m->status = CORE_BAD;
-    }
     return create_game(C, s, player, by, local, NULL, m);
 }
 
@@ -1669,14 +1672,9 @@ core_status core_create_rated(core *C, peer *by, const char *name, const char *o
     }
     if ((m->status = creation_allowed(C, by, player, m->err, sizeof m->err)) != CORE_OK)
         return m->status;
-    uint64_t seed;
-    randombytes_buf(&seed, sizeof seed);
-    tav_session *s = NULL;
-    char err[256];
-    if (tav_session_new(&s, name, options, seed, err, sizeof err) != TAV_OK) {
-        snprintf(m->err, sizeof m->err, "%s", err);
+    tav_session *s = core_new_session(name, options, m->err, sizeof m->err);
+    if (!s)
         return m->status = CORE_BAD;
-    }
     /* Options anyone may see: a rated game is not played on a chosen deal. */
     char pub[1024];
     tav_session_public_options(s, pub, sizeof pub);
@@ -1722,14 +1720,9 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
     /* The options anyone may see: a chosen Toscana deal is not dealt again. */
     char opts[1024];
     tav_session_public_options(g->s, opts, sizeof opts);
-    uint64_t seed;
-    randombytes_buf(&seed, sizeof seed);
-    tav_session *s = NULL;
-    char err[256];
-    if (tav_session_new(&s, tav_session_game(g->s)->name, opts, seed, err, sizeof err) != TAV_OK) {
-        snprintf(m->err, sizeof m->err, "%s", err);
+    tav_session *s = core_new_session(tav_session_game(g->s)->name, opts, m->err, sizeof m->err);
+    if (!s)
         return m->status = CORE_BAD;
-    }
     core_status st;
     if (g->account[0][0] || g->account[1][0]) {
         /* Between accounts: the accounts swap colours, the clock and

@@ -299,14 +299,9 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
     const char *acc[2];
     acc[seeker] = k->s.by;
     acc[1 - seeker] = account;
-    uint64_t seed;
-    randombytes_buf(&seed, sizeof seed);
-    tav_session *s = NULL;
-    char e[256];
-    if (tav_session_new(&s, k->s.game, k->s.options, seed, e, sizeof e) != TAV_OK) {
-        snprintf(err, errlen, "%s", e);
+    tav_session *s = core_new_session(k->s.game, k->s.options, err, errlen);
+    if (!s)
         return CORE_BAD;
-    }
     k->state = 1;   /* taken now: a second accept, even in this batch, is refused */
     core_made m;
     core_status st = core_create_accounts(C, s, acc, k->s.rated, &k->s, &m);
