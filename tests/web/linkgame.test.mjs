@@ -64,6 +64,7 @@ export async function run(env) {
   const gEnd = (await api(url, "GET", `/api/games/${id}`)).data;
   tally.check("link game: drawn by agreement", gEnd.winner === "draw" && gEnd.end === "agreement", `${gEnd.winner} ${gEnd.end}`);
   tally.check("link game: no offers once over", await pw.isHidden("#offers"));
+  tally.check("link game: the status says drawn by agreement", (await pw.textContent("#status")) === "Drawn by agreement", await pw.textContent("#status"));
   tally.check("link game: no presence once over", (await pw.evaluate(() => document.querySelectorAll(".presence").length)) === 0);
   const hintAfter = await api(url, "POST", `/api/games/${id}/hint`, { seat: white });
   tally.check("link game: engine help once it is over", hintAfter.status !== 403, String(hintAfter.status));

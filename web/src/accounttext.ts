@@ -50,6 +50,7 @@ export function endReason(end: string | null | undefined, winner: string): strin
     return winner === "white" || winner === "black" ? `${cap(otherSide(winner))} lost on time.` : "The time ran out.";
   }
   if (end === "abort") return "The game was aborted: no result, and no rating changes.";
+  if (end === "agreement") return "Drawn by agreement.";
   return "";
 }
 
@@ -64,7 +65,7 @@ export function gameLine(name: string, g: GameLine): string {
   // an aborted game is never rated (SPEC)
   if (g.end === "abort") return `${head} · aborted, no result`;
   if (!g.end) result = "in progress";
-  else if (g.winner === "draw") result = "drawn";
+  else if (g.winner === "draw") result = g.end === "agreement" ? "drawn by agreement" : "drawn";
   else if (g.winner === "white" || g.winner === "black") {
     const how = g.end === "resign" ? " by resignation" : g.end === "time" ? " on time" : "";
     result = mine ? `${g.winner === mine ? "won" : "lost"}${how}` : `${g.winner} won${how}`;

@@ -17,7 +17,7 @@ export function resultText(g: Game): string {
   if (g.end === "abort") return "Aborted";
   if (g.end === "time" && (g.winner === "white" || g.winner === "black")) return `${cap(g.winner)} wins on time`;
   if (g.resigned) return `${cap(g.resigned)} resigned: ${other(g.resigned)} wins`;
-  if (g.winner === "draw") return "Drawn";
+  if (g.winner === "draw") return g.end === "agreement" ? "Drawn by agreement" : "Drawn";
   if (g.winner === "white" || g.winner === "black") return `${cap(g.winner)} wins`;
   return "Game over";
 }

@@ -124,4 +124,9 @@ describe("account words (accounttext.ts)", () => {
     const flat = plotPoints([1500, 1510], 320, 160, 20);
     assert.ok(flat[0].y > flat[1].y && flat[0].y - flat[1].y < 20, "a small change stays small (at least 100 points tall)");
   });
+
+  test("a draw by agreement, in words", () => {
+    assert.equal(endReason("agreement", "draw"), "Drawn by agreement.");
+    assert.match(gameLine("ann", { id: "x", game: "urbino", white: "ann", black: "bob", winner: "draw", end: "agreement", rated: true }), /drawn by agreement · rated$/);
+  });
 });
