@@ -40,6 +40,23 @@ async function diff(page, a, b, box) {
   }, [a, b, box]);
 }
 
+// Wait until the board's sideways area has stopped scrolling (focus may
+// scroll it to show the control, and its edge shading follows a frame later).
+function settle(page) {
+  return page.evaluate(() => new Promise((done) => {
+    let last = -1, same = 0;
+    const step = () => {
+      const sc = document.querySelector("#board-scroll");
+      const x = sc ? sc.scrollLeft : 0;
+      if (x === last && ++same >= 3) return done();
+      if (x !== last) same = 0;
+      last = x;
+      requestAnimationFrame(step);
+    };
+    requestAnimationFrame(step);
+  }));
+}
+
 // Tab through the board's controls on `page`; check each.
 async function tabThrough(env, page, label) {
   const { tally } = env;
@@ -56,6 +73,7 @@ async function tabThrough(env, page, label) {
   for (let i = 0; i < 120; i++) {
     await page.keyboard.press("Tab");
     await sleep(30);
+    await settle(page);
     const f = await page.evaluate(() => {
       const a = document.activeElement, svg = document.querySelector("#board");
       if (!a || !svg || !svg.contains(a)) return null;
@@ -73,6 +91,7 @@ async function tabThrough(env, page, label) {
     if (inside === 2) await env.shot(page, `focus-${label}`);
     await page.evaluate(() => document.activeElement.blur());
     await sleep(30);
+    await settle(page);
     const b = (await page.screenshot({ clip, fullPage: true })).toString("base64");
     const m = 4;   // px of slack around the control's box
     const box = [f.box[0] - clip.x - m, f.box[1] - clip.y - m, f.box[2] - clip.x + m, f.box[3] - clip.y + m];
