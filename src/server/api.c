@@ -864,7 +864,7 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
     }
     if (strcmp(path, "/api/online") == 0) {
         if (!refused(r, method, 'G', "", 0))
-            answer_json(r, 200, http_online(S, 100));
+            answer_json(r, 200, json_online(S, 100));
         return 1;
     }
     if (strcmp(path, "/api/playing") == 0) {

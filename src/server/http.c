@@ -1253,36 +1253,6 @@ static int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t l
  * them: 17% of the server's CPU with 5,000 games).  Each socket's jitter
  * spreads the pings: sockets opened together and pinged together held the
  * loop for a second or two with 10,000 of them. */
-/* Add a socket's account to the names online, once. */
-static void note_online(json_t *names, int *n, int max, const conn *c)
-{
-    if (!c->account[0])
-        return;
-    for (size_t i = 0; i < json_array_size(names); i++)
-        if (strcasecmp(json_string_value(json_array_get(names, i)), c->account) == 0)
-            return;
-    (*n)++;
-    if ((int)json_array_size(names) < max)
-        json_array_append_new(names, json_string(c->account));
-}
-
-/* Who is online (GET /api/online): the accounts with a lobby or game socket
- * open, each once, at most `max` names. */
-json_t *http_online(srv *S, int max)
-{
-    json_t *names = json_array();
-    int n = 0;
-    for (conn *c = S->lobby; c; c = c->next)
-        note_online(names, &n, max, c);
-    for (int h = 0; h < CORE_HASH_SIZE; h++)
-        for (game *g = S->C->games[h]; g; g = g->hnext) {
-            gview *gv = g->edge;
-            for (conn *c = gv ? gv->live : NULL; c; c = c->next)
-                note_online(names, &n, max, c);
-        }
-    return json_pack("{s:i,s:o}", "count", n, "names", names);
-}
-
 /* One live socket: pinged when silent too long, closed when silent longer. */
 static void idle_check(conn *c, int64_t now_ms, int64_t ping_after, int64_t close_after)
 {

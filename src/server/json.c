@@ -5,6 +5,7 @@
  * Everything is built from the session's projection for one viewer, so
  * what a viewer may not see never reaches these functions.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -937,4 +938,40 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
     if (len)
         *len = gv->jlen[k];
     return gv->json[k];
+}
+
+/* Add a socket's account to the names online, once (seen: every name met,
+ * in lower case, so the count is right past `max` names too). */
+static void note_online(json_t *seen, json_t *names, int max, const conn *c)
+{
+    if (!c->account[0])
+        return;
+    char key[STORE_NAME_LEN];
+    size_t i = 0;
+    for (; c->account[i] && i + 1 < sizeof key; i++)
+        key[i] = (char)tolower((unsigned char)c->account[i]);
+    key[i] = 0;
+    if (json_object_get(seen, key))
+        return;
+    json_object_set_new(seen, key, json_true());
+    if ((int)json_array_size(names) < max)
+        json_array_append_new(names, json_string(c->account));
+}
+
+/* Who is online (GET /api/online): the accounts with a lobby or game socket
+ * open, each once, at most `max` names. */
+json_t *json_online(srv *S, int max)
+{
+    json_t *seen = json_object(), *names = json_array();
+    for (conn *c = S->lobby; c; c = c->next)
+        note_online(seen, names, max, c);
+    for (int h = 0; h < CORE_HASH_SIZE; h++)
+        for (game *g = S->C->games[h]; g; g = g->hnext) {
+            gview *gv = g->edge;
+            for (conn *c = gv ? gv->live : NULL; c; c = c->next)
+                note_online(seen, names, max, c);
+        }
+    json_t *o = json_pack("{s:i,s:o}", "count", (int)json_object_size(seen), "names", names);
+    json_decref(seen);
+    return o;
 }

@@ -226,6 +226,9 @@ const char *json_game_cached(game *g, int viewer, size_t *len);
 /* The game's JSON now (heap): the cached text with the clocks as they are
  * at this moment (SPEC: the side to move's clock running). */
 char *json_game_copy(core *C, game *g, int viewer, size_t *len);
+/* Who is online (GET /api/online): {"count": N, "names": [...]}, the
+ * accounts with a lobby or game socket open, each once, at most max names. */
+json_t *json_online(srv *S, int max);
 
 /* ---- serve.c ---- */
 /* After a write: hand the batch to the core's writer once the loop has
@@ -248,7 +251,7 @@ void http_conns_free(srv *S);        /* after the loop: the connection counts */
 void http_idle_sweep(srv *S, int64_t now_ms);
 /* The lobby's sockets: the seeks again; a seeker told its game started. */
 void lobby_broadcast(srv *S);
-json_t *http_online(srv *S, int max);
+
 void lobby_started(srv *S, const char *account, const char *game_id);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
