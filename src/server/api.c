@@ -265,23 +265,29 @@ static core_cred cred_of(json_t *o, const asker *who)
     return c;
 }
 
-/* A body without "seat" from someone not signed in: 400 as before accounts. */
-static int cred_missing(const core_cred *c, json_t *o, reply *r)
+/* A seat's request body, parsed and checked, and who acts (its "seat", or
+ * the signed-in account): NULL when refused (a body without "seat" from
+ * someone not signed in is 400, as before accounts).  empty_ok: no body at
+ * all stands for {}. */
+static json_t *seat_body(const char *body, size_t len, const field *f, int nf, const asker *who,
+                         int empty_ok, core_cred *cred, reply *r)
 {
-    if (c->token || (c->account && c->account[0]))
-        return 0;
+    json_t *o = empty_ok && len == 0 ? json_object() : parse_body(body, len, f, nf, r);
+    if (!o)
+        return NULL;
+    *cred = cred_of(o, who);
+    if (cred->token || (cred->account && cred->account[0]))
+        return o;
     answer(r, 400, json_error("missing field 'seat'"));
     json_decref(o);
-    return 1;
+    return NULL;
 }
 
 static void api_move(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, move_fields, 3, r);
+    core_cred cred;
+    json_t *o = seat_body(body, len, move_fields, 3, who, 0, &cred, r);
     if (!o)
-        return;
-    core_cred cred = cred_of(o, who);
-    if (cred_missing(&cred, o, r))
         return;
     char err[320];
     core_status st = core_move(S->C, g, &cred, str_field(o, "move", ""),
@@ -295,11 +301,9 @@ static const field undo_fields[] = {{"seat", F_STR, 64, 0}, {"ply", F_INT, 10000
 
 static void api_resign(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, seat_fields, 1, r);
+    core_cred cred;
+    json_t *o = seat_body(body, len, seat_fields, 1, who, 0, &cred, r);
     if (!o)
-        return;
-    core_cred cred = cred_of(o, who);
-    if (cred_missing(&cred, o, r))
         return;
     char err[320];
     acted(S, r, g, &cred, core_resign(S->C, g, &cred, err, sizeof err), err);
@@ -311,11 +315,9 @@ static void api_resign(srv *S, const asker *who, game *g, const char *body, size
 static void api_rematch(srv *S, const asker *who, game *g, const char *body, size_t len,
                         reply *r)
 {
-    json_t *o = parse_body(body, len, seat_fields, 1, r);
+    core_cred cred;
+    json_t *o = seat_body(body, len, seat_fields, 1, who, 0, &cred, r);
     if (!o)
-        return;
-    core_cred cred = cred_of(o, who);
-    if (cred_missing(&cred, o, r))
         return;
     core_made m;
     core_status st = core_rematch(S->C, g, &cred, who->by, &m);
@@ -332,11 +334,9 @@ static void api_rematch(srv *S, const asker *who, game *g, const char *body, siz
 
 static void api_abort(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
-    json_t *o = len ? parse_body(body, len, seat_fields, 1, r) : json_object();
+    core_cred cred;
+    json_t *o = seat_body(body, len, seat_fields, 1, who, 1, &cred, r);
     if (!o)
-        return;
-    core_cred cred = cred_of(o, who);
-    if (cred_missing(&cred, o, r))
         return;
     char err[320];
     acted(S, r, g, &cred, core_abort(S->C, g, &cred, err, sizeof err), err);
@@ -349,11 +349,9 @@ static const field offer_fields[] = {
 
 static void api_offer(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, offer_fields, 3, r);
+    core_cred cred;
+    json_t *o = seat_body(body, len, offer_fields, 3, who, 0, &cred, r);
     if (!o)
-        return;
-    core_cred cred = cred_of(o, who);
-    if (cred_missing(&cred, o, r))
         return;
     char err[320];
     acted(S, r, g, &cred,
@@ -365,11 +363,9 @@ static void api_offer(srv *S, const asker *who, game *g, const char *body, size_
 
 static void api_undo(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, undo_fields, 2, r);
+    core_cred cred;
+    json_t *o = seat_body(body, len, undo_fields, 2, who, 0, &cred, r);
     if (!o)
-        return;
-    core_cred cred = cred_of(o, who);
-    if (cred_missing(&cred, o, r))
         return;
     char err[320];
     core_status st = core_undo(S->C, g, &cred, (int)json_integer_value(json_object_get(o, "ply")),
@@ -381,14 +377,12 @@ static void api_undo(srv *S, const asker *who, game *g, const char *body, size_t
 static void api_hint(srv *S, conn *c, const asker *who, game *g, const char *body, size_t len,
                      reply *r)
 {
-    json_t *o = parse_body(body, len, seat_fields, 1, r);
+    core_cred cred;
+    json_t *o = seat_body(body, len, seat_fields, 1, who, 0, &cred, r);
     if (!o)
         return;
     char err[320];
     job *j = NULL;
-    core_cred cred = cred_of(o, who);
-    if (cred_missing(&cred, o, r))
-        return;
     core_status st = core_hint(S->C, g, &cred, who->by, c, &j, err, sizeof err);
     if (st == CORE_PENDING)
         r->pending = j;

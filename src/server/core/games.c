@@ -596,20 +596,31 @@ static int flag_fallen(const game *g, int64_t now_ms)
 }
 
 /* A flag fell: the game ends on time, the other side winning. */
-static int flag(core *C, game *g, int side)
+/* The server ends g beyond its rules ("abort", "time", "agreement") with
+ * `winner` (TAV_NONE, a side, TAV_DRAW): stored with the batch, then what
+ * any end does.  0, or -1 with nothing changed. */
+static int end_by_server(core *C, game *g, const char *end, int winner)
 {
-    snprintf(g->end, sizeof g->end, "time");
-    g->end_winner = 1 - side;
-    int64_t kept = g->left_ms[side];
-    g->left_ms[side] = 0;
+    snprintf(g->end, sizeof g->end, "%s", end);
+    g->end_winner = winner;
     if (wq_result(C, g, STORE_OVER, -1) != 0) {
         g->end[0] = 0;
+        return -1;
+    }
+    changed(g);
+    finished(C, g);
+    return 0;
+}
+
+static int flag(core *C, game *g, int side)
+{
+    int64_t kept = g->left_ms[side];
+    g->left_ms[side] = 0;
+    if (end_by_server(C, g, "time", 1 - side) != 0) {
         g->left_ms[side] = kept;
         return -1;
     }
     core_log(C, "game %s: %s's time is up", g->id, side == TAV_WHITE ? "white" : "black");
-    changed(g);
-    finished(C, g);
     tell(C, g);
     return 0;
 }
@@ -1354,14 +1365,10 @@ core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t
         snprintf(err, errlen, "both sides have moved: too late to abort (resign instead)");
         return CORE_CONFLICT;
     }
-    snprintf(g->end, sizeof g->end, "abort");
-    if (wq_result(C, g, STORE_OVER, -1) != 0) {
-        g->end[0] = 0;
+    if (end_by_server(C, g, "abort", TAV_NONE) != 0) {
         snprintf(err, errlen, "the abort could not be stored");
         return CORE_UNAVAILABLE;
     }
-    changed(g);
-    finished(C, g);
     after_change(C, g);
     return CORE_OK;
 }
@@ -1435,15 +1442,11 @@ core_status core_offer(core *C, game *g, const core_cred *who, const char *kind,
             return CORE_CONFLICT;
         }
         if (draw) {
-            snprintf(g->end, sizeof g->end, "agreement");
-            g->end_winner = TAV_DRAW;
-            if (wq_result(C, g, STORE_OVER, -1) != 0 || offers_write(C, g, -1, -1) != 0) {
-                g->end[0] = 0;
+            if (end_by_server(C, g, "agreement", TAV_DRAW) != 0) {
                 snprintf(err, errlen, "the draw could not be stored");
                 return CORE_UNAVAILABLE;
             }
-            changed(g);
-            finished(C, g);
+            offers_write(C, g, -1, -1);   /* nothing stays offered in a finished game */
             after_change(C, g);
             return CORE_OK;
         }
