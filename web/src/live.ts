@@ -1,58 +1,54 @@
-// live.ts — the game's WebSocket (/api/games/ID/live): every message with an
-// "id" is the game's JSON.  When the socket drops it reconnects with a growing
-// delay and sends {"since": N} so the server sends the game again if it moved
-// on meanwhile.  A ping every 25 s keeps the connection from idling out.
-// It asks for presence (?presence=1): {"type": "presence"} messages say
-// which seats have a page open.
+// live.ts — the page's WebSockets.  LiveSocket keeps one open: when it drops
+// it reconnects with a growing delay, a ping every 25 s keeps it from idling
+// out, and each message is handed over parsed.  Live is the game's socket
+// (/api/games/ID/live): every message with an "id" is the game's JSON; on
+// each (re)connection it sends {"since": N} so the server sends the game
+// again if it moved on meanwhile; it asks for presence (?presence=1):
+// {"type": "presence"} messages say which seats have a page open.
 
 import type { Game, Presence } from "./types";
 
-export class Live {
+export class LiveSocket {
   private ws: WebSocket | null = null;
   private closed = false;
   private delay = 500;
   private pingTimer = 0;
   private retryTimer = 0;
 
+  // path: the socket's address on this host ("/api/lobby"); onOpen may send.
   constructor(
-    private id: string,
-    private seat: string | null,
-    private since: () => number,
-    private onGame: (g: Game) => void,
+    private path: string,
+    private onData: (data: unknown) => void,
     private onState: (connected: boolean) => void,
-    private onPresence: (p: Presence) => void = () => {},
+    private onOpen: (send: (msg: unknown) => void) => void = () => {},
   ) {
     this.open();
   }
 
-  private url(): string {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = `?presence=1${this.seat ? `&seat=${encodeURIComponent(this.seat)}` : ""}`;
-    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/live${q}`;
-  }
-
   private open(): void {
     if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
     let ws: WebSocket;
     try {
-      ws = new WebSocket(this.url());
+      ws = new WebSocket(`${proto}//${location.host}${this.path}`);
     } catch {
       this.retry();
       return;
     }
     this.ws = ws;
-    ws.onopen = () => {
-      this.delay = 500;
-      this.onState(true);
+    const send = (msg: unknown) => {
       try {
-        ws.send(JSON.stringify({ since: this.since() }));
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
       } catch {
         /* closing anyway */
       }
+    };
+    ws.onopen = () => {
+      this.delay = 500;
+      this.onState(true);
+      this.onOpen(send);
       window.clearInterval(this.pingTimer);
-      this.pingTimer = window.setInterval(() => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
-      }, 25000);
+      this.pingTimer = window.setInterval(() => send({ type: "ping" }), 25000);
     };
     ws.onmessage = (ev) => {
       let data: unknown;
@@ -61,11 +57,7 @@ export class Live {
       } catch {
         return;
       }
-      if (data && typeof data === "object" && "id" in data && "moves" in data) this.onGame(data as Game);
-      else if (data && typeof data === "object" && (data as { type?: string }).type === "presence") {
-        const p = data as Presence;
-        this.onPresence({ white: !!p.white, black: !!p.black });
-      }
+      this.onData(data);
     };
     ws.onclose = () => {
       window.clearInterval(this.pingTimer);
@@ -92,5 +84,31 @@ export class Live {
     window.clearTimeout(this.retryTimer);
     if (this.ws) this.ws.close();
     this.ws = null;
+  }
+}
+
+export class Live {
+  private sock: LiveSocket;
+
+  constructor(
+    id: string,
+    seat: string | null,
+    since: () => number,
+    onGame: (g: Game) => void,
+    onState: (connected: boolean) => void,
+    onPresence: (p: Presence) => void = () => {},
+  ) {
+    const q = `?presence=1${seat ? `&seat=${encodeURIComponent(seat)}` : ""}`;
+    this.sock = new LiveSocket(`/api/games/${encodeURIComponent(id)}/live${q}`, (data) => {
+      if (data && typeof data === "object" && "id" in data && "moves" in data) onGame(data as Game);
+      else if (data && typeof data === "object" && (data as { type?: string }).type === "presence") {
+        const p = data as Presence;
+        onPresence({ white: !!p.white, black: !!p.black });
+      }
+    }, onState, (send) => send({ since: since() }));
+  }
+
+  close(): void {
+    this.sock.close();
   }
 }

@@ -12,78 +12,20 @@ import { currentUser } from "./account";
 import { takerColour } from "./accounttext";
 import { CLOCK_PRESETS, clockKind, clockLabel } from "./clock";
 import { h } from "./dom";
+import { LiveSocket } from "./live";
 import { BOARDS } from "./games/index";
 import { gameMeta, levelName, loadMeta, optionSets, optionsText, title } from "./meta";
 import type { GameName, Me, Meta, Seek } from "./types";
 
-/** The lobby socket: seeks lists and "started"; reconnects with a growing delay. */
-export class LobbySocket {
-  private ws: WebSocket | null = null;
-  private closed = false;
-  private delay = 500;
-  private retryTimer = 0;
-  private pingTimer = 0;
-
-  constructor(private onSeeks: (s: Seek[]) => void, private onStarted: (game: string) => void, private onState: (up: boolean) => void) {
-    this.open();
-  }
-
-  private open(): void {
-    if (this.closed) return;
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    let ws: WebSocket;
-    try {
-      ws = new WebSocket(`${proto}//${location.host}/api/lobby`);
-    } catch {
-      this.retry();
-      return;
+/** The lobby socket (/api/lobby): the seeks lists and "started". */
+function lobbySocket(onSeeks: (s: Seek[]) => void, onStarted: (game: string) => void, onState: (up: boolean) => void): LiveSocket {
+  return new LiveSocket("/api/lobby", (data) => {
+    if (Array.isArray(data)) onSeeks(data as Seek[]);
+    else if (data && typeof data === "object" && (data as { type?: string }).type === "started") {
+      const g = (data as { game?: unknown }).game;
+      if (typeof g === "string") onStarted(g);
     }
-    this.ws = ws;
-    ws.onopen = () => {
-      this.delay = 500;
-      this.onState(true);
-      window.clearInterval(this.pingTimer);
-      this.pingTimer = window.setInterval(() => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
-      }, 25000);
-    };
-    ws.onmessage = (ev) => {
-      let data: unknown;
-      try {
-        data = JSON.parse(String(ev.data));
-      } catch {
-        return;
-      }
-      if (Array.isArray(data)) this.onSeeks(data as Seek[]);
-      else if (data && typeof data === "object" && (data as { type?: string }).type === "started") {
-        const g = (data as { game?: unknown }).game;
-        if (typeof g === "string") this.onStarted(g);
-      }
-    };
-    ws.onclose = () => {
-      window.clearInterval(this.pingTimer);
-      if (this.ws === ws) this.ws = null;
-      if (!this.closed) {
-        this.onState(false);
-        this.retry();
-      }
-    };
-    ws.onerror = () => { /* onclose follows */ };
-  }
-
-  private retry(): void {
-    window.clearTimeout(this.retryTimer);
-    this.retryTimer = window.setTimeout(() => this.open(), this.delay);
-    this.delay = Math.min(this.delay * 2, 10000);
-  }
-
-  close(): void {
-    this.closed = true;
-    window.clearInterval(this.pingTimer);
-    window.clearTimeout(this.retryTimer);
-    this.ws?.close();
-    this.ws = null;
-  }
+  }, onState);
 }
 
 const goGame = (id: string) => location.assign(`/games/${encodeURIComponent(id)}`);
@@ -130,7 +72,7 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
     if (waiting) waiting.textContent = mine ? "Your game is open: waiting for an opponent. Keep this page open; the game starts here when someone accepts." : "";
     for (const s of seeks) list.appendChild(seekRow(s, meta, me, error));
   };
-  new LobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : "Reconnecting to the lobby…"; });
+  lobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : "Reconnecting to the lobby…"; });
 }
 
 // The computer levels as players with ratings: a rated game against one.
