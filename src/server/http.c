@@ -970,16 +970,18 @@ static msg *seeks_msg(srv *S, const char *viewer)
 }
 
 /* The seeks to every lobby socket, held until what is open is committed.
- * One message for all, unless challenges are open: then a signed-in
- * socket gets its own list (a challenge is seen by its two players). */
+ * One message for all, but a socket whose account an open challenge
+ * involves gets its own list (a challenge is seen by its two players). */
 void lobby_broadcast(srv *S)
 {
     if (!S->lobby)
         return;
-    int personal = core_challenges_open(S->C);
+    int personal = core_challenges_open(S->C, NULL);
     msg *shared = seeks_msg(S, NULL);
     for (conn *w = S->lobby; w; w = w->next) {
-        msg *m = personal && w->account[0] ? seeks_msg(S, w->account) : shared;
+        msg *m = personal && w->account[0] && core_challenges_open(S->C, w->account)
+                     ? seeks_msg(S, w->account)
+                     : shared;
         if (!m)
             continue;
         if (q_push(&w->q, m) != 0)

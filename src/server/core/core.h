@@ -385,8 +385,9 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
 void core_seeks_each(core *C, const char *viewer, void (*fn)(void *ctx, const store_seek *s),
                      void *ctx);
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen);
-/* Whether any open seek is a challenge (seen by its two players only). */
-int core_challenges_open(core *C);
+/* Whether an open challenge (seen by its two players only) involves
+ * `account` (NULL: any). */
+int core_challenges_open(core *C, const char *account);
 /* Withdraw every open seek of an account (its owner left the lobby). */
 void core_unseek_all(core *C, const char *account);
 /* Accept a seek: CORE_CREATED with the game's id; CORE_CONFLICT for one's

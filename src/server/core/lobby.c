@@ -247,10 +247,11 @@ core_status core_unseek(core *C, const char *account, const char *id, char *err,
     return CORE_OK;
 }
 
-int core_challenges_open(core *C)
+int core_challenges_open(core *C, const char *account)
 {
     for (lobby_seek *k = C->seeks; k; k = k->next)
-        if (k->state == 0 && k->s.to[0])
+        if (k->state == 0 && k->s.to[0] &&
+            (!account || strcasecmp(k->s.to, account) == 0 || strcasecmp(k->s.by, account) == 0))
             return 1;
     return 0;
 }
