@@ -201,7 +201,7 @@ static void accounts(store *st, const char *b)
     snprintf(what, sizeof what, "%s: a seek is taken once; a second take is refused", b);
     check(o->close_seek(st, "SEEK00000001", "GAME00000001", err, sizeof err) == 0 &&
               flush_ok(st) &&
-              o->close_seek(st, "SEEK00000001", "GAME00000002", err, sizeof err) != 0,
+              o->close_seek(st, "SEEK00000001", "GAME00000002", err, sizeof err) == STORE_CONFLICT,
           what, err);
     flush_ok(st);
     snprintf(what, sizeof what, "%s: a withdrawn seek is no longer listed", b);
@@ -294,9 +294,10 @@ static void conformance(const store_ops *ops, const char *path)
     check(store_add_move(st, "AAAAAAAAAAAA", 2, &m2, STORE_COMPUTER, err, sizeof err) == 0, what,
           err);
     store_move dup = {"accept", 1, 1700000000004};
-    snprintf(what, sizeof what, "%s: a second move at the same ply is refused", b);
-    check(store_add_move(st, "AAAAAAAAAAAA", 2, &dup, STORE_PLAYING, err, sizeof err) != 0, what,
-          NULL);
+    snprintf(what, sizeof what, "%s: a second move at the same ply is refused as a conflict", b);
+    check(store_add_move(st, "AAAAAAAAAAAA", 2, &dup, STORE_PLAYING, err, sizeof err) ==
+              STORE_CONFLICT,
+          what, NULL);
     snprintf(what, sizeof what, "%s: the batch still commits", b);
     check(flush_ok(st), what, NULL);
     memset(&l, 0, sizeof l);
@@ -349,7 +350,7 @@ static void conformance(const store_ops *ops, const char *path)
     check(strcmp(out.rematch, "AAAAAAAAAAAA") == 0 && out.status == STORE_OVER, what, out.rematch);
     store_game_done(&out);
     snprintf(what, sizeof what, "%s: a second rematch link is refused and changes nothing", b);
-    check(store_set_rematch(st, "CCCCCCCCCCCC", "BBBBBBBBBBBB", err, sizeof err) != 0, what, NULL);
+    check(store_set_rematch(st, "CCCCCCCCCCCC", "BBBBBBBBBBBB", err, sizeof err) == STORE_CONFLICT, what, NULL);
     flush_ok(st);
     store_load_game(st, "CCCCCCCCCCCC", &out, NULL, NULL, NULL, err, sizeof err);
     check(strcmp(out.rematch, "AAAAAAAAAAAA") == 0, what, out.rematch);

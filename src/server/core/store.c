@@ -3,6 +3,7 @@
  * names, and the calls that go through its operations table.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "server/core/store.h"
 
@@ -72,4 +73,22 @@ void store_game_done(store_game *g)
 int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen)
 {
     return st->ops->each_unfinished(st, fn, ctx, err, errlen);
+}
+
+int store_shared(const store *st) { return st->ops->listen != NULL; }
+
+int store_notify(store *st, const char *channel, const char *payload, char *err, size_t errlen)
+{
+    return st->ops->notify ? st->ops->notify(st, channel, payload, err, errlen) : 0;
+}
+
+int store_try_claim(store *st, const char *key, char *err, size_t errlen)
+{
+    return st->ops->try_claim ? st->ops->try_claim(st, key, err, errlen) : 1;
+}
+
+void store_release_claim(store *st, const char *key)
+{
+    if (st->ops->release_claim)
+        st->ops->release_claim(st, key);
 }

@@ -199,7 +199,37 @@ struct store_ops {
     /* The side offering a draw and the side asking to take a move back (-1: none). */
     int (*set_offers)(store *st, const char *id, int draw, int takeback, char *err,
                       size_t errlen);
+
+    /* Many instances on one database (SPEC-free: the operator's choice).
+     * A backend that serves only one instance (SQLite) leaves these NULL;
+     * the wrappers below then answer as a lone instance would. */
+    /* A message joining the open batch: every listener on every instance
+     * receives it once the batch commits, never if it rolls back. */
+    int (*notify)(store *st, const char *channel, const char *payload, char *err, size_t errlen);
+    /* This connection receives the messages of these channels from now on. */
+    int (*listen)(store *st, const char *const *channels, int n, char *err, size_t errlen);
+    /* Wait up to timeout_ms for messages, handing each to fn: the number
+     * handed, 0 on time-out, -1 when the connection is lost (messages may
+     * have been missed: reopen, listen again and catch up from the tables). */
+    int (*wait_notify)(store *st, int timeout_ms,
+                       void (*fn)(void *ctx, const char *channel, const char *payload),
+                       void *ctx, char *err, size_t errlen);
+    /* A claim on `key` (a game whose computer seat or clock one instance
+     * looks after): 1 this connection holds it now (until release_claim or
+     * until the connection ends: an instance that dies loses its claims at
+     * once), 0 another connection holds it, -1 error.  Claiming a key held
+     * already by this connection answers 1 and holds it once. */
+    int (*try_claim)(store *st, const char *key, char *err, size_t errlen);
+    void (*release_claim)(store *st, const char *key);
+    /* Round trips to the database and bytes sent and received so far on
+     * this connection (the benchmark's figures); NULL where not counted. */
+    void (*stats)(const store *st, int64_t *round_trips, int64_t *bytes_out, int64_t *bytes_in);
 };
+
+/* A write refused because another writer got there first (a ply already
+ * played, a seek already taken, a rematch already made): only that write is
+ * undone, the batch still commits, and the caller reads the game again. */
+#define STORE_CONFLICT (-2)
 
 /* Every backend's store begins with this. */
 struct store {
@@ -207,8 +237,10 @@ struct store {
 };
 
 extern const store_ops store_sqlite_ops;
+extern const store_ops store_pg_ops;
 
-/* The backend a --db argument names (today: a file path, SQLite). */
+/* The backend a --db argument names: postgresql://... or postgres://...
+ * (a connection URI: PostgreSQL), anything else a file path (SQLite). */
 const store_ops *store_backend(const char *db);
 
 /* Open (creating and migrating to the current schema) the database `db`
@@ -232,5 +264,12 @@ void store_game_done(store_game *g);
 /* The account operations go through st->ops directly (store.c keeps the
  * game ones' wrappers for the code written before them). */
 int store_each_unfinished(store *st, store_id_fn fn, void *ctx, char *err, size_t errlen);
+/* 1 when the backend lets many instances share the database (it listens). */
+int store_shared(const store *st);
+/* notify: nothing to do (0) for a lone instance's backend. */
+int store_notify(store *st, const char *channel, const char *payload, char *err, size_t errlen);
+/* try_claim: a lone instance holds every claim (1). */
+int store_try_claim(store *st, const char *key, char *err, size_t errlen);
+void store_release_claim(store *st, const char *key);
 
 #endif

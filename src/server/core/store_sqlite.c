@@ -483,8 +483,11 @@ static int sq_add_move(store *base, const char *id, int ply, const store_move *m
     sq_store *st = (sq_store *)base;
     if (begin(st) != 0)
         return fail(st, "begin", err, errlen);
-    if (insert_move(st, id, ply, m) != 0)
-        return abort_tx(st, NULL, "insert move", err, errlen);
+    if (insert_move(st, id, ply, m) != 0) {
+        int taken = sqlite3_errcode(st->db) == SQLITE_CONSTRAINT;
+        abort_tx(st, NULL, "insert move", err, errlen);
+        return taken ? STORE_CONFLICT : -1;
+    }
     if (set_status(st, id, status) != 0)
         return abort_tx(st, NULL, "update game", err, errlen);
     return commit(st, err, errlen);
@@ -539,7 +542,7 @@ static int sq_set_rematch(store *base, const char *id, const char *rematch, char
     if (sqlite3_changes(st->db) != 1) {
         abort_tx(st, NULL, "update game", err, errlen);
         snprintf(err, errlen, "game %.16s: unknown, or followed by a rematch already", id);
-        return -1;
+        return STORE_CONFLICT;
     }
     return commit(st, err, errlen);
 }
@@ -863,11 +866,16 @@ static int sq_create_seek(store *base, const store_seek *k, char *err, size_t er
                   1, "insert seek", err, errlen);
 }
 
+static int sq_seek_state(store *base, const char *id);
+
 static int sq_close_seek(store *base, const char *id, const char *game, char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_CLOSE_SEEK, "tti", id, game, (int64_t)(game[0] ? 1 : 2)), 1,
-                  "close seek", err, errlen);
+    if (write1(st, bind(st, Q_CLOSE_SEEK, "tti", id, game, (int64_t)(game[0] ? 1 : 2)), 1,
+               "close seek", err, errlen) == 0)
+        return 0;
+    int state = sq_seek_state(base, id);
+    return state == 1 || state == 2 ? STORE_CONFLICT : -1;
 }
 
 static int sq_seek_state(store *base, const char *id)
