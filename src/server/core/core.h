@@ -148,6 +148,10 @@ struct game {
     game *cnext;         /* computer-only turn queue */
     game *knext;         /* the games whose clocks run */
     int klisted;
+    /* Many instances (shared.c): this instance holds the game's claim (it
+     * thinks for its computer seat, judges its clock); when it last tried. */
+    int claimed;
+    int64_t claim_tried;
 };
 
 /* A hint's answer, or a record check's. */
@@ -223,6 +227,13 @@ typedef struct core_config {
 /* Games in memory, by id. */
 #define CORE_HASH_SIZE 4096
 
+/* Many instances on one database (shared.c): the channels they tell each
+ * other on, and how often an instance looks for games nobody looks after. */
+#define CORE_CH_GAME "tav_game"
+#define CORE_CH_LOBBY "tav_lobby"
+#define CORE_SCAN_MS 2000
+typedef struct core_note core_note;
+
 struct core {
     core_config cf;
     core_events ev;
@@ -272,6 +283,19 @@ struct core {
     int wstop;           /* (wlock) */
     int wfail_next;      /* (wlock) tests: fail the next commit */
     wbatch *wdone_head, *wdone_tail;   /* (qlock) results for the loop */
+    /* Many instances (shared.c): set when the store is shared (PostgreSQL).
+     * The listener thread, with a connection of its own, queues what the
+     * other instances tell (qlock); the loop reads the games again. */
+    int shared;
+    char instance[16];   /* this instance's random name, in its messages */
+    pthread_t lthread;
+    int lstarted;
+    int lstop;           /* (qlock) */
+    char *ldb;           /* the database, for the listener's connection */
+    core_note *notes_head, *notes_tail;   /* (qlock) */
+    int catch_up;        /* (qlock) messages may have been missed: read everything again */
+    int64_t last_scan;   /* unix ms of the last look for unclaimed games */
+    long notes_seen, refreshed;   /* counters (the log at exit, the benchmark) */
 };
 
 /* ---- life ---- */
@@ -441,6 +465,23 @@ core_status core_hint(core *C, game *g, const core_cred *who, peer *by, void *wa
 void core_abandon(core *C, job *j);
 /* Start a finished game's analysis if not yet started. */
 void core_analyse(core *C, game *g);
+
+/* ---- many instances (shared.c) ---- */
+/* When the store is shared: start the listener thread. */
+int shared_start(core *C, const char *db, char *err, size_t errlen);
+void shared_stop(core *C);
+/* On the loop: what the other instances told, and (every CORE_SCAN_MS) the
+ * games whose instance died, taken over. */
+void shared_drain(core *C);
+void shared_tick(core *C);
+/* games.c, for shared.c: game `id` changed elsewhere (read it again if in
+ * memory); every game in memory read again; games nobody looks after. */
+int core_game_changed_elsewhere(core *C, const char *id);   /* 1: not yet (its writes wait) */
+void core_refresh_all(core *C);
+void core_take_over(core *C);
+/* lobby.c, for shared.c: the seeks changed elsewhere (read them again);
+ * a seek of `account` was accepted elsewhere as game `game_id`. */
+void core_lobby_reload(core *C);
 
 /* ---- client addresses (peers.c) ---- */
 /* The peer of an address, made when new; NULL when the table has no room

@@ -125,8 +125,11 @@ static void insert_game(core *C, game *g)
     C->ngames++;
 }
 
+static void release_claim(core *C, game *g);
+
 static void game_free(core *C, game *g)
 {
+    release_claim(C, g);
     if (g->edge && C->ev.freeing)
         C->ev.freeing(C->ev.ctx, g);
     if (g->an) {
@@ -142,6 +145,9 @@ static void game_free(core *C, game *g)
 
 static void kick(core *C, game *g);
 static void finished(core *C, game *g);
+static void after_change(core *C, game *g);
+static int claim(core *C, game *g);
+static void cancel(core *C, job *j);
 static int computer_accounts(core *C, char *err, size_t errlen);
 static void clock_list(core *C, game *g);
 static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
@@ -230,15 +236,13 @@ static int replay_move(void *ctx, int ply, const store_move *m)
     return 0;
 }
 
-/* Rebuild a game from the store, reading it once: NULL when unknown or
- * damaged. */
-static game *load_game(core *C, const char *id)
+/* Read a game from the store into g (zeroed, or a scratch copy): its
+ * session and everything kept of it.  1 found, 0 unknown, -1 damaged or
+ * the store failed. */
+static int read_game(core *C, const char *id, game *g)
 {
     store_game sg;
     char err[256];
-    game *g = calloc(1, sizeof *g);
-    if (!g)
-        return NULL;
     replay_ctx rc = {g, "", 0};
     int found = store_load_game(C->st, id, &sg, replay_row, replay_move, &rc, err, sizeof err);
     if (found <= 0) {
@@ -246,8 +250,8 @@ static game *load_game(core *C, const char *id)
             core_log(C, "error: %s%s%s", err, rc.err[0] ? ": " : "", rc.err);
         if (g->s)
             tav_session_free(g->s);
-        free(g);
-        return NULL;
+        g->s = NULL;
+        return found < 0 ? -1 : 0;
     }
     snprintf(g->id, sizeof g->id, "%s", sg.id);
     for (int side = 0; side < 2; side++) {
@@ -264,6 +268,8 @@ static game *load_game(core *C, const char *id)
     g->rated = sg.rated;
     g->draw_offer = sg.draw_offer;
     g->takeback_offer = sg.takeback_offer;
+    g->end[0] = 0;
+    g->end_winner = 0;
     if (strcmp(sg.end, "abort") == 0 || strcmp(sg.end, "time") == 0 ||
         strcmp(sg.end, "agreement") == 0)
         snprintf(g->end, sizeof g->end, "%s", sg.end);
@@ -282,11 +288,75 @@ static game *load_game(core *C, const char *id)
             g->left_ms[1 - g->end_winner] = 0;
         }
     }
-    changed(g);
     store_game_done(&sg);
+    return 1;
+}
+
+/* Rebuild a game from the store, reading it once: NULL when unknown or
+ * damaged. */
+static game *load_game(core *C, const char *id)
+{
+    game *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    if (read_game(C, id, g) != 1) {
+        free(g);
+        return NULL;
+    }
+    changed(g);
     insert_game(C, g);
     clock_list(C, g);
     return g;
+}
+
+/* Read g again from the store (a batch of its writes failed, or another
+ * instance changed it): what it kept in memory gives way to what is on
+ * disk, its viewers are told, and a computer seat to act thinks anew.
+ * 0, or -1 when it could not be read (it then leaves memory). */
+static int refresh_game(core *C, game *g)
+{
+    game fresh;
+    memset(&fresh, 0, sizeof fresh);
+    if (read_game(C, g->id, &fresh) != 1) {
+        core_log(C, "error: game %s could not be read back", g->id);
+        g->dead = 1;
+        return -1;
+    }
+    if (g->job) {
+        cancel(C, g->job);
+        g->job = NULL;
+    }
+    tav_session_free(g->s);
+    g->s = fresh.s;
+    memcpy(g->player, fresh.player, sizeof g->player);
+    memcpy(g->account, fresh.account, sizeof g->account);
+    memcpy(g->human, fresh.human, sizeof g->human);
+    memcpy(g->seat_hash, fresh.seat_hash, sizeof g->seat_hash);
+    g->cpu_only = fresh.cpu_only;
+    g->local = fresh.local;
+    g->rated = fresh.rated;
+    g->draw_offer = fresh.draw_offer;
+    g->takeback_offer = fresh.takeback_offer;
+    memcpy(g->end, fresh.end, sizeof g->end);
+    g->end_winner = fresh.end_winner;
+    memcpy(g->rematch, fresh.rematch, sizeof g->rematch);
+    g->last_ms = fresh.last_ms;
+    g->clk_initial_ms = fresh.clk_initial_ms;
+    g->clk_inc_ms = fresh.clk_inc_ms;
+    g->clk_days = fresh.clk_days;
+    g->started_ms = fresh.started_ms;
+    memcpy(g->left_ms, fresh.left_ms, sizeof g->left_ms);
+    changed(g);
+    if (core_over(g)) {   /* ended elsewhere: its results were written there */
+        if (g->owner) {
+            g->owner->cpu_games--;
+            g->owner = NULL;
+        }
+        release_claim(C, g);
+    }
+    clock_list(C, g);
+    after_change(C, g);
+    return 0;
 }
 
 game *core_get(core *C, const char *id)
@@ -333,7 +403,8 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
     pthread_cond_init(&C->rcond, NULL);
     C->cpu_cap = C->cf.threads > 1 ? C->cf.threads - 1 : 1;
     C->st = store_open(db, err, errlen);   /* the loop's reads */
-    if (!C->st || computer_accounts(C, err, errlen) != 0 || writer_start(C, db, err, errlen) != 0) {
+    if (!C->st || computer_accounts(C, err, errlen) != 0 || writer_start(C, db, err, errlen) != 0 ||
+        shared_start(C, db, err, errlen) != 0) {
         core_free(C);
         return NULL;
     }
@@ -501,7 +572,7 @@ static void cpu_pump(core *C)
  * computer-only game waits for its turn among them). */
 static void kick(core *C, game *g)
 {
-    if (g->job || C->stopping || !computer_to_act(g))
+    if (g->job || C->stopping || !computer_to_act(g) || g->dead || !claim(C, g))
         return;
     if (!g->cpu_only) {
         start_move(C, g);
@@ -517,6 +588,80 @@ static void kick(core *C, game *g)
         C->cwait_tail = g;
     }
     cpu_pump(C);
+}
+
+/* ---- many instances (shared.c) ---- */
+
+/* The claim on g: with many instances, only its holder thinks for g's
+ * computer seat and judges its clock.  A lone instance holds every claim;
+ * a claim refused is asked again at most once a second. */
+static int claim(core *C, game *g)
+{
+    if (!C->shared || g->claimed)
+        return 1;
+    int64_t now = core_unix_ms();
+    if (g->claim_tried && now - g->claim_tried < 1000)
+        return 0;
+    g->claim_tried = now;
+    char key[32], err[256];
+    snprintf(key, sizeof key, "game %s", g->id);
+    int rc = store_try_claim(C->st, key, err, sizeof err);
+    if (rc < 0)
+        core_log(C, "error: game %s: claim: %s", g->id, err);
+    g->claimed = rc == 1;
+    return g->claimed;
+}
+
+static void release_claim(core *C, game *g)
+{
+    if (!g->claimed)
+        return;
+    char key[32];
+    snprintf(key, sizeof key, "game %s", g->id);
+    store_release_claim(C->st, key);
+    g->claimed = 0;
+}
+
+int core_game_changed_elsewhere(core *C, const char *id)
+{
+    game *g = find_loaded(C, id);
+    if (!g)
+        return 0;   /* read from the store when someone asks */
+    if (g->unsaved > 0)
+        return 1;
+    C->refreshed++;
+    refresh_game(C, g);
+    return 0;
+}
+
+void core_refresh_all(core *C)
+{
+    for (int h = 0; h < CORE_HASH_SIZE; h++)
+        for (game *g = C->games[h]; g; g = g->hnext)
+            if (!g->dead && !g->unsaved)
+                refresh_game(C, g);
+}
+
+static void take_over_one(void *ctx, const char *id)
+{
+    core *C = ctx;
+    if (!find_loaded(C, id))
+        core_get(C, id);   /* loads it; its computer seat, if to act, is claimed */
+}
+
+/* Games whose instance died (their claims ended with its connection): a
+ * computer seat to act that nobody thinks for is claimed here; a game not
+ * in memory whose computer seat is to act or whose clock runs is loaded
+ * (clock_tick claims a game whose flag fell when nobody judged it). */
+void core_take_over(core *C)
+{
+    for (int h = 0; h < CORE_HASH_SIZE; h++)
+        for (game *g = C->games[h]; g; g = g->hnext)
+            if (!g->dead && !g->job && !g->cwaiting && !core_over(g) && computer_to_act(g))
+                kick(C, g);
+    char err[256];
+    if (store_each_unfinished(C->st, take_over_one, C, err, sizeof err) != 0)
+        core_log(C, "error: looking for games to take over: %s", err);
 }
 
 /* Play a move, store it, and only then keep it.  TAV_OK or the refusal. */
@@ -541,7 +686,7 @@ static int offers_write(core *C, game *g, int draw, int takeback)
     snprintf(w.id, sizeof w.id, "%s", g->id);
     w.draw = draw;
     w.takeback = takeback;
-    if (wq_call(C, offers_apply, NULL, &w, sizeof w) != 0)
+    if (wq_call(C, offers_apply, NULL, &w, sizeof w) != 0 || wq_notify(C, CORE_CH_GAME, g->id) != 0)
         return -1;
     g->draw_offer = draw;
     g->takeback_offer = takeback;
@@ -632,7 +777,7 @@ static void clock_tick(core *C)
     for (game *g = C->clocked, *next; g; g = next) {
         next = g->knext;
         int side = flag_fallen(g, now);
-        if (side >= 0)
+        if (side >= 0 && claim(C, g))
             flag(C, g, side);
     }
 }
@@ -715,6 +860,7 @@ static void finished(core *C, game *g)
     }
     results_game_ended(C, g);
     clock_list(C, g);
+    release_claim(C, g);
 }
 
 void core_analyse(core *C, game *g)
@@ -1049,31 +1195,7 @@ static void batch_failed(core *C, game *g, int created)
     }
     if (g->dead || g->unsaved > 0)
         return;   /* read back once its last write is settled */
-    game fresh;
-    memset(&fresh, 0, sizeof fresh);
-    replay_ctx rc = {&fresh, "", 0};
-    char err[256];
-    store_game sg;
-    if (store_load_game(C->st, g->id, &sg, replay_row, replay_move, &rc, err, sizeof err) != 1) {
-        core_log(C, "error: game %s could not be read back: %s", g->id, err);
-        if (fresh.s)
-            tav_session_free(fresh.s);
-        g->dead = 1;
-        return;
-    }
-    if (g->job) {
-        cancel(C, g->job);
-        g->job = NULL;
-    }
-    if (sg.resigned == TAV_WHITE || sg.resigned == TAV_BLACK)
-        tav_session_resign(fresh.s, sg.resigned);
-    memcpy(g->rematch, sg.rematch, sizeof g->rematch);
-    store_game_done(&sg);
-    tav_session_free(g->s);
-    g->s = fresh.s;
-    g->last_ms = rc.last;
-    changed(g);
-    after_change(C, g);
+    refresh_game(C, g);
 }
 
 /* A hint's answer for its waiter. */
@@ -1098,6 +1220,7 @@ static void batch_failed(core *C, game *g, int created);
 void core_drain(core *C)
 {
     writer_drain(C, batch_failed);
+    shared_drain(C);
     pthread_mutex_lock(&C->qlock);
     if (!C->done_head) {
         pthread_mutex_unlock(&C->qlock);
@@ -1175,6 +1298,7 @@ void core_tick(core *C)
     cpu_pump(C);
     if (C->clocked)
         clock_tick(C);
+    shared_tick(C);
     int64_t sec = core_unix_ms() / 1000;
     if (C->cf.clock_file && sec != C->clock_read) {
         C->clock_read = sec;
@@ -1270,6 +1394,15 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
                       char *err, size_t errlen)
 {
     int side = core_side_of(g, who);
+    if (C->shared && ply != tav_session_ply(g->s) && !g->unsaved && !g->dead) {
+        /* Many instances: another may have moved a moment ago (its message
+         * not yet here): the store says. */
+        refresh_game(C, g);
+        if (g->dead) {
+            snprintf(err, errlen, "the game could not be read");
+            return CORE_UNAVAILABLE;
+        }
+    }
     int now = tav_session_ply(g->s);
     tav_result res;
     tav_session_result(g->s, &res);
@@ -1894,6 +2027,7 @@ void core_stop(core *C)
     if (C->an_job)
         cancel(C, C->an_job);
     writer_stop(C, batch_failed);   /* what is still open is committed first */
+    shared_stop(C);
     if (C->rthread_started) {
         pthread_mutex_lock(&C->rlock);
         C->rstop = 1;
@@ -1916,6 +2050,7 @@ void core_free(core *C)
     if (C->svc || C->rthread_started || C->wstarted)
         core_stop(C);
     core_drain(C);
+    shared_stop(C);
     while (C->seeks) {   /* the lobby's seeks (lobby.c made them) */
         lobby_seek *k = C->seeks;
         C->seeks = k->next;

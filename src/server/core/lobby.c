@@ -79,6 +79,23 @@ static void lobby_changed(core *C)
         C->ev.lobby_changed(C->ev.ctx);
 }
 
+/* Many instances: another changed the seeks; read them again (a seek of
+ * this instance's not yet committed comes back with its own message). */
+void core_lobby_reload(core *C)
+{
+    if (!C->seeks_loaded)
+        return;   /* read on first use anyway */
+    while (C->seeks) {
+        lobby_seek *k = C->seeks;
+        C->seeks = k->next;
+        free(k);
+    }
+    C->nseeks = 0;
+    C->seeks_loaded = 0;
+    lobby_ready(C);
+    lobby_changed(C);
+}
+
 /* ---- writes ---- */
 
 typedef struct seek_write {
@@ -188,7 +205,8 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
         core_player(C, want->to, w.s.to);   /* the name as chosen */
     w.s.created = core_unix_ms() / 1000;
     lobby_seek *k = add_seek(C, &w.s);
-    if (!k || wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0) {
+    if (!k || wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
+        wq_notify(C, CORE_CH_LOBBY, "seeks") != 0) {
         if (k)
             drop_seek(C, k);
         snprintf(err, errlen, "the seek could not be stored");
@@ -238,7 +256,8 @@ core_status core_unseek(core *C, const char *account, const char *id, char *err,
     memset(&w, 0, sizeof w);
     w.s = k->s;
     w.close = 2;
-    if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0) {
+    if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
+        wq_notify(C, CORE_CH_LOBBY, "seeks") != 0) {
         snprintf(err, errlen, "the seek could not be withdrawn");
         return CORE_UNAVAILABLE;
     }
@@ -282,6 +301,10 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         snprintf(err, errlen, "no such seek");
         return CORE_NOTFOUND;
     }
+    if (k->state == 0 && C->shared && C->st->ops->seek_state(C->st, id) != 0) {
+        k->state = 2;   /* taken or withdrawn on another instance: its message is on its way */
+        lobby_changed(C);
+    }
     if (k->state != 0) {
         snprintf(err, errlen, "the seek is gone: taken or withdrawn");
         return CORE_CONFLICT;
@@ -316,7 +339,10 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
     w.s = k->s;
     w.close = 1;
     snprintf(w.game, sizeof w.game, "%s", m.g->id);
-    if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0) {
+    char told[80];
+    snprintf(told, sizeof told, "started %s %s", k->s.by, m.g->id);
+    if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
+        wq_notify(C, CORE_CH_LOBBY, told) != 0) {
         snprintf(err, errlen, "the seek could not be closed");
         return CORE_UNAVAILABLE;
     }

@@ -26,7 +26,7 @@
 #include "server/core/core.h"
 #include "server/core/writer.h"
 
-enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT, OP_REMATCH, OP_CALL };
+enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT, OP_REMATCH, OP_CALL, OP_NOTIFY };
 
 typedef struct wop {
     int kind;
@@ -41,6 +41,7 @@ typedef struct wop {
     store_move *moves;   /* OP_CREATE: first moves (texts copied) */
     int nmoves;
     char rematch[STORE_ID_LEN];   /* OP_REMATCH: the game that follows */
+    char channel[16];             /* OP_NOTIFY: the channel (the payload is `text`) */
     wq_apply_fn apply;            /* OP_CALL: the write, on the writer thread */
     wq_settled_fn settled;        /* ... told on the loop once its batch settled */
     void *data;                   /* ... its own copy of what it writes */
@@ -210,8 +211,62 @@ int wq_call(core *C, wq_apply_fn apply, wq_settled_fn settled, const void *data,
     return 0;
 }
 
+int wq_notify(core *C, const char *channel, const char *payload)
+{
+    if (!C->shared)
+        return 0;   /* a lone instance tells nobody */
+    wop *o = op_new(OP_NOTIFY, NULL);
+    if (!o || !(o->text = strdup(payload))) {
+        free(o);
+        return -1;
+    }
+    snprintf(o->channel, sizeof o->channel, "%s", channel);
+    if (append(C, o) != 0) {
+        op_free(o);
+        return -1;
+    }
+    return 0;
+}
+
+/* Many instances: the others hear of a change to game `id` once the batch
+ * is committed ("INSTANCE ID": an instance ignores its own). */
+static int notify_game(core *C, store *st, const char *id, char *err, size_t errlen)
+{
+    if (!C->shared)
+        return 0;
+    char payload[64];
+    snprintf(payload, sizeof payload, "%s %s", C->instance, id);
+    return store_notify(st, CORE_CH_GAME, payload, err, errlen);
+}
+
+typedef struct ply_text {
+    int ply;
+    char text[TAV_MOVE_TEXT];
+} ply_text;
+
+static int seen_move(void *ctx, int ply, const store_move *m)
+{
+    ply_text *p = ctx;
+    if (ply == p->ply)
+        snprintf(p->text, sizeof p->text, "%s", m->text);
+    return 0;
+}
+
+/* Another instance stored move `ply` first: the same move (a retry that
+ * reached two instances) is already on disk, so this write is done; any
+ * other move fails the batch (the game is read back, the answer is 503
+ * and the retry meets the stale ply). */
+static int same_move_there(store *st, const wop *o)
+{
+    ply_text p = {o->ply, ""};
+    char err[256];
+    if (store_load_game(st, o->id, NULL, NULL, seen_move, &p, err, sizeof err) != 1)
+        return 0;
+    return strcmp(p.text, o->text) == 0;
+}
+
 /* On the writer thread: one batch, one transaction, all or nothing. */
-static void apply(store *st, wbatch *b)
+static void apply(core *C, store *st, wbatch *b)
 {
     char err[256] = "";
     int rc = 0;
@@ -225,19 +280,35 @@ static void apply(store *st, wbatch *b)
         case OP_MOVE: {
             store_move m = {o->text, o->ms, o->time};
             rc = store_add_move(st, o->id, o->ply, &m, o->status, err, sizeof err);
+            if (rc == STORE_CONFLICT && same_move_there(st, o))
+                rc = 0;
+            if (rc == 0)
+                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         }
         case OP_TRUNCATE:
             rc = store_truncate(st, o->id, o->ply, o->status, err, sizeof err);
+            if (rc == 0)
+                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         case OP_REMATCH:
             rc = store_set_rematch(st, o->id, o->rematch, err, sizeof err);
+            if (rc == 0)
+                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         case OP_CALL:
             rc = o->apply(st, o->data, err, sizeof err);
             break;
+        case OP_NOTIFY: {
+            char payload[320];
+            snprintf(payload, sizeof payload, "%s %s", C->instance, o->text);
+            rc = store_notify(st, o->channel, payload, err, sizeof err);
+            break;
+        }
         default:
             rc = store_set_result(st, o->id, o->status, o->resigned, err, sizeof err);
+            if (rc == 0)
+                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         }
     }
@@ -269,7 +340,7 @@ static void *writer_thread(void *arg)
             b->ok = 0;
             snprintf(b->err, sizeof b->err, "a commit failure made by a test");
         } else {
-            apply(C->wst, b);
+            apply(C, C->wst, b);
         }
         pthread_mutex_lock(&C->qlock);
         b->next = NULL;

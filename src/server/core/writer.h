@@ -20,6 +20,10 @@ typedef int (*wq_apply_fn)(store *st, const void *data, char *err, size_t errlen
 typedef void (*wq_settled_fn)(core *C, const void *data, int ok);
 int wq_call(core *C, wq_apply_fn apply, wq_settled_fn settled, const void *data, size_t len);
 
+/* Many instances (core.shared): a message to every other instance, sent
+ * when the batch commits ("INSTANCE payload"); nothing for a lone one. */
+int wq_notify(core *C, const char *channel, const char *payload);
+
 /* The writer thread with its own connection to the database `db`. */
 int writer_start(core *C, const char *db, char *err, size_t errlen);
 /* On the loop: take the writer's results; `failed` is called for every
