@@ -191,6 +191,18 @@ peer *http_peer(srv *S, struct lws *wsi)
     char addr[64];
     if (!wsi || !lws_get_peer_simple(wsi, addr, sizeof addr))
         return NULL;
+    if (S->behind_proxy && peer_is_loopback(addr)) {
+        /* --proxy: the proxy on this machine says whose request it is
+         * (nginx: proxy_set_header X-Real-IP $remote_addr); the per-address
+         * limits count that address.  Only a loopback peer is believed. */
+        char real[64];
+        int n = lws_hdr_custom_copy(wsi, real, sizeof real, "x-real-ip:", 10);
+        struct in6_addr a6;
+        struct in_addr a4;
+        if (n > 0 && n < (int)sizeof real &&
+            (inet_pton(AF_INET, real, &a4) == 1 || inet_pton(AF_INET6, real, &a6) == 1))
+            return peer_get(S->C, real);
+    }
     return peer_get(S->C, addr);
 }
 

@@ -67,7 +67,7 @@ static int usage(void)
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
             "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
-            "                       [--live-idle SECS] [--tls-proxy] [--test-clock FILE]\n"
+            "                       [--live-idle SECS] [--proxy] [--tls-proxy] [--test-clock FILE]\n"
             "                       [--poll] [--quiet]\n");
     return 2;
 }
@@ -203,7 +203,7 @@ int server_main(int argc, char **argv)
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
     long pace = CORE_CPU_PACE_MS, live_idle = SRV_IDLE_SECS;
-    int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0;
+    int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0, behind_proxy = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -221,6 +221,11 @@ int server_main(int argc, char **argv)
         }
         if (strcmp(a, "--tls-proxy") == 0) {
             secure_cookies = 1;
+            behind_proxy = 1;
+            continue;
+        }
+        if (strcmp(a, "--proxy") == 0) {
+            behind_proxy = 1;
             continue;
         }
         if (!v)
@@ -265,6 +270,7 @@ int server_main(int argc, char **argv)
     }
     S->quiet = quiet;
     S->secure_cookies = secure_cookies;
+    S->behind_proxy = behind_proxy;
     S->live_idle_ms = live_idle * 1000;
     for (int i = 0; i < nhosts; i++)
         snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);

@@ -1,0 +1,321 @@
+// cluster.mjs — several `tavoliere serve` instances on one PostgreSQL, with
+// nginx in front (deploy/nginx.conf, as docs/deploy.md shows it): games whose
+// players and spectators are on different instances play to the end; a move
+// raced to two instances is stored once; the lobby works across instances;
+// an instance killed with SIGKILL mid-game loses no acknowledged move and
+// doubles none, its computer seat and its running clock are taken over;
+// PostgreSQL restarted mid-game: 503 while it is down (never a wrong
+// answer), then the games go on.
+//
+// It starts its own throwaway PostgreSQL (scripts/pg-throwaway.sh) and its
+// own nginx (Debian's, from scripts/setup.sh) on loopback ports.
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import WebSocket from "ws";
+import { BUILD, check, eq, freePort, live, main, request, sleep, startServer } from "./lib.mjs";
+
+const PG = "scripts/pg-throwaway.sh";
+
+function sh(args) {
+  return execFileSync("sh", [PG, ...args], { encoding: "utf8" }).trim();
+}
+
+// A directory the postgres user (tests run as root) and nginx's workers can reach.
+function reachableDir(prefix) {
+  const d = mkdtempSync(join("/tmp", prefix));
+  chmodSync(d, 0o755);
+  return d;
+}
+
+async function startNginx(ports) {
+  const dir = reachableDir("tav-nginx-");
+  const port = await freePort();
+  let conf = readFileSync("deploy/nginx.conf", "utf8");
+  // Only the lines marked "(site)" change: the instances, the port, the page.
+  const site = conf.split("\n").filter((l) => l.includes("# (site)"));
+  check(site.length === 5, "deploy/nginx.conf marks its site lines", site.length);
+  conf = conf
+    .replace(/^(\s*)server 127\.0\.0\.1:8001[^\n]*\n(\s*server 127\.0\.0\.1:800[23][^\n]*\n)+/m,
+      (_m, ind) => ports.map((p) => `${ind}server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;\n`).join(""))
+    .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
+    .replace(/root \/srv\/tavoliere\/build\/web;/, `root ${resolve(BUILD, "web")};`);
+  writeFileSync(join(dir, "tavoliere.conf"), conf);
+  for (const t of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, t), { mode: 0o777 });
+  writeFileSync(join(dir, "nginx.conf"), `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 2048; }
+http {
+  include /etc/nginx/mime.types;
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${dir}/tavoliere.conf;
+}
+`);
+  const child = spawn("nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "ignore", "pipe"] });
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const base = `http://127.0.0.1:${port}`;
+  const end = Date.now() + 10000;
+  for (;;) {
+    try {
+      const r = await fetch(base + "/index.html");
+      if (r.status === 200) break;
+    } catch {}
+    if (Date.now() > end || child.exitCode !== null) throw new Error("nginx did not start: " + err);
+    await sleep(50);
+  }
+  return {
+    base,
+    async stop() {
+      child.kill("SIGQUIT");
+      await new Promise((r) => (child.exitCode !== null ? r() : child.on("exit", r)));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// A request that retries what a dying instance may leave unanswered (a
+// refused connection, nginx's 502, the server's 503), as a client would.
+async function retrying(base, method, path, body, headers = {}, ms = 20000) {
+  const end = Date.now() + ms;
+  let last;
+  for (;;) {
+    try {
+      last = await request(base, method, path, body, { headers });
+      if (![502, 503, 504].includes(last.status)) return last;
+    } catch (e) {
+      last = { status: 0, body: String(e) };
+    }
+    if (Date.now() > end) return last;
+    await sleep(100);
+  }
+}
+
+async function account(base, name) {
+  const r = await request(base, "POST", "/api/account", { name, password: "correct horse" });
+  check(r.status === 201, `account ${name} made`, r.status);
+  return (r.headers.get("set-cookie") ?? "").split(";")[0];
+}
+
+function lobbySocket(base, cookie) {
+  const ws = new WebSocket(base.replace("http", "ws") + "/api/lobby", { headers: { cookie } });
+  const messages = [];
+  ws.on("message", (d) => { try { messages.push(JSON.parse(String(d))); } catch {} });
+  ws.on("error", () => {});
+  return {
+    messages,
+    open: new Promise((r, j) => { ws.once("open", r); ws.once("error", j); }),
+    async until(pred, ms = 8000) {
+      const end = Date.now() + ms;
+      while (!pred(messages) && Date.now() < end) await sleep(25);
+      return pred(messages);
+    },
+    close() { ws.close(); },
+  };
+}
+
+const plyOf = (ms) => ms.reduce((p, m) => (typeof m.ply === "number" ? m.ply : p), -1);
+
+main(async (cleanup) => {
+  const pgdir = join(reachableDir("tav-pg-"), "pg");
+  const uri = sh(["start", pgdir]);
+  cleanup(() => sh(["stop", pgdir]));
+  const db = sh(["createdb", pgdir, "cluster"]);
+  const clockFile = join(reachableDir("tav-clock-"), "offset");
+  writeFileSync(clockFile, "0");
+  check(uri.startsWith("postgresql://"), "a throwaway PostgreSQL is up", uri);
+
+  // Three instances on one database; instance 0 thinks slowly (its computer
+  // seat's move is still being searched when it is killed).
+  const args = ["--proxy", "--test-clock", clockFile, "--threads", "2"];
+  const inst = [];
+  for (let i = 0; i < 3; i++) {
+    inst.push(await startServer({ db, args: i === 0 ? [...args, "--ai-ms", "4000"] : args }));
+  }
+  cleanup(async () => { for (const s of inst) if (s.child.exitCode === null && s.child.signalCode === null) await s.stop(); });
+  const nginx = await startNginx(inst.map((s) => s.port));
+  cleanup(() => nginx.stop());
+  const page = await request(nginx.base, "GET", "/games/AAAAAAAAAAAA");
+  check(page.status === 200 && page.text.includes("<html"), "nginx: a page route is served (by an instance)", page.status);
+  const css = await request(nginx.base, "GET", "/app.css");
+  check(css.status === 200, "nginx: the page's files are served from build/web", css.status);
+
+  // 1. A game played through nginx (round robin over the instances) with
+  // its two players' and a spectator's live sockets on three different
+  // instances: every viewer sees every move, to the end.
+  const made = await request(nginx.base, "POST", "/api/games", { game: "urbino", white: "human", black: "human" });
+  eq(made.status, 201, "a game made through nginx");
+  const id = made.body.id;
+  const seats = made.body.seats;
+  const views = [live(inst[0].base, id, seats.white), live(inst[1].base, id, seats.black), live(inst[2].base, id)];
+  await Promise.all(views.map((v) => v.open));
+  let ply = 0;
+  const played = [];
+  for (let guard = 0; guard < 400; guard++) {
+    const g = (await request(inst[ply % 3].base, "GET", `/api/games/${id}`)).body;
+    if (g.over) break;
+    const seat = g.tomove === "white" ? seats.white : seats.black;
+    const mine = (await request(nginx.base, "GET", `/api/games/${id}?seat=${seat}`)).body;
+    const move = mine.legal[(ply * 7) % mine.legal.length];
+    const r = await request(nginx.base, "POST", `/api/games/${id}/moves`, { seat, move, ply });
+    if (!check(r.status === 200, `move ${ply} through nginx`, JSON.stringify(r.body))) break;
+    played.push(move);
+    ply++;
+  }
+  const final = (await request(nginx.base, "GET", `/api/games/${id}`)).body;
+  check(final.over === true, "the game across instances was played to its end", ply);
+  eq(final.moves, played, "the stored moves are exactly the moves acknowledged");
+  for (const [k, v] of views.entries()) {
+    const ok = await v.until((ms) => ms.some((m) => m.over === true && m.moves?.length === played.length), 8000);
+    check(ok, `viewer ${k} (instance ${k}) saw every move to the end`, plyOf(v.messages));
+  }
+  for (const v of views) v.close();
+  for (const s of inst) {
+    const g = (await request(s.base, "GET", `/api/games/${id}`)).body;
+    eq(g.moves?.length, played.length, `instance on port ${s.port} answers the same game`);
+  }
+
+  // 2. The same move sent to two instances at once is stored once and both
+  // answer 200; two different moves at one ply: one is stored, the other
+  // is refused (409, or 503 and then 409 on its retry).
+  const g2 = (await request(nginx.base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "human" })).body;
+  const w2 = (await request(inst[0].base, "GET", `/api/games/${g2.id}?seat=${g2.seats.white}`)).body;
+  const body0 = { seat: g2.seats.white, move: w2.legal[0], ply: 0 };
+  const both = await Promise.all([0, 1].map((k) => request(inst[k].base, "POST", `/api/games/${g2.id}/moves`, body0)));
+  eq(both.map((r) => r.status), [200, 200], "the same move raced to two instances: 200 from both");
+  const b2 = (await request(inst[2].base, "GET", `/api/games/${g2.id}?seat=${g2.seats.black}`)).body;
+  eq(b2.moves, [w2.legal[0]], "... and it is stored once");
+  const race = await Promise.all([0, 1].map((k) => request(inst[k].base, "POST", `/api/games/${g2.id}/moves`,
+    { seat: g2.seats.black, move: b2.legal[k], ply: 1 })));
+  const retried = [];
+  for (const [k, r] of race.entries()) {
+    retried.push(r.status === 503
+      ? (await request(inst[k].base, "POST", `/api/games/${g2.id}/moves`, { seat: g2.seats.black, move: b2.legal[k], ply: 1 })).status
+      : r.status);
+  }
+  eq(retried.slice().sort(), [200, 409], "two different moves raced at one ply: one 200, one 409 (after a 503 at most)");
+  const after = (await request(inst[2].base, "GET", `/api/games/${g2.id}`)).body;
+  eq(after.moves.length, 2, "... and exactly one of them is stored");
+  check(after.moves[1] === b2.legal[retried.indexOf(200)], "... the one that was answered 200", JSON.stringify(after.moves));
+
+  // 3. The lobby across instances: a seek made on one is seen on another,
+  // accepted on the third, and its maker is told on the first.
+  const ca = await account(inst[0].base, "Anna");
+  const cb = await account(inst[1].base, "Bruno");
+  const la = lobbySocket(inst[0].base, ca);
+  const lb = lobbySocket(inst[1].base, cb);
+  await Promise.all([la.open, lb.open]);
+  const seek = await request(inst[0].base, "POST", "/api/seeks",
+    { game: "urbino", options: "", rated: true, colour: "white", clock: { initial: 60, increment: 0 } },
+    { headers: { cookie: ca } });
+  eq(seek.status, 201, "a seek made on instance 0");
+  const seen = await lb.until((ms) => ms.some((m) => JSON.stringify(m).includes(seek.body.id)));
+  check(seen, "... is seen on instance 1's lobby socket");
+  const acc = await request(inst[2].base, "POST", `/api/seeks/${seek.body.id}/accept`, undefined, { headers: { cookie: cb } });
+  eq(acc.status, 201, "... accepted on instance 2");
+  const again = await request(inst[1].base, "POST", `/api/seeks/${seek.body.id}/accept`, undefined, { headers: { cookie: cb } });
+  eq(again.status, 409, "... and a second accept on another instance is 409");
+  const told = await la.until((ms) => ms.some((m) => m.type === "started" && m.game === acc.body.game));
+  check(told, "... its maker is told on instance 0 that the game started");
+  la.close();
+  lb.close();
+  const cg = acc.body.game;
+  // Anna (white) moves first: her clock then runs... no: black's clock runs
+  // after white's first move; both move once so the clock runs for white.
+  for (const [cookie, k] of [[ca, 0], [cb, 1]]) {
+    const v = (await request(inst[k].base, "GET", `/api/games/${cg}`, undefined, { headers: { cookie } })).body;
+    const r = await request(inst[k].base, "POST", `/api/games/${cg}/moves`, { move: v.legal[0], ply: v.ply ?? v.moves.length },
+      { headers: { cookie } });
+    eq(r.status, 200, `a clocked game between accounts: a move on instance ${k}`);
+  }
+
+  // 4. A computer seat whose instance dies while it thinks: another
+  // instance takes it over and the game goes on.
+  const cpu = await request(inst[0].base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=6" });
+  eq(cpu.status, 201, "a game against the computer on instance 0");
+  const cw = (await request(inst[0].base, "GET", `/api/games/${cpu.body.id}?seat=${cpu.body.seats.white}`)).body;
+  const m0 = await request(inst[0].base, "POST", `/api/games/${cpu.body.id}/moves`,
+    { seat: cpu.body.seats.white, move: cw.legal[0], ply: 0 });
+  eq(m0.status, 200, "the person's move, on instance 0 (whose computer seat now thinks for 4 s)");
+  await sleep(300);
+  inst[0].child.kill("SIGKILL");
+  await inst[0].exited;
+  const t0 = Date.now();
+  let cgame;
+  for (;;) {
+    cgame = (await request(inst[1].base, "GET", `/api/games/${cpu.body.id}`)).body;
+    if (cgame.moves.length >= 2 || Date.now() - t0 > 15000) break;
+    await sleep(200);
+  }
+  check(cgame.moves.length === 2, "instance 0 killed while thinking: the computer's move is played by another", JSON.stringify(cgame.moves));
+  check(Date.now() - t0 < 15000, "... within seconds", Date.now() - t0);
+  console.log(`computer seat taken over in ${Date.now() - t0} ms`);
+
+  // 5. The clocked game's clock, judged by whichever instance held it
+  // (instance 0 may have: it is dead) — time runs out for white: the game
+  // ends on time, judged by a live instance.
+  writeFileSync(clockFile, String(120000));
+  const t1 = Date.now();
+  let timed;
+  for (;;) {
+    timed = (await request(inst[2].base, "GET", `/api/games/${cg}`)).body;
+    if (timed.over || Date.now() - t1 > 15000) break;
+    await sleep(200);
+  }
+  eq([timed.over, timed.end, timed.winner], [true, "time", "black"], "the running clock is judged after instance 0 died");
+  console.log(`flag judged in ${Date.now() - t1} ms`);
+  writeFileSync(clockFile, "0");
+
+  // 6. Moves through nginx while an instance is killed mid-game: every move
+  // acknowledged is stored, none twice.
+  inst[0] = await startServer({ db, args });
+  await sleep(500);
+  const g6 = (await retrying(nginx.base, "POST", "/api/games", { game: "cathedral", white: "human", black: "human" })).body;
+  const acked = [];
+  let killed = false;
+  for (let p = 0; p < 60; p++) {
+    const gv = (await retrying(nginx.base, "GET", `/api/games/${g6.id}`)).body;
+    if (gv.over) break;
+    const seat = gv.tomove === "white" ? g6.seats.white : g6.seats.black;
+    const mine = (await retrying(nginx.base, "GET", `/api/games/${g6.id}?seat=${seat}`)).body;
+    const move = mine.legal[p % mine.legal.length];
+    if (p === 10) {   // one instance dies mid-game, in the middle of requests
+      inst[1].child.kill("SIGKILL");
+      killed = true;
+    }
+    const r = await retrying(nginx.base, "POST", `/api/games/${g6.id}/moves`, { seat, move, ply: p });
+    if (!check(r.status === 200, `move ${p} through nginx with an instance killed`, `${r.status} ${JSON.stringify(r.body)}`)) break;
+    acked.push(move);
+  }
+  check(killed, "an instance was killed mid-game");
+  const g6f = (await request(inst[2].base, "GET", `/api/games/${g6.id}`)).body;
+  eq(g6f.moves, acked, "every acknowledged move is stored, none twice");
+
+  // 7. PostgreSQL restarted mid-game: 503 while it is down, never a wrong
+  // answer; then the game goes on and live sockets catch up.
+  const g7 = (await request(inst[2].base, "POST", "/api/games", { game: "urbino", white: "human", black: "human" })).body;
+  const v7 = live(inst[0].base, g7.id);
+  await v7.open;
+  sh(["down", pgdir]);
+  const w7 = await request(inst[2].base, "GET", `/api/games/${g7.id}?seat=${g7.seats.white}`);
+  const during = await request(inst[2].base, "POST", `/api/games/${g7.id}/moves`, { seat: g7.seats.white, move: w7.body.legal?.[0] ?? "x", ply: 0 });
+  check(during.status === 503, "a move while PostgreSQL is down: 503", `${during.status} ${JSON.stringify(during.body)}`);
+  const made7 = await request(inst[0].base, "POST", "/api/games", { game: "urbino", white: "human", black: "human" });
+  check(made7.status === 503, "a new game while PostgreSQL is down: 503", made7.status);
+  sh(["up", pgdir]);
+  const m7 = await retrying(inst[2].base, "POST", `/api/games/${g7.id}/moves`, { seat: g7.seats.white, move: w7.body.legal[0], ply: 0 }, {}, 20000);
+  eq(m7.status, 200, "PostgreSQL back: the move is stored");
+  const saw7 = await v7.until((ms) => ms.some((m) => m.moves?.length === 1), 10000);
+  check(saw7, "... and a viewer on another instance sees it");
+  v7.close();
+  const g7f = (await request(inst[0].base, "GET", `/api/games/${g7.id}`)).body;
+  eq(g7f.moves, [w7.body.legal[0]], "... stored once");
+  for (const s of inst) if (s.child.exitCode === null && s.child.signalCode === null) await s.stop();
+});
