@@ -1064,4 +1064,6 @@ const store_ops store_sqlite_ops = {
     sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
     sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,
     sq_player_games, sq_set_game_ratings, sq_set_offers,
+    /* One instance only: no notify, listen, wait_notify, claims or stats. */
+    NULL, NULL, NULL, NULL, NULL, NULL,
 };
