@@ -30,7 +30,7 @@ LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/record/*.c s
 CLI_SRC := $(wildcard src/cli/*.c)
 # The server (src/server/): its own layer, linked into the program only.
 SRV_SRC := $(wildcard src/server/*.c src/server/core/*.c)
-SRV_PKG := libwebsockets jansson sqlite3 libsodium
+SRV_PKG := libwebsockets jansson sqlite3 libsodium libpq
 SRV_CFLAGS := $(shell pkg-config --cflags $(SRV_PKG))
 SRV_LIBS := $(shell pkg-config --libs $(SRV_PKG))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -94,19 +94,20 @@ $(BUILD)/tavoliere.pc: include/tavoliere.h Makefile
 		'Libs: $(strip -L$${libdir} -ltavoliere -lm -lpthread $(LDSAN))' >$@
 
 # The program also seals hidden deals in saved records (src/cli/seal.c: libsodium) and
-# links the server (src/server/: libwebsockets, jansson, SQLite, libsodium).
+# links the server (src/server/: libwebsockets, jansson, SQLite, libpq, libsodium).
 $(BUILD)/tavoliere: $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a $(SRV_LIBS) $(LDLIBS)
 
 $(SRV_OBJ): CPPFLAGS += $(SRV_CFLAGS)
+$(BUILD)/obj/tests/server/test_store.o: CPPFLAGS += $(shell pkg-config --cflags libpq)
 
 # The server's core alone (src/server/core/: no libwebsockets, no JSON) and
 # its C tests: the storage conformance suite and the core's own tests, which
-# link SQLite and libsodium only.
+# link SQLite, libpq (PostgreSQL) and libsodium only.
 CORE_OBJ := $(filter $(BUILD)/obj/src/server/core/%,$(SRV_OBJ))
-CORE_LIBS := $(shell pkg-config --libs sqlite3 libsodium)
+CORE_LIBS := $(shell pkg-config --libs sqlite3 libsodium libpq)
 $(BUILD)/test_store: $(BUILD)/obj/tests/server/test_store.o $(BUILD)/obj/src/server/core/store.o \
-                     $(BUILD)/obj/src/server/core/store_sqlite.o
+                     $(BUILD)/obj/src/server/core/store_sqlite.o $(BUILD)/obj/src/server/core/store_pg.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(CORE_LIBS) $(LDLIBS)
 
 $(BUILD)/test_core: $(BUILD)/obj/tests/server/test_core.o $(CORE_OBJ) $(BUILD)/libtavoliere-internal.a

@@ -7,9 +7,11 @@
 
 #include "server/core/store.h"
 
+/* A connection URI names PostgreSQL; anything else is an SQLite file. */
 const store_ops *store_backend(const char *db)
 {
-    (void)db;
+    if (strncmp(db, "postgresql://", 13) == 0 || strncmp(db, "postgres://", 11) == 0)
+        return &store_pg_ops;
     return &store_sqlite_ops;
 }
 

@@ -1,0 +1,1463 @@
+/*
+ * store_pg.c — the store on PostgreSQL (libpq).
+ *
+ * --db postgresql://user@host:port/dbname (or postgres://...) opens one
+ * connection (application_name=tavoliere, synchronous_commit on: a commit
+ * returns once it is durable).  The schema is the SQLite backend's (schema
+ * version 9) in PostgreSQL's types; account names are unique ignoring
+ * letter case through a unique index on lower(name), kept as chosen.
+ * Every statement with data is prepared (PQprepare, lazily, once per
+ * connection) and run with parameters; only constant text (transaction
+ * control, the schema, LISTEN of a quoted identifier) goes through PQexec.
+ *
+ * Batches as in SQLite: the first write of a batch sends BEGIN, each
+ * operation runs inside SAVEPOINT op ... RELEASE op (ROLLBACK TO op when it
+ * fails, so it undoes only itself and the batch goes on), flush sends
+ * COMMIT.  Reads inside an open batch see its writes.
+ *
+ * A lost connection (the database restarted): the call that meets it fails
+ * with -1, the next call tries PQreset once (then statements are prepared
+ * again, LISTEN repeated; claims were lost with the session), and a batch
+ * that was open is reported failed by flush, never committed in part.
+ *
+ * Many instances on one database: notify joins the batch (pg_notify, sent
+ * on commit only), listen/wait_notify receive, try_claim/release_claim are
+ * session-level advisory locks on a 64-bit hash of the key
+ * (hashtextextended), held once per connection.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libpq-fe.h>
+
+#include "server/core/store.h"
+
+/* The schema this program writes. */
+#define PG_SCHEMA 9
+
+/* Migrations, in order: `from` version to `to`.  A new database is made at
+ * the current schema in one step; never edit one that has shipped, add
+ * {9, 10, "..."} after it. */
+typedef struct pg_migration {
+    int from, to;
+    const char *sql;
+} pg_migration;
+
+static const pg_migration migrations[] = {
+    {0, 9,
+     "CREATE TABLE games ("
+     "  id text PRIMARY KEY,"
+     "  seq bigserial NOT NULL,"      /* insertion order (SQLite's rowid) */
+     "  game text NOT NULL,"
+     "  options text NOT NULL,"
+     "  seed bigint NOT NULL,"
+     "  white text NOT NULL,"
+     "  black text NOT NULL,"
+     "  created bigint NOT NULL,"
+     "  status integer NOT NULL,"
+     "  resigned integer NOT NULL DEFAULT -1,"
+     "  local integer NOT NULL DEFAULT 0,"
+     "  rematch text NOT NULL DEFAULT '',"
+     "  white_account text NOT NULL DEFAULT '',"
+     "  black_account text NOT NULL DEFAULT '',"
+     "  rated integer NOT NULL DEFAULT 0,"
+     "  winner text NOT NULL DEFAULT '',"
+     "  end_reason text NOT NULL DEFAULT '',"
+     "  clock_initial bigint NOT NULL DEFAULT 0,"
+     "  clock_increment bigint NOT NULL DEFAULT 0,"
+     "  clock_days bigint NOT NULL DEFAULT 0,"
+     "  started_ms bigint NOT NULL DEFAULT 0,"
+     "  white_rating double precision NOT NULL DEFAULT 0,"
+     "  black_rating double precision NOT NULL DEFAULT 0,"
+     "  draw_offer integer NOT NULL DEFAULT -1,"
+     "  takeback_offer integer NOT NULL DEFAULT -1"
+     ");"
+     "CREATE INDEX games_status ON games (status);"
+     "CREATE INDEX games_white_account ON games (lower(white_account), created);"
+     "CREATE INDEX games_black_account ON games (lower(black_account), created);"
+     "CREATE TABLE seats ("
+     "  game text NOT NULL REFERENCES games (id),"
+     "  side integer NOT NULL,"
+     "  token_hash bytea NOT NULL,"
+     "  PRIMARY KEY (game, side)"
+     ");"
+     "CREATE TABLE moves ("
+     "  game text NOT NULL REFERENCES games (id),"
+     "  ply integer NOT NULL,"
+     "  text text NOT NULL,"
+     "  ms bigint NOT NULL,"
+     "  time bigint NOT NULL,"
+     "  PRIMARY KEY (game, ply)"
+     ");"
+     /* Names unique ignoring case (SQLite: COLLATE NOCASE, ASCII only; so
+      * is lower() in the C locale).  The tables naming an account match it
+      * ignoring case in their queries (no foreign key: it would compare
+      * exactly). */
+     "CREATE TABLE accounts ("
+     "  name text PRIMARY KEY,"
+     "  pwhash text NOT NULL,"
+     "  created bigint NOT NULL"
+     ");"
+     "CREATE UNIQUE INDEX accounts_name_nocase ON accounts (lower(name));"
+     "CREATE TABLE sessions ("
+     "  hash bytea PRIMARY KEY,"
+     "  account text NOT NULL,"
+     "  created bigint NOT NULL,"
+     "  expires bigint NOT NULL"
+     ");"
+     "CREATE INDEX sessions_account ON sessions (account);"
+     "CREATE TABLE ratings ("
+     "  account text NOT NULL,"
+     "  game text NOT NULL,"
+     "  rating double precision NOT NULL, rd double precision NOT NULL,"
+     "  vol double precision NOT NULL,"
+     "  games integer NOT NULL,"
+     "  PRIMARY KEY (account, game)"
+     ");"
+     "CREATE TABLE seeks ("
+     "  id text PRIMARY KEY,"
+     "  account text NOT NULL,"
+     "  game text NOT NULL, options text NOT NULL, rated integer NOT NULL,"
+     "  colour integer NOT NULL,"
+     "  initial bigint NOT NULL, increment bigint NOT NULL, days bigint NOT NULL,"
+     "  created bigint NOT NULL,"
+     "  state integer NOT NULL DEFAULT 0,"      /* 0 open, 1 taken, 2 withdrawn */
+     "  taken_by text NOT NULL DEFAULT '',"     /* the game it became */
+     "  challenge text NOT NULL DEFAULT ''"
+     ");"
+     "CREATE INDEX seeks_open ON seeks (state, created);"},
+};
+#define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+enum {
+    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
+    Q_GET_GAME, Q_GET_MOVES, Q_UNFINISHED,
+    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
+    Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
+    Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
+    Q_SET_GAME_RATINGS, Q_SET_OFFERS,
+    Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
+    NQ
+};
+
+static const char *const queries[NQ] = {
+    [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
+                   " resigned, local, white_account, black_account, rated, clock_initial,"
+                   " clock_increment, clock_days, started_ms)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
+                   " $16, $17)",
+    [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES ($1, $2, $3)",
+    [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES ($1, $2, $3, $4, $5)",
+    [Q_SET_STATUS] = "UPDATE games SET status = $2 WHERE id = $1",
+    [Q_SET_RESULT] = "UPDATE games SET status = $2, resigned = $3 WHERE id = $1",
+    [Q_SET_REMATCH] = "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch = ''",
+    [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = $1 AND ply >= $2",
+    /* The row and both seats' hashes in one round trip. */
+    [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local,"
+                   " rematch, white_account, black_account, rated, winner, end_reason,"
+                   " clock_initial, clock_increment, clock_days, started_ms, draw_offer,"
+                   " takeback_offer,"
+                   " (SELECT token_hash FROM seats WHERE game = $1 AND side = 0),"
+                   " (SELECT token_hash FROM seats WHERE game = $1 AND side = 1)"
+                   " FROM games WHERE id = $1",
+    [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = $1 ORDER BY ply",
+    [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 OR (status = 0 AND"
+                     " (clock_initial > 0 OR clock_days > 0)) ORDER BY created, id COLLATE \"C\"",
+    [Q_SET_END] = "UPDATE games SET winner = $2, end_reason = $3 WHERE id = $1",
+    [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES ($1, $2, $3)",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE lower(name) = lower($1)",
+    [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = $2 WHERE lower(name) = lower($1)",
+    [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires)"
+                      " VALUES ($1, $2, $3, $4)",
+    [Q_GET_SESSION] = "SELECT a.name FROM sessions s JOIN accounts a"
+                      " ON lower(a.name) = lower(s.account) WHERE s.hash = $1 AND s.expires > $2",
+    [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = $1",
+    [Q_SESSIONS_OF] = "SELECT hash, created, expires FROM sessions WHERE account = $1 AND"
+                      " expires > $2 ORDER BY created DESC",
+    [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
+                   " increment, days, created, challenge)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+    [Q_CLOSE_SEEK] = "UPDATE seeks SET state = $3, taken_by = $2 WHERE id = $1 AND state = 0",
+    [Q_SEEK_STATE] = "SELECT state FROM seeks WHERE id = $1",
+    [Q_OPEN_SEEKS] = "SELECT id, account, game, options, rated, colour, initial, increment, days,"
+                     " created, challenge FROM seeks WHERE state = 0"
+                     " ORDER BY created, id COLLATE \"C\"",
+    [Q_GET_RATING] = "SELECT rating, rd, vol, games FROM ratings WHERE account = $1 AND game = $2",
+    [Q_SET_RATING] = "INSERT INTO ratings (account, game, rating, rd, vol, games)"
+                     " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (account, game) DO UPDATE SET"
+                     " rating = excluded.rating, rd = excluded.rd, vol = excluded.vol,"
+                     " games = excluded.games",
+    [Q_RATINGS] = "SELECT game, rating, rd, vol, games FROM ratings WHERE account = $1"
+                  " ORDER BY game COLLATE \"C\"",
+    [Q_PLAYER_GAMES] = "SELECT id, game, white, black, white_account, black_account, winner,"
+                       " end_reason, rated, white_rating, black_rating, created FROM games"
+                       " WHERE lower(white_account) = lower($1) OR lower(black_account) = lower($1)"
+                       " ORDER BY created DESC, seq DESC LIMIT $2",
+    [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games FROM ratings r"
+                      " JOIN accounts a ON lower(a.name) = lower(r.account) WHERE r.game = $1"
+                      " ORDER BY r.rating DESC, lower(a.name) COLLATE \"C\", a.name COLLATE \"C\""
+                      " LIMIT $2",
+    [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
+                        " (lower(white_account) = lower($1) OR lower(black_account) = lower($1))"
+                        " ORDER BY created DESC, seq DESC LIMIT $2",
+    [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = $2, black_rating = $3 WHERE id = $1",
+    [Q_SET_OFFERS] = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1",
+    [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
+    [Q_TRY_CLAIM] = "SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
+    [Q_RELEASE_CLAIM] = "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
+    [Q_GET_VERSION] = "SELECT version FROM schema_version",
+    [Q_INIT_VERSION] = "INSERT INTO schema_version (version) VALUES (0)",
+    [Q_SET_VERSION] = "UPDATE schema_version SET version = $1",
+};
+
+typedef struct pg_store {
+    store base;              /* first: a pg_store is a store */
+    PGconn *conn;
+    char prepared[NQ];       /* prepared on this connection (cleared by a reset) */
+    int in_tx;               /* a batch is open: BEGIN sent, writes wait for flush */
+    int batch_lost;          /* the open batch died with the connection: flush says so */
+    int was_lost;            /* the connection was reset since wait_notify last looked */
+    char **claims;           /* the keys this connection holds */
+    int nclaims, capclaims;
+    char **channels;         /* LISTENed (again after a reset) */
+    int nchannels, capchannels;
+    int64_t trips, bytes_out, bytes_in;
+} pg_store;
+
+/* A text result: copied into err with the URI's password (if any) masked. */
+static void set_err(pg_store *st, char *err, size_t errlen, const char *what, const char *msg)
+{
+    if (!err || errlen == 0)
+        return;
+    snprintf(err, errlen, "%s: %s", what, msg && msg[0] ? msg : "database error");
+    size_t n = strlen(err);
+    while (n > 0 && (err[n - 1] == '\n' || err[n - 1] == ' '))
+        err[--n] = 0;
+    const char *pw = st && st->conn ? PQpass(st->conn) : NULL;
+    size_t pl = pw ? strlen(pw) : 0;
+    if (pl == 0)
+        return;
+    for (char *p = strstr(err, pw); p; p = strstr(p, pw))
+        memset(p, '*', pl);
+}
+
+/* The connection is gone: the batch with it, the statements, the claims. */
+static void lost(pg_store *st)
+{
+    if (st->in_tx) {
+        st->in_tx = 0;
+        st->batch_lost = 1;
+    }
+    memset(st->prepared, 0, sizeof st->prepared);
+    for (int i = 0; i < st->nclaims; i++)
+        free(st->claims[i]);
+    st->nclaims = 0;
+    st->was_lost = 1;
+}
+
+/* A result that did what was asked (a command, or rows). */
+static int res_ok(const PGresult *r)
+{
+    ExecStatusType s = PQresultStatus(r);
+    return s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK;
+}
+
+/* Bytes received: the values of a result (an approximation of the wire:
+ * headers and field descriptions are not counted). */
+static void count_in(pg_store *st, const PGresult *r)
+{
+    int rows = PQntuples(r), cols = PQnfields(r);
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            st->bytes_in += PQgetlength(r, i, j);
+}
+
+/* Run constant SQL text (no data in it): 0, or -1 with a message. */
+static int simple(pg_store *st, const char *sql, const char *what, char *err, size_t errlen)
+{
+    PGresult *r = PQexec(st->conn, sql);
+    st->trips++;
+    st->bytes_out += (int64_t)strlen(sql);
+    int ok = r && res_ok(r);
+    if (!ok)
+        set_err(st, err, errlen, what,
+                r ? PQresultErrorMessage(r) : PQerrorMessage(st->conn));
+    if (r)
+        count_in(st, r);
+    PQclear(r);
+    if (!ok && PQstatus(st->conn) != CONNECTION_OK)
+        lost(st);
+    return ok ? 0 : -1;
+}
+
+/* Session settings and LISTENs, on a new connection. */
+static int setup(pg_store *st, char *err, size_t errlen);
+
+/* The connection, reset once if it was lost: 0 usable, -1 not (with a message). */
+static int ensure(pg_store *st, char *err, size_t errlen)
+{
+    if (PQstatus(st->conn) == CONNECTION_OK)
+        return 0;
+    lost(st);
+    PQreset(st->conn);
+    st->trips++;
+    if (PQstatus(st->conn) != CONNECTION_OK) {
+        set_err(st, err, errlen, "database connection lost", PQerrorMessage(st->conn));
+        return -1;
+    }
+    return setup(st, err, errlen);
+}
+
+/* Text valid as UTF-8 (the database refuses anything else, and a refused
+ * read would spoil the open batch). */
+static int utf8_ok(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = p[0], cp, min;
+        int n;
+        if (c < 0x80) {
+            p++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) {
+            n = 1, cp = c & 0x1f, min = 0x80;
+        } else if ((c & 0xf0) == 0xe0) {
+            n = 2, cp = c & 0x0f, min = 0x800;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            return 0;
+        }
+        for (int i = 1; i <= n; i++) {
+            if ((p[i] & 0xc0) != 0x80)   /* also stops at the NUL */
+                return 0;
+            cp = cp << 6 | (p[i] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        p += n + 1;
+    }
+    return 1;
+}
+
+#define MAXP 17
+#define BAD_TEXT (-3)
+
+/* A statement's parameters, built from a format: 't' text, 'i' int64_t,
+ * 'd' double, 'h' a STORE_HASH_LEN hash (sent as binary bytea). */
+typedef struct params {
+    int n;
+    const char *val[MAXP];
+    int len[MAXP], form[MAXP];
+    char num[MAXP][32];
+} params;
+
+static void params_v(params *p, const char *fmt, va_list ap)
+{
+    p->n = 0;
+    for (; fmt[p->n] && p->n < MAXP; p->n++) {
+        int n = p->n;
+        p->len[n] = 0;
+        p->form[n] = 0;
+        switch (fmt[n]) {
+        case 't':
+            p->val[n] = va_arg(ap, const char *);
+            break;
+        case 'i':
+            snprintf(p->num[n], sizeof p->num[n], "%lld", (long long)va_arg(ap, int64_t));
+            p->val[n] = p->num[n];
+            break;
+        case 'd':
+            snprintf(p->num[n], sizeof p->num[n], "%.17g", va_arg(ap, double));
+            p->val[n] = p->num[n];
+            break;
+        default:
+            p->val[n] = (const char *)va_arg(ap, const unsigned char *);
+            p->len[n] = STORE_HASH_LEN;
+            p->form[n] = 1;
+            break;
+        }
+    }
+}
+
+/* Run prepared query q: 0 done (the result in *out when asked, to
+ * PQclear), STORE_CONFLICT when a constraint refused it (a key taken),
+ * BAD_TEXT for text that is not UTF-8 (nothing sent), -1 an error with a
+ * message. */
+static int run_p(pg_store *st, int q, PGresult **out, const char *what, char *err, size_t errlen,
+                 const params *p)
+{
+    if (out)
+        *out = NULL;
+    for (int i = 0; i < p->n; i++)
+        if (p->form[i] == 0 && !utf8_ok(p->val[i])) {
+            set_err(st, err, errlen, what, "text that is not UTF-8");
+            return BAD_TEXT;
+        }
+    if (ensure(st, err, errlen) != 0)
+        return -1;
+    char name[16];
+    snprintf(name, sizeof name, "tav%d", q);
+    if (!st->prepared[q]) {
+        PGresult *pr = PQprepare(st->conn, name, queries[q], 0, NULL);
+        st->trips++;
+        st->bytes_out += (int64_t)strlen(queries[q]);
+        int ok = pr && res_ok(pr);
+        if (!ok)
+            set_err(st, err, errlen, what, pr ? PQresultErrorMessage(pr) : PQerrorMessage(st->conn));
+        PQclear(pr);
+        if (!ok) {
+            if (PQstatus(st->conn) != CONNECTION_OK)
+                lost(st);
+            return -1;
+        }
+        st->prepared[q] = 1;
+    }
+    for (int i = 0; i < p->n; i++)
+        st->bytes_out += p->form[i] ? p->len[i] : (int64_t)strlen(p->val[i]);
+    PGresult *r = PQexecPrepared(st->conn, name, p->n, p->val, p->len, p->form, 0);
+    st->trips++;
+    if (r && res_ok(r)) {
+        count_in(st, r);
+        if (out)
+            *out = r;
+        else
+            PQclear(r);
+        return 0;
+    }
+    const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+    int conflict = state && strncmp(state, "23", 2) == 0;   /* integrity constraint */
+    set_err(st, err, errlen, what, r ? PQresultErrorMessage(r) : PQerrorMessage(st->conn));
+    PQclear(r);
+    if (PQstatus(st->conn) != CONNECTION_OK)
+        lost(st);
+    return conflict ? STORE_CONFLICT : -1;
+}
+
+static int run(pg_store *st, int q, PGresult **out, const char *what, char *err, size_t errlen,
+               const char *fmt, ...)
+{
+    params p;
+    va_list ap;
+    va_start(ap, fmt);
+    params_v(&p, fmt, ap);
+    va_end(ap);
+    return run_p(st, q, out, what, err, errlen, &p);
+}
+
+/* Rows changed by a write. */
+static long changed(PGresult *r) { return r ? strtol(PQcmdTuples(r), NULL, 10) : 0; }
+
+/* ---- batches ---- */
+
+/* Open the batch (BEGIN on its first write) and this operation's savepoint. */
+static int wbegin(pg_store *st, char *err, size_t errlen)
+{
+    if (ensure(st, err, errlen) != 0)
+        return -1;
+    if (st->batch_lost) {
+        set_err(st, err, errlen, "write",
+                "the open batch was lost with the database connection (flush reports it)");
+        return -1;
+    }
+    if (!st->in_tx) {
+        if (simple(st, "BEGIN", "begin", err, errlen) != 0)
+            return -1;
+        st->in_tx = 1;
+    }
+    return simple(st, "SAVEPOINT op", "savepoint", err, errlen);
+}
+
+/* Close the operation: kept (rc 0) or undone alone (the batch goes on);
+ * the operation's answer: 0, STORE_CONFLICT or -1. */
+static int wend(pg_store *st, int rc, char *err, size_t errlen)
+{
+    if (rc == 0)
+        return simple(st, "RELEASE op", "release", err, errlen);
+    char e2[128];
+    if (st->in_tx)
+        simple(st, "ROLLBACK TO op; RELEASE op", "rollback", e2, sizeof e2);
+    return rc == STORE_CONFLICT ? rc : -1;
+}
+
+/* One write statement as a whole operation: `want` rows changed (-1 any). */
+static int write1(pg_store *st, int q, int want, const char *what, char *err, size_t errlen,
+                  const char *fmt, ...)
+{
+    params p;
+    va_list ap;
+    va_start(ap, fmt);
+    params_v(&p, fmt, ap);
+    va_end(ap);
+    if (wbegin(st, err, errlen) != 0)
+        return -1;
+    PGresult *r = NULL;
+    int rc = run_p(st, q, &r, what, err, errlen, &p);
+    if (rc == 0 && want >= 0 && changed(r) != want) {
+        rc = -1;
+        set_err(st, err, errlen, what, "nothing to change");
+    }
+    PQclear(r);
+    return wend(st, rc, err, errlen);
+}
+
+static int pg_pending(const store *base)
+{
+    const pg_store *st = (const pg_store *)base;
+    return st->in_tx || st->batch_lost;
+}
+static int pg_flush(store *base, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (st->batch_lost) {
+        st->batch_lost = 0;
+        set_err(st, err, errlen, "commit", "the batch was lost with the database connection");
+        return -1;
+    }
+    if (!st->in_tx)
+        return 0;
+    st->in_tx = 0;
+    char e2[128];
+    if (PQtransactionStatus(st->conn) == PQTRANS_INERROR) {
+        simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
+        set_err(st, err, errlen, "commit", "the transaction failed and was rolled back");
+        return -1;
+    }
+    PGresult *r = PQexec(st->conn, "COMMIT");
+    st->trips++;
+    st->bytes_out += 6;
+    /* A COMMIT of a failed transaction answers ROLLBACK. */
+    int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0;
+    if (!ok)
+        set_err(st, err, errlen, "commit",
+                r && PQresultStatus(r) != PGRES_COMMAND_OK ? PQresultErrorMessage(r)
+                : r ? "the transaction was rolled back by the database"
+                    : PQerrorMessage(st->conn));
+    PQclear(r);
+    if (!ok) {
+        if (PQstatus(st->conn) != CONNECTION_OK)
+            lost(st);
+        else if (PQtransactionStatus(st->conn) != PQTRANS_IDLE)
+            simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
+        st->batch_lost = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static void pg_discard(store *base)
+{
+    pg_store *st = (pg_store *)base;
+    st->batch_lost = 0;
+    if (!st->in_tx)
+        return;
+    st->in_tx = 0;
+    char e2[128];
+    if (PQstatus(st->conn) == CONNECTION_OK)
+        simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
+}
+
+
+/* ---- results ---- */
+
+/* A text column copied into a fixed buffer; -1 when NULL or it does not fit. */
+static int col_text(const PGresult *r, int row, int col, char *buf, size_t n)
+{
+    if (PQgetisnull(r, row, col))
+        return -1;
+    size_t len = (size_t)PQgetlength(r, row, col);
+    if (len >= n)
+        return -1;
+    memcpy(buf, PQgetvalue(r, row, col), len);
+    buf[len] = 0;
+    return 0;
+}
+
+static int64_t col_i64(const PGresult *r, int row, int col)
+{
+    return (int64_t)strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static int col_int(const PGresult *r, int row, int col)
+{
+    return (int)strtol(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static double col_double(const PGresult *r, int row, int col)
+{
+    return strtod(PQgetvalue(r, row, col), NULL);
+}
+
+static int hexval(int c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                          : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* A bytea column (text form, hex: \x...) of exactly STORE_HASH_LEN bytes. */
+static int col_hash(const PGresult *r, int row, int col, unsigned char out[STORE_HASH_LEN])
+{
+    if (PQgetisnull(r, row, col) || PQgetlength(r, row, col) != 2 + 2 * STORE_HASH_LEN)
+        return -1;
+    const char *v = PQgetvalue(r, row, col);
+    if (v[0] != '\\' || v[1] != 'x')
+        return -1;
+    for (int i = 0; i < STORE_HASH_LEN; i++) {
+        int hi = hexval(v[2 + 2 * i]), lo = hexval(v[3 + 2 * i]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (unsigned char)(hi << 4 | lo);
+    }
+    return 0;
+}
+
+/* ---- open, migrate, close ---- */
+
+static int setup(pg_store *st, char *err, size_t errlen)
+{
+    /* Durable at commit whatever the database's default. */
+    if (simple(st, "SET synchronous_commit = on", "settings", err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < st->nchannels; i++) {
+        const char *ch = st->channels[i];
+        char *id = PQescapeIdentifier(st->conn, ch, strlen(ch));
+        if (!id) {
+            set_err(st, err, errlen, "listen", PQerrorMessage(st->conn));
+            return -1;
+        }
+        char sql[256];
+        int fits = snprintf(sql, sizeof sql, "LISTEN %s", id) < (int)sizeof sql;
+        PQfreemem(id);
+        if (!fits) {
+            set_err(st, err, errlen, "listen", "channel name too long");
+            return -1;
+        }
+        if (simple(st, sql, "listen", err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Bring the schema to the current version, one instance at a time (an
+ * advisory lock held to the end of the migration's transaction). */
+static int migrate(pg_store *st, char *err, size_t errlen)
+{
+    char e2[128];
+    if (simple(st, "BEGIN", "migrate", err, errlen) != 0)
+        return -1;
+    PGresult *r = NULL;
+    int v = -1;
+    if (simple(st, "SELECT pg_advisory_xact_lock(hashtextextended('tavoliere schema', 0))",
+               "migrate: lock", err, errlen) != 0 ||
+        simple(st, "CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)",
+               "migrate", err, errlen) != 0 ||
+        run(st, Q_GET_VERSION, &r, "schema version", err, errlen, "") != 0)
+        goto fail;
+    if (PQntuples(r) > 0)
+        v = col_int(r, 0, 0);
+    PQclear(r);
+    r = NULL;
+    if (v < 0) {
+        if (run(st, Q_INIT_VERSION, NULL, "schema version", err, errlen, "") != 0)
+            goto fail;
+        v = 0;
+    }
+    if (v > PG_SCHEMA) {
+        snprintf(err, errlen, "database schema version %d is newer than this program (%d)", v,
+                 PG_SCHEMA);
+        goto fail;
+    }
+    int from = v;
+    for (int i = 0; i < NMIGRATIONS; i++)
+        if (migrations[i].from == v) {
+            if (simple(st, migrations[i].sql, "migrate", err, errlen) != 0)
+                goto fail;
+            v = migrations[i].to;
+        }
+    if (v != PG_SCHEMA) {
+        snprintf(err, errlen, "database schema version %d: no migration to %d", v, PG_SCHEMA);
+        goto fail;
+    }
+    if (v != from && run(st, Q_SET_VERSION, NULL, "schema version", err, errlen, "i",
+                         (int64_t)v) != 0)
+        goto fail;
+    r = PQexec(st->conn, "COMMIT");
+    st->trips++;
+    int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0;
+    if (!ok)
+        set_err(st, err, errlen, "migrate: commit",
+                r ? PQresultErrorMessage(r) : PQerrorMessage(st->conn));
+    PQclear(r);
+    return ok ? 0 : -1;
+fail:
+    PQclear(r);
+    if (PQstatus(st->conn) == CONNECTION_OK)
+        simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
+    return -1;
+}
+
+static void pg_close(store *base);
+
+static store *pg_open(const char *uri, char *err, size_t errlen)
+{
+    pg_store *st = calloc(1, sizeof *st);
+    if (!st) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    /* A URI that does not parse: libpq's message may quote it (and its
+     * password), so it is not repeated. */
+    char *perr = NULL;
+    PQconninfoOption *opt = PQconninfoParse(uri, &perr);
+    if (!opt) {
+        PQfreemem(perr);
+        snprintf(err, errlen, "the PostgreSQL connection URI does not parse");
+        free(st);
+        return NULL;
+    }
+    PQconninfoFree(opt);
+    /* Before the URI: defaults it may change; after: what it may not. */
+    const char *const kw[] = {"connect_timeout", "dbname", "application_name", NULL};
+    const char *const val[] = {"10", uri, "tavoliere", NULL};
+    st->conn = PQconnectdbParams(kw, val, 1);
+    st->trips++;
+    if (!st->conn || PQstatus(st->conn) != CONNECTION_OK) {
+        set_err(st, err, errlen, "cannot connect to PostgreSQL",
+                st->conn ? PQerrorMessage(st->conn) : "out of memory");
+        pg_close(&st->base);
+        return NULL;
+    }
+    st->base.ops = &store_pg_ops;
+    if (setup(st, err, errlen) != 0 || migrate(st, err, errlen) != 0) {
+        pg_close(&st->base);
+        return NULL;
+    }
+    return &st->base;
+}
+
+static void pg_close(store *base)
+{
+    pg_store *st = (pg_store *)base;
+    if (!st)
+        return;
+    if (st->conn && (st->in_tx || st->batch_lost)) {
+        char err[128];
+        pg_flush(base, err, sizeof err);
+    }
+    PQfinish(st->conn);
+    for (int i = 0; i < st->nclaims; i++)
+        free(st->claims[i]);
+    free(st->claims);
+    for (int i = 0; i < st->nchannels; i++)
+        free(st->channels[i]);
+    free(st->channels);
+    free(st);
+}
+
+/* ---- games ---- */
+
+static int insert_move(pg_store *st, const char *id, int ply, const store_move *m, char *err,
+                       size_t errlen)
+{
+    return run(st, Q_INS_MOVE, NULL, "insert move", err, errlen, "titii", id, (int64_t)ply,
+               m->text, m->ms, m->time);
+}
+
+static int pg_create_game(store *base, const store_game *g, const store_move *moves, int nmoves,
+                          char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (wbegin(st, err, errlen) != 0)
+        return -1;
+    int rc = run(st, Q_INS_GAME, NULL, "insert game", err, errlen, "tttitttiiiittiiii", g->id,
+                 g->game, g->options ? g->options : "", (int64_t)g->seed, g->player[0],
+                 g->player[1], g->created, (int64_t)g->status, (int64_t)g->resigned,
+                 (int64_t)(g->local != 0), g->account[0], g->account[1], (int64_t)(g->rated != 0),
+                 g->clock_initial, g->clock_increment, g->clock_days, g->started_ms);
+    for (int side = 0; rc == 0 && side < 2; side++)
+        if (g->has_seat[side])
+            rc = run(st, Q_INS_SEAT, NULL, "insert seat", err, errlen, "tih", g->id,
+                     (int64_t)side, g->seat_hash[side]);
+    for (int i = 0; rc == 0 && i < nmoves; i++)
+        rc = insert_move(st, g->id, i, &moves[i], err, errlen);
+    /* A game already there is an error, not a conflict (SQLite's answer). */
+    return wend(st, rc == 0 ? 0 : -1, err, errlen);
+}
+
+static int pg_add_move(store *base, const char *id, int ply, const store_move *m, int status,
+                       char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (wbegin(st, err, errlen) != 0)
+        return -1;
+    int rc = insert_move(st, id, ply, m, err, errlen);
+    if (rc == 0)
+        rc = run(st, Q_SET_STATUS, NULL, "update game", err, errlen, "ti", id, (int64_t)status);
+    return wend(st, rc, err, errlen);
+}
+
+static int pg_truncate(store *base, const char *id, int ply, int status, char *err,
+                       size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (wbegin(st, err, errlen) != 0)
+        return -1;
+    int rc = run(st, Q_DEL_MOVES, NULL, "delete moves", err, errlen, "ti", id, (int64_t)ply);
+    if (rc == 0)
+        rc = run(st, Q_SET_RESULT, NULL, "update game", err, errlen, "tii", id, (int64_t)status,
+                 (int64_t)-1);
+    return wend(st, rc == 0 ? 0 : -1, err, errlen);
+}
+
+static int pg_set_result(store *base, const char *id, int status, int resigned, char *err,
+                         size_t errlen)
+{
+    return write1((pg_store *)base, Q_SET_RESULT, -1, "update game", err, errlen, "tii", id,
+                  (int64_t)status, (int64_t)resigned);
+}
+
+static int pg_set_rematch(store *base, const char *id, const char *rematch, char *err,
+                          size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (wbegin(st, err, errlen) != 0)
+        return -1;
+    PGresult *r = NULL;
+    int rc = run(st, Q_SET_REMATCH, &r, "update game", err, errlen, "tt", id, rematch);
+    if (rc == 0 && changed(r) != 1) {
+        snprintf(err, errlen, "game %.16s: unknown, or followed by a rematch already", id);
+        rc = STORE_CONFLICT;
+    }
+    PQclear(r);
+    return wend(st, rc == 0 || rc == STORE_CONFLICT ? rc : -1, err, errlen);
+}
+
+static int pg_load_game(store *base, const char *id, store_game *outp, store_row_fn row,
+                        store_move_fn move, void *ctx, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    store_game mine, *out = outp ? outp : &mine;
+    memset(out, 0, sizeof *out);
+    if (strlen(id) >= STORE_ID_LEN)
+        return 0;
+    strcpy(out->id, id);
+    PGresult *r = NULL;
+    int rc = run(st, Q_GET_GAME, &r, "load game", err, errlen, "t", id);
+    if (rc == BAD_TEXT)
+        return 0;
+    if (rc != 0)
+        return -1;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return 0;
+    }
+    out->options = PQgetisnull(r, 0, 1) ? NULL : strdup(PQgetvalue(r, 0, 1));
+    int bad = !out->options || col_text(r, 0, 0, out->game, sizeof out->game) != 0 ||
+              col_text(r, 0, 3, out->player[0], STORE_PLAYER_LEN) != 0 ||
+              col_text(r, 0, 4, out->player[1], STORE_PLAYER_LEN) != 0 ||
+              col_text(r, 0, 9, out->rematch, sizeof out->rematch) != 0 ||
+              col_text(r, 0, 10, out->account[0], STORE_NAME_LEN) != 0 ||
+              col_text(r, 0, 11, out->account[1], STORE_NAME_LEN) != 0 ||
+              col_text(r, 0, 13, out->winner, sizeof out->winner) != 0 ||
+              col_text(r, 0, 14, out->end, sizeof out->end) != 0;
+    out->seed = (uint64_t)col_i64(r, 0, 2);
+    out->created = col_i64(r, 0, 5);
+    out->status = col_int(r, 0, 6);
+    out->resigned = col_int(r, 0, 7);
+    out->local = col_int(r, 0, 8);
+    out->rated = col_int(r, 0, 12);
+    out->clock_initial = col_i64(r, 0, 15);
+    out->clock_increment = col_i64(r, 0, 16);
+    out->clock_days = col_i64(r, 0, 17);
+    out->started_ms = col_i64(r, 0, 18);
+    out->draw_offer = col_int(r, 0, 19);
+    out->takeback_offer = col_int(r, 0, 20);
+    for (int side = 0; side < 2; side++)
+        if (!PQgetisnull(r, 0, 21 + side)) {
+            if (col_hash(r, 0, 21 + side, out->seat_hash[side]) != 0)
+                bad = 1;
+            else
+                out->has_seat[side] = 1;
+        }
+    PQclear(r);
+    if (bad) {
+        snprintf(err, errlen, "game %s: damaged row", id);
+        store_game_done(out);
+        return -1;
+    }
+    if (row && row(ctx, out) != 0) {
+        snprintf(err, errlen, "game %s: its row was refused", id);
+        store_game_done(out);
+        return -1;
+    }
+    if (run(st, Q_GET_MOVES, &r, "load moves", err, errlen, "t", id) != 0) {
+        store_game_done(out);
+        return -1;
+    }
+    int n = PQntuples(r), stop = 0;
+    for (int i = 0; i < n && !stop; i++) {
+        store_move m;
+        int ply = col_int(r, i, 0);
+        m.text = PQgetvalue(r, i, 1);
+        m.ms = col_i64(r, i, 2);
+        m.time = col_i64(r, i, 3);
+        if (ply != i) {
+            snprintf(err, errlen, "game %s: moves out of order at ply %d", id, ply);
+            stop = 1;
+        } else if (move && move(ctx, ply, &m) != 0) {
+            snprintf(err, errlen, "game %s: move %d (%s) does not replay", id, ply, m.text);
+            stop = 1;
+        }
+    }
+    PQclear(r);
+    if (stop) {
+        store_game_done(out);
+        return -1;
+    }
+    if (!outp)
+        store_game_done(out);
+    return 1;
+}
+
+/* The ids in column 0 of a result, each handed to fn (the result is ours:
+ * fn may use the store). */
+static void each_id(PGresult *r, int max, store_id_fn fn, void *ctx)
+{
+    int n = PQntuples(r);
+    for (int i = 0; i < n && i < max; i++) {
+        char id[STORE_ID_LEN];
+        if (col_text(r, i, 0, id, sizeof id) == 0)
+            fn(ctx, id);
+    }
+}
+
+static int pg_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err, size_t errlen)
+{
+    PGresult *r = NULL;
+    if (run((pg_store *)base, Q_UNFINISHED, &r, "list games", err, errlen, "") != 0)
+        return -1;
+    each_id(r, PQntuples(r), fn, ctx);
+    PQclear(r);
+    return 0;
+}
+
+/* ---- accounts, sessions, seeks, ratings ---- */
+
+/* A read: 1 rows (in *r), 0 none (unknown text included), -1 error. */
+static int read_rows(pg_store *st, int q, PGresult **r, const char *what, char *err,
+                     size_t errlen, const char *fmt, ...)
+{
+    params p;
+    va_list ap;
+    va_start(ap, fmt);
+    params_v(&p, fmt, ap);
+    va_end(ap);
+    int rc = run_p(st, q, r, what, err, errlen, &p);
+    if (rc == BAD_TEXT)
+        return 0;
+    if (rc != 0)
+        return -1;
+    if (PQntuples(*r) == 0) {
+        PQclear(*r);
+        *r = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+static int pg_set_end(store *base, const char *id, const char *winner, const char *end, char *err,
+                      size_t errlen)
+{
+    return write1((pg_store *)base, Q_SET_END, 1, "game end", err, errlen, "ttt", id, winner, end);
+}
+
+static int pg_create_account(store *base, const store_account *a, char *err, size_t errlen)
+{
+    return write1((pg_store *)base, Q_INS_ACCOUNT, 1, "insert account", err, errlen, "tti",
+                  a->name, a->pwhash, a->created);
+}
+
+static int pg_get_account(store *base, const char *name, store_account *out, char *err,
+                          size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_GET_ACCOUNT, &r, "load account", err, errlen, "t",
+                       name);
+    if (rc != 1)
+        return rc;
+    memset(out, 0, sizeof *out);
+    int bad = col_text(r, 0, 0, out->name, sizeof out->name) != 0 ||
+              col_text(r, 0, 1, out->pwhash, sizeof out->pwhash) != 0;
+    out->created = col_i64(r, 0, 2);
+    PQclear(r);
+    if (bad) {
+        snprintf(err, errlen, "account: damaged row");
+        return -1;
+    }
+    return 1;
+}
+
+static int pg_set_password(store *base, const char *name, const char *pwhash, char *err,
+                           size_t errlen)
+{
+    return write1((pg_store *)base, Q_SET_PASSWORD, 1, "password", err, errlen, "tt", name,
+                  pwhash);
+}
+
+static int pg_create_session(store *base, const unsigned char hash[STORE_HASH_LEN],
+                             const char *name, int64_t created, int64_t expires, char *err,
+                             size_t errlen)
+{
+    return write1((pg_store *)base, Q_INS_SESSION, 1, "insert session", err, errlen, "htii", hash,
+                  name, created, expires);
+}
+
+static int pg_get_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                          char name[STORE_NAME_LEN], char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_GET_SESSION, &r, "load session", err, errlen, "hi",
+                       hash, now);
+    if (rc != 1)
+        return rc;
+    int bad = col_text(r, 0, 0, name, STORE_NAME_LEN) != 0;
+    PQclear(r);
+    return bad ? -1 : 1;
+}
+
+static int pg_delete_session(store *base, const unsigned char hash[STORE_HASH_LEN], char *err,
+                             size_t errlen)
+{
+    return write1((pg_store *)base, Q_DEL_SESSION, -1, "end session", err, errlen, "h", hash);
+}
+
+static int pg_each_session(store *base, const char *name, int64_t now,
+                           int (*fn)(void *ctx, const unsigned char *hash, int64_t created,
+                                     int64_t expires),
+                           void *ctx, char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_SESSIONS_OF, &r, "list sessions", err, errlen, "ti",
+                       name, now);
+    if (rc != 1)
+        return rc;
+    int n = PQntuples(r), stop = 0;
+    for (int i = 0; i < n && !stop; i++) {
+        unsigned char h[STORE_HASH_LEN];
+        if (col_hash(r, i, 0, h) != 0)
+            continue;
+        stop = fn(ctx, h, col_i64(r, i, 1), col_i64(r, i, 2));
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_create_seek(store *base, const store_seek *k, char *err, size_t errlen)
+{
+    return write1((pg_store *)base, Q_INS_SEEK, 1, "insert seek", err, errlen, "ttttiiiiiit",
+                  k->id, k->by, k->game, k->options, (int64_t)k->rated, (int64_t)k->colour,
+                  k->initial, k->increment, k->days, k->created, k->to);
+}
+
+static int pg_seek_state(store *base, const char *id)
+{
+    char err[128];
+    PGresult *r;
+    if (read_rows((pg_store *)base, Q_SEEK_STATE, &r, "seek", err, sizeof err, "t", id) != 1)
+        return -1;
+    int state = col_int(r, 0, 0);
+    PQclear(r);
+    return state;
+}
+
+static int pg_close_seek(store *base, const char *id, const char *game, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (write1(st, Q_CLOSE_SEEK, 1, "close seek", err, errlen, "tti", id, game,
+               (int64_t)(game[0] ? 1 : 2)) == 0)
+        return 0;
+    int state = pg_seek_state(base, id);
+    return state == 1 || state == 2 ? STORE_CONFLICT : -1;
+}
+
+static int pg_each_seek(store *base, store_seek_fn fn, void *ctx, char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_OPEN_SEEKS, &r, "list seeks", err, errlen, "");
+    if (rc != 1)
+        return rc;
+    int n = PQntuples(r), stop = 0;
+    for (int i = 0; i < n && !stop; i++) {
+        store_seek k;
+        memset(&k, 0, sizeof k);
+        if (col_text(r, i, 0, k.id, sizeof k.id) != 0 || col_text(r, i, 1, k.by, sizeof k.by) != 0 ||
+            col_text(r, i, 2, k.game, sizeof k.game) != 0 ||
+            col_text(r, i, 3, k.options, sizeof k.options) != 0 ||
+            col_text(r, i, 10, k.to, sizeof k.to) != 0)
+            continue;
+        k.rated = col_int(r, i, 4);
+        k.colour = col_int(r, i, 5);
+        k.initial = col_i64(r, i, 6);
+        k.increment = col_i64(r, i, 7);
+        k.days = col_i64(r, i, 8);
+        k.created = col_i64(r, i, 9);
+        stop = fn(ctx, &k);
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_get_rating(store *base, const char *name, const char *game, store_rating *out,
+                         char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_GET_RATING, &r, "load rating", err, errlen, "tt", name,
+                       game);
+    if (rc != 1)
+        return rc;
+    out->rating = col_double(r, 0, 0);
+    out->rd = col_double(r, 0, 1);
+    out->vol = col_double(r, 0, 2);
+    out->games = col_int(r, 0, 3);
+    PQclear(r);
+    return 1;
+}
+
+static int pg_set_rating(store *base, const char *name, const char *game, const store_rating *r,
+                         char *err, size_t errlen)
+{
+    return write1((pg_store *)base, Q_SET_RATING, 1, "rating", err, errlen, "ttdddi", name, game,
+                  r->rating, r->rd, r->vol, (int64_t)r->games);
+}
+
+static int pg_each_rating(store *base, const char *name,
+                          int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx,
+                          char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_RATINGS, &r, "list ratings", err, errlen, "t", name);
+    if (rc != 1)
+        return rc;
+    int n = PQntuples(r), stop = 0;
+    for (int i = 0; i < n && !stop; i++) {
+        char game[32];
+        if (col_text(r, i, 0, game, sizeof game) != 0)
+            continue;
+        store_rating x = {col_double(r, i, 1), col_double(r, i, 2), col_double(r, i, 3),
+                          col_int(r, i, 4)};
+        stop = fn(ctx, game, &x);
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_leaderboard(store *base, const char *game, int limit,
+                          int (*fn)(void *ctx, const char *name, const store_rating *r),
+                          void *ctx, char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_LEADERBOARD, &r, "leaderboard", err, errlen, "ti",
+                       game, (int64_t)limit);
+    if (rc != 1)
+        return rc;
+    int n = PQntuples(r), stop = 0;
+    for (int i = 0; i < n && !stop; i++) {
+        char name[STORE_NAME_LEN];
+        if (col_text(r, i, 0, name, sizeof name) != 0)
+            continue;
+        store_rating x = {col_double(r, i, 1), col_double(r, i, 2), col_double(r, i, 3),
+                          col_int(r, i, 4)};
+        stop = fn(ctx, name, &x);
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_player_unfinished(store *base, const char *name, int limit, store_id_fn fn,
+                                void *ctx, char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_UNFINISHED_OF, &r, "list games", err, errlen, "ti",
+                       name, (int64_t)limit);
+    if (rc != 1)
+        return rc;
+    each_id(r, 100, fn, ctx);
+    PQclear(r);
+    return 0;
+}
+
+static int pg_player_games(store *base, const char *name, int limit, store_pgame_fn fn, void *ctx,
+                           char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_PLAYER_GAMES, &r, "list games", err, errlen, "ti",
+                       name, (int64_t)limit);
+    if (rc != 1)
+        return rc;
+    int n = PQntuples(r), stop = 0;
+    for (int i = 0; i < n && !stop; i++) {
+        store_player_game g;
+        memset(&g, 0, sizeof g);
+        char acc[2][STORE_NAME_LEN];
+        if (col_text(r, i, 0, g.id, sizeof g.id) != 0 ||
+            col_text(r, i, 1, g.game, sizeof g.game) != 0 ||
+            col_text(r, i, 2, g.white, sizeof g.white) != 0 ||
+            col_text(r, i, 3, g.black, sizeof g.black) != 0 ||
+            col_text(r, i, 4, acc[0], sizeof acc[0]) != 0 ||
+            col_text(r, i, 5, acc[1], sizeof acc[1]) != 0 ||
+            col_text(r, i, 6, g.winner, sizeof g.winner) != 0 ||
+            col_text(r, i, 7, g.end, sizeof g.end) != 0)
+            continue;
+        if (acc[0][0])
+            snprintf(g.white, sizeof g.white, "%s", acc[0]);
+        if (acc[1][0])
+            snprintf(g.black, sizeof g.black, "%s", acc[1]);
+        g.rated = col_int(r, i, 8);
+        g.rating_after[0] = col_double(r, i, 9);
+        g.rating_after[1] = col_double(r, i, 10);
+        g.created = col_i64(r, i, 11);
+        stop = fn(ctx, &g);
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_set_game_ratings(store *base, const char *id, double white, double black,
+                               char *err, size_t errlen)
+{
+    return write1((pg_store *)base, Q_SET_GAME_RATINGS, 1, "game ratings", err, errlen, "tdd", id,
+                  white, black);
+}
+
+static int pg_set_offers(store *base, const char *id, int draw, int takeback, char *err,
+                         size_t errlen)
+{
+    return write1((pg_store *)base, Q_SET_OFFERS, 1, "offers", err, errlen, "tii", id,
+                  (int64_t)draw, (int64_t)takeback);
+}
+
+/* ---- many instances ---- */
+
+static int pg_notify(store *base, const char *channel, const char *payload, char *err,
+                     size_t errlen)
+{
+    return write1((pg_store *)base, Q_NOTIFY, -1, "notify", err, errlen, "tt", channel, payload);
+}
+
+/* Add a string to a list (once). */
+static int remember(char ***list, int *n, int *cap, const char *s)
+{
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*list)[i], s) == 0)
+            return 0;
+    if (*n == *cap) {
+        int nc = *cap ? *cap * 2 : 8;
+        char **p = realloc(*list, (size_t)nc * sizeof *p);
+        if (!p)
+            return -1;
+        *list = p;
+        *cap = nc;
+    }
+    char *c = strdup(s);
+    if (!c)
+        return -1;
+    (*list)[(*n)++] = c;
+    return 0;
+}
+
+static int pg_listen(store *base, const char *const *channels, int n, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (ensure(st, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        char *id = PQescapeIdentifier(st->conn, channels[i], strlen(channels[i]));
+        if (!id) {
+            set_err(st, err, errlen, "listen", PQerrorMessage(st->conn));
+            return -1;
+        }
+        char sql[256];
+        int fits = snprintf(sql, sizeof sql, "LISTEN %s", id) < (int)sizeof sql;
+        PQfreemem(id);
+        if (!fits) {
+            set_err(st, err, errlen, "listen", "channel name too long");
+            return -1;
+        }
+        if (simple(st, sql, "listen", err, errlen) != 0)
+            return -1;
+        if (remember(&st->channels, &st->nchannels, &st->capchannels, channels[i]) != 0) {
+            set_err(st, err, errlen, "listen", "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Hand the messages already received to fn. */
+static int drain(pg_store *st, void (*fn)(void *ctx, const char *channel, const char *payload),
+                 void *ctx)
+{
+    int n = 0;
+    PGnotify *m;
+    while ((m = PQnotifies(st->conn)) != NULL) {
+        st->bytes_in += (int64_t)(strlen(m->relname) + strlen(m->extra));
+        fn(ctx, m->relname, m->extra);
+        PQfreemem(m);
+        n++;
+    }
+    return n;
+}
+
+static int64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int pg_wait_notify(store *base, int timeout_ms,
+                          void (*fn)(void *ctx, const char *channel, const char *payload),
+                          void *ctx, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (ensure(st, err, errlen) != 0)
+        return -1;
+    if (st->was_lost) {
+        st->was_lost = 0;
+        set_err(st, err, errlen, "wait", "the database connection was lost and made again:"
+                " messages may have been missed");
+        return -1;
+    }
+    int n = drain(st, fn, ctx);
+    int64_t end = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+    while (n == 0) {
+        int64_t left = end - mono_ms();
+        if (left < 0)
+            left = 0;
+        struct pollfd p = {PQsocket(st->conn), POLLIN, 0};
+        if (p.fd < 0) {
+            lost(st);
+            st->was_lost = 0;
+            set_err(st, err, errlen, "wait", "the database connection was lost");
+            return -1;
+        }
+        int rc = poll(&p, 1, (int)left);
+        if (rc < 0 && errno != EINTR) {
+            set_err(st, err, errlen, "wait", strerror(errno));
+            return -1;
+        }
+        if (rc > 0) {
+            if (!PQconsumeInput(st->conn) || PQstatus(st->conn) != CONNECTION_OK) {
+                set_err(st, err, errlen, "wait: the database connection was lost",
+                        PQerrorMessage(st->conn));
+                lost(st);
+                st->was_lost = 0;
+                return -1;
+            }
+            n = drain(st, fn, ctx);
+        }
+        if (left == 0)
+            break;
+    }
+    return n;
+}
+
+static int pg_try_claim(store *base, const char *key, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    if (ensure(st, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < st->nclaims; i++)
+        if (strcmp(st->claims[i], key) == 0)
+            return 1;
+    PGresult *r = NULL;
+    if (run(st, Q_TRY_CLAIM, &r, "claim", err, errlen, "t", key) != 0)
+        return -1;
+    int got = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
+    PQclear(r);
+    if (got && remember(&st->claims, &st->nclaims, &st->capclaims, key) != 0) {
+        char e2[128];
+        run(st, Q_RELEASE_CLAIM, NULL, "release claim", e2, sizeof e2, "t", key);
+        set_err(st, err, errlen, "claim", "out of memory");
+        return -1;
+    }
+    return got;
+}
+
+static void pg_release_claim(store *base, const char *key)
+{
+    pg_store *st = (pg_store *)base;
+    for (int i = 0; i < st->nclaims; i++)
+        if (strcmp(st->claims[i], key) == 0) {
+            char e2[128];
+            if (PQstatus(st->conn) == CONNECTION_OK)
+                run(st, Q_RELEASE_CLAIM, NULL, "release claim", e2, sizeof e2, "t", key);
+            free(st->claims[i]);
+            st->claims[i] = st->claims[--st->nclaims];
+            return;
+        }
+}
+
+/* Round trips: every PQexec, PQprepare, PQexecPrepared and PQreset on this
+ * connection.  Bytes: the SQL text and parameter values sent and the
+ * result values (and notifications) received: an approximation of the
+ * traffic, without the protocol's framing. */
+static void pg_stats(const store *base, int64_t *round_trips, int64_t *bytes_out,
+                     int64_t *bytes_in)
+{
+    const pg_store *st = (const pg_store *)base;
+    if (round_trips)
+        *round_trips = st->trips;
+    if (bytes_out)
+        *bytes_out = st->bytes_out;
+    if (bytes_in)
+        *bytes_in = st->bytes_in;
+}
+
+const store_ops store_pg_ops = {
+    .name = "postgresql",
+    .open = pg_open,
+    .close = pg_close,
+    .pending = pg_pending,
+    .flush = pg_flush,
+    .discard = pg_discard,
+    .create_game = pg_create_game,
+    .add_move = pg_add_move,
+    .truncate = pg_truncate,
+    .set_result = pg_set_result,
+    .set_rematch = pg_set_rematch,
+    .load_game = pg_load_game,
+    .each_unfinished = pg_each_unfinished,
+    .set_end = pg_set_end,
+    .create_account = pg_create_account,
+    .get_account = pg_get_account,
+    .set_password = pg_set_password,
+    .create_session = pg_create_session,
+    .get_session = pg_get_session,
+    .delete_session = pg_delete_session,
+    .each_session = pg_each_session,
+    .create_seek = pg_create_seek,
+    .close_seek = pg_close_seek,
+    .seek_state = pg_seek_state,
+    .each_seek = pg_each_seek,
+    .get_rating = pg_get_rating,
+    .set_rating = pg_set_rating,
+    .each_rating = pg_each_rating,
+    .leaderboard = pg_leaderboard,
+    .player_unfinished = pg_player_unfinished,
+    .player_games = pg_player_games,
+    .set_game_ratings = pg_set_game_ratings,
+    .set_offers = pg_set_offers,
+    .notify = pg_notify,
+    .listen = pg_listen,
+    .wait_notify = pg_wait_notify,
+    .try_claim = pg_try_claim,
+    .release_claim = pg_release_claim,
+    .stats = pg_stats,
+};
