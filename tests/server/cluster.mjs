@@ -73,6 +73,7 @@ http {
   }
   return {
     base,
+    log: () => { try { return readFileSync(join(dir, "error.log"), "utf8").slice(-3000); } catch { return ""; } },
     async stop() {
       child.kill("SIGQUIT");
       await new Promise((r) => (child.exitCode !== null ? r() : child.on("exit", r)));
@@ -151,7 +152,7 @@ main(async (cleanup) => {
   // its two players' and a spectator's live sockets on three different
   // instances: every viewer sees every move, to the end.
   const made = await request(nginx.base, "POST", "/api/games", { game: "urbino", white: "human", black: "human" });
-  eq(made.status, 201, "a game made through nginx");
+  if (!eq(made.status, 201, "a game made through nginx")) console.log(nginx.log(), JSON.stringify(made.body));
   const id = made.body.id;
   const seats = made.body.seats;
   const views = [live(inst[0].base, id, seats.white), live(inst[1].base, id, seats.black), live(inst[2].base, id)];
