@@ -1,6 +1,10 @@
 /*
  * test_store.c — the storage conformance suite: every backend of
- * src/server/core/store.h must pass it (today SQLite).  Create, load, append
+ * src/server/core/store.h must pass it (SQLite; PostgreSQL too when
+ * TAV_TEST_PG names a server: postgresql://user@host:port/db, on which it
+ * makes fresh databases, plus PostgreSQL's own checks: notifications
+ * delivered on commit only, claims, a restart of the database when
+ * TAV_TEST_PG_DIR names a scripts/pg-throwaway.sh folder).  Create, load, append
  * moves, a racing duplicate ply, resign, undo (truncate), the list of games
  * whose computer seat is to act, migrations from an old schema, the file's
  * mode, and a reopen after a crash (a child process killed with SIGKILL in
@@ -13,8 +17,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "server/core/store.h"
@@ -256,8 +262,10 @@ static void conformance(const store_ops *ops, const char *path)
     snprintf(what, sizeof what, "%s: the backend is the one --db names", b);
     check(st->ops == ops && store_backend(path) == ops, what, NULL);
     struct stat sb;
-    snprintf(what, sizeof what, "%s: the database is the server's user's only (0600)", b);
-    check(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600, what, NULL);
+    if (ops == &store_sqlite_ops) {
+        snprintf(what, sizeof what, "%s: the database is the server's user's only (0600)", b);
+        check(stat(path, &sb) == 0 && (sb.st_mode & 0777) == 0600, what, NULL);
+    }
 
     store_game g;
     fill_game(&g, "AAAAAAAAAAAA", "human", "ai:level=3", STORE_PLAYING);
@@ -466,6 +474,293 @@ static void migration(const char *path)
     store_close(st);
 }
 
+/* ---- PostgreSQL ---- */
+
+/* The databases made on the server, dropped at the end. */
+typedef struct pgdbs {
+    const char *base;   /* TAV_TEST_PG */
+    int n;
+    char name[16][32];
+} pgdbs;
+
+/* A fresh database on the server: its URI in out (base with its database
+ * name replaced), 0; -1 when it cannot be made. */
+static int pg_newdb(pgdbs *d, char *out, size_t outlen)
+{
+    if (d->n >= 16)
+        return -1;
+    char *name = d->name[d->n];
+    snprintf(name, sizeof d->name[0], "tav_store_%d_%d", (int)getpid(), d->n);
+    PGconn *c = PQconnectdb(d->base);
+    char sql[96];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %s", name);   /* [a-z0-9_] only */
+    PGresult *r = PQstatus(c) == CONNECTION_OK ? PQexec(c, sql) : NULL;
+    int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
+    if (!ok)
+        printf("cannot make a database: %s", PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+    if (!ok)
+        return -1;
+    d->n++;
+    const char *host = strstr(d->base, "://");
+    host = host ? host + 3 : d->base;
+    size_t end = strcspn(host, "/?");
+    const char *query = strchr(host + end, '?');
+    snprintf(out, outlen, "%.*s/%s%s", (int)(host - d->base + end), d->base, name,
+             query ? query : "");
+    return 0;
+}
+
+static void pg_dropdbs(pgdbs *d)
+{
+    PGconn *c = PQconnectdb(d->base);
+    for (int i = 0; i < d->n && PQstatus(c) == CONNECTION_OK; i++) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "DROP DATABASE IF EXISTS %s WITH (FORCE)", d->name[i]);
+        PQclear(PQexec(c, sql));
+    }
+    PQfinish(c);
+}
+
+typedef struct heard {
+    int n;
+    char channel[4][32], payload[4][64];
+} heard;
+
+static void on_notify(void *ctx, const char *channel, const char *payload)
+{
+    heard *h = ctx;
+    if (h->n < 4) {
+        snprintf(h->channel[h->n], sizeof h->channel[0], "%s", channel);
+        snprintf(h->payload[h->n], sizeof h->payload[0], "%s", payload);
+    }
+    h->n++;
+}
+
+/* Wait up to ms for messages (several waits: one may end early). */
+static int wait_for(store *st, heard *h, int ms)
+{
+    char err[256];
+    for (int waited = 0; waited < ms && h->n == 0; waited += 100)
+        if (st->ops->wait_notify(st, 100, on_notify, h, err, sizeof err) < 0)
+            return -1;
+    return h->n;
+}
+
+/* Notifications join the batch: delivered to a listener on another
+ * connection once it commits, never when it is discarded. */
+static void pg_notify_checks(const char *uri)
+{
+    char err[256];
+    store *a = store_open(uri, err, sizeof err), *b = store_open(uri, err, sizeof err);
+    check(a && b, "postgresql: two connections to one database", err);
+    if (!a || !b) {
+        store_close(a);
+        store_close(b);
+        return;
+    }
+    check(store_shared(a) == 1, "postgresql: the backend is shared (it listens)", NULL);
+    const char *chans[] = {"tav_test", "tav_other"};
+    check(b->ops->listen(b, chans, 2, err, sizeof err) == 0, "postgresql: listen", err);
+    heard h = {0};
+    check(store_notify(a, "tav_test", "first", err, sizeof err) == 0 && store_pending(a) == 1,
+          "postgresql: a notification joins the open batch", err);
+    check(wait_for(b, &h, 300) == 0, "postgresql: nothing is delivered before the flush", NULL);
+    check(flush_ok(a), "postgresql: the batch with the notification commits", NULL);
+    check(wait_for(b, &h, 5000) == 1 && strcmp(h.channel[0], "tav_test") == 0 &&
+              strcmp(h.payload[0], "first") == 0,
+          "postgresql: the listener receives it after the flush", h.payload[0]);
+    memset(&h, 0, sizeof h);
+    check(store_notify(a, "tav_test", "never", err, sizeof err) == 0, "postgresql: a second notification",
+          err);
+    store_discard(a);
+    check(wait_for(b, &h, 400) == 0 && store_pending(a) == 0,
+          "postgresql: a discarded batch's notification is never delivered", h.payload[0]);
+    /* A write and its notification commit together. */
+    store_game g;
+    fill_game(&g, "NNNNNNNNNNNN", "human", "human", STORE_PLAYING);
+    check(store_create_game(a, &g, NULL, 0, err, sizeof err) == 0 &&
+              store_notify(a, "tav_other", "NNNNNNNNNNNN", err, sizeof err) == 0 && flush_ok(a) &&
+              wait_for(b, &h, 5000) == 1 && strcmp(h.channel[0], "tav_other") == 0 &&
+              store_load_game(b, h.payload[0], NULL, NULL, NULL, NULL, err, sizeof err) == 1,
+          "postgresql: the listener reads the game the notification names", err);
+
+    /* Round trips: one move in a batch, and its flush. */
+    int64_t t0, t1, t2, out, in;
+    a->ops->stats(a, &t0, &out, &in);
+    store_move m = {"accept", 1, 1};
+    store_add_move(a, "NNNNNNNNNNNN", 0, &m, STORE_PLAYING, err, sizeof err);
+    a->ops->stats(a, &t1, NULL, NULL);
+    store_move m1 = {"veto", 1, 2};
+    store_add_move(a, "NNNNNNNNNNNN", 1, &m1, STORE_PLAYING, err, sizeof err);
+    flush_ok(a);
+    a->ops->stats(a, &t2, NULL, NULL);
+    store_load_game(a, "NNNNNNNNNNNN", NULL, NULL, NULL, NULL, err, sizeof err);
+    a->ops->stats(a, NULL, &out, &in);
+    printf("postgresql: round trips: the first move of a batch %lld, the next with the flush %lld"
+           " (%lld bytes out, %lld in so far)\n",
+           (long long)(t1 - t0), (long long)(t2 - t1), (long long)out, (long long)in);
+    check(t0 > 0 && out > 0 && in > 0 && t1 - t0 >= 2 && t2 - t1 >= 2 && t2 - t1 <= 4,
+          "postgresql: round trips and bytes are counted", NULL);
+    store_close(a);
+    store_close(b);
+}
+
+/* Claims: held by one connection, refused to another, released by
+ * release_claim or when the holder's connection ends. */
+static void pg_claim_checks(const char *uri)
+{
+    char err[256];
+    store *a = store_open(uri, err, sizeof err), *b = store_open(uri, err, sizeof err);
+    if (!a || !b) {
+        check(0, "postgresql: two connections for the claims", err);
+        store_close(a);
+        store_close(b);
+        return;
+    }
+    check(store_try_claim(a, "game:AAAA", err, sizeof err) == 1, "postgresql: a claim is taken", err);
+    check(store_try_claim(a, "game:AAAA", err, sizeof err) == 1,
+          "postgresql: claiming it again on the same connection answers 1", err);
+    check(store_try_claim(b, "game:AAAA", err, sizeof err) == 0,
+          "postgresql: another connection is refused the claim", err);
+    check(store_try_claim(b, "game:BBBB", err, sizeof err) == 1,
+          "postgresql: another key is free", err);
+    store_release_claim(a, "game:AAAA");
+    check(store_try_claim(b, "game:AAAA", err, sizeof err) == 1,
+          "postgresql: released once (held once), the other connection gets it", err);
+    check(store_try_claim(a, "game:AAAA", err, sizeof err) == 0,
+          "postgresql: and the first is refused it now", err);
+    check(store_try_claim(a, "game:CCCC", err, sizeof err) == 1, "postgresql: a third claim", err);
+    store_close(a);
+    int got = 0;
+    for (int i = 0; i < 50 && got != 1; i++) {
+        got = store_try_claim(b, "game:CCCC", err, sizeof err);
+        if (got != 1)
+            nanosleep(&(struct timespec){0, 100000000}, NULL);
+    }
+    check(got == 1, "postgresql: a closed connection's claims are free", err);
+    store_close(b);
+}
+
+/* Several instances opening a new database at once: one migrates, the
+ * others wait for it and find the schema made. */
+static void pg_concurrent_open(const char *uri)
+{
+    pid_t kids[4];
+    for (int i = 0; i < 4; i++) {
+        kids[i] = fork();
+        if (kids[i] == 0) {
+            char err[256];
+            store *st = store_open(uri, err, sizeof err);
+            if (!st) {
+                printf("child: %s\n", err);
+                _exit(1);
+            }
+            int rc = store_load_game(st, "XXXXXXXXXXXX", NULL, NULL, NULL, NULL, err, sizeof err);
+            store_close(st);
+            _exit(rc == 0 ? 0 : 2);
+        }
+    }
+    int ok = 1;
+    for (int i = 0; i < 4; i++) {
+        int status = 0;
+        waitpid(kids[i], &status, 0);
+        ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    }
+    check(ok, "postgresql: four instances opening a new database at once all succeed", NULL);
+}
+
+/* No password from the URI in any message. */
+static void pg_password_checks(const char *uri)
+{
+    char err[512] = "", bad[512];
+    const char *pw = "Sup3rSecretPw";
+    snprintf(bad, sizeof bad, "postgresql://tav:%s@127.0.0.1:1/nodb", pw);
+    store *st = store_open(bad, err, sizeof err);
+    check(!st && err[0] && !strstr(err, pw), "postgresql: a refused connection's message hides the password", err);
+    store_close(st);
+    snprintf(bad, sizeof bad, "postgresql://tav:%s@127.0.0.1:1/nodb?sslmode=%%zz%s", pw, pw);
+    st = store_open(bad, err, sizeof err);
+    check(!st && err[0] && !strstr(err, pw), "postgresql: an unparsable URI's message hides the password", err);
+    store_close(st);
+    (void)uri;
+}
+
+/* The database restarts: every call answers -1 while it is down (an open
+ * batch is reported failed by flush), then the store works again by
+ * itself. */
+static void pg_restart_checks(const char *uri, const char *dir)
+{
+    char err[512], cmd[600];
+    /* The password is ignored (trust), but must not appear in messages. */
+    char withpw[512];
+    const char *at = strstr(uri, "://");
+    const char *pw = "Sup3rSecretPw";
+    snprintf(withpw, sizeof withpw, "postgresql://tav:%s@%s", pw, strchr(at + 3, '@') ? strchr(at + 3, '@') + 1 : at + 3);
+    store *st = store_open(withpw, err, sizeof err);
+    store *l = store_open(uri, err, sizeof err);
+    check(st && l, "postgresql: open before the restart", err);
+    if (!st || !l) {
+        store_close(st);
+        store_close(l);
+        return;
+    }
+    const char *chans[] = {"tav_restart"};
+    l->ops->listen(l, chans, 1, err, sizeof err);
+    store_game g;
+    fill_game(&g, "RRRRRRRRRRRR", "human", "human", STORE_PLAYING);
+    store_move m = {"accept", 1, 1};
+    check(store_create_game(st, &g, &m, 1, err, sizeof err) == 0 && flush_ok(st),
+          "postgresql: a game before the restart", err);
+    store_move m1 = {"veto", 2, 2};
+    check(store_add_move(st, "RRRRRRRRRRRR", 1, &m1, STORE_PLAYING, err, sizeof err) == 0,
+          "postgresql: a move in a batch left open", err);
+    snprintf(cmd, sizeof cmd, "sh scripts/pg-throwaway.sh down '%s'", dir);
+    check(system(cmd) == 0, "postgresql: the database stops", cmd);
+    err[0] = 0;
+    int r1 = store_load_game(st, "RRRRRRRRRRRR", NULL, NULL, NULL, NULL, err, sizeof err);
+    check(r1 == -1 && err[0] && !strstr(err, pw), "postgresql: while it is down a read answers -1",
+          err);
+    err[0] = 0;
+    int r2 = store_load_game(st, "RRRRRRRRRRRR", NULL, NULL, NULL, NULL, err, sizeof err);
+    check(r2 == -1 && err[0] && !strstr(err, pw), "postgresql: and again (the reset fails)", err);
+    store_move m2 = {"veto", 3, 3};
+    check(store_add_move(st, "RRRRRRRRRRRR", 1, &m2, STORE_PLAYING, err, sizeof err) == -1,
+          "postgresql: a write answers -1", NULL);
+    check(store_flush(st, err, sizeof err) == -1 && !store_pending(st),
+          "postgresql: the batch open when it went down is reported failed by flush", err);
+    snprintf(cmd, sizeof cmd, "sh scripts/pg-throwaway.sh up '%s'", dir);
+    check(system(cmd) == 0, "postgresql: the database starts again", cmd);
+    loaded ld = {0};
+    int r3 = store_load_game(st, "RRRRRRRRRRRR", NULL, NULL, on_move, &ld, err, sizeof err);
+    check(r3 == 1 && ld.n == 1, "postgresql: the store works again: the committed move, not the lost one",
+          err);
+    check(store_add_move(st, "RRRRRRRRRRRR", 1, &m1, STORE_PLAYING, err, sizeof err) == 0 &&
+              store_add_move(st, "RRRRRRRRRRRR", 1, &m2, STORE_PLAYING, err, sizeof err) ==
+                  STORE_CONFLICT &&
+              store_notify(st, "tav_restart", "back", err, sizeof err) == 0 && flush_ok(st),
+          "postgresql: writes and conflicts after the restart", err);
+    memset(&ld, 0, sizeof ld);
+    store_load_game(st, "RRRRRRRRRRRR", NULL, NULL, on_move, &ld, err, sizeof err);
+    check(ld.n == 2 && strcmp(ld.moves[1], "veto") == 0, "postgresql: the new move reads back", NULL);
+    /* The listener: told the connection was lost, then listening again. */
+    heard h = {0};
+    int lostseen = 0;
+    for (int i = 0; i < 50 && h.n == 0; i++) {
+        int rc = l->ops->wait_notify(l, 100, on_notify, &h, err, sizeof err);
+        if (rc < 0)
+            lostseen = 1;
+    }
+    check(lostseen, "postgresql: the listener is told its connection was lost", NULL);
+    memset(&h, 0, sizeof h);
+    check(store_notify(st, "tav_restart", "again", err, sizeof err) == 0 && flush_ok(st) &&
+              wait_for(l, &h, 5000) == 1 && strcmp(h.payload[0], "again") == 0,
+          "postgresql: the listener listens again after the restart", h.payload[0]);
+    store_close(st);
+    store_close(l);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/tav-store-XXXXXX";
@@ -484,6 +779,32 @@ int main(void)
     char path[256];
     snprintf(path, sizeof path, "%s/old.db", dir);
     migration(path);
+    check(store_backend("postgresql://u@h/db") == &store_pg_ops &&
+              store_backend("postgres://u@h/db") == &store_pg_ops &&
+              store_backend("postgres.db") == &store_sqlite_ops,
+          "a URI names PostgreSQL, anything else an SQLite file", NULL);
+    pgdbs pg = {getenv("TAV_TEST_PG"), 0, {{0}}};
+    if (pg.base && pg.base[0]) {
+        char uri[4][512];
+        int ok = 1;
+        for (int i = 0; i < 4 && ok; i++)
+            ok = pg_newdb(&pg, uri[i], sizeof uri[i]) == 0;
+        check(ok, "postgresql: fresh databases on the test server", pg.base);
+        if (ok) {
+            conformance(&store_pg_ops, uri[0]);
+            crash(&store_pg_ops, uri[1]);
+            pg_notify_checks(uri[2]);
+            pg_claim_checks(uri[2]);
+            pg_concurrent_open(uri[3]);
+            pg_password_checks(uri[0]);
+            const char *pgdir = getenv("TAV_TEST_PG_DIR");
+            if (pgdir && pgdir[0])
+                pg_restart_checks(uri[2], pgdir);
+            else
+                printf("postgresql: no TAV_TEST_PG_DIR: the restart checks are skipped\n");
+        }
+        pg_dropdbs(&pg);
+    }
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -135,7 +135,7 @@ static const pg_migration migrations[] = {
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 enum {
-    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
+    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
@@ -153,6 +153,10 @@ static const char *const queries[NQ] = {
                    " $16, $17)",
     [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES ($1, $2, $3)",
     [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES ($1, $2, $3, $4, $5)",
+    /* A move and the game's status after it in one statement (one round trip). */
+    [Q_ADD_MOVE] = "WITH m AS (INSERT INTO moves (game, ply, text, ms, time)"
+                   " VALUES ($1, $2, $3, $4, $5) RETURNING game)"
+                   " UPDATE games SET status = $6 WHERE id = (SELECT game FROM m)",
     [Q_SET_STATUS] = "UPDATE games SET status = $2 WHERE id = $1",
     [Q_SET_RESULT] = "UPDATE games SET status = $2, resigned = $3 WHERE id = $1",
     [Q_SET_REMATCH] = "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch = ''",
@@ -220,6 +224,7 @@ typedef struct pg_store {
     PGconn *conn;
     char prepared[NQ];       /* prepared on this connection (cleared by a reset) */
     int in_tx;               /* a batch is open: BEGIN sent, writes wait for flush */
+    int sp_held;             /* the last operation's savepoint is not released yet */
     int batch_lost;          /* the open batch died with the connection: flush says so */
     int was_lost;            /* the connection was reset since wait_notify last looked */
     char **claims;           /* the keys this connection holds */
@@ -253,6 +258,7 @@ static void lost(pg_store *st)
         st->in_tx = 0;
         st->batch_lost = 1;
     }
+    st->sp_held = 0;
     memset(st->prepared, 0, sizeof st->prepared);
     for (int i = 0; i < st->nclaims; i++)
         free(st->claims[i]);
@@ -456,7 +462,10 @@ static long changed(PGresult *r) { return r ? strtol(PQcmdTuples(r), NULL, 10) :
 
 /* ---- batches ---- */
 
-/* Open the batch (BEGIN on its first write) and this operation's savepoint. */
+/* Open the batch (BEGIN on its first write) and this operation's
+ * savepoint.  The savepoint of the operation before, when it succeeded, is
+ * released in the same round trip (RELEASE op; SAVEPOINT op): two round
+ * trips an operation (savepoint, statement), and COMMIT releases the last. */
 static int wbegin(pg_store *st, char *err, size_t errlen)
 {
     if (ensure(st, err, errlen) != 0)
@@ -466,20 +475,31 @@ static int wbegin(pg_store *st, char *err, size_t errlen)
                 "the open batch was lost with the database connection (flush reports it)");
         return -1;
     }
-    if (!st->in_tx) {
-        if (simple(st, "BEGIN", "begin", err, errlen) != 0)
-            return -1;
-        st->in_tx = 1;
+    const char *sql = !st->in_tx ? "BEGIN; SAVEPOINT op"
+                      : st->sp_held ? "RELEASE op; SAVEPOINT op" : "SAVEPOINT op";
+    int was = st->in_tx;
+    st->sp_held = 0;
+    if (simple(st, sql, "begin", err, errlen) != 0) {
+        if (!was && PQstatus(st->conn) == CONNECTION_OK &&
+            PQtransactionStatus(st->conn) != PQTRANS_IDLE) {
+            char e2[128];
+            simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
+        }
+        return -1;
     }
-    return simple(st, "SAVEPOINT op", "savepoint", err, errlen);
+    st->in_tx = 1;
+    return 0;
 }
 
-/* Close the operation: kept (rc 0) or undone alone (the batch goes on);
- * the operation's answer: 0, STORE_CONFLICT or -1. */
+/* Close the operation: kept (rc 0: its savepoint released with the next
+ * one's, or by COMMIT) or undone alone (the batch goes on); the
+ * operation's answer: 0, STORE_CONFLICT or -1. */
 static int wend(pg_store *st, int rc, char *err, size_t errlen)
 {
-    if (rc == 0)
-        return simple(st, "RELEASE op", "release", err, errlen);
+    if (rc == 0) {
+        st->sp_held = st->in_tx;
+        return 0;
+    }
     char e2[128];
     if (st->in_tx)
         simple(st, "ROLLBACK TO op; RELEASE op", "rollback", e2, sizeof e2);
@@ -523,6 +543,7 @@ static int pg_flush(store *base, char *err, size_t errlen)
     if (!st->in_tx)
         return 0;
     st->in_tx = 0;
+    st->sp_held = 0;
     char e2[128];
     if (PQtransactionStatus(st->conn) == PQTRANS_INERROR) {
         simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
@@ -558,6 +579,7 @@ static void pg_discard(store *base)
     if (!st->in_tx)
         return;
     st->in_tx = 0;
+    st->sp_held = 0;
     char e2[128];
     if (PQstatus(st->conn) == CONNECTION_OK)
         simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
@@ -704,6 +726,14 @@ fail:
 
 static void pg_close(store *base);
 
+/* The database's notices (a table there already, a connection ended by
+ * the administrator) are not the server's output. */
+static void no_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
 static store *pg_open(const char *uri, char *err, size_t errlen)
 {
     pg_store *st = calloc(1, sizeof *st);
@@ -733,6 +763,7 @@ static store *pg_open(const char *uri, char *err, size_t errlen)
         pg_close(&st->base);
         return NULL;
     }
+    PQsetNoticeProcessor(st->conn, no_notice, NULL);
     st->base.ops = &store_pg_ops;
     if (setup(st, err, errlen) != 0 || migrate(st, err, errlen) != 0) {
         pg_close(&st->base);
@@ -775,7 +806,7 @@ static int pg_create_game(store *base, const store_game *g, const store_move *mo
     pg_store *st = (pg_store *)base;
     if (wbegin(st, err, errlen) != 0)
         return -1;
-    int rc = run(st, Q_INS_GAME, NULL, "insert game", err, errlen, "tttitttiiiittiiii", g->id,
+    int rc = run(st, Q_INS_GAME, NULL, "insert game", err, errlen, "tttittiiiittiiiii", g->id,
                  g->game, g->options ? g->options : "", (int64_t)g->seed, g->player[0],
                  g->player[1], g->created, (int64_t)g->status, (int64_t)g->resigned,
                  (int64_t)(g->local != 0), g->account[0], g->account[1], (int64_t)(g->rated != 0),
@@ -796,9 +827,9 @@ static int pg_add_move(store *base, const char *id, int ply, const store_move *m
     pg_store *st = (pg_store *)base;
     if (wbegin(st, err, errlen) != 0)
         return -1;
-    int rc = insert_move(st, id, ply, m, err, errlen);
-    if (rc == 0)
-        rc = run(st, Q_SET_STATUS, NULL, "update game", err, errlen, "ti", id, (int64_t)status);
+    /* A ply taken already (or an unknown game): a constraint, a conflict. */
+    int rc = run(st, Q_ADD_MOVE, NULL, "insert move", err, errlen, "titiii", id, (int64_t)ply,
+                 m->text, m->ms, m->time, (int64_t)status);
     return wend(st, rc, err, errlen);
 }
 
