@@ -959,7 +959,10 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         g = core_get(S->C, gid);
     }
     if (!g) {
-        refuse(r, 404, "no such game");
+        if (core_id_ok(id, idlen) && core_get_failed(S->C))
+            refuse(r, 503, "the game could not be read: try again");
+        else
+            refuse(r, 404, "no such game");
         return;
     }
     const char *name = actions[a].name;

@@ -1088,7 +1088,9 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         id[CORE_ID_CHARS] = 0;
         g = core_id_ok(id, CORE_ID_CHARS) ? core_get(S->C, id) : NULL;
         if (!g)
-            err = "no such game";
+            err = core_id_ok(id, CORE_ID_CHARS) && core_get_failed(S->C)
+                      ? "the game could not be read: try again"
+                      : "no such game";
     }
     int viewer = TAV_SPECTATOR;
     if (!err && !host_allowed(S, wsi)) {

@@ -152,6 +152,7 @@ struct game {
      * thinks for its computer seat, judges its clock); when it last tried. */
     int claimed;
     int64_t claim_tried;
+    int64_t stamp;       /* the store's stamp of what this copy holds (0: not kept) */
 };
 
 /* A hint's answer, or a record check's. */
@@ -296,6 +297,8 @@ struct core {
     int catch_up;        /* (qlock) messages may have been missed: read everything again */
     int64_t last_scan;   /* unix ms of the last look for unclaimed games */
     long notes_seen, refreshed;   /* counters (the log at exit, the benchmark) */
+    int get_failed;      /* the last core_get found nothing because the store failed */
+    int64_t catch_up_at; /* (loop) unix ms to read everything again (a read failed), 0 none */
 };
 
 /* ---- life ---- */
@@ -326,6 +329,9 @@ void core_fail_next_commit(core *C);
 
 /* ---- games ---- */
 game *core_get(core *C, const char *id);          /* loads from the store; NULL unknown */
+/* After core_get answered NULL: 1 when the store failed (503), not an
+ * unknown game (404). */
+int core_get_failed(const core *C);
 int core_id_ok(const char *id, size_t n);         /* 12 base64url characters */
 /* Which side a token holds in g: TAV_WHITE, TAV_BLACK, or -1. */
 int core_seat(const game *g, const char *token);
@@ -476,8 +482,9 @@ void shared_drain(core *C);
 void shared_tick(core *C);
 /* games.c, for shared.c: game `id` changed elsewhere (read it again if in
  * memory); every game in memory read again; games nobody looks after. */
-int core_game_changed_elsewhere(core *C, const char *id);   /* 1: not yet (its writes wait) */
-void core_refresh_all(core *C);
+/* 1: not yet (its writes wait); -1: it could not be read */
+int core_game_changed_elsewhere(core *C, const char *id);
+int core_refresh_all(core *C);   /* -1: some could not be read */
 void core_take_over(core *C);
 /* lobby.c, for shared.c: the seeks changed elsewhere (read them again);
  * a seek of `account` was accepted elsewhere as game `game_id`. */

@@ -83,6 +83,8 @@ int core_mover_at(const game *g, int ply)
     return st ? tav_session_game(g->s)->to_move(st) : TAV_NONE;
 }
 
+int core_get_failed(const core *C) { return C->get_failed; }
+
 int core_id_ok(const char *id, size_t n)
 {
     if (n != CORE_ID_CHARS)
@@ -281,6 +283,7 @@ static int read_game(core *C, const char *id, game *g)
     g->clk_inc_ms = sg.clock_increment * 1000;
     g->clk_days = sg.clock_days;
     g->started_ms = sg.started_ms;
+    g->stamp = sg.stamp;
     if (clocked(g)) {
         clock_rebuild(g);
         if (strcmp(sg.end, "time") == 0) {
@@ -297,9 +300,13 @@ static int read_game(core *C, const char *id, game *g)
 static game *load_game(core *C, const char *id)
 {
     game *g = calloc(1, sizeof *g);
-    if (!g)
+    if (!g) {
+        C->get_failed = 1;
         return NULL;
-    if (read_game(C, id, g) != 1) {
+    }
+    int rc = read_game(C, id, g);
+    if (rc != 1) {
+        C->get_failed = rc < 0;
         free(g);
         return NULL;
     }
@@ -312,14 +319,18 @@ static game *load_game(core *C, const char *id)
 /* Read g again from the store (a batch of its writes failed, or another
  * instance changed it): what it kept in memory gives way to what is on
  * disk, its viewers are told, and a computer seat to act thinks anew.
- * 0, or -1 when it could not be read (it then leaves memory). */
-static int refresh_game(core *C, game *g)
+ * 0, or -1 when it could not be read: then a copy holding writes that
+ * failed (`must`) leaves memory; one merely behind others' stays as it was
+ * (what was true a moment ago), to be read again later. */
+static int refresh_game(core *C, game *g, int must)
 {
     game fresh;
     memset(&fresh, 0, sizeof fresh);
-    if (read_game(C, g->id, &fresh) != 1) {
-        core_log(C, "error: game %s could not be read back", g->id);
-        g->dead = 1;
+    int rc = read_game(C, g->id, &fresh);
+    if (rc != 1) {
+        core_log(C, "error: game %s could not be read again", g->id);
+        if (must || rc == 0)
+            g->dead = 1;
         return -1;
     }
     if (g->job) {
@@ -346,6 +357,7 @@ static int refresh_game(core *C, game *g)
     g->clk_days = fresh.clk_days;
     g->started_ms = fresh.started_ms;
     memcpy(g->left_ms, fresh.left_ms, sizeof g->left_ms);
+    g->stamp = fresh.stamp;
     changed(g);
     if (core_over(g)) {   /* ended elsewhere: its results were written there */
         if (g->owner) {
@@ -359,12 +371,35 @@ static int refresh_game(core *C, game *g)
     return 0;
 }
 
+/* Many instances: whether another wrote g since this copy was read (one
+ * look at its stamp); then it is read again.  Not while g's own writes
+ * wait (they settle first, and then its stamp is theirs). */
+static void freshen(core *C, game *g)
+{
+    if (!C->shared || g->unsaved || g->dead || !C->st->ops->game_stamp)
+        return;
+    int64_t now = 0;
+    char err[256];
+    int rc = C->st->ops->game_stamp(C->st, g->id, &now, err, sizeof err);
+    if (rc == 1 && now != g->stamp) {
+        C->refreshed++;
+        refresh_game(C, g, 0);
+    } else if (rc < 0) {
+        core_log(C, "error: game %s: %s", g->id, err);
+    }
+}
+
 game *core_get(core *C, const char *id)
 {
+    C->get_failed = 0;
     game *g = find_loaded(C, id);
     if (g) {
         g->touched = core_unix_ms() / 1000;
-        return g;
+        freshen(C, g);
+        if (!g->dead)
+            return g;
+        C->get_failed = 1;   /* it could not be read again: not an unknown game */
+        return NULL;
     }
     g = load_game(C, id);
     if (g) {
@@ -630,16 +665,17 @@ int core_game_changed_elsewhere(core *C, const char *id)
     if (g->unsaved > 0)
         return 1;
     C->refreshed++;
-    refresh_game(C, g);
-    return 0;
+    return refresh_game(C, g, 0) == 0 ? 0 : -1;
 }
 
-void core_refresh_all(core *C)
+int core_refresh_all(core *C)
 {
+    int failed = 0;
     for (int h = 0; h < CORE_HASH_SIZE; h++)
         for (game *g = C->games[h]; g; g = g->hnext)
-            if (!g->dead && !g->unsaved)
-                refresh_game(C, g);
+            if (!g->dead && !g->unsaved && refresh_game(C, g, 0) != 0)
+                failed = 1;
+    return failed ? -1 : 0;
 }
 
 static void take_over_one(void *ctx, const char *id)
@@ -1195,7 +1231,7 @@ static void batch_failed(core *C, game *g, int created)
     }
     if (g->dead || g->unsaved > 0)
         return;   /* read back once its last write is settled */
-    refresh_game(C, g);
+    refresh_game(C, g, 1);
 }
 
 /* A hint's answer for its waiter. */
@@ -1397,9 +1433,8 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
     if (C->shared && ply != tav_session_ply(g->s) && !g->unsaved && !g->dead) {
         /* Many instances: another may have moved a moment ago (its message
          * not yet here): the store says. */
-        refresh_game(C, g);
-        if (g->dead) {
-            snprintf(err, errlen, "the game could not be read");
+        if (refresh_game(C, g, 0) != 0) {
+            snprintf(err, errlen, "the game could not be read: try again");
             return CORE_UNAVAILABLE;
         }
     }
@@ -1754,10 +1789,16 @@ static int computer_accounts(core *C, char *err, size_t errlen)
             continue;
         snprintf(a.pwhash, sizeof a.pwhash, "!");
         a.created = core_unix_ms() / 1000;
-        if (C->st->ops->create_account(C->st, &a, err, errlen) != 0 ||
-            store_flush(C->st, err, errlen) != 0)
+        if (C->st->ops->create_account(C->st, &a, err, errlen) == 0 &&
+            store_flush(C->st, err, errlen) == 0)
+            continue;
+        store_discard(C->st);
+        /* Another instance starting at the same moment made it first. */
+        store_account b;
+        if (C->st->ops->get_account(C->st, a.name, &b, err, errlen) != 1)
             return -1;
     }
+    err[0] = 0;
     return 0;
 }
 

@@ -167,9 +167,15 @@ void shared_drain(core *C)
     C->notes_head = C->notes_tail = NULL;
     C->catch_up = 0;
     pthread_mutex_unlock(&C->qlock);
+    int64_t now = core_unix_ms();
+    if (C->catch_up_at && now >= C->catch_up_at) {
+        C->catch_up_at = 0;
+        catch_up = 1;
+    }
     if (catch_up) {
-        core_refresh_all(C);
         core_lobby_reload(C);
+        if (core_refresh_all(C) != 0)
+            C->catch_up_at = now + 500;   /* the store failed: again in a moment */
     }
     int lobby = 0;
     while (list) {
@@ -177,11 +183,14 @@ void shared_drain(core *C)
         list = n->next;
         C->notes_seen++;
         if (!n->lobby) {
-            if (core_game_changed_elsewhere(C, n->text) > 0) {
+            int rc = core_game_changed_elsewhere(C, n->text);
+            if (rc > 0) {
                 note_push(C, 0, n->text);   /* its own writes settle first */
                 free(n);
                 continue;
             }
+            if (rc < 0 && !C->catch_up_at)
+                C->catch_up_at = now + 500;   /* read again in a moment */
         } else {
             char by[STORE_NAME_LEN + 8], id[STORE_ID_LEN + 8];
             if (sscanf(n->text, "started %27s %23s", by, id) == 2 && C->ev.started)

@@ -51,6 +51,7 @@ typedef struct store_game {
     char winner[8];                /* once over: "white", "black", "draw"; else "" */
     char end[12];                  /* once over: "normal", "resign", "time", "abort", "agreement"; else "" */
     unsigned char seat_hash[2][STORE_HASH_LEN];
+    int64_t stamp;                 /* changes whenever the game's row is written (0: not kept) */
 } store_game;
 
 /* One move as stored. */
@@ -224,6 +225,10 @@ struct store_ops {
     /* Round trips to the database and bytes sent and received so far on
      * this connection (the benchmark's figures); NULL where not counted. */
     void (*stats)(const store *st, int64_t *round_trips, int64_t *bytes_out, int64_t *bytes_in);
+    /* A game's stamp now (store_game.stamp): 1 found, 0 unknown, -1 error.
+     * With many instances a game in memory is read again when its stamp
+     * moved (another instance wrote it). */
+    int (*game_stamp)(store *st, const char *id, int64_t *stamp, char *err, size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

@@ -141,6 +141,7 @@ enum {
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
     Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     Q_SET_GAME_RATINGS, Q_SET_OFFERS,
+    Q_GAME_STAMP,
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
     NQ
 };
@@ -167,8 +168,11 @@ static const char *const queries[NQ] = {
                    " clock_initial, clock_increment, clock_days, started_ms, draw_offer,"
                    " takeback_offer,"
                    " (SELECT token_hash FROM seats WHERE game = $1 AND side = 0),"
-                   " (SELECT token_hash FROM seats WHERE game = $1 AND side = 1)"
+                   " (SELECT token_hash FROM seats WHERE game = $1 AND side = 1),"
+                   " xmin::text::bigint"
                    " FROM games WHERE id = $1",
+    /* A game's stamp: the id of the transaction that last wrote its row. */
+    [Q_GAME_STAMP] = "SELECT xmin::text::bigint FROM games WHERE id = $1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = $1 ORDER BY ply",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 OR (status = 0 AND"
                      " (clock_initial > 0 OR clock_days > 0)) ORDER BY created, id COLLATE \"C\"",
@@ -909,6 +913,7 @@ static int pg_load_game(store *base, const char *id, store_game *outp, store_row
     out->started_ms = col_i64(r, 0, 18);
     out->draw_offer = col_int(r, 0, 19);
     out->takeback_offer = col_int(r, 0, 20);
+    out->stamp = col_i64(r, 0, 23);
     for (int side = 0; side < 2; side++)
         if (!PQgetisnull(r, 0, 21 + side)) {
             if (col_hash(r, 0, 21 + side, out->seat_hash[side]) != 0)
@@ -1451,6 +1456,22 @@ static void pg_stats(const store *base, int64_t *round_trips, int64_t *bytes_out
         *bytes_in = st->bytes_in;
 }
 
+static int pg_game_stamp(store *base, const char *id, int64_t *stamp, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    PGresult *r = NULL;
+    int rc = run(st, Q_GAME_STAMP, &r, "game stamp", err, errlen, "t", id);
+    if (rc == BAD_TEXT)
+        return 0;
+    if (rc != 0)
+        return -1;
+    int found = PQntuples(r) == 1;
+    if (found)
+        *stamp = col_i64(r, 0, 0);
+    PQclear(r);
+    return found;
+}
+
 const store_ops store_pg_ops = {
     .name = "postgresql",
     .open = pg_open,
@@ -1491,4 +1512,5 @@ const store_ops store_pg_ops = {
     .try_claim = pg_try_claim,
     .release_claim = pg_release_claim,
     .stats = pg_stats,
+    .game_stamp = pg_game_stamp,
 };

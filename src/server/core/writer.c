@@ -42,6 +42,7 @@ typedef struct wop {
     int nmoves;
     char rematch[STORE_ID_LEN];   /* OP_REMATCH: the game that follows */
     char channel[16];             /* OP_NOTIFY: the channel (the payload is `text`) */
+    int64_t stamp;                /* the game's stamp once this batch commits (0: unknown) */
     wq_apply_fn apply;            /* OP_CALL: the write, on the writer thread */
     wq_settled_fn settled;        /* ... told on the loop once its batch settled */
     void *data;                   /* ... its own copy of what it writes */
@@ -312,6 +313,17 @@ static void apply(core *C, store *st, wbatch *b)
             break;
         }
     }
+    /* Many instances: each game's stamp as this batch leaves it, so the
+     * loop knows its own writes from another instance's. */
+    for (wop *o = b->head; o && rc == 0 && C->shared && st->ops->game_stamp; o = o->next) {
+        if (!o->g || o->kind == OP_NOTIFY)
+            continue;
+        int seen = 0;
+        for (wop *q = o->next; q && !seen; q = q->next)
+            seen = q->g == o->g;
+        if (!seen && st->ops->game_stamp(st, o->id, &o->stamp, err, sizeof err) < 0)
+            rc = -1;
+    }
     if (rc == 0)
         rc = store_flush(st, err, sizeof err);
     else
@@ -440,6 +452,9 @@ void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
         if (b->ms >= 250)
             core_log(C, "slow commit: batch %ld of %d writes took %ld ms", b->n, b->nops, b->ms);
         if (b->ok) {
+            for (wop *o = b->head; o; o = o->next)
+                if (o->g && o->stamp)
+                    o->g->stamp = o->stamp;
             tell_calls(C, b, 1);
             if (C->ev.committed)
                 C->ev.committed(C->ev.ctx, b->n, 1);
