@@ -783,6 +783,20 @@ int main(void)
               store_backend("postgres://u@h/db") == &store_pg_ops &&
               store_backend("postgres.db") == &store_sqlite_ops,
           "a URI names PostgreSQL, anything else an SQLite file", NULL);
+    static const char *const labels[][2] = {
+        {"postgresql://tav:s3cret@db.example:5432/tav?sslmode=require",
+         "postgresql://tav:***@db.example:5432/tav?sslmode=require"},
+        {"postgres://u:p@ss@h/d", "postgres://u:***@h/d"},
+        {"postgresql://h/d?user=u&password=s3cret&sslmode=verify-full",
+         "postgresql://h/d?user=u&password=***&sslmode=verify-full"},
+        {"postgresql://tav@127.0.0.1:5432/postgres", "postgresql://tav@127.0.0.1:5432/postgres"},
+        {"/var/lib/tav/password=x.db", "/var/lib/tav/password=x.db"},
+    };
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+        char label[256];
+        store_db_label(labels[i][0], label, sizeof label);
+        check(strcmp(label, labels[i][1]) == 0, "a --db shown has its password masked", label);
+    }
     pgdbs pg = {getenv("TAV_TEST_PG"), 0, {{0}}};
     if (pg.base && pg.base[0]) {
         char uri[4][512];
