@@ -135,7 +135,7 @@ static const pg_migration migrations[] = {
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 enum {
-    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
+    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
@@ -157,7 +157,6 @@ static const char *const queries[NQ] = {
     [Q_ADD_MOVE] = "WITH m AS (INSERT INTO moves (game, ply, text, ms, time)"
                    " VALUES ($1, $2, $3, $4, $5) RETURNING game)"
                    " UPDATE games SET status = $6 WHERE id = (SELECT game FROM m)",
-    [Q_SET_STATUS] = "UPDATE games SET status = $2 WHERE id = $1",
     [Q_SET_RESULT] = "UPDATE games SET status = $2, resigned = $3 WHERE id = $1",
     [Q_SET_REMATCH] = "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch = ''",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = $1 AND ply >= $2",
