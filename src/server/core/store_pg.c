@@ -979,6 +979,9 @@ static int pg_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err,
 
 /* ---- accounts, sessions, seeks, ratings ---- */
 
+/* A LIMIT: a negative one is none (SQLite's reading; PostgreSQL refuses it). */
+static int64_t nolimit(int limit) { return limit < 0 ? INT64_MAX : (int64_t)limit; }
+
 /* A read: 1 rows (in *r), 0 none (unknown text included), -1 error. */
 static int read_rows(pg_store *st, int q, PGresult **r, const char *what, char *err,
                      size_t errlen, const char *fmt, ...)
@@ -1193,7 +1196,7 @@ static int pg_leaderboard(store *base, const char *game, int limit,
 {
     PGresult *r;
     int rc = read_rows((pg_store *)base, Q_LEADERBOARD, &r, "leaderboard", err, errlen, "ti",
-                       game, (int64_t)limit);
+                       game, nolimit(limit));
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;
@@ -1214,7 +1217,7 @@ static int pg_player_unfinished(store *base, const char *name, int limit, store_
 {
     PGresult *r;
     int rc = read_rows((pg_store *)base, Q_UNFINISHED_OF, &r, "list games", err, errlen, "ti",
-                       name, (int64_t)limit);
+                       name, nolimit(limit));
     if (rc != 1)
         return rc;
     each_id(r, 100, fn, ctx);
@@ -1227,7 +1230,7 @@ static int pg_player_games(store *base, const char *name, int limit, store_pgame
 {
     PGresult *r;
     int rc = read_rows((pg_store *)base, Q_PLAYER_GAMES, &r, "list games", err, errlen, "ti",
-                       name, (int64_t)limit);
+                       name, nolimit(limit));
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;
