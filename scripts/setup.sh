@@ -2,8 +2,12 @@
 # scripts/setup.sh — install what building and testing Tavoliere needs on Debian:
 #   a C compiler (gcc, with its AddressSanitizer/UBSan runtimes), make, pkg-config;
 #   tmux (the terminal-play test);
-#   libwebsockets (and its libuv event-loop plugin), jansson, SQLite and libsodium (the
-#   server, `tavoliere serve`);
+#   libwebsockets (and its libuv event-loop plugin), jansson, SQLite, libpq and libsodium
+#   (the server, `tavoliere serve`);
+#   PostgreSQL (the postgresql package: initdb, pg_ctl and postgres under
+#   /usr/lib/postgresql/*/bin, and psql): the tests run the server a second time on a
+#   throwaway PostgreSQL (scripts/pg-throwaway.sh);
+#   nginx-light (a reverse proxy in front of several server instances);
 #   Node.js and npm (the web UI is TypeScript bundled with esbuild) and Chromium
 #   (the browser tests drive /usr/bin/chromium with playwright-core);
 # then the npm packages pinned in package-lock.json (`npm ci`).
@@ -18,7 +22,8 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v npm >/dev/null 2>&1 || need="$need npm"
 [ -x /usr/bin/chromium ] || need="$need chromium"
-for pkg in libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libsodium-dev; do
+for pkg in libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libsodium-dev \
+    libpq-dev postgresql nginx-light; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ -n "$need" ]; then

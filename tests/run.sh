@@ -5,7 +5,8 @@
 # random-playout invariants (selftest), the session API (build/test_session),
 # protocol scripts (tests/protocol/*.in with expected *.out), protocol
 # robustness (generated bad input), the search service, the timing suite, the
-# terminal, records, documents, the server, the page's TypeScript in node and
+# terminal, records, documents, the server (on SQLite, and again on a throwaway
+# PostgreSQL: scripts/pg-throwaway.sh), the page's TypeScript in node and
 # the web page.
 # Each suite prints its own "N passed, N failed"; the last line is the total.
 #
@@ -14,7 +15,8 @@
 #   check   the fast tier (`make check`, under a minute): fixtures, reference
 #           traces, the session API, protocol scripts, public API exports,
 #           generic code, layers, the server's C suites when built
-#           ($BUILD/test_store, $BUILD/test_core), and the page's unit tests
+#           ($BUILD/test_store, $BUILD/test_core; test_store again on a
+#           throwaway PostgreSQL), and the page's unit tests
 #           (tests/web/unit, node --test);
 #   timing  the timing suite (`make timing`): wall-clock figures, reported,
 #           failing only far outside their limits;
@@ -35,7 +37,16 @@ check | timing | all) ;;
     ;;
 esac
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+PGDIR=""
+# At the end (or on a signal): the throwaway PostgreSQL stopped, the files gone.
+cleanup() {
+    if [ -n "$PGDIR" ]; then
+        sh scripts/pg-throwaway.sh stop "$PGDIR" >/dev/null 2>&1 || true
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 PASS=0
 FAIL=0
 
@@ -196,13 +207,35 @@ suite check "layers" sh tests/layers.sh
 suite all "replay and analyze" env BUILD="$BUILD" sh tests/replay_analyze.sh
 suite all "sealed deals" env BUILD="$BUILD" sh tests/seal.sh
 suite check "protocol scripts" protocol_scripts
+# One throwaway PostgreSQL for the whole run (scripts/pg-throwaway.sh, in
+# the check and full tiers): the store conformance suite and the server
+# suites run a second time on it.  Without initdb (the Debian package
+# postgresql, scripts/setup.sh) that is one failure.
+PGURI=""
+if [ "$TIER" != timing ]; then
+    echo "== PostgreSQL (throwaway)"
+    PGDIR=/tmp/tav-pg-$$
+    if PGURI=$(sh scripts/pg-throwaway.sh start "$PGDIR" 2>"$TMP/pgerr"); then
+        echo "started at $PGURI"
+    else
+        echo "FAIL no throwaway PostgreSQL (install the Debian package postgresql: sh scripts/setup.sh):"
+        cat "$TMP/pgerr"
+        FAIL=$((FAIL + 1))
+        PGURI=""
+    fi
+fi
+
 # The server's C suites, in the fast tier once they are built: the store
-# conformance suite and the server core's tests.
+# conformance suite and the server core's tests; the store's again on
+# PostgreSQL (with a restart of the database).
 for t in test_store test_core; do
     if [ -x "$BUILD/$t" ]; then
-        suite check "server C suite $t" "$BUILD/$t"
+        suite check "server C suite $t" env -u TAV_TEST_PG "$BUILD/$t"
     fi
 done
+if [ -n "$PGURI" ] && [ -x "$BUILD/test_store" ]; then
+    suite check "server C suite test_store (PostgreSQL)" env TAV_TEST_PG="$PGURI" TAV_TEST_PG_DIR="$PGDIR" "$BUILD/test_store"
+fi
 
 # The page's pure TypeScript (web/src: the boards' geometry and input, view
 # helpers, meta, the game screen's texts) under node's own test runner, on
@@ -215,8 +248,15 @@ suite check "page units (node --test)" env BUILD="$BUILD" timeout 300 node tests
 # Toscana's hidden information, the load benchmark in its short form, and the
 # hardening attacks.
 for t in api live badinput durability hidden accounts lobby clocks; do
-    suite all "server $t" env BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
+    suite all "server $t" env -u TAV_TEST_PG BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
 done
+# The same suites with every server on PostgreSQL (a fresh database each,
+# tests/server/lib.mjs).
+if [ -n "$PGURI" ]; then
+    for t in api live badinput durability hidden accounts lobby clocks; do
+        suite all "server $t (PostgreSQL)" env TAV_TEST_PG="$PGURI" BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
+    done
+fi
 suite all "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
 # The attacks the server was hardened against (scripts/attack.mjs): each
 # replayed against servers of its own, one row per attack.

@@ -334,10 +334,11 @@ int server_main(int argc, char **argv)
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
                       ev_account_done, ev_lobby_changed, ev_started};
-    char err[512];
+    char err[512], dblabel[512];
+    store_db_label(db, dblabel, sizeof dblabel);   /* no password in what is printed */
     S->C = core_new(&cf, &ev, db, err, sizeof err);
     if (!S->C) {
-        fprintf(stderr, "tavoliere serve: database %s: %s\n", db, err);
+        fprintf(stderr, "tavoliere serve: database %s: %s\n", dblabel, err);
         lws_context_destroy(S->ctx);
         free(S);
         return 1;
@@ -355,7 +356,7 @@ int server_main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s)\n",
-           strchr(host, ':') ? "[::1]" : host, port, db, S->C->ngames,
+           strchr(host, ':') ? "[::1]" : host, port, dblabel, S->C->ngames,
            S->have_web ? "" : ", web UI not built");
     fflush(stdout);
 

@@ -1,7 +1,10 @@
 // lib.mjs — shared helpers of the server test suites: start `tavoliere serve`
 // on a free port with a fresh database, speak HTTP and WebSocket to it, count
 // checks and print the suite's "N passed, N failed" line.
-import { spawn } from "node:child_process";
+// With TAV_TEST_PG=postgresql://... (tests/run.sh's throwaway PostgreSQL)
+// every server runs on PostgreSQL instead: a fresh database per server,
+// the same one again for a server started on the same --db path.
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -81,12 +84,38 @@ export function rng(seed) {
   };
 }
 
-// Start a server; resolves once it prints its address.
+// PostgreSQL (TAV_TEST_PG): the database of each --db path (made on first
+// use with psql, dropped when the suite's process exits).
+export const PG = process.env.TAV_TEST_PG || "";
+const pgDbs = new Map();
+let pgCount = 0;
+
+function pgDatabase(key) {
+  if (pgDbs.has(key)) return pgDbs.get(key);
+  const name = `t${Date.now().toString(36)}_${process.pid}_${++pgCount}`;
+  execFileSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", PG, "-c", `CREATE DATABASE ${name}`],
+    { stdio: ["ignore", "ignore", "pipe"] });
+  const u = new URL(PG);
+  u.pathname = "/" + name;
+  const uri = u.toString();
+  pgDbs.set(key, uri);
+  if (pgDbs.size === 1) {
+    process.on("exit", () => {
+      const drops = [...new Set(pgDbs.values())].map((x) => ["-c", `DROP DATABASE IF EXISTS ${new URL(x).pathname.slice(1)} WITH (FORCE)`]);
+      try { execFileSync("psql", ["-X", "-q", "-d", PG, ...drops.flat()], { stdio: "ignore" }); } catch { /* the server is thrown away anyway */ }
+    });
+  }
+  return uri;
+}
+
+// Start a server; resolves once it prints its address.  `db` is a file path
+// (its PostgreSQL database under TAV_TEST_PG); without one, a fresh database.
 export async function startServer({ db, args = [], port } = {}) {
   port = port || (await freePort());
-  const dir = db ? null : tempDir();
-  db = db || join(dir, "test.db");
-  const child = spawn(BIN, ["serve", "--port", String(port), "--db", db, "--quiet", ...args], {
+  const dir = db || PG ? null : tempDir();
+  db = db || (PG ? `fresh-${++pgCount}` : join(dir, "test.db"));
+  const dbArg = PG && !/^postgres(ql)?:\/\//.test(db) ? pgDatabase(db) : db;
+  const child = spawn(BIN, ["serve", "--port", String(port), "--db", dbArg, "--quiet", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

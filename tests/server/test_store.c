@@ -643,6 +643,44 @@ static void pg_claim_checks(const char *uri)
     store_close(b);
 }
 
+/* Bytes from outside that PostgreSQL would refuse (not UTF-8) answer "not
+ * found" without spoiling the open batch; a negative limit is none. */
+static void pg_input_checks(const char *uri)
+{
+    char err[256];
+    store *st = store_open(uri, err, sizeof err);
+    if (!st) {
+        check(0, "postgresql: open for the input checks", err);
+        return;
+    }
+    store_game g;
+    fill_game(&g, "UUUUUUUUUUUU", "human", "human", STORE_PLAYING);
+    store_account a;
+    lines L = {0};
+    check(store_create_game(st, &g, NULL, 0, err, sizeof err) == 0 &&
+              st->ops->get_account(st, "\xff\xfe", &a, err, sizeof err) == 0 &&
+              store_load_game(st, "\xc3\x28", NULL, NULL, NULL, NULL, err, sizeof err) == 0 &&
+              st->ops->player_games(st, "ab\xed\xa0\x80", 10, count_pgame, &L, err, sizeof err) == 0 &&
+              flush_ok(st) &&
+              store_load_game(st, "UUUUUUUUUUUU", NULL, NULL, NULL, NULL, err, sizeof err) == 1,
+          "postgresql: text that is not UTF-8 is not found, and the batch commits", err);
+    store_move m = {"bad\xffmove", 1, 1};
+    check(store_add_move(st, "UUUUUUUUUUUU", 0, &m, STORE_PLAYING, err, sizeof err) == -1 &&
+              flush_ok(st),
+          "postgresql: a write of text that is not UTF-8 is refused alone", err);
+    store_account acc = {"Carol_3", "$x", 1};
+    st->ops->create_account(st, &acc, err, sizeof err);
+    flush_ok(st);
+    snprintf(g.id, sizeof g.id, "VVVVVVVVVVVV");
+    snprintf(g.account[0], STORE_NAME_LEN, "carol_3");
+    store_create_game(st, &g, NULL, 0, err, sizeof err);
+    flush_ok(st);
+    L.n = 0;
+    check(st->ops->player_games(st, "CAROL_3", -1, count_pgame, &L, err, sizeof err) == 0 && L.n == 1,
+          "postgresql: a negative limit is none; accounts match ignoring case", err);
+    store_close(st);
+}
+
 /* Several instances opening a new database at once: one migrates, the
  * others wait for it and find the schema made. */
 static void pg_concurrent_open(const char *uri)
@@ -783,6 +821,20 @@ int main(void)
               store_backend("postgres://u@h/db") == &store_pg_ops &&
               store_backend("postgres.db") == &store_sqlite_ops,
           "a URI names PostgreSQL, anything else an SQLite file", NULL);
+    static const char *const labels[][2] = {
+        {"postgresql://tav:s3cret@db.example:5432/tav?sslmode=require",
+         "postgresql://tav:***@db.example:5432/tav?sslmode=require"},
+        {"postgres://u:p@ss@h/d", "postgres://u:***@h/d"},
+        {"postgresql://h/d?user=u&password=s3cret&sslmode=verify-full",
+         "postgresql://h/d?user=u&password=***&sslmode=verify-full"},
+        {"postgresql://tav@127.0.0.1:5432/postgres", "postgresql://tav@127.0.0.1:5432/postgres"},
+        {"/var/lib/tav/password=x.db", "/var/lib/tav/password=x.db"},
+    };
+    for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++) {
+        char label[256];
+        store_db_label(labels[i][0], label, sizeof label);
+        check(strcmp(label, labels[i][1]) == 0, "a --db shown has its password masked", label);
+    }
     pgdbs pg = {getenv("TAV_TEST_PG"), 0, {{0}}};
     if (pg.base && pg.base[0]) {
         char uri[4][512];
@@ -795,6 +847,7 @@ int main(void)
             crash(&store_pg_ops, uri[1]);
             pg_notify_checks(uri[2]);
             pg_claim_checks(uri[2]);
+            pg_input_checks(uri[2]);
             pg_concurrent_open(uri[3]);
             pg_password_checks(uri[0]);
             const char *pgdir = getenv("TAV_TEST_PG_DIR");

@@ -15,6 +15,47 @@ const store_ops *store_backend(const char *db)
     return &store_sqlite_ops;
 }
 
+void store_db_label(const char *db, char *out, size_t outlen)
+{
+    if (outlen == 0)
+        return;
+    out[0] = 0;
+    size_t o = 0;
+    const char *p = db, *scheme = strstr(db, "://");
+    const char *auth = scheme ? scheme + 3 : NULL;
+    size_t alen = auth ? strcspn(auth, "/?#") : 0;
+    const char *at = NULL;
+    for (size_t i = 0; auth && i < alen; i++)
+        if (auth[i] == '@')
+            at = auth + i;   /* the last '@' ends the user part */
+    const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+    int masking = 0;
+    while (*p && o + 1 < outlen) {
+        if (colon && p == colon + 1) {
+            p = at;                       /* skip the password */
+            for (const char *m = "***"; *m && o + 1 < outlen; m++)
+                out[o++] = *m;
+            continue;
+        }
+        /* A password= parameter (after ? or &): its value masked. */
+        if (auth && p > db && (p[-1] == '?' || p[-1] == '&') && strncmp(p, "password=", 9) == 0) {
+            for (int i = 0; i < 9 && o + 1 < outlen; i++)
+                out[o++] = *p++;
+            masking = 1;
+            for (const char *m = "***"; *m && o + 1 < outlen; m++)
+                out[o++] = *m;
+            continue;
+        }
+        if (masking && *p != '&' && *p != '#') {
+            p++;
+            continue;
+        }
+        masking = 0;
+        out[o++] = *p++;
+    }
+    out[o] = 0;
+}
+
 store *store_open(const char *db, char *err, size_t errlen)
 {
     return store_backend(db)->open(db, err, errlen);

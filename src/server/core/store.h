@@ -248,6 +248,10 @@ extern const store_ops store_pg_ops;
  * (a connection URI: PostgreSQL), anything else a file path (SQLite). */
 const store_ops *store_backend(const char *db);
 
+/* The --db argument as it may be shown (logs, the start line): a URI's
+ * password, in its user part or a password= parameter, masked as ***. */
+void store_db_label(const char *db, char *out, size_t outlen);
+
 /* Open (creating and migrating to the current schema) the database `db`
  * names, through its backend. */
 store *store_open(const char *db, char *err, size_t errlen);

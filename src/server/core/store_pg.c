@@ -135,7 +135,7 @@ static const pg_migration migrations[] = {
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 enum {
-    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
+    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
@@ -158,7 +158,6 @@ static const char *const queries[NQ] = {
     [Q_ADD_MOVE] = "WITH m AS (INSERT INTO moves (game, ply, text, ms, time)"
                    " VALUES ($1, $2, $3, $4, $5) RETURNING game)"
                    " UPDATE games SET status = $6 WHERE id = (SELECT game FROM m)",
-    [Q_SET_STATUS] = "UPDATE games SET status = $2 WHERE id = $1",
     [Q_SET_RESULT] = "UPDATE games SET status = $2, resigned = $3 WHERE id = $1",
     [Q_SET_REMATCH] = "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch = ''",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = $1 AND ply >= $2",
@@ -985,6 +984,9 @@ static int pg_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err,
 
 /* ---- accounts, sessions, seeks, ratings ---- */
 
+/* A LIMIT: a negative one is none (SQLite's reading; PostgreSQL refuses it). */
+static int64_t nolimit(int limit) { return limit < 0 ? INT64_MAX : (int64_t)limit; }
+
 /* A read: 1 rows (in *r), 0 none (unknown text included), -1 error. */
 static int read_rows(pg_store *st, int q, PGresult **r, const char *what, char *err,
                      size_t errlen, const char *fmt, ...)
@@ -1199,7 +1201,7 @@ static int pg_leaderboard(store *base, const char *game, int limit,
 {
     PGresult *r;
     int rc = read_rows((pg_store *)base, Q_LEADERBOARD, &r, "leaderboard", err, errlen, "ti",
-                       game, (int64_t)limit);
+                       game, nolimit(limit));
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;
@@ -1220,7 +1222,7 @@ static int pg_player_unfinished(store *base, const char *name, int limit, store_
 {
     PGresult *r;
     int rc = read_rows((pg_store *)base, Q_UNFINISHED_OF, &r, "list games", err, errlen, "ti",
-                       name, (int64_t)limit);
+                       name, nolimit(limit));
     if (rc != 1)
         return rc;
     each_id(r, 100, fn, ctx);
@@ -1233,7 +1235,7 @@ static int pg_player_games(store *base, const char *name, int limit, store_pgame
 {
     PGresult *r;
     int rc = read_rows((pg_store *)base, Q_PLAYER_GAMES, &r, "list games", err, errlen, "ti",
-                       name, (int64_t)limit);
+                       name, nolimit(limit));
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;
