@@ -257,6 +257,10 @@ if [ -n "$PGURI" ]; then
         suite all "server $t (PostgreSQL)" env TAV_TEST_PG="$PGURI" BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
     done
 fi
+# Several instances on one PostgreSQL behind nginx (deploy/nginx.conf): games
+# across instances, a raced ply, the lobby, instances killed mid-game, the
+# database restarted (its own PostgreSQL and nginx).
+suite all "server cluster (3 instances, nginx, PostgreSQL)" env -u TAV_TEST_PG BUILD="$BUILD" timeout 600 node tests/server/cluster.mjs
 suite all "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
 # The attacks the server was hardened against (scripts/attack.mjs): each
 # replayed against servers of its own, one row per attack.
