@@ -7,10 +7,18 @@
 // commit).  Reports p50/p99/max latency, moves per second, the live
 // messages received, and the server's memory per game (RSS).
 //
+// With `--db pg` the database is a throwaway PostgreSQL (scripts/pg-throwaway.sh)
+// and `--instances K` starts K servers on it: game i is made on instance i mod
+// K, its white player speaks to that instance, its black player to the next
+// and its spectator to the one after (so each move reaches the others through
+// the database's notifications).  Then also: database round trips and bytes
+// per move (the servers' --stats), PostgreSQL's own CPU.
+//
 //   node scripts/bench_server.mjs [--games N] [--moves M] [--think MS] [--bin build/tavoliere]
+//                                 [--db sqlite|pg] [--instances K]
 //                                 [--check]   (exit 1 unless every move and message arrived)
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -31,14 +39,16 @@ const KINDS = (opt("kinds", "urbino,epaminondas,cathedral,toscana")).split(",");
 // Think time: each player waits a random 0..2*THINK ms before a move (0: as fast as possible,
 // a saturation test; a few seconds: people playing).
 const THINK = Number(opt("think", 0));
+const DB = opt("db", "sqlite");
+const K = Number(opt("instances", 1));
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(opt("sockets", 512)) });
-let port;
+const ports = [];
 
-function req(method, path, body) {
+function req(method, path, body, k = 0) {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? null : JSON.stringify(body);
-    const r = http.request({ host: "127.0.0.1", port, method, path, agent,
+    const r = http.request({ host: "127.0.0.1", port: ports[k % K], method, path, agent,
       headers: data ? { "content-type": "application/json", "content-length": Buffer.byteLength(data) } : {} }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
@@ -64,34 +74,74 @@ const cpu = (pid) => {
 };
 const pct = (a, p) => a.length ? a[Math.min(a.length - 1, Math.floor(p * a.length))] : NaN;
 
-port = await freePort();
 const dir = mkdtempSync(join(tmpdir(), "tav-bench-"));
-const server = spawn(BIN, ["serve", "--port", String(port), "--db", join(dir, "bench.db"), "--rate", "0", ...(process.env.BENCH_LOG ? [] : ["--quiet"]), ...(process.env.BENCH_ARGS ? process.env.BENCH_ARGS.split(" ") : [])],
-  { stdio: ["ignore", "pipe", "inherit"] });
-await new Promise((resolve, reject) => {
-  let out = "";
-  server.stdout.on("data", (d) => { out += d; if (out.includes("serving")) resolve(); });
-  server.on("exit", () => reject(new Error("server exited")));
-});
+chmodSync(dir, 0o755);   // the postgres user reaches its folder inside
+let dbArg = join(dir, "bench.db");
+if (DB === "pg") {
+  const pg = (a) => execFileSync("sh", ["scripts/pg-throwaway.sh", ...a], { encoding: "utf8" }).trim();
+  pg(["start", join(dir, "pg")]);
+  dbArg = pg(["createdb", join(dir, "pg"), "bench"]);
+}
+// The CPU time of every PostgreSQL process (ms), when the database is ours.
+const pgCpu = () => {
+  if (DB !== "pg") return 0;
+  let sum = 0;
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      if (readFileSync(`/proc/${p}/comm`, "utf8").trim() !== "postgres") continue;
+      if (!readFileSync(`/proc/${p}/cmdline`, "utf8").includes(dir) && !readFileSync(`/proc/${p}/environ`, "utf8").includes(dir)) {
+        // a backend's command line names no folder: count every postgres (the
+        // bench runs on a machine with no other)
+      }
+      sum += cpu(p);
+    } catch {}
+  }
+  return sum;
+};
+const servers = [];
+const statLines = [];
+for (let k = 0; k < K; k++) {
+  const port = await freePort();
+  ports.push(port);
+  const server = spawn(BIN, ["serve", "--port", String(port), "--db", dbArg, "--rate", "0", "--stats", ...(process.env.BENCH_LOG ? [] : ["--quiet"]), ...(process.env.BENCH_ARGS ? process.env.BENCH_ARGS.split(" ") : [])],
+    { stdio: ["ignore", "pipe", "pipe"] });
+  server.stderr.on("data", (d) => {
+    for (const line of String(d).split("\n")) {
+      if (line.startsWith("stats: ")) statLines.push(line);
+      else if (line.trim()) process.stderr.write(line + "\n");
+    }
+  });
+  await new Promise((resolve, reject) => {
+    let out = "";
+    server.stdout.on("data", (d) => { out += d; if (out.includes("serving")) resolve(); });
+    server.on("exit", () => reject(new Error("server exited")));
+  });
+  servers.push(server);
+}
+const server = { pids: servers.map((s) => s.pid) };
+const rssAll = () => server.pids.reduce((a, p) => a + rss(p), 0);
+const cpuAll = () => server.pids.reduce((a, p) => a + cpu(p), 0);
 let failures = 0;
+let movesDone = 0;
 try {
-  const rss0 = rss(server.pid);
+  const rss0 = rssAll();
   // Create the games and their spectators.
   const games = [];
   for (let i = 0; i < GAMES; i++) {
     const game = KINDS[i % KINDS.length];
     const options = game === "toscana" ? `seed=${i + 1}` : "";
-    const r = await req("POST", "/api/games", { game, options, white: "human", black: "human" });
+    const r = await req("POST", "/api/games", { game, options, white: "human", black: "human" }, i);
     if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
-    games.push({ id: r.body.id, seats: r.body.seats, messages: 0, plies: 0 });
+    games.push({ id: r.body.id, seats: r.body.seats, messages: 0, plies: 0, k: i });
   }
   await Promise.all(games.map((g) => new Promise((resolve, reject) => {
-    g.ws = new WebSocket(`ws://127.0.0.1:${port}/api/games/${g.id}/live`);
+    g.ws = new WebSocket(`ws://127.0.0.1:${ports[(g.k + 2) % K]}/api/games/${g.id}/live`);
     g.ws.on("message", () => g.messages++);
     g.ws.on("open", resolve);
     g.ws.on("error", reject);
   })));
-  const rssGames = rss(server.pid);
+  const rssGames = rssAll();
   // Play: every game at once, each one move after the other.
   const lat = [];
   let seed = 12345;
@@ -100,18 +150,20 @@ try {
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const t0 = performance.now();
-  const cpu0 = cpu(server.pid);
+  const cpu0 = cpuAll();
+  const pg0 = pgCpu();
   const client0 = process.cpuUsage();
   await Promise.all(games.map(async (g) => {
     if (THINK > 0) await new Promise((r) => setTimeout(r, random() * 2 * THINK));   // players arrive spread out
-    let cur = (await req("GET", `/api/games/${g.id}?seat=${g.seats.white}`)).body;
+    let cur = (await req("GET", `/api/games/${g.id}?seat=${g.seats.white}`, undefined, g.k)).body;
     for (let m = 0; m < MOVES && !cur.over; m++) {
       const seat = g.seats[cur.tomove];
-      const mine = (await req("GET", `/api/games/${g.id}?seat=${seat}`)).body;
+      const at = g.k + (cur.tomove === "white" ? 0 : 1);   // each player on an instance of its own
+      const mine = (await req("GET", `/api/games/${g.id}?seat=${seat}`, undefined, at)).body;
       const move = mine.legal[Math.floor(random() * mine.legal.length)];
       if (THINK > 0) await new Promise((r) => setTimeout(r, random() * 2 * THINK));
       const t = performance.now();
-      const r = await req("POST", `/api/games/${g.id}/moves`, { seat, move, ply: mine.ply });
+      const r = await req("POST", `/api/games/${g.id}/moves`, { seat, move, ply: mine.ply }, at);
       lat.push(performance.now() - t);
       if (r.status !== 200) { failures++; break; }
       g.plies++;
@@ -120,7 +172,8 @@ try {
   }));
   const secs = (performance.now() - t0) / 1000;
   loopDelay.disable();
-  const cpuMs = cpu(server.pid) - cpu0;
+  const cpuMs = cpuAll() - cpu0;
+  const pgMs = pgCpu() - pg0;
   const cu = process.cpuUsage(client0);
   const clientMs = (cu.user + cu.system) / 1000;
   // The live messages of the last moves may still be on their way: wait for
@@ -130,14 +183,17 @@ try {
   while (performance.now() - settle < 10000 &&
          (performance.now() - settle < 300 || games.some((g) => g.messages < g.plies + 1)))
     await new Promise((r) => setTimeout(r, 20));
-  const rssEnd = rss(server.pid);
+  const rssEnd = rssAll();
   const moves = lat.length;
+  movesDone = moves;
   lat.sort((a, b) => a - b);
   const missing = games.filter((g) => g.messages !== g.plies + 1).length;
   if (missing) failures += missing;
+  console.log(`backend ${DB}  instances ${K}`);
   console.log(`games ${GAMES}  think ${THINK} ms  moves ${moves}  in ${secs.toFixed(2)} s  = ${(moves / secs).toFixed(0)} moves/s`);
   console.log(`human move latency ms: p50 ${pct(lat, 0.5).toFixed(2)}  p99 ${pct(lat, 0.99).toFixed(2)}  max ${lat.at(-1).toFixed(2)}`);
   console.log(`server CPU: ${(cpuMs / 1000).toFixed(2)} s for ${moves} moves and ${2 * moves} reads = ${(cpuMs / moves).toFixed(2)} ms per move (with its read)` +
+    (DB === "pg" ? `; PostgreSQL CPU ${(pgMs / 1000).toFixed(2)} s = ${(pgMs / moves).toFixed(2)} ms per move` : "") +
     `; client CPU ${(clientMs / 1000).toFixed(2)} s; machine load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`);
   console.log(`client event-loop delay ms: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)}  max ${(loopDelay.max / 1e6).toFixed(1)}` +
     " (time the client itself held a response back)");
@@ -150,8 +206,19 @@ try {
   console.log(`bench failed: ${e && e.stack ? e.stack : e}`);
   failures++;
 } finally {
-  server.kill("SIGTERM");
-  await new Promise((r) => server.on("exit", r));
+  for (const s2 of servers) {
+    s2.kill("SIGTERM");
+    await new Promise((r) => (s2.exitCode !== null ? r() : s2.on("exit", r)));
+  }
+  // The servers' --stats: database round trips and bytes (setup included).
+  const sum = (re) => statLines.reduce((a, l) => a + Number((re.exec(l) || [0, 0])[1]), 0);
+  const trips = sum(/(\d+) database round trips/), sent = sum(/(\d+) bytes sent/), got = sum(/(\d+) received/);
+  const heard = sum(/(\d+) messages heard/), reread = sum(/(\d+) games read again/);
+  if (DB === "pg" && movesDone > 0)
+    console.log(`database: ${trips} round trips (${(trips / movesDone).toFixed(1)} per move, setup included), ` +
+      `${(sent / movesDone).toFixed(0)} bytes sent and ${(got / movesDone).toFixed(0)} received per move; ` +
+      `${heard} messages heard, ${reread} games read again`);
+  if (DB === "pg") execFileSync("sh", ["scripts/pg-throwaway.sh", "stop", join(dir, "pg")]);
   rmSync(dir, { recursive: true, force: true });
   agent.destroy();
 }

@@ -49,6 +49,14 @@ static void stop_first(srv *S)
     srv_log(S, "stopping after %ld API requests, %ld commits, %ld failed", S->requests,
             S->batches, S->failed);
     core_stop(S->C);
+    if (S->stats) {   /* --stats: the figures a benchmark reads, even when quiet */
+        int64_t trips, out, in;
+        core_db_stats(S->C, &trips, &out, &in);
+        fprintf(stderr, "stats: %ld commits, %lld database round trips, %lld bytes sent, %lld received, "
+                "%ld messages heard, %ld games read again\n",
+                S->batches, (long long)trips, (long long)out, (long long)in, S->C->notes_seen,
+                S->C->refreshed);
+    }
     signal_ctx = NULL;
     lws_context_destroy(S->ctx);
 }
@@ -68,6 +76,7 @@ static int usage(void)
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
             "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
             "                       [--live-idle SECS] [--proxy] [--tls-proxy] [--test-clock FILE]\n"
+            "                       [--stats]\n"
             "                       [--poll] [--quiet]\n");
     return 2;
 }
@@ -203,7 +212,7 @@ int server_main(int argc, char **argv)
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
     long pace = CORE_CPU_PACE_MS, live_idle = SRV_IDLE_SECS;
-    int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0, behind_proxy = 0;
+    int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0, behind_proxy = 0, stats = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -226,6 +235,10 @@ int server_main(int argc, char **argv)
         }
         if (strcmp(a, "--proxy") == 0) {
             behind_proxy = 1;
+            continue;
+        }
+        if (strcmp(a, "--stats") == 0) {
+            stats = 1;
             continue;
         }
         if (!v)
@@ -271,6 +284,7 @@ int server_main(int argc, char **argv)
     S->quiet = quiet;
     S->secure_cookies = secure_cookies;
     S->behind_proxy = behind_proxy;
+    S->stats = stats;
     S->live_idle_ms = live_idle * 1000;
     for (int i = 0; i < nhosts; i++)
         snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);

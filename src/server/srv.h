@@ -168,6 +168,7 @@ struct srv {
     int stopped;         /* the first half of the stop is done */
     int secure_cookies;  /* --tls-proxy: served over TLS by a proxy in front */
     int behind_proxy;    /* --proxy: loopback requests' X-Real-IP names the client */
+    int stats;           /* --stats: the database figures at exit (benchmarks) */
     int64_t idle_swept;  /* unix ms of the last sweep of idle live sockets */
     int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
 };

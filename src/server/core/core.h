@@ -332,6 +332,9 @@ game *core_get(core *C, const char *id);          /* loads from the store; NULL 
 /* After core_get answered NULL: 1 when the store failed (503), not an
  * unknown game (404). */
 int core_get_failed(const core *C);
+/* Round trips to the database and bytes sent and received by the loop's
+ * and the writer's connections (0 where the backend does not count). */
+void core_db_stats(const core *C, int64_t *trips, int64_t *out, int64_t *in);
 int core_id_ok(const char *id, size_t n);         /* 12 base64url characters */
 /* Which side a token holds in g: TAV_WHITE, TAV_BLACK, or -1. */
 int core_seat(const game *g, const char *token);

@@ -85,6 +85,21 @@ int core_mover_at(const game *g, int ply)
 
 int core_get_failed(const core *C) { return C->get_failed; }
 
+void core_db_stats(const core *C, int64_t *trips, int64_t *out, int64_t *in)
+{
+    *trips = *out = *in = 0;
+    const store *both[2] = {C->st, C->wst};
+    for (int k = 0; k < 2; k++) {
+        int64_t t = 0, o = 0, i = 0;
+        if (both[k] && both[k]->ops->stats) {
+            both[k]->ops->stats(both[k], &t, &o, &i);
+            *trips += t;
+            *out += o;
+            *in += i;
+        }
+    }
+}
+
 int core_id_ok(const char *id, size_t n)
 {
     if (n != CORE_ID_CHARS)
@@ -332,6 +347,10 @@ static int refresh_game(core *C, game *g, int must)
         if (must || rc == 0)
             g->dead = 1;
         return -1;
+    }
+    if (!must && fresh.stamp && fresh.stamp == g->stamp) {
+        tav_session_free(fresh.s);   /* read again already (a request's look came first) */
+        return 0;
     }
     if (g->job) {
         cancel(C, g->job);
