@@ -240,6 +240,18 @@ main(async (cleanup) => {
   }
   const clockSide = (await request(inst[2].base, "GET", `/api/games/${cg}`)).body.tomove;
 
+  // Failed sign-ins of one name count on every instance (SPEC: 10 in 10
+  // minutes, whatever the address): 10 spread over three instances, then
+  // the 11th is 429 on each of them.
+  const wrong = [];
+  for (let i = 0; i < 10; i++)
+    wrong.push((await request(inst[i % 3].base, "POST", "/api/login", { name: "Bruno", password: "wrong password" })).status);
+  eq([...new Set(wrong)], [401], "ten wrong passwords for one name, spread over three instances: 401 each");
+  await sleep(300);
+  const eleventh = [];
+  for (const s of inst) eleventh.push((await request(s.base, "POST", "/api/login", { name: "Bruno", password: "correct horse" })).status);
+  eq(eleventh, [429, 429, 429], "... then that name is refused on every instance (429), even with the right password");
+
   // 4. A computer seat whose instance dies while it thinks: another
   // instance takes it over and the game goes on.
   const cpu = await request(inst[0].base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=10" });

@@ -106,6 +106,12 @@ static void note_fail(core *C, peer *by, const char *name)
     }
 }
 
+void core_login_failed_elsewhere(core *C, const char *name)
+{
+    if (core_name_ok(name))
+        note_fail(C, NULL, name);
+}
+
 static int addr_blocked(core *C, peer *by)
 {
     if (!by || !peer_limited(C, by))
@@ -394,6 +400,13 @@ static void accounts_done(core *C, job *j)
         }
     } else if (!j->ok) {
         note_fail(C, j->by, j->name);
+        if (C->shared && core_name_ok(j->name)) {
+            /* Many instances: the others count it too (SPEC: 10 failures of a
+             * name, whatever the address, whichever instance). */
+            char told[STORE_NAME_LEN + 8];
+            snprintf(told, sizeof told, "fail %s", j->name);
+            wq_notify(C, CORE_CH_ACCOUNT, told);
+        }
         r.status = CORE_FORBIDDEN;
         snprintf(r.err, sizeof r.err, "wrong name or password");
     } else {

@@ -232,6 +232,7 @@ typedef struct core_config {
  * other on, and how often an instance looks for games nobody looks after. */
 #define CORE_CH_GAME "tav_game"
 #define CORE_CH_LOBBY "tav_lobby"
+#define CORE_CH_ACCOUNT "tav_account"
 #define CORE_SCAN_MS 2000
 typedef struct core_note core_note;
 
@@ -492,6 +493,8 @@ void core_take_over(core *C);
 /* lobby.c, for shared.c: the seeks changed elsewhere (read them again);
  * a seek of `account` was accepted elsewhere as game `game_id`. */
 void core_lobby_reload(core *C);
+/* accounts.c, for shared.c: a sign-in of `name` failed on another instance. */
+void core_login_failed_elsewhere(core *C, const char *name);
 
 /* ---- client addresses (peers.c) ---- */
 /* The peer of an address, made when new; NULL when the table has no room

@@ -10,6 +10,8 @@
  *   tav_game   "INSTANCE ID"                game ID changed
  *   tav_lobby  "INSTANCE seeks"             the open seeks changed
  *   tav_lobby  "INSTANCE started BY ID"     BY's seek became game ID
+ *   tav_account "INSTANCE fail NAME"        a sign-in of NAME failed (the
+ *                                           limit counts every instance's)
  *
  * This file's listener thread holds a connection of its own, waits for
  * those messages and queues them for the loop (qlock), which reads the games
@@ -31,7 +33,7 @@
 #include "server/core/internal.h"
 
 struct core_note {
-    int lobby;           /* 0 a game, 1 the lobby */
+    int lobby;           /* 0 a game, 1 the lobby, 2 accounts */
     char text[160];      /* the payload after the instance's name */
     core_note *next;
 };
@@ -62,7 +64,10 @@ static void heard(void *ctx, const char *channel, const char *payload)
     const char *sp = strchr(payload, ' ');
     if (!sp)
         return;
-    note_push(C, strcmp(channel, CORE_CH_LOBBY) == 0, sp + 1);
+    note_push(C, strcmp(channel, CORE_CH_LOBBY) == 0     ? 1
+                 : strcmp(channel, CORE_CH_ACCOUNT) == 0 ? 2
+                                                         : 0,
+              sp + 1);
 }
 
 static int stopping(core *C)
@@ -76,14 +81,14 @@ static int stopping(core *C)
 static void *listener(void *arg)
 {
     core *C = arg;
-    static const char *const channels[] = {CORE_CH_GAME, CORE_CH_LOBBY};
+    static const char *const channels[] = {CORE_CH_GAME, CORE_CH_LOBBY, CORE_CH_ACCOUNT};
     store *st = NULL;
     int lost = 0;
     while (!stopping(C)) {
         char err[256];
         if (!st) {
             st = store_open(C->ldb, err, sizeof err);
-            if (st && st->ops->listen(st, channels, 2, err, sizeof err) != 0) {
+            if (st && st->ops->listen(st, channels, 3, err, sizeof err) != 0) {
                 store_close(st);
                 st = NULL;
             }
@@ -191,6 +196,9 @@ void shared_drain(core *C)
             }
             if (rc < 0 && !C->catch_up_at)
                 C->catch_up_at = now + 500;   /* read again in a moment */
+        } else if (n->lobby == 2) {
+            if (strncmp(n->text, "fail ", 5) == 0)
+                core_login_failed_elsewhere(C, n->text + 5);
         } else {
             char by[STORE_NAME_LEN + 8], id[STORE_ID_LEN + 8];
             if (sscanf(n->text, "started %27s %23s", by, id) == 2 && C->ev.started)
