@@ -1349,8 +1349,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             conn_ready(S, wsi);
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-        if (S)
+        if (S) {
             core_drain(S->C);
+            shared_drain(S->C);
+        }
         return 0;
     case LWS_CALLBACK_HTTP:
         conn_ready(S, wsi);

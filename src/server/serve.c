@@ -48,6 +48,7 @@ static void stop_first(srv *S)
     srv_flush(S);   /* core_stop waits for what is still open */
     srv_log(S, "stopping after %ld API requests, %ld commits, %ld failed", S->requests,
             S->batches, S->failed);
+    shared_stop(S->C);   /* the listener first: it wakes the loop */
     core_stop(S->C);
     if (S->stats) {   /* --stats: the figures a benchmark reads, even when quiet */
         int64_t trips, out, in;
@@ -118,6 +119,8 @@ static void on_tick(lws_sorted_usec_list_t *sul)
 {
     srv *S = lws_container_of(sul, srv, tick_sul);
     core_tick(S->C);
+    shared_drain(S->C);
+    shared_tick(S->C);
     if (core_pending(S->C))
         srv_flush(S);
     int64_t now = core_unix_ms();
@@ -351,6 +354,11 @@ int server_main(int argc, char **argv)
     char err[512], dblabel[512];
     store_db_label(db, dblabel, sizeof dblabel);   /* no password in what is printed */
     S->C = core_new(&cf, &ev, db, err, sizeof err);
+    if (S->C && shared_start(S->C, db, err, sizeof err) != 0) {   /* many instances */
+        shared_stop(S->C);
+        core_free(S->C);
+        S->C = NULL;
+    }
     if (!S->C) {
         fprintf(stderr, "tavoliere serve: database %s: %s\n", dblabel, err);
         lws_context_destroy(S->ctx);

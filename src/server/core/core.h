@@ -476,8 +476,9 @@ void core_abandon(core *C, job *j);
 /* Start a finished game's analysis if not yet started. */
 void core_analyse(core *C, game *g);
 
-/* ---- many instances (shared.c) ---- */
-/* When the store is shared: start the listener thread. */
+/* ---- many instances (shared.c, above games, lobby and accounts: the
+ * edge calls it beside core_new, core_drain, core_tick and core_stop) ---- */
+/* When the store is shared (core.shared): start the listener thread. */
 int shared_start(core *C, const char *db, char *err, size_t errlen);
 void shared_stop(core *C);
 /* On the loop: what the other instances told, and (every CORE_SCAN_MS) the

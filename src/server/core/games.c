@@ -457,8 +457,12 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
     pthread_cond_init(&C->rcond, NULL);
     C->cpu_cap = C->cf.threads > 1 ? C->cf.threads - 1 : 1;
     C->st = store_open(db, err, errlen);   /* the loop's reads */
-    if (!C->st || computer_accounts(C, err, errlen) != 0 || writer_start(C, db, err, errlen) != 0 ||
-        shared_start(C, db, err, errlen) != 0) {
+    if (C->st) {
+        /* Many instances on this database (shared.c, started by the edge)? */
+        C->shared = store_shared(C->st);
+        core_random_b64(C->instance, 6);
+    }
+    if (!C->st || computer_accounts(C, err, errlen) != 0 || writer_start(C, db, err, errlen) != 0) {
         core_free(C);
         return NULL;
     }
@@ -1275,7 +1279,6 @@ static void batch_failed(core *C, game *g, int created);
 void core_drain(core *C)
 {
     writer_drain(C, batch_failed);
-    shared_drain(C);
     pthread_mutex_lock(&C->qlock);
     if (!C->done_head) {
         pthread_mutex_unlock(&C->qlock);
@@ -1353,7 +1356,6 @@ void core_tick(core *C)
     cpu_pump(C);
     if (C->clocked)
         clock_tick(C);
-    shared_tick(C);
     int64_t sec = core_unix_ms() / 1000;
     if (C->cf.clock_file && sec != C->clock_read) {
         C->clock_read = sec;
@@ -2087,7 +2089,6 @@ void core_stop(core *C)
     if (C->an_job)
         cancel(C, C->an_job);
     writer_stop(C, batch_failed);   /* what is still open is committed first */
-    shared_stop(C);
     if (C->rthread_started) {
         pthread_mutex_lock(&C->rlock);
         C->rstop = 1;
@@ -2110,7 +2111,6 @@ void core_free(core *C)
     if (C->svc || C->rthread_started || C->wstarted)
         core_stop(C);
     core_drain(C);
-    shared_stop(C);
     while (C->seeks) {   /* the lobby's seeks (lobby.c made them) */
         lobby_seek *k = C->seeks;
         C->seeks = k->next;

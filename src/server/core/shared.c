@@ -13,6 +13,10 @@
  *   tav_account "INSTANCE fail NAME"        a sign-in of NAME failed (the
  *                                           limit counts every instance's)
  *
+ * This file sits above the rest of the core (games, lobby, accounts): the
+ * edge starts it after core_new, calls shared_drain and shared_tick beside
+ * core_drain and core_tick, and stops it before core_stop.
+ *
  * This file's listener thread holds a connection of its own, waits for
  * those messages and queues them for the loop (qlock), which reads the games
  * again and tells their viewers (core_game_changed_elsewhere).  A lost
@@ -125,10 +129,8 @@ static void *listener(void *arg)
 
 int shared_start(core *C, const char *db, char *err, size_t errlen)
 {
-    C->shared = store_shared(C->st);
-    if (!C->shared)
+    if (!C->shared || C->lstarted)
         return 0;
-    core_random_b64(C->instance, 6);
     C->ldb = strdup(db);
     if (!C->ldb) {
         snprintf(err, errlen, "out of memory");
