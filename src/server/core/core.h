@@ -234,6 +234,7 @@ typedef struct core_config {
 #define CORE_CH_LOBBY "tav_lobby"
 #define CORE_CH_ACCOUNT "tav_account"
 #define CORE_SCAN_MS 2000
+#define CORE_CLAIM_PREFIX "game "   /* a game's claim is this + its id */
 typedef struct core_note core_note;
 
 struct core {

@@ -662,7 +662,7 @@ static int claim(core *C, game *g)
         return 0;
     g->claim_tried = now;
     char key[32], err[256];
-    snprintf(key, sizeof key, "game %s", g->id);
+    snprintf(key, sizeof key, "%s%s", CORE_CLAIM_PREFIX, g->id);
     int rc = store_try_claim(C->st, key, err, sizeof err);
     if (rc < 0)
         core_log(C, "error: game %s: claim: %s", g->id, err);
@@ -675,7 +675,7 @@ static void release_claim(core *C, game *g)
     if (!g->claimed)
         return;
     char key[32];
-    snprintf(key, sizeof key, "game %s", g->id);
+    snprintf(key, sizeof key, "%s%s", CORE_CLAIM_PREFIX, g->id);
     store_release_claim(C->st, key);
     g->claimed = 0;
 }
@@ -719,7 +719,11 @@ void core_take_over(core *C)
             if (!g->dead && !g->job && !g->cwaiting && !core_over(g) && computer_to_act(g))
                 kick(C, g);
     char err[256];
-    if (store_each_unfinished(C->st, take_over_one, C, err, sizeof err) != 0)
+    int rc = C->st->ops->each_unclaimed
+                 ? C->st->ops->each_unclaimed(C->st, CORE_CLAIM_PREFIX, take_over_one, C, err,
+                                              sizeof err)
+                 : store_each_unfinished(C->st, take_over_one, C, err, sizeof err);
+    if (rc != 0)
         core_log(C, "error: looking for games to take over: %s", err);
 }
 
@@ -850,6 +854,7 @@ static void clock_list(core *C, game *g)
     if (want) {
         g->knext = C->clocked;
         C->clocked = g;
+        claim(C, g);   /* many instances: the first to hold it judges its flags */
     } else {
         for (game **pp = &C->clocked; *pp; pp = &(*pp)->knext)
             if (*pp == g) {

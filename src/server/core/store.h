@@ -229,6 +229,10 @@ struct store_ops {
      * With many instances a game in memory is read again when its stamp
      * moved (another instance wrote it). */
     int (*game_stamp)(store *st, const char *id, int64_t *stamp, char *err, size_t errlen);
+    /* The games each_unfinished lists whose claim (the key prefix + id) no
+     * connection holds: the ones an instance may take over. */
+    int (*each_unclaimed)(store *st, const char *prefix, store_id_fn fn, void *ctx, char *err,
+                          size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

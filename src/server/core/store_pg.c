@@ -141,7 +141,7 @@ enum {
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
     Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     Q_SET_GAME_RATINGS, Q_SET_OFFERS,
-    Q_GAME_STAMP,
+    Q_GAME_STAMP, Q_UNCLAIMED,
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
     NQ
 };
@@ -175,6 +175,15 @@ static const char *const queries[NQ] = {
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = $1 ORDER BY ply",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 OR (status = 0 AND"
                      " (clock_initial > 0 OR clock_days > 0)) ORDER BY created, id COLLATE \"C\"",
+    /* The same games whose claim ($1 || id) no connection holds: the
+     * advisory locks held, read once (classid and objid are a bigint key's
+     * two halves). */
+    [Q_UNCLAIMED] = "WITH held AS MATERIALIZED (SELECT (classid::bigint << 32) | objid::bigint AS k"
+                    " FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1)"
+                    " SELECT id FROM games WHERE (status = 2 OR (status = 0 AND"
+                    " (clock_initial > 0 OR clock_days > 0)))"
+                    " AND hashtextextended($1 || id, 0) NOT IN (SELECT k FROM held)"
+                    " ORDER BY created, id COLLATE \"C\"",
     [Q_SET_END] = "UPDATE games SET winner = $2, end_reason = $3 WHERE id = $1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES ($1, $2, $3)",
     [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE lower(name) = lower($1)",
@@ -982,6 +991,17 @@ static int pg_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err,
     return 0;
 }
 
+static int pg_each_unclaimed(store *base, const char *prefix, store_id_fn fn, void *ctx, char *err,
+                             size_t errlen)
+{
+    PGresult *r = NULL;
+    if (run((pg_store *)base, Q_UNCLAIMED, &r, "list unclaimed games", err, errlen, "t", prefix) != 0)
+        return -1;
+    each_id(r, PQntuples(r), fn, ctx);
+    PQclear(r);
+    return 0;
+}
+
 /* ---- accounts, sessions, seeks, ratings ---- */
 
 /* A LIMIT: a negative one is none (SQLite's reading; PostgreSQL refuses it). */
@@ -1515,4 +1535,5 @@ const store_ops store_pg_ops = {
     .release_claim = pg_release_claim,
     .stats = pg_stats,
     .game_stamp = pg_game_stamp,
+    .each_unclaimed = pg_each_unclaimed,
 };
