@@ -544,6 +544,7 @@ static int pg_pending(const store *base)
     const pg_store *st = (const pg_store *)base;
     return st->in_tx || st->batch_lost;
 }
+
 static int pg_flush(store *base, char *err, size_t errlen)
 {
     pg_store *st = (pg_store *)base;
