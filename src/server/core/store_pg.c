@@ -157,7 +157,8 @@ static const char *const queries[NQ] = {
     /* A move and the game's status after it in one statement (one round trip). */
     [Q_ADD_MOVE] = "WITH m AS (INSERT INTO moves (game, ply, text, ms, time)"
                    " VALUES ($1, $2, $3, $4, $5) RETURNING game)"
-                   " UPDATE games SET status = $6 WHERE id = (SELECT game FROM m)",
+                   " UPDATE games SET status = $6 WHERE id = (SELECT game FROM m)"
+                   " RETURNING xmin::text::bigint",
     [Q_SET_RESULT] = "UPDATE games SET status = $2, resigned = $3 WHERE id = $1",
     [Q_SET_REMATCH] = "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch = ''",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = $1 AND ply >= $2",
@@ -244,6 +245,12 @@ typedef struct pg_store {
     char **channels;         /* LISTENed (again after a reset) */
     int nchannels, capchannels;
     int64_t trips, bytes_out, bytes_in;
+    /* The stamp (xmin) of the game the open batch's last write left, when
+     * that write was a move (it returns it): the writer's game_stamp then
+     * costs no round trip.  Any other write forgets it. */
+    char stamp_id[STORE_ID_LEN];
+    int64_t stamp_val;
+    int stamp_ok;
 } pg_store;
 
 /* A text result: copied into err with the URI's password (if any) masked. */
@@ -487,6 +494,7 @@ static int wbegin(pg_store *st, char *err, size_t errlen)
                 "the open batch was lost with the database connection (flush reports it)");
         return -1;
     }
+    st->stamp_ok = 0;
     const char *sql = !st->in_tx ? "BEGIN; SAVEPOINT op"
                       : st->sp_held ? "RELEASE op; SAVEPOINT op" : "SAVEPOINT op";
     int was = st->in_tx;
@@ -548,6 +556,7 @@ static int pg_pending(const store *base)
 static int pg_flush(store *base, char *err, size_t errlen)
 {
     pg_store *st = (pg_store *)base;
+    st->stamp_ok = 0;
     if (st->batch_lost) {
         st->batch_lost = 0;
         set_err(st, err, errlen, "commit", "the batch was lost with the database connection");
@@ -588,6 +597,7 @@ static int pg_flush(store *base, char *err, size_t errlen)
 static void pg_discard(store *base)
 {
     pg_store *st = (pg_store *)base;
+    st->stamp_ok = 0;
     st->batch_lost = 0;
     if (!st->in_tx)
         return;
@@ -841,9 +851,19 @@ static int pg_add_move(store *base, const char *id, int ply, const store_move *m
     if (wbegin(st, err, errlen) != 0)
         return -1;
     /* A ply taken already (or an unknown game): a constraint, a conflict. */
-    int rc = run(st, Q_ADD_MOVE, NULL, "insert move", err, errlen, "titiii", id, (int64_t)ply,
+    PGresult *r = NULL;
+    int rc = run(st, Q_ADD_MOVE, &r, "insert move", err, errlen, "titiii", id, (int64_t)ply,
                  m->text, m->ms, m->time, (int64_t)status);
-    return wend(st, rc, err, errlen);
+    int64_t stamp = rc == 0 && r && PQntuples(r) == 1 ? col_i64(r, 0, 0) : 0;
+    if (r)
+        PQclear(r);
+    rc = wend(st, rc, err, errlen);
+    if (rc == 0 && stamp && strlen(id) < sizeof st->stamp_id) {
+        strcpy(st->stamp_id, id);
+        st->stamp_val = stamp;
+        st->stamp_ok = 1;
+    }
+    return rc;
 }
 
 static int pg_truncate(store *base, const char *id, int ply, int status, char *err,
@@ -1306,7 +1326,13 @@ static int pg_set_offers(store *base, const char *id, int draw, int takeback, ch
 static int pg_notify(store *base, const char *channel, const char *payload, char *err,
                      size_t errlen)
 {
-    return write1((pg_store *)base, Q_NOTIFY, -1, "notify", err, errlen, "tt", channel, payload);
+    pg_store *st = (pg_store *)base;
+    if (!st->in_tx || st->batch_lost)
+        return write1(st, Q_NOTIFY, -1, "notify", err, errlen, "tt", channel, payload);
+    /* Inside the batch, no savepoint of its own (a round trip saved): a
+     * message this short does not fail but with the connection, and that
+     * fails the batch anyway. */
+    return run(st, Q_NOTIFY, NULL, "notify", err, errlen, "tt", channel, payload) == 0 ? 0 : -1;
 }
 
 /* Add a string to a list (once). */
@@ -1482,6 +1508,10 @@ static void pg_stats(const store *base, int64_t *round_trips, int64_t *bytes_out
 static int pg_game_stamp(store *base, const char *id, int64_t *stamp, char *err, size_t errlen)
 {
     pg_store *st = (pg_store *)base;
+    if (st->in_tx && st->stamp_ok && strcmp(st->stamp_id, id) == 0) {
+        *stamp = st->stamp_val;   /* the move just written returned it */
+        return 1;
+    }
     PGresult *r = NULL;
     int rc = run(st, Q_GAME_STAMP, &r, "game stamp", err, errlen, "t", id);
     if (rc == BAD_TEXT)
