@@ -63,6 +63,35 @@ $(BUILD)/web/app.js: $(WEB_SRC)
 	$(NODE_BIN)/esbuild web/src/main.ts --bundle --format=esm --target=es2020 --minify --sourcemap \
 		--log-level=warning --outfile=$(BUILD)/web/app.js
 
+# The library for the browser (issue 37; docs/wasm.md): the same sources
+# compiled for wasm32-wasi by Debian's clang, lld and wasi-libc (no prebuilt
+# toolchain; scripts/setup.sh installs them), single-threaded
+# (TAV_NO_THREADS: wasi-libc has no threads, the search service then runs a
+# search on the calling thread), as a reactor module exporting the small
+# surface of src/wasm/tavwasm.c.  The page loads it from $(BUILD)/web.
+# Without the toolchain the page is built without it (and its tests say so).
+WASM_CC    ?= clang
+WASM_SYSLIB := /usr/lib/wasm32-wasi/libc.a
+WASM_OK    := $(shell command -v $(WASM_CC) >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1 && \
+                test -f $(WASM_SYSLIB) && echo 1)
+WASM_FLAGS := --target=wasm32-wasi $(CSTD) $(WARN) -O3 -DTAV_NO_THREADS -Iinclude -Isrc \
+              -D_POSIX_C_SOURCE=200809L
+WASM_SRC   := $(LIB_SRC) src/wasm/tavwasm.c src/cli/bench.c
+WASM_OBJ   := $(WASM_SRC:%.c=$(BUILD)/wasm/%.o)
+DEPS       += $(WASM_OBJ:.o=.d)
+ifeq ($(WASM_OK),1)
+web: $(BUILD)/web/tavoliere.wasm
+endif
+
+$(BUILD)/web/tavoliere.wasm: $(WASM_OBJ)
+	@mkdir -p $(@D)
+	$(WASM_CC) --target=wasm32-wasi -mexec-model=reactor -O3 -Wl,-z,stack-size=8388608 \
+		-Wl,--strip-debug -o $@ $^
+
+$(BUILD)/wasm/%.o: %.c
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -MMD -MP -c $< -o $@
+
 # Two archives of the same objects.  libtavoliere.a is the public library:
 # its objects are linked into one, and every global symbol but the public API
 # (tav_*, declared in include/) is made local, so internals (tavi_*) cannot
