@@ -53,15 +53,25 @@ all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/tavoliere.pc $(BUILD)/l
 # serves.  Rebuilt only when a file under web/ changed.
 WEB_SRC := $(shell find web -type f -not -name '*~' 2>/dev/null)
 NODE_BIN := node_modules/.bin
-web: $(BUILD)/web/app.js
+# The engine's worker (web/src/engine/worker.ts) is a bundle of its own; the
+# service worker (web/sw/sw.js, for offline play) gets a version made of the
+# files it keeps, so each build that changes them is a new cache.
+web: $(BUILD)/web/app.js $(BUILD)/web/sw.js
 
 $(BUILD)/web/app.js: $(WEB_SRC)
 	@test -x $(NODE_BIN)/esbuild || { echo "no $(NODE_BIN)/esbuild: run sh scripts/setup.sh (npm ci)"; exit 1; }
 	$(NODE_BIN)/tsc --noEmit -p web
 	@mkdir -p $(BUILD)/web
-	cp web/index.html web/app.css web/static/* $(BUILD)/web/
+	cp web/index.html web/app.css web/static/* web/sw/manifest.webmanifest $(BUILD)/web/
 	$(NODE_BIN)/esbuild web/src/main.ts --bundle --format=esm --target=es2020 --minify --sourcemap \
 		--log-level=warning --outfile=$(BUILD)/web/app.js
+	$(NODE_BIN)/esbuild web/src/engine/worker.ts --bundle --format=iife --target=es2020 --minify \
+		--log-level=warning --outfile=$(BUILD)/web/engine-worker.js
+
+$(BUILD)/web/sw.js: web/sw/sw.js $(BUILD)/web/app.js $(if $(filter 1,$(WASM_OK)),$(BUILD)/web/tavoliere.wasm)
+	v=$$(cat $(BUILD)/web/app.js $(BUILD)/web/app.css $(BUILD)/web/index.html $(BUILD)/web/engine-worker.js \
+		$$(test -f $(BUILD)/web/tavoliere.wasm && echo $(BUILD)/web/tavoliere.wasm) web/sw/sw.js | cksum | cut -d' ' -f1) && \
+	sed "s/@VERSION@/$$v/" web/sw/sw.js >$@
 
 # The library for the browser (issue 37; docs/wasm.md): the same sources
 # compiled for wasm32-wasi by Debian's clang, lld and wasi-libc (no prebuilt
