@@ -412,6 +412,11 @@ function accept(s: Screen, g: Game, force: boolean): void {
     store.update(s.id, { over: true, result });
   }
   if (moved) localRecord(s);
+  if (s.local) {
+    // for the page's tests: searches ended by a cancel, and whether one runs
+    document.body.dataset.workerCancels = String(s.local.cancels);
+    document.body.dataset.thinking = g.thinking ? "1" : "0";
+  }
   // Both seats on this screen: fetch the legal moves of the side to act.
   const actor = g.tomove === "white" || g.tomove === "black" ? g.tomove : null;
   if (actor && g.seat !== actor && s.tokens[actor] && !g.over) {
@@ -589,7 +594,7 @@ function renderMoves(s: Screen): void {
     // a line break may come after each comma of a long move (Cathedral's squares)
     const parts: (string | Node)[] = [];
     label.split(",").forEach((p, i) => { if (i) parts.push(",", h("wbr")); parts.push(p); });
-    const b = h("button", { type: "button", "data-ply": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, ...parts);
+    const b = h("button", { type: "button", "data-step": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, ...parts);
     if (ply === shown) {
       b.setAttribute("aria-current", "step");
       b.classList.add("current");
@@ -1078,7 +1083,7 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
     const c = mk("circle", {
       cx: x(ply).toFixed(1), cy: y(mine01(p.value)).toFixed(1), r: p.mark ? 6 : 2.4,
       class: `an-pt${p.mark === "??" ? " blunder" : p.mark === "?" ? " mistake" : ""}${who === me ? " mine" : " theirs"}`,
-      "data-ply": ply, "data-by": who ?? "", tabindex: p.mark ? 0 : -1, role: "button",
+      "data-step": ply, "data-by": who ?? "", tabindex: p.mark ? 0 : -1, role: "button",
       "aria-label": `Move ${ply} (${who ?? "?"}): ${p.move}${p.mark ? ` ${p.mark}` : ""}, ${mineWord} expected score ${Math.round(mine01(p.value) * 100)}%` +
         (p.mark && p.best ? `, the engine preferred ${p.best}` : ""),
     });
@@ -1109,7 +1114,7 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
   if (bad.length) {
     const ul = h("ul", { class: "an-list" });
     for (const p of bad.slice(0, 20)) {
-      const b = h("button", { type: "button", class: `link-btn an-item ${p.by === me ? "mine" : "theirs"}`, "data-ply": p.ply, "data-by": p.by ?? "" },
+      const b = h("button", { type: "button", class: `link-btn an-item ${p.by === me ? "mine" : "theirs"}`, "data-step": p.ply, "data-by": p.by ?? "" },
         mistakeText(p.ply, p.move, p.mark, p.best, p.by, mine));
       b.addEventListener("click", () => showPly(s, p.ply));
       ul.appendChild(h("li", {}, h("span", { class: `dot ${p.by ?? ""}`, "aria-hidden": "true" }), b));

@@ -8,6 +8,7 @@ import { currentUser } from "./account";
 import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
+import { engineSupported } from "./engine/client";
 import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
 import { PICTURES } from "./pictures";
 import * as store from "./store";
@@ -73,7 +74,13 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
     radio("opponent", "computer", "The computer", true),
     radio("opponent", "local", "A friend on this screen", false),
     radio("opponent", "link", "A friend, by a link", false));
-  const levelRow = h("label", { class: "level-row" }, "Level ", levelSelect);
+  // The computer in this browser (local.ts): no server needed, works offline.
+  const inPage = h("input", { type: "checkbox", id: "in-page", name: "in-page" }) as HTMLInputElement;
+  inPage.checked = engineSupported();
+  inPage.disabled = !engineSupported();
+  const inPageRow = h("label", { class: "in-page-row", for: "in-page" }, inPage,
+    " Play it in this browser (works offline; the time a level takes depends on your machine)");
+  const levelRow = h("div", { class: "level-row" }, h("label", {}, "Level ", levelSelect), inPageRow);
   const colourBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
     radio("colour", "white", "White", true),
     radio("colour", "black", "Black", false),
@@ -144,6 +151,13 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
     const me: Side = opp === "local" ? "white" : colour;
     const other: Side = me === "white" ? "black" : "white";
     const computer = levelSelect.value;
+    if (opp === "computer" && inPage.checked) {
+      const lv = /level=(\d+)/.exec(computer);
+      const q = new URLSearchParams({ level: lv ? lv[1] : "0", colour: me, new: "1" });
+      if (options) q.set("options", options);
+      location.assign(`/play/${g}?${q}`);
+      return;
+    }
     const players: Record<Side, string> = { white: "human", black: "human" };
     if (opp === "computer") players[other] = computer;
     playBtn.disabled = true;
