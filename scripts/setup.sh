@@ -4,6 +4,8 @@
 #   tmux (the terminal-play test);
 #   libwebsockets (and its libuv event-loop plugin), jansson, SQLite and libsodium (the
 #   server, `tavoliere serve`);
+#   clang, lld, wasi-libc and libclang-rt-dev-wasm32 (the engine built for the browser,
+#   WebAssembly: docs/wasm.md);
 #   Node.js and npm (the web UI is TypeScript bundled with esbuild) and Chromium
 #   (the browser tests drive /usr/bin/chromium with playwright-core);
 # then the npm packages pinned in package-lock.json (`npm ci`).
@@ -18,7 +20,8 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v npm >/dev/null 2>&1 || need="$need npm"
 [ -x /usr/bin/chromium ] || need="$need chromium"
-for pkg in libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libsodium-dev; do
+for pkg in libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libsodium-dev \
+    wasi-libc libclang-rt-dev-wasm32 lld clang; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ -n "$need" ]; then
