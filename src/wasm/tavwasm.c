@@ -25,10 +25,9 @@
  *   tw_search(player, level, nodes, depth, movetime, seed)
  *                                      the search service on this game: JSON
  *                                      {status, best, value, playouts, nodes, ...}
- *   tw_cancel                          cancel the running search (from an info
- *                                      callback, the only code that runs during
- *                                      one here; the page's worker is ended
- *                                      instead)
+ *                                      (a search runs to its end on the calling
+ *                                      thread: the page runs it in a worker and
+ *                                      cancels it by ending the worker)
  *   tw_engine(line)                    one line of the engine protocol
  *                                      (docs/protocol.md), for the agreement tests
  *   tw_meta                            the games' words for people (/api/meta's shape)
@@ -87,6 +86,13 @@ static void tb_int(tbuf *b, long v)
 {
     char t[32];
     int n = snprintf(t, sizeof t, "%ld", v);
+    tb_raw(b, t, (size_t)n);
+}
+
+static void tb_u64(tbuf *b, uint64_t v)
+{
+    char t[32];
+    int n = snprintf(t, sizeof t, "%llu", (unsigned long long)v);
     tb_raw(b, t, (size_t)n);
 }
 
@@ -400,7 +406,6 @@ typedef struct tw_ctx {
     tav_session *s;
     tav_service *svc;
     tavi_protocol *engine;
-    _Atomic int cancel;
     tbuf out;             /* the last text answer */
     tbuf lines;           /* engine info lines */
     char err[512];
@@ -425,7 +430,6 @@ const char *tw_legal(tw_ctx *c, int viewer);
 const char *tw_view(tw_ctx *c, int ply, int viewer);
 const char *tw_game(tw_ctx *c, int viewer);
 const char *tw_record(tw_ctx *c, const char *white, const char *black);
-void tw_cancel(tw_ctx *c);
 const char *tw_search(tw_ctx *c, const char *player, int level, double nodes, int depth, double movetime_ms, double seed);
 const char *tw_engine(tw_ctx *c, const char *line, double seed);
 const char *tw_meta(tw_ctx *c);
@@ -631,10 +635,6 @@ EXPORT("tw_record") const char *tw_record(tw_ctx *c, const char *white, const ch
     return rec ? done(c) : NULL;
 }
 
-/* Searches: a cancel from an info callback (the only code that runs while
- * one runs here) ends it at its next check. */
-EXPORT("tw_cancel") void tw_cancel(tw_ctx *c) { c->cancel = 1; }
-
 /* Search the current position for its side to act with player ("ai",
  * "uct", "random"): level 1..10 (its playouts or depth, as on the server,
  * tav_level_budget), else nodes / depth; movetime_ms caps the time (0 =
@@ -665,7 +665,6 @@ EXPORT("tw_search") const char *tw_search(tw_ctx *c, const char *player, int lev
             bud.movetime_ms = 0;   /* a level is its playouts or depth, whatever the machine */
         bud.threads = 1;
         bud.seed = (uint64_t)seed;
-        c->cancel = 0;
         tav_service_run(c->svc, c->s, player, &bud, NULL, NULL, &a);
     } else if (!c->s) {
         a.status = TAV_E_INVALID;
@@ -677,9 +676,9 @@ EXPORT("tw_search") const char *tw_search(tw_ctx *c, const char *player, int lev
     tb_lit(b, ",\"value\":");
     tb_num(b, a.value);
     tb_lit(b, ",\"playouts\":");
-    tb_num(b, (double)a.playouts);
+    tb_u64(b, a.playouts);
     tb_lit(b, ",\"nodes\":");
-    tb_num(b, (double)a.nodes);
+    tb_u64(b, a.nodes);
     tb_lit(b, ",\"depth\":");
     tb_int(b, a.depth);
     tb_lit(b, ",\"seconds\":");

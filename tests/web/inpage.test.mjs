@@ -106,7 +106,9 @@ export async function run(env) {
   tally.check("inpage: the game is kept in the browser", s0.saved && s0.saved.game === "epaminondas" && s0.saved.level === 1, JSON.stringify(s0.saved));
 
   // From here on the server is gone: nothing may go to the network.
-  const net = [], failed = [];
+  const net = [], failed = [], any = [];
+  let counting = true;
+  page.on("request", (r) => { if (counting) any.push(r.url()); });
   page.on("requestfinished", async (r) => {
     const res = await r.response().catch(() => null);
     if (!/^(blob|data):/.test(r.url()) && !(res && res.fromServiceWorker())) net.push(r.url());
@@ -128,6 +130,8 @@ export async function run(env) {
     if (n === 8 && !s.over) {
       // a reload with the server gone: the service worker serves the page, the game resumes
       const moves = s.saved.moves.join(" ");
+      tally.check("inpage: no request at all while the game was played", any.length === 0, any.join(" "));
+      counting = false;
       await page.reload();
       await page.waitForSelector("#board [data-square]");
       s = await myTurn(page, -1);
@@ -196,6 +200,11 @@ export async function run(env) {
   u = await state(p2);
   tally.check("inpage: after the undo the position is the start, and the cancelled search played nothing", u.ply === 0 && u.saved.moves.length === 0 && /Your turn/.test(u.status),
     JSON.stringify({ ply: u.ply, moves: u.saved.moves, status: u.status }));
+
+  // the game in the page goes to the server when asked (POST /api/records)
+  await Promise.all([p2.waitForURL(/\/games\//), p2.click("#upload")]);
+  await p2.waitForSelector("#board [data-square]");
+  tally.check("inpage: 'Put it on the server' opens the game there", /\/games\/[^/?]+\?seat=/.test(p2.url()), p2.url());
 
   // ---- 4: from the home page; the phone ----
   const p3 = await env.newPage("in-page from home", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
