@@ -101,6 +101,7 @@ export function showLocalGame(app: HTMLElement, local: LocalGame, meta: Meta | n
   };
   (s.els.record as HTMLAnchorElement).download = `${g.game}-${local.saved.id}.txt`;
   s.els.upload.hidden = false;
+  s.els.conn.textContent = "Played in this browser: the computer thinks on this machine, no server needed.";
   local.onChange = (ng) => accept(s, ng, true);
   local.onError = (m) => { s.els.message.textContent = m; };
   window.addEventListener("pagehide", () => local.close());
