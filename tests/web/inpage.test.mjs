@@ -206,6 +206,14 @@ export async function run(env) {
   await p2.waitForSelector("#board [data-square]");
   tally.check("inpage: 'Put it on the server' opens the game there", /\/games\/[^/?]+\?seat=/.test(p2.url()), p2.url());
 
+  // the home page lists the unfinished game of this browser, with its address
+  await p2.goto(`${env.url}/`);
+  const href = await p2.waitForSelector('#local-games li[data-game="epaminondas"] a', { timeout: 5000 })
+    .then((a) => a.getAttribute("href")).catch(() => null);
+  await p2.locator("#local-games").scrollIntoViewIfNeeded().catch(() => {});
+  await env.shot(p2, "inpage-home-local");
+  tally.check("inpage: the home page lists the unfinished game in this browser", href === "/play/epaminondas?level=9&colour=white", String(href));
+
   // ---- 4: from the home page; the phone ----
   const p3 = await env.newPage("in-page from home", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await p3.goto(`${env.url}/`);

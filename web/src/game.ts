@@ -127,7 +127,7 @@ async function doUpload(s: Screen): Promise<void> {
   try {
     const c = await api.loadRecord(s.local.record(), "human", "human");
     const seat = c.seats.white ?? c.seats.black ?? "";
-    store.put({ id: c.id, game: s.local.saved.game, seats: c.seats, created: Date.now(), opponent: "a game played in the page" });
+    store.put({ id: c.id, game: s.local.saved.game, seats: c.seats, created: Date.now(), opponent: "a friend on this screen (uploaded from this browser)" });
     location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent(seat)}`);
   } catch (e) {
     s.els.message.textContent = `The record could not be sent: ${(e as Error).message}`;

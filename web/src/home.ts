@@ -9,6 +9,7 @@ import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
 import { engineSupported } from "./engine/client";
+import { computerName, playUrl, unfinished } from "./local";
 import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
 import { PICTURES } from "./pictures";
 import * as store from "./store";
@@ -185,6 +186,8 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
   app.appendChild(lobbyCard(me));
   if (me) app.insertBefore(accountGames(meta, me), app.firstChild);
   app.appendChild(form);
+  const mine = localGames(meta);
+  if (mine) app.appendChild(mine);
   app.appendChild(recentGames(meta));
   app.appendChild(recordLoader());
 }
@@ -235,6 +238,22 @@ function myGameRow(meta: Meta, me: Me, g: MyGame): HTMLElement {
 }
 
 // The games this browser holds a seat in (or created), newest first.
+// The games against the computer played in this browser and not finished
+// (local.ts): one link each to go on (offline too).
+function localGames(meta: Meta): HTMLElement | null {
+  const list = unfinished();
+  if (!list.length) return null;
+  const ul = h("ul", { class: "recent-list", id: "local-games" });
+  for (const s of list) {
+    const who = playerName(computerName(s.level), meta);
+    ul.appendChild(h("li", { "data-game": s.game },
+      h("a", { href: playUrl(s) }, `${title(meta, s.game)} against ${who}`),
+      h("span", { class: "muted" }, ` · you play ${s.human} · ${s.moves.length} moves · ${new Date(s.created).toLocaleString()}`)));
+  }
+  return h("section", { class: "recent", "aria-labelledby": "local-h" },
+    h("h2", { id: "local-h" }, "Your games in this browser"), ul);
+}
+
 function recentGames(meta: Meta): HTMLElement {
   const list = store.loadAll();
   const sec = h("section", { class: "recent", "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, "Your games"));

@@ -24,6 +24,7 @@ export interface LocalSaved {
   moves: string[];
   resigned: Side | null;
   created: number;
+  over?: boolean;           // finished (the home page lists the others)
 }
 
 const KEY = "tavoliere.play";
@@ -52,6 +53,18 @@ function store(s: LocalSaved): void {
 
 export function computerName(level: number): string {
   return level > 0 ? `ai:level=${level}` : "random";
+}
+
+// The unfinished games kept in this browser, one per game at most.
+export function unfinished(): LocalSaved[] {
+  return GAMES.map((g) => loadSaved(g)).filter((s): s is LocalSaved => !!s && !s.over);
+}
+
+// The address that resumes a kept game.
+export function playUrl(s: LocalSaved): string {
+  const q = new URLSearchParams({ level: String(s.level), colour: s.human });
+  if (s.options) q.set("options", s.options);
+  return `/play/${s.game}?${q}`;
 }
 
 // The budget of the computer's move: the level's playouts or depth, as the
@@ -140,6 +153,7 @@ export class LocalGame {
   }
 
   private changed(): void {
+    this.saved.over = JSON.parse(this.e.gameJson(2)).over === true;
     store(this.saved);
     this.computerTurn();
     this.onChange(this.json());
