@@ -188,7 +188,8 @@ export async function run(env) {
   const t0 = Date.now();
   await p2.evaluate(() => document.querySelector("#status")?.textContent);
   const lag = Date.now() - t0;
-  tally.check("inpage: the page answers while the computer thinks", lag < 250, `${lag} ms`);
+  // (a page frozen by the search would answer only when it ends, seconds later)
+  tally.check("inpage: the page answers while the computer thinks", lag < 1000, `${lag} ms`);
   const still = await state(p2);
   tally.check("inpage: the computer (level 9) was still thinking", still.thinking && still.ply === 1, JSON.stringify({ ...still, saved: undefined }));
   await p2.click("#undo");
