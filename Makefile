@@ -53,15 +53,54 @@ all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/tavoliere.pc $(BUILD)/l
 # serves.  Rebuilt only when a file under web/ changed.
 WEB_SRC := $(shell find web -type f -not -name '*~' 2>/dev/null)
 NODE_BIN := node_modules/.bin
-web: $(BUILD)/web/app.js
+# The engine's worker (web/src/engine/worker.ts) is a bundle of its own; the
+# service worker (web/sw/sw.js, for offline play) gets a version made of the
+# files it keeps, so each build that changes them is a new cache.
+web: $(BUILD)/web/app.js $(BUILD)/web/sw.js
 
 $(BUILD)/web/app.js: $(WEB_SRC)
 	@test -x $(NODE_BIN)/esbuild || { echo "no $(NODE_BIN)/esbuild: run sh scripts/setup.sh (npm ci)"; exit 1; }
 	$(NODE_BIN)/tsc --noEmit -p web
 	@mkdir -p $(BUILD)/web
-	cp web/index.html web/app.css web/static/* $(BUILD)/web/
+	cp web/index.html web/app.css web/static/* web/sw/manifest.webmanifest $(BUILD)/web/
 	$(NODE_BIN)/esbuild web/src/main.ts --bundle --format=esm --target=es2020 --minify --sourcemap \
 		--log-level=warning --outfile=$(BUILD)/web/app.js
+	$(NODE_BIN)/esbuild web/src/engine/worker.ts --bundle --format=iife --target=es2020 --minify \
+		--log-level=warning --outfile=$(BUILD)/web/engine-worker.js
+
+$(BUILD)/web/sw.js: web/sw/sw.js $(BUILD)/web/app.js $(if $(filter 1,$(WASM_OK)),$(BUILD)/web/tavoliere.wasm)
+	v=$$(cat $(BUILD)/web/app.js $(BUILD)/web/app.css $(BUILD)/web/index.html $(BUILD)/web/engine-worker.js \
+		$$(test -f $(BUILD)/web/tavoliere.wasm && echo $(BUILD)/web/tavoliere.wasm) web/sw/sw.js | cksum | cut -d' ' -f1) && \
+	sed "s/@VERSION@/$$v/" web/sw/sw.js >$@
+
+# The library for the browser (issue 37; docs/wasm.md): the same sources
+# compiled for wasm32-wasi by Debian's clang, lld and wasi-libc (no prebuilt
+# toolchain; scripts/setup.sh installs them), single-threaded
+# (TAV_NO_THREADS: wasi-libc has no threads, the search service then runs a
+# search on the calling thread), as a reactor module exporting the small
+# surface of src/wasm/tavwasm.c.  The page loads it from $(BUILD)/web.
+# Without the toolchain the page is built without it (and its tests say so).
+WASM_CC    ?= clang
+WASM_SYSLIB := /usr/lib/wasm32-wasi/libc.a
+WASM_OK    := $(shell command -v $(WASM_CC) >/dev/null 2>&1 && command -v wasm-ld >/dev/null 2>&1 && \
+                test -f $(WASM_SYSLIB) && echo 1)
+WASM_FLAGS := --target=wasm32-wasi $(CSTD) $(WARN) -O3 -DTAV_NO_THREADS -Iinclude -Isrc \
+              -D_POSIX_C_SOURCE=200809L
+WASM_SRC   := $(LIB_SRC) src/wasm/tavwasm.c src/cli/bench.c
+WASM_OBJ   := $(WASM_SRC:%.c=$(BUILD)/wasm/%.o)
+DEPS       += $(WASM_OBJ:.o=.d)
+ifeq ($(WASM_OK),1)
+web: $(BUILD)/web/tavoliere.wasm
+endif
+
+$(BUILD)/web/tavoliere.wasm: $(WASM_OBJ)
+	@mkdir -p $(@D)
+	$(WASM_CC) --target=wasm32-wasi -mexec-model=reactor -O3 -Wl,-z,stack-size=8388608 \
+		-Wl,--strip-debug -o $@ $^
+
+$(BUILD)/wasm/%.o: %.c
+	@mkdir -p $(@D)
+	$(WASM_CC) $(WASM_FLAGS) -MMD -MP -c $< -o $@
 
 # Two archives of the same objects.  libtavoliere.a is the public library:
 # its objects are linked into one, and every global symbol but the public API

@@ -8,6 +8,8 @@
 #   /usr/lib/postgresql/*/bin, and psql): the tests run the server a second time on a
 #   throwaway PostgreSQL (scripts/pg-throwaway.sh);
 #   nginx-light (a reverse proxy in front of several server instances);
+#   clang, lld, wasi-libc and libclang-rt-dev-wasm32 (the engine built for the browser,
+#   WebAssembly: docs/wasm.md);
 #   Node.js and npm (the web UI is TypeScript bundled with esbuild) and Chromium
 #   (the browser tests drive /usr/bin/chromium with playwright-core);
 # then the npm packages pinned in package-lock.json (`npm ci`).
@@ -23,7 +25,7 @@ command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v npm >/dev/null 2>&1 || need="$need npm"
 [ -x /usr/bin/chromium ] || need="$need chromium"
 for pkg in libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libsodium-dev \
-    libpq-dev postgresql nginx-light; do
+    libpq-dev postgresql nginx-light wasi-libc libclang-rt-dev-wasm32 lld clang; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ -n "$need" ]; then

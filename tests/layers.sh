@@ -8,7 +8,7 @@
 #   2 records   src/record/, tavoliere_record.h   } includes the other
 #   3 session   src/session/, tavoliere_session.h
 #   4 protocol  src/protocol/
-#   5 cli       src/cli/
+#   5 cli       src/cli/, and src/wasm/ (the browser's adapter: docs/wasm.md)
 #   6 server    src/server/
 # One exception: src/cli/main.c, the program's entry point (its table of
 # subcommands), starts `serve` too.  (The server's own floors, core and
@@ -26,7 +26,7 @@ layer_of() {
     tavoliere_record.h | record/* | src/record/* | include/tavoliere_record.h) echo 2r ;;
     tavoliere_session.h | session/* | src/session/* | include/tavoliere_session.h) echo 3 ;;
     protocol/* | src/protocol/*) echo 4 ;;
-    cli/* | src/cli/*) echo 5 ;;
+    cli/* | src/cli/* | wasm/* | src/wasm/*) echo 5 ;;
     server/* | src/server/*) echo 6 ;;
     *) echo "" ;;
     esac

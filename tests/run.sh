@@ -266,6 +266,13 @@ suite all "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/benc
 # replayed against servers of its own, one row per attack.
 suite all "server attacks" env BUILD="$BUILD" timeout 600 node scripts/attack.mjs --check
 
+# The engine built for the browser (WebAssembly, $BUILD/web/tavoliere.wasm) in
+# node against the native engine: seeded random games of every game answer
+# the same move lists, states, hashes, positions and views, fixed-budget
+# searches the same moves, the benchmark the same signatures
+# (tests/wasm/agree.mjs; skipped with its reason without the toolchain).
+suite all "wasm agrees with native (node)" env BUILD="$BUILD" timeout 600 node tests/wasm/agree.mjs
+
 # The web page in Chromium (tests/web/*.test.mjs through tests/web/run.mjs):
 # complete games by clicks and keys against the random player, friend games in
 # several browser contexts, reload, stale tab, no console errors; screenshots

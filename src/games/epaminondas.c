@@ -66,16 +66,14 @@ static const int epa_dr[8] = { 0, 1, 1, 1, 0, -1, -1, -1 };
 #define EPA_HOT
 #endif
 
+#if EPA_AVX2
 /* Whether this processor runs the AVX2 copy (libgcc reads the processor's
  * features once, at start-up). */
 static inline int epa_avx2(void)
 {
-#if EPA_AVX2
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
-#else
-    return 0;
-#endif
 }
+#endif
 
 EPA_HOT static int epa_generate_plain(const epaminondas_state *st, int side, tav_move *out)
 {

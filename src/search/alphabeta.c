@@ -26,7 +26,6 @@
  * data, data), so a torn entry is detected and ignored.  With one thread the
  * search is deterministic.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

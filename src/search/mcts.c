@@ -37,7 +37,6 @@
  * player sees.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>

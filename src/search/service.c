@@ -42,8 +42,18 @@
  *    and free.
  *
  * Nothing here is global: everything hangs off the tav_service.
+ *
+ * Built with TAV_NO_THREADS (WebAssembly: wasi-libc has no threads, see
+ * src/wasm/), the pool starts no thread: tav_service_run and
+ * tav_service_submit run the queued jobs on the caller's thread before they
+ * return (every search then has one job, so no job ever waits for another),
+ * and a cancel can only come from that thread (an info callback).
  */
+#ifdef TAV_NO_THREADS
+#include "search/nothreads.h"
+#else
 #include <pthread.h>
+#endif
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -685,6 +695,59 @@ static void lead_end(sworker *w, sreq *r)
     pthread_mutex_lock(&svc->mu);
 }
 
+/* Run the job assigned to worker w (svc->mu held on entry and exit). */
+static void worker_job(sworker *w)
+{
+    tav_service *svc = w->svc;
+    sjob *j = w->job;
+    sreq *r = j->r;
+    int go = 1;
+    if (j->index == 0) {
+        pthread_mutex_unlock(&svc->mu);
+        tav_status ps = TAV_OK;
+        if (r->ops->prepare && !atomic_load(&r->cancel))
+            ps = r->ops->prepare(r);
+        pthread_mutex_lock(&svc->mu);
+        r->prepared = ps == TAV_OK ? 1 : -1;
+        go = ps == TAV_OK;
+        pthread_cond_broadcast(&svc->ended);
+    } else {
+        /* A helper starts once its leader has prepared the search. */
+        while (!r->prepared && !atomic_load(&r->cancel))
+            pthread_cond_wait(&svc->ended, &svc->mu);
+        go = r->prepared == 1;
+    }
+    pthread_mutex_unlock(&svc->mu);
+    if (go && !atomic_load(&r->cancel))
+        r->ops->search(r, j->index, w);
+    pthread_mutex_lock(&svc->mu);
+    if (j->index == 0) {
+        lead_end(w, r);
+    } else {
+        j->state = JOB_ENDED;
+        r->pending--;
+        pthread_cond_broadcast(&svc->ended);
+    }
+    w->job = NULL;
+    svc->running--;
+    dispatch(svc);
+}
+
+#ifdef TAV_NO_THREADS
+/* No threads: the caller's thread runs every job dispatched to a worker
+ * until none is left (svc->mu is a no-op here). */
+static void run_jobs(tav_service *svc)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        for (int i = 0; i < svc->nworkers; i++)
+            if (svc->w[i].job) {
+                worker_job(&svc->w[i]);
+                again = 1;
+            }
+    }
+}
+#else
 static void *worker_main(void *arg)
 {
     sworker *w = arg;
@@ -695,44 +758,14 @@ static void *worker_main(void *arg)
             pthread_cond_wait(&w->cv, &svc->mu);
         if (!w->job)
             break;
-        sjob *j = w->job;
-        sreq *r = j->r;
-        int go = 1;
-        if (j->index == 0) {
-            pthread_mutex_unlock(&svc->mu);
-            tav_status ps = TAV_OK;
-            if (r->ops->prepare && !atomic_load(&r->cancel))
-                ps = r->ops->prepare(r);
-            pthread_mutex_lock(&svc->mu);
-            r->prepared = ps == TAV_OK ? 1 : -1;
-            go = ps == TAV_OK;
-            pthread_cond_broadcast(&svc->ended);
-        } else {
-            /* A helper starts once its leader has prepared the search. */
-            while (!r->prepared && !atomic_load(&r->cancel))
-                pthread_cond_wait(&svc->ended, &svc->mu);
-            go = r->prepared == 1;
-        }
-        pthread_mutex_unlock(&svc->mu);
-        if (go && !atomic_load(&r->cancel))
-            r->ops->search(r, j->index, w);
-        pthread_mutex_lock(&svc->mu);
-        if (j->index == 0) {
-            lead_end(w, r);
-        } else {
-            j->state = JOB_ENDED;
-            r->pending--;
-            pthread_cond_broadcast(&svc->ended);
-        }
-        w->job = NULL;
-        svc->running--;
-        dispatch(svc);
+        worker_job(w);
     }
     w->started = 0;   /* gone: dispatch gives it nothing more */
     pthread_mutex_unlock(&svc->mu);
     atomic_fetch_sub(&svc->alive, 1);
     return NULL;
 }
+#endif
 
 tav_service *tav_service_new(int threads, size_t memory)
 {
@@ -760,6 +793,11 @@ tav_service *tav_service_new(int threads, size_t memory)
     }
     pthread_mutex_lock(&svc->mu);
     int ok = 1;
+#ifdef TAV_NO_THREADS
+    /* Workers without threads: the caller's thread runs their jobs. */
+    for (int i = 0; i < threads; i++)
+        svc->w[i].started = 1;
+#else
     for (int i = 0; i < threads && ok; i++) {
         ok = pthread_create(&svc->w[i].tid, NULL, worker_main, &svc->w[i]) == 0;
         svc->w[i].started = ok;
@@ -767,6 +805,7 @@ tav_service *tav_service_new(int threads, size_t memory)
         if (ok)
             atomic_fetch_add(&svc->alive, 1);   /* down again when it returns */
     }
+#endif
     pthread_mutex_unlock(&svc->mu);
     if (!ok) {
         tav_service_free(svc);
@@ -798,7 +837,9 @@ void tav_service_free(tav_service *svc)
      * way out: it still touches the service until it returns. */
     for (int i = 0; i < svc->nworkers; i++)
         if (svc->w[i].joinable) {
+#ifndef TAV_NO_THREADS
             pthread_join(svc->w[i].tid, NULL);
+#endif
             svc->w[i].joinable = 0;
         }
     for (int i = 0; i < svc->nworkers; i++) {
@@ -861,6 +902,9 @@ static tav_status request_new(tav_service *svc, const tav_game *g, const void *s
         lim->threads = svc->nworkers;
     if (lim->threads > TAVI_MAX_JOBS)
         lim->threads = TAVI_MAX_JOBS;
+#ifdef TAV_NO_THREADS
+    lim->threads = 1;   /* one job: nothing may wait for another */
+#endif
     lim->memory = bb.memory;
     lim->seed = bb.seed;
     /* A level alone plays with its own time. */
@@ -897,6 +941,9 @@ static void request_queue(tav_service *svc, sreq *r, uint64_t *handle)
         queue_push(svc, &r->job[i], 0);
     }
     dispatch(svc);
+#ifdef TAV_NO_THREADS
+    run_jobs(svc);
+#endif
     pthread_mutex_unlock(&svc->mu);
 }
 

@@ -565,6 +565,7 @@ static const char *mime_of(const char *path)
         {".svg", "image/svg+xml"}, {".json", "application/json"}, {".map", "application/json"},
         {".png", "image/png"}, {".ico", "image/x-icon"}, {".txt", "text/plain; charset=utf-8"},
         {".woff2", "font/woff2"}, {".webmanifest", "application/manifest+json"},
+        {".wasm", "application/wasm"},
     };
     const char *dot = strrchr(path, '.');
     if (dot)

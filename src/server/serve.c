@@ -203,7 +203,8 @@ static const struct lws_protocol_vhost_options security_headers[] = {
     {&security_headers[1], NULL, "referrer-policy:", "no-referrer"},
     {&security_headers[2], NULL, "x-content-type-options:", "nosniff"},
     {&security_headers[3], NULL, "content-security-policy:",
-     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
+     "object-src 'none'; base-uri 'none'; "
      "form-action 'self'; frame-ancestors 'none'"},
     {NULL, NULL, "cache-control:", "no-store"},
 };

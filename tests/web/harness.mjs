@@ -140,6 +140,8 @@ export async function newGameFromHome(page, url, { game, option = null, opponent
   if (option) await page.click(`.choice:has-text("${option}")`);
   await page.click(`.choice:has(input[name="opponent"][value="${opponent}"])`);
   if (opponent === "computer") await page.selectOption("#level", level);
+  // the server's computer here (the computer in the page: inpage.test.mjs)
+  if (opponent === "computer" && await page.isChecked("#in-page")) await page.uncheck("#in-page");
   if (opponent !== "local") await page.click(`.choice:has(input[name="colour"][value="${colour}"])`);
   await Promise.all([page.waitForURL(/\/games\//), page.click("#play")]);
   await page.waitForSelector("#board [data-square]");

@@ -230,9 +230,9 @@ async function loadRecord(env, gameId) {
   const g = (await api(url, "GET", `/api/games/${id}`)).data;
   const orig = (await api(url, "GET", `/api/games/${gameId}`)).data;
   tally.check("record: the loaded game has the record's moves", g.moves.join(" ") === orig.moves.join(" "), `${g.moves.length} vs ${orig.moves.length}`);
-  const items = await page.$$eval("#moves [data-ply]", (els) => els.length);
+  const items = await page.$$eval("#moves [data-step]", (els) => els.length);
   tally.check("record: the move list shows every move", items === g.moves.length + 1, String(items));
-  await page.click('#moves [data-ply="2"]');
+  await page.click('#moves [data-step="2"]');
   await page.waitForSelector('#board[data-ply="2"][data-live="0"]');
   tally.check("record: a past position of the record can be shown", true);
 }

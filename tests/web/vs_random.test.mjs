@@ -66,7 +66,7 @@ async function playGame(env, game, { colour, seed }) {
     if (n === (game === "urbino" ? 8 : 3) && !g.over) {
       await env.shot(page, `${game}-middle`);
       // The move list: click the first move, step with the arrow keys, come back.
-      await page.click('#moves [data-ply="1"]');
+      await page.click('#moves [data-step="1"]');
       await page.waitForSelector('#board[data-ply="1"][data-live="0"]');
       const first = await page.getAttribute('#board [data-square][aria-label*="last move"]', "data-square");
       await page.locator("#moves").focus().catch(() => {});
@@ -107,7 +107,7 @@ async function playGame(env, game, { colour, seed }) {
     .then(async () => {
       const pts = await page.$$eval(".analysis-graph .an-pt", (els) => els.length);
       tally.check(`${game}: the analysis has a point per move`, pts === g.moves.length, `${pts} vs ${g.moves.length}`);
-      await page.click('.analysis-graph .an-pt[data-ply="2"]');
+      await page.click('.analysis-graph .an-pt[data-step="2"]');
       await page.waitForSelector('#board[data-ply="2"][data-live="0"]');
       tally.check(`${game}: a point of the analysis shows its position`, true);
       await page.keyboard.press("End");

@@ -23,6 +23,8 @@ import { playSound, setSound, soundOn } from "./sound";
 import { soundFor } from "./soundkit";
 import * as store from "./store";
 import type { BoardContext, BoardModule, Game, Meta, Presence, Side, View } from "./types";
+import { Cancelled } from "./engine/client";
+import type { LocalGame } from "./local";
 
 const STALE = "The game moved on: a move was made elsewhere (another tab or window). The board now shows the current position.";
 
@@ -49,6 +51,20 @@ interface Screen {
   ratings: Partial<Record<Side, string>>;  // account games: each player's rating in this game ("1500?")
   els: Record<string, HTMLElement>;
   svg: SVGSVGElement;
+  local: LocalGame | null;        // a game played in the page (local.ts), or null: the server's
+  recordUrl: string | null;       // a local game's record as a blob: address
+}
+
+function newScreen(id: string, token: string | null, tokens: Screen["tokens"], local: LocalGame | null): Screen {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("class", "board");
+  svg.setAttribute("id", "board");
+  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+  return {
+    id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
+    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
+    local, recordUrl: null,
+  };
 }
 
 export function showGame(app: HTMLElement, id: string, token: string | null): void {
@@ -57,18 +73,66 @@ export function showGame(app: HTMLElement, id: string, token: string | null): vo
   const saved = store.find(id);
   const tokens: Screen["tokens"] = {};
   if (saved && token && (saved.seats.white === token || saved.seats.black === token)) Object.assign(tokens, saved.seats);
-
-  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("class", "board");
-  svg.setAttribute("id", "board");
-  svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-
-  const s: Screen = {
-    id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
-  };
+  const s = newScreen(id, token, tokens, null);
   build(app, s);
   load(s);
+}
+
+// A game against the computer played in the page (local.ts): the same
+// screen, its calls answered by the page's engine instead of the server.
+export function showLocalGame(app: HTMLElement, local: LocalGame, meta: Meta | null): void {
+  app.className = "game-screen";
+  app.textContent = "";
+  const human = local.saved.human;
+  const s = newScreen(local.get().id, "local", { [human]: "local" }, local);
+  s.meta = meta;
+  build(app, s);
+  const g = local.get();
+  s.module = BOARDS[g.game]?.() ?? null;
+  if (!s.module) {
+    fail(s, new Error(`this page cannot draw ${g.game}`));
+    return;
+  }
+  s.ctx = {
+    svg: s.svg,
+    orientation: human,
+    submit: (m) => submit(s, m),
+    say: (t) => { s.els.message.textContent = t; },
+  };
+  (s.els.record as HTMLAnchorElement).download = `${g.game}-${local.saved.id}.txt`;
+  s.els.upload.hidden = false;
+  s.els.conn.textContent = "Played in this browser: the computer thinks on this machine, no server needed.";
+  local.onChange = (ng) => accept(s, ng, true);
+  local.onError = (m) => { s.els.message.textContent = m; };
+  window.addEventListener("pagehide", () => local.close());
+  accept(s, g, true);
+  local.computerTurn();
+  if (local.thinking) accept(s, local.get(), true);
+}
+
+// A local game's record, for the download link (a fresh blob: address at each change).
+function localRecord(s: Screen): void {
+  if (!s.local) return;
+  if (s.recordUrl) URL.revokeObjectURL(s.recordUrl);
+  s.recordUrl = URL.createObjectURL(new Blob([s.local.record()], { type: "text/plain" }));
+  (s.els.record as HTMLAnchorElement).href = s.recordUrl;
+}
+
+// Send a local game's record to the server (POST /api/records), to share or
+// analyse it there: the page then opens it.
+async function doUpload(s: Screen): Promise<void> {
+  if (!s.local) return;
+  const btn = s.els.upload as HTMLButtonElement;
+  btn.disabled = true;
+  try {
+    const c = await api.loadRecord(s.local.record(), "human", "human");
+    const seat = c.seats.white ?? c.seats.black ?? "";
+    store.put({ id: c.id, game: s.local.saved.game, seats: c.seats, created: Date.now(), opponent: "a friend on this screen (uploaded from this browser)" });
+    location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent(seat)}`);
+  } catch (e) {
+    s.els.message.textContent = `The record could not be sent: ${(e as Error).message}`;
+    btn.disabled = false;
+  }
 }
 
 // ---- Layout -------------------------------------------------------------------
@@ -109,6 +173,9 @@ function build(app: HTMLElement, s: Screen): void {
   e.rules = act("Rules", "rules-btn", () => showRules(s));
   e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
   e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, "New game");
+  e.upload = act("Put it on the server", "upload", () => doUpload(s));
+  e.upload.title = "Send this game's record to the server, to share it by link or analyse it there";
+  e.upload.hidden = true;
   e.sound = act("", "sound", () => { setSound(!soundOn()); showSound(s); });
   showSound(s);
   e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
@@ -119,15 +186,16 @@ function build(app: HTMLElement, s: Screen): void {
       void Notification.requestPermission().then(() => { if (s.game) render(s); });
   });
   e.notify.hidden = true;
-  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.notify, e.record, e.newGame);
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.notify, e.record, e.upload, e.newGame);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
     "Whoever created this game chose its deal: they may know the order of both stacks.");
   e.analysisBtn = act("Analyse the game", "analysis-btn", () => doAnalysis(s));
   e.analysisOut = h("div", { class: "analysis-out", id: "analysis-out", "aria-live": "polite" });
+  e.analysisBar = h("progress", { class: "analysis-progress", id: "analysis-progress", max: 1, value: 0, hidden: true, "aria-label": "Analysis progress" });
   e.analysis = h("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": "Analysis" },
-    h("h2", {}, "Analysis"), e.analysisBtn, e.analysisOut);
+    h("h2", {}, "Analysis"), e.analysisBtn, e.analysisBar, e.analysisOut);
 
   const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
   e.scroller = h("div", { class: "board-scroll", id: "board-scroll" });
@@ -305,6 +373,10 @@ function fail(s: Screen, e: unknown): void {
 }
 
 async function refresh(s: Screen): Promise<void> {
+  if (s.local) {
+    accept(s, s.local.get(), true);
+    return;
+  }
   try {
     const g = await api.getGame(s.id, s.token);
     accept(s, g, true);
@@ -336,9 +408,15 @@ function accept(s: Screen, g: Game, force: boolean): void {
     if (veto) s.els.message.textContent = veto;
     notifyTurn(s, old, g);
   }
-  if (g.over) {
+  if (g.over && !s.local) {
     const result = resultText(g);
     store.update(s.id, { over: true, result });
+  }
+  if (moved) localRecord(s);
+  if (s.local) {
+    // for the page's tests: searches ended by a cancel, and whether one runs
+    document.body.dataset.workerCancels = String(s.local.cancels);
+    document.body.dataset.thinking = g.thinking ? "1" : "0";
   }
   // Both seats on this screen: fetch the legal moves of the side to act.
   const actor = g.tomove === "white" || g.tomove === "black" ? g.tomove : null;
@@ -517,7 +595,7 @@ function renderMoves(s: Screen): void {
     // a line break may come after each comma of a long move (Cathedral's squares)
     const parts: (string | Node)[] = [];
     label.split(",").forEach((p, i) => { if (i) parts.push(",", h("wbr")); parts.push(p); });
-    const b = h("button", { type: "button", "data-ply": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, ...parts);
+    const b = h("button", { type: "button", "data-step": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, ...parts);
     if (ply === shown) {
       b.setAttribute("aria-current", "step");
       b.classList.add("current");
@@ -541,6 +619,10 @@ function renderMoves(s: Screen): void {
 }
 
 function renderLinks(s: Screen): void {
+  if (s.local) {
+    s.els.links.hidden = true;
+    return;
+  }
   const g = s.game as Game;
   const saved = store.find(s.id);
   const box = s.els.links;
@@ -607,7 +689,7 @@ async function showPly(s: Screen, ply: number): Promise<void> {
     return;
   }
   try {
-    const r = await api.viewAt(s.id, ply, s.token);
+    const r = s.local ? { ply, view: s.local.view(ply) } : await api.viewAt(s.id, ply, s.token);
     if (req !== s.viewReq) return;
     s.viewPly = ply;
     s.pastView = r.view;
@@ -663,11 +745,16 @@ async function submit(s: Screen, move: string): Promise<void> {
   s.els.message.textContent = "";
   const ply = g.ply;
   try {
-    const ng = await api.postMove(s.id, token, move, ply);
+    const ng = s.local ? s.local.move(move, ply) : await api.postMove(s.id, token, move, ply);
     s.pending = false;
     accept(s, ng, false);
   } catch (e) {
     s.pending = false;
+    if (s.local) {
+      s.els.message.textContent = `That move was refused: ${(e as Error).message}`;
+      accept(s, s.local.get(), true);
+      return;
+    }
     if (e instanceof ApiError && e.status === 409) {
       let fresh: Game | null = null;
       try {
@@ -698,11 +785,12 @@ async function doHint(s: Screen): Promise<void> {
   btn.disabled = true;
   s.els.message.textContent = "Thinking of a hint…";
   try {
-    const r = await api.hint(s.id, token);
+    const r = s.local ? { move: await s.local.hint() } : await api.hint(s.id, token);
     s.els.message.textContent = `Hint: ${r.move}`;
     if (s.viewPly === null && s.module?.hint && s.ctx) s.module.hint(s.ctx, r.move);
   } catch (e) {
-    s.els.message.textContent = `No hint: ${(e as Error).message}`;
+    if (e instanceof Cancelled) s.els.message.textContent = "";
+    else s.els.message.textContent = `No hint: ${(e as Error).message}`;
   } finally {
     btn.disabled = false;
   }
@@ -714,7 +802,7 @@ async function doUndo(s: Screen): Promise<void> {
   const token = (g.seat && s.tokens[g.seat]) || s.tokens.white || s.tokens.black;
   if (!token) return;
   try {
-    const ng = await api.undo(s.id, token, g.ply);
+    const ng = s.local ? s.local.undo() : await api.undo(s.id, token, g.ply);
     s.viewPly = null;
     s.wantPly = null;
     s.pastView = null;
@@ -745,7 +833,7 @@ async function doResign(s: Screen): Promise<void> {
   const token = side ? s.tokens[side] ?? null : null;
   if (!token && !(accountGame(g) && g.seat)) return;
   try {
-    const ng = await api.resign(s.id, token);
+    const ng = s.local ? s.local.resign() : await api.resign(s.id, token);
     accept(s, ng, true);
   } catch (e) {
     s.els.message.textContent = `Could not resign: ${(e as Error).message}`;
@@ -837,6 +925,13 @@ async function doRematch(s: Screen): Promise<void> {
   const btn = s.els.rematch as HTMLButtonElement;
   btn.disabled = true;
   const mine = mySides(s);
+  if (s.local) {
+    const l = s.local.saved;
+    const q = new URLSearchParams({ level: String(l.level), colour: other(l.human), new: "1" });
+    if (l.options) q.set("options", l.options);
+    location.assign(`/play/${l.game}?${q}`);
+    return;
+  }
   try {
     const plan = rematchPlan(g, mine);
     if (plan) {
@@ -876,6 +971,27 @@ async function doAnalysis(s: Screen): Promise<void> {
   const btn = s.els.analysisBtn as HTMLButtonElement;
   btn.disabled = true;
   out.textContent = "The engine is looking at every move…";
+  if (s.local) {
+    const bar = s.els.analysisBar as HTMLProgressElement;
+    bar.hidden = false;
+    bar.max = Math.max(1, s.local.ply);
+    bar.value = 0;
+    try {
+      const plies = await s.local.analyse((done, total) => {
+        bar.max = total;
+        bar.value = done;
+        out.textContent = `The engine is looking at every move… ${done} of ${total}`;
+      });
+      bar.hidden = true;
+      drawAnalysis(s, { done: true, plies });
+      btn.hidden = true;
+    } catch (e) {
+      bar.hidden = true;
+      out.textContent = e instanceof Cancelled ? "" : `No analysis: ${(e as Error).message}`;
+      btn.disabled = false;
+    }
+    return;
+  }
   const t0 = Date.now();
   for (;;) {
     let a: api.Analysis;
@@ -968,7 +1084,7 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
     const c = mk("circle", {
       cx: x(ply).toFixed(1), cy: y(mine01(p.value)).toFixed(1), r: p.mark ? 6 : 2.4,
       class: `an-pt${p.mark === "??" ? " blunder" : p.mark === "?" ? " mistake" : ""}${who === me ? " mine" : " theirs"}`,
-      "data-ply": ply, "data-by": who ?? "", tabindex: p.mark ? 0 : -1, role: "button",
+      "data-step": ply, "data-by": who ?? "", tabindex: p.mark ? 0 : -1, role: "button",
       "aria-label": `Move ${ply} (${who ?? "?"}): ${p.move}${p.mark ? ` ${p.mark}` : ""}, ${mineWord} expected score ${Math.round(mine01(p.value) * 100)}%` +
         (p.mark && p.best ? `, the engine preferred ${p.best}` : ""),
     });
@@ -999,7 +1115,7 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
   if (bad.length) {
     const ul = h("ul", { class: "an-list" });
     for (const p of bad.slice(0, 20)) {
-      const b = h("button", { type: "button", class: `link-btn an-item ${p.by === me ? "mine" : "theirs"}`, "data-ply": p.ply, "data-by": p.by ?? "" },
+      const b = h("button", { type: "button", class: `link-btn an-item ${p.by === me ? "mine" : "theirs"}`, "data-step": p.ply, "data-by": p.by ?? "" },
         mistakeText(p.ply, p.move, p.mark, p.best, p.by, mine));
       b.addEventListener("click", () => showPly(s, p.ply));
       ul.appendChild(h("li", {}, h("span", { class: `dot ${p.by ?? ""}`, "aria-hidden": "true" }), b));

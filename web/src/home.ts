@@ -8,6 +8,8 @@ import { currentUser } from "./account";
 import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
+import { engineSupported } from "./engine/client";
+import { computerName, playUrl, unfinished } from "./local";
 import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
 import { PICTURES } from "./pictures";
 import * as store from "./store";
@@ -73,7 +75,13 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
     radio("opponent", "computer", "The computer", true),
     radio("opponent", "local", "A friend on this screen", false),
     radio("opponent", "link", "A friend, by a link", false));
-  const levelRow = h("label", { class: "level-row" }, "Level ", levelSelect);
+  // The computer in this browser (local.ts): no server needed, works offline.
+  const inPage = h("input", { type: "checkbox", id: "in-page", name: "in-page" }) as HTMLInputElement;
+  inPage.checked = engineSupported();
+  inPage.disabled = !engineSupported();
+  const inPageRow = h("label", { class: "in-page-row", for: "in-page" }, inPage,
+    " Play it in this browser (works offline; the time a level takes depends on your machine)");
+  const levelRow = h("div", { class: "level-row" }, h("label", {}, "Level ", levelSelect), inPageRow);
   const colourBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
     radio("colour", "white", "White", true),
     radio("colour", "black", "Black", false),
@@ -144,6 +152,13 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
     const me: Side = opp === "local" ? "white" : colour;
     const other: Side = me === "white" ? "black" : "white";
     const computer = levelSelect.value;
+    if (opp === "computer" && inPage.checked) {
+      const lv = /level=(\d+)/.exec(computer);
+      const q = new URLSearchParams({ level: lv ? lv[1] : "0", colour: me, new: "1" });
+      if (options) q.set("options", options);
+      location.assign(`/play/${g}?${q}`);
+      return;
+    }
     const players: Record<Side, string> = { white: "human", black: "human" };
     if (opp === "computer") players[other] = computer;
     playBtn.disabled = true;
@@ -171,6 +186,8 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
   app.appendChild(lobbyCard(me));
   if (me) app.insertBefore(accountGames(meta, me), app.firstChild);
   app.appendChild(form);
+  const mine = localGames(meta);
+  if (mine) app.appendChild(mine);
   app.appendChild(recentGames(meta));
   app.appendChild(recordLoader());
 }
@@ -221,6 +238,22 @@ function myGameRow(meta: Meta, me: Me, g: MyGame): HTMLElement {
 }
 
 // The games this browser holds a seat in (or created), newest first.
+// The games against the computer played in this browser and not finished
+// (local.ts): one link each to go on (offline too).
+function localGames(meta: Meta): HTMLElement | null {
+  const list = unfinished();
+  if (!list.length) return null;
+  const ul = h("ul", { class: "recent-list", id: "local-games" });
+  for (const s of list) {
+    const who = playerName(computerName(s.level), meta);
+    ul.appendChild(h("li", { "data-game": s.game },
+      h("a", { href: playUrl(s) }, `${title(meta, s.game)} against ${who}`),
+      h("span", { class: "muted" }, ` · you play ${s.human} · ${s.moves.length} moves · ${new Date(s.created).toLocaleString()}`)));
+  }
+  return h("section", { class: "recent", "aria-labelledby": "local-h" },
+    h("h2", { id: "local-h" }, "Your games in this browser"), ul);
+}
+
 function recentGames(meta: Meta): HTMLElement {
   const list = store.loadAll();
   const sec = h("section", { class: "recent", "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, "Your games"));

@@ -10,6 +10,7 @@ import { showRules } from "./rules";
 import { setupAccountMenu, showAccount, showAuth } from "./account";
 import { showLobby } from "./lobby";
 import { showLeaderboard, showPlayer } from "./players";
+import { showPlay } from "./play";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -52,8 +53,10 @@ function setupTheme(): void {
 function route(): void {
   const app = document.getElementById("app");
   if (!app) return;
-  let m = /^\/games\/([^/]+)\/?$/.exec(location.pathname);
-  if (m) {
+  let m: RegExpExecArray | null;
+  if ((m = /^\/play\/([^/]+)\/?$/.exec(location.pathname))) {
+    void showPlay(app, decodeURIComponent(m[1]), new URLSearchParams(location.search));
+  } else if ((m = /^\/games\/([^/]+)\/?$/.exec(location.pathname))) {
     showGame(app, decodeURIComponent(m[1]), new URLSearchParams(location.search).get("seat"));
   } else if ((m = /^\/rules\/([^/]+)\/?$/.exec(location.pathname))) {
     showRules(app, decodeURIComponent(m[1]));
@@ -72,6 +75,16 @@ function route(): void {
   }
 }
 
+// The service worker (sw.js): keeps the page and the engine, so the
+// computer can be played with no network once the site was opened.
+function registerServiceWorker(): void {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js").catch(() => { /* no offline play, the rest works */ });
+}
+
+// A game played in the page asks the server nothing: no account menu there.
+const inPage = /^\/play\//.test(location.pathname);
 setupTheme();
-setupAccountMenu();
+if (!inPage) setupAccountMenu();
+registerServiceWorker();
 route();
