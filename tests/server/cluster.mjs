@@ -147,6 +147,15 @@ main(async (cleanup) => {
   check(page.status === 200 && page.text.includes("<html"), "nginx: a page route is served (by an instance)", page.status);
   const css = await request(nginx.base, "GET", "/app.css");
   check(css.status === 200, "nginx: the page's files are served from build/web", css.status);
+  const wasm = await fetch(nginx.base + "/tavoliere.wasm");
+  eq([wasm.status, wasm.headers.get("content-type"), wasm.headers.get("cache-control")], [200, "application/wasm", "no-cache"],
+    "nginx: the engine for the browser, as application/wasm, asked again each time");
+  await wasm.arrayBuffer();
+  const sw = await request(nginx.base, "GET", "/sw.js");
+  check(sw.status === 200 && sw.text.includes("fetch"), "nginx: the service worker is served", sw.status);
+  const play = await request(nginx.base, "GET", "/play/urbino?level=1&colour=white");
+  check(play.status === 200 && play.text.includes("<html") && (play.headers.get("content-security-policy") ?? "").includes("wasm-unsafe-eval"),
+    "nginx: /play/GAME is the page, from an instance (its CSP lets the engine compile)", play.status);
 
   // 1. A game played through nginx (round robin over the instances) with
   // its two players' and a spectator's live sockets on three different
