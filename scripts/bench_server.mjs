@@ -15,7 +15,7 @@
 // per move (the servers' --stats), PostgreSQL's own CPU.
 //
 //   node scripts/bench_server.mjs [--games N] [--moves M] [--think MS] [--bin build/tavoliere]
-//                                 [--db sqlite|pg] [--instances K]
+//                                 [--db sqlite|pg] [--instances K] [--client-nice N]
 //                                 [--check]   (exit 1 unless every move and message arrived)
 import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -120,6 +120,10 @@ for (let k = 0; k < K; k++) {
   servers.push(server);
 }
 const server = { pids: servers.map((s) => s.pid) };
+// --client-nice N: the client (this process) gives the cores to the servers
+// and PostgreSQL first (they were started at the usual priority), so that
+// its own delays weigh less in the latencies it measures.
+if (opt("client-nice", null) !== null) (await import("node:os")).setPriority(Number(opt("client-nice", 0)));
 const rssAll = () => server.pids.reduce((a, p) => a + rss(p), 0);
 const cpuAll = () => server.pids.reduce((a, p) => a + cpu(p), 0);
 let failures = 0;
