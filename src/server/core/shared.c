@@ -45,8 +45,12 @@ struct core_note {
 static void note_push(core *C, int lobby, const char *text)
 {
     core_note *n = calloc(1, sizeof *n);
-    if (!n)
+    if (!n) {   /* no memory for it: read everything again instead */
+        pthread_mutex_lock(&C->qlock);
+        C->catch_up = 1;
+        pthread_mutex_unlock(&C->qlock);
         return;
+    }
     n->lobby = lobby;
     snprintf(n->text, sizeof n->text, "%s", text);
     pthread_mutex_lock(&C->qlock);

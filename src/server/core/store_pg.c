@@ -664,28 +664,32 @@ static int col_hash(const PGresult *r, int row, int col, unsigned char out[STORE
 
 /* ---- open, migrate, close ---- */
 
+/* LISTEN on one channel (its name quoted as an identifier). */
+static int listen1(pg_store *st, const char *channel, char *err, size_t errlen)
+{
+    char *id = PQescapeIdentifier(st->conn, channel, strlen(channel));
+    if (!id) {
+        set_err(st, err, errlen, "listen", PQerrorMessage(st->conn));
+        return -1;
+    }
+    char sql[256];
+    int fits = snprintf(sql, sizeof sql, "LISTEN %s", id) < (int)sizeof sql;
+    PQfreemem(id);
+    if (!fits) {
+        set_err(st, err, errlen, "listen", "channel name too long");
+        return -1;
+    }
+    return simple(st, sql, "listen", err, errlen);
+}
+
 static int setup(pg_store *st, char *err, size_t errlen)
 {
     /* Durable at commit whatever the database's default. */
     if (simple(st, "SET synchronous_commit = on", "settings", err, errlen) != 0)
         return -1;
-    for (int i = 0; i < st->nchannels; i++) {
-        const char *ch = st->channels[i];
-        char *id = PQescapeIdentifier(st->conn, ch, strlen(ch));
-        if (!id) {
-            set_err(st, err, errlen, "listen", PQerrorMessage(st->conn));
+    for (int i = 0; i < st->nchannels; i++)
+        if (listen1(st, st->channels[i], err, errlen) != 0)
             return -1;
-        }
-        char sql[256];
-        int fits = snprintf(sql, sizeof sql, "LISTEN %s", id) < (int)sizeof sql;
-        PQfreemem(id);
-        if (!fits) {
-            set_err(st, err, errlen, "listen", "channel name too long");
-            return -1;
-        }
-        if (simple(st, sql, "listen", err, errlen) != 0)
-            return -1;
-    }
     return 0;
 }
 
@@ -1362,19 +1366,7 @@ static int pg_listen(store *base, const char *const *channels, int n, char *err,
     if (ensure(st, err, errlen) != 0)
         return -1;
     for (int i = 0; i < n; i++) {
-        char *id = PQescapeIdentifier(st->conn, channels[i], strlen(channels[i]));
-        if (!id) {
-            set_err(st, err, errlen, "listen", PQerrorMessage(st->conn));
-            return -1;
-        }
-        char sql[256];
-        int fits = snprintf(sql, sizeof sql, "LISTEN %s", id) < (int)sizeof sql;
-        PQfreemem(id);
-        if (!fits) {
-            set_err(st, err, errlen, "listen", "channel name too long");
-            return -1;
-        }
-        if (simple(st, sql, "listen", err, errlen) != 0)
+        if (listen1(st, channels[i], err, errlen) != 0)
             return -1;
         if (remember(&st->channels, &st->nchannels, &st->capchannels, channels[i]) != 0) {
             set_err(st, err, errlen, "listen", "out of memory");
