@@ -1,6 +1,7 @@
 // clocks.mjs — SPEC "clocks" over HTTP, with the server's test clock
-// (--test-clock FILE: an offset added to the games' time, read once a
-// second; a test-only option, nothing from the network sets it):
+// (--test-clock FILE: an offset added to the games' time, which the server
+// acknowledges in FILE.ack.PID once in force: lib.mjs setTestClock; a
+// test-only option, nothing from the network sets it):
 //  - the clock in the game's JSON, the side to move's running, increments added;
 //  - a flag falls on the server's own timer with nobody connected: the game
 //    ends on time, the other side wins, ratings move;
@@ -9,7 +10,7 @@
 //  - correspondence: a deadline days ahead, passed by the faked clock.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { check, eq, main, request, sleep, startServer, tempDir } from "./lib.mjs";
+import { check, eq, main, request, setTestClock, sleep, startServer, tempDir, until as poll } from "./lib.mjs";
 
 async function call(base, method, path, body, cookie) {
   return request(base, method, path, body, { headers: cookie ? { cookie } : {} });
@@ -35,7 +36,7 @@ async function play(base, g, cookie) {
   return r.body;
 }
 
-const until = async (f, ms = 8000) => { const t0 = Date.now(); let v; while (!(v = await f()) && Date.now() - t0 < ms) await sleep(50); return v; };
+const until = (f) => poll(f, 20000);
 
 await main(async (defer) => {
   const dir = tempDir();
@@ -61,7 +62,7 @@ await main(async (defer) => {
   check(j.clock.black < 60000 && j.clock.white === after.clock.white, "now black's clock runs, white's stands", JSON.stringify(j.clock));
 
   // The flag falls with nobody connected: 61 s pass on the test clock.
-  writeFileSync(clockFile, "61000");
+  await setTestClock(clockFile, 61000, [srv]);
   const flagged = await until(async () => {
     const x = (await call(base, "GET", `/api/games/${g1.id}`)).body;
     return x.over ? x : null;
@@ -74,8 +75,7 @@ await main(async (defer) => {
     "a game lost on time is rated, listed with end time", JSON.stringify(pa.games[0]));
 
   // SIGKILL, time passes while the server is down, restart: the clock is honest.
-  writeFileSync(clockFile, "0");
-  await sleep(1100);
+  await setTestClock(clockFile, 0, [srv]);
   const g2 = await game(base, ann, bob, { initial: 60, increment: 0 });
   await play(base, g2, ann);                  // white moves: black's clock runs
   const before = (await call(base, "GET", `/api/games/${g2.id}`)).body.clock;
@@ -85,7 +85,7 @@ await main(async (defer) => {
   let back = (await call(base, "GET", `/api/games/${g2.id}`)).body;
   check(!back.over && Math.abs(back.clock.white - before.white) < 50 && back.clock.black <= before.black,
     "after SIGKILL and restart the clocks are as they were (time passing counts)", JSON.stringify([before, back.clock]));
-  writeFileSync(clockFile, "70000");          // 70 s more went by while it was down
+  await setTestClock(clockFile, 70000, [srv]);   // 70 s more went by while it was down
   back = await until(async () => {
     const x = (await call(base, "GET", `/api/games/${g2.id}`)).body;
     return x.over ? x : null;
@@ -93,24 +93,22 @@ await main(async (defer) => {
   check(back && back.end === "time" && back.winner === "white", "the flag falls on the rebuilt clock, nobody connected", JSON.stringify(back && [back.end, back.winner]));
 
   // Correspondence: 3 days a move.
-  writeFileSync(clockFile, "0");
-  await sleep(1100);
+  await setTestClock(clockFile, 0, [srv]);
   const g3 = await game(base, ann, bob, { days: 3 });
   j = (await call(base, "GET", `/api/games/${g3.id}`)).body;
   const now = Date.now();
   check(j.clock.days === 3 && Math.abs(j.clock.deadline - (now + 3 * 86400000)) < 5000, "correspondence: a deadline 3 days ahead", JSON.stringify(j.clock));
   await play(base, g3, ann);
-  writeFileSync(clockFile, String(2 * 86400000));   // two days later black has not moved: still on
-  await sleep(1500);
+  await setTestClock(clockFile, 2 * 86400000, [srv]);   // two days later black has not moved: still on
   j = (await call(base, "GET", `/api/games/${g3.id}`)).body;
   check(!j.over, "two days later: the game goes on", JSON.stringify(j.end));
-  writeFileSync(clockFile, String(3 * 86400000 + 60000));
+  await setTestClock(clockFile, 3 * 86400000 + 60000, [srv]);
   j = await until(async () => {
     const x = (await call(base, "GET", `/api/games/${g3.id}`)).body;
     return x.over ? x : null;
   });
   check(j && j.end === "time" && j.winner === "white", "past the deadline: black loses on time", JSON.stringify(j && [j.end, j.winner]));
-  writeFileSync(clockFile, "0");
+  await setTestClock(clockFile, 0, [srv]);
 
   // Nothing acknowledged is lost: a seek, an accept and a rating survive SIGKILL.
   const sk = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: true, colour: "white", clock: { days: 5 } }, ann);

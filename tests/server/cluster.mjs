@@ -13,7 +13,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
-import { BUILD, check, eq, freePort, live, main, request, sleep, startServer } from "./lib.mjs";
+import { BUILD, check, eq, freePort, live, main, request, setTestClock, sleep, startServer, until } from "./lib.mjs";
 
 const PG = "scripts/pg-throwaway.sh";
 
@@ -274,7 +274,6 @@ main(async (cleanup) => {
   const m0 = await request(inst[0].base, "POST", `/api/games/${cpu.body.id}/moves`,
     { seat: cpu.body.seats.white, move: cw.legal[0], ply: 0 });
   eq(m0.status, 200, "the person's move, on instance 0 (whose computer seat now thinks for 4 s)");
-  await sleep(300);
   const before = (await request(inst[1].base, "GET", `/api/games/${cpu.body.id}`)).body;
   eq(before.moves.length, 1, "the computer seat is still thinking when its instance is killed");
   inst[0].child.kill("SIGKILL");
@@ -293,7 +292,7 @@ main(async (cleanup) => {
   // 5. The clocked game's clock, whose claim instance 0 held (it made the
   // game) and which died with it: time runs out, and the game ends on time,
   // judged by an instance that took the clock over.
-  writeFileSync(clockFile, String(120000));
+  await setTestClock(clockFile, 120000, [inst[1], inst[2]]);
   const t1 = Date.now();
   let timed;
   for (;;) {
@@ -304,12 +303,11 @@ main(async (cleanup) => {
   eq([timed.over, timed.end, timed.winner], [true, "time", clockSide === "white" ? "black" : "white"],
     "the running clock is judged after instance 0 died");
   console.log(`flag judged in ${Date.now() - t1} ms`);
-  writeFileSync(clockFile, "0");
+  await setTestClock(clockFile, 0, [inst[1], inst[2]]);
 
   // 6. Moves through nginx while an instance is killed mid-game: every move
   // acknowledged is stored, none twice.
   inst[0] = await startServer({ db, args });
-  await sleep(500);
   const g6 = (await retrying(nginx.base, "POST", "/api/games", { game: "cathedral", white: "human", black: "human" })).body;
   const acked = [];
   let killed = false;

@@ -5,7 +5,7 @@
 // every server runs on PostgreSQL instead: a fresh database per server,
 // the same one again for a server started on the same --db path.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,6 +70,31 @@ export function tempDir() {
 
 export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+// until(f, ms): poll f (every 25 ms) until it returns something truthy or ms
+// pass; resolves to its last value.  Every wait of a functional test is one
+// of these with a generous deadline, never a sleep that decides.
+export async function until(f, ms = 20000) {
+  const t0 = Date.now();
+  let v;
+  while (!(v = await f()) && Date.now() - t0 < ms) await sleep(25);
+  return v;
+}
+
+// The server's test clock (--test-clock FILE): set the offset to `ms` and
+// wait until every server in `servers` (each {child}) has it in force — each
+// writes the line it took to FILE.ack.PID (a sequence number makes each line
+// new).  A check fails if one does not within the deadline.
+let clockSeq = 0;
+export async function setTestClock(file, ms, servers) {
+  const line = `${ms} ${process.pid}.${++clockSeq}\n`;
+  writeFileSync(file + ".new", line);
+  renameSync(file + ".new", file);
+  const read = (pid) => { try { return readFileSync(`${file}.ack.${pid}`, "utf8"); } catch { return ""; } };
+  const ok = await until(() => servers.every((s) => read(s.child.pid) === line));
+  check(!!ok, `every server took the test clock's offset ${ms} ms`,
+    servers.map((s) => `${s.child.pid}: ${JSON.stringify(read(s.child.pid))}`).join(", "));
 }
 
 // A seeded random generator (mulberry32), so failures replay.

@@ -35,7 +35,9 @@ async function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export { sleep };
 
-// Start the server; resolves to { url, stop, log }.
+// Start the server; resolves to { url, stop, log }.  `stop(tally)` ends it
+// with SIGTERM and, given a tally, checks what server/lib.mjs checks: a clean
+// exit (status 0) and no sanitizer report in its output.
 export async function startServer() {
   if (process.env.TAV_URL) return { url: process.env.TAV_URL.replace(/\/$/, ""), stop: async () => {}, log: () => "" };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tav-web-"));
@@ -63,13 +65,23 @@ export async function startServer() {
   return {
     url,
     log: () => out,
-    stop: async () => {
-      if (exited === null) {
+    stop: async (tally = null) => {
+      const wasRunning = exited === null;
+      if (wasRunning) {
         child.kill("SIGTERM");
-        for (let i = 0; i < 50 && exited === null; i++) await sleep(20);
+        // a sanitizer build may take a while to write its report and exit
+        for (let i = 0; i < 1500 && exited === null; i++) await sleep(20);
         if (exited === null) child.kill("SIGKILL");
+        for (let i = 0; i < 250 && exited === null; i++) await sleep(20);
+      }
+      if (tally) {
+        tally.check("the page's server left no sanitizer report", !/AddressSanitizer|LeakSanitizer|runtime error:/.test(out),
+          out.split("\n").filter((l) => /Sanitizer|runtime error/.test(l)).slice(0, 10).join("\n"));
+        tally.check("the page's server was running until the end and stopped cleanly on SIGTERM",
+          wasRunning && exited === 0, `exit ${exited}`);
       }
       fs.rmSync(dir, { recursive: true, force: true });
+      return exited;
     },
   };
 }

@@ -39,20 +39,26 @@ try {
   for (const f of files) {
     const t = Date.now();
     const before = tally.failed;
+    const checksBefore = tally.passed + tally.failed;
+    let result;
     try {
       const mod = await import(path.join(here, f));
-      await mod.run(env);
+      result = await mod.run(env);
     } catch (e) {
       tally.check(`${f} ran to its end`, false, e && e.stack ? e.stack.split("\n").slice(0, 6).join("\n") : String(e));
     }
-    console.log(`${f}: ${tally.failed === before ? "ok" : "FAILED"} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    // A test file that made no check tested nothing: a failure (a file that
+    // may skip says so with a check of its own, or is allowed by name).
+    const made = tally.passed + tally.failed - checksBefore;
+    if (made === 0 && result !== "skipped") tally.check(`${f} made at least one check`, false, "it returned without checking anything");
+    console.log(`${f}: ${tally.failed === before ? "ok" : "FAILED"} (${made} checks, ${((Date.now() - t) / 1000).toFixed(1)} s)`);
     for (const c of contexts.splice(0)) await c.close().catch(() => {});
   }
 } catch (e) {
   tally.check("browser suite set up", false, String(e && e.message ? e.message : e));
 } finally {
   if (browser) await browser.close().catch(() => {});
-  if (server) await server.stop();
+  if (server) await server.stop(tally);
 }
 // Each distinct console error once, with how often it was seen.
 const seen = new Map();

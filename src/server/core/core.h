@@ -269,7 +269,7 @@ struct core {
     int seeks_loaded;    /* read from the store (on the lobby's first use) */
     game *clocked;       /* games whose clocks run (the server's timer checks them) */
     int64_t time_offset_ms;   /* --test-clock's offset */
-    int64_t clock_read;  /* unix second the offset was last read */
+    char clock_line[80]; /* the test clock file's line in force (--test-clock) */
     int nseeks;
     char pending_names[CORE_PW_QUEUE][STORE_NAME_LEN];   /* sign-ups under way (lower case) */
     /* The writer (writer.c): the open batch, the one being committed, and

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <time.h>
 
@@ -1339,6 +1340,38 @@ void core_drain(core *C)
  * have waited their pace take their turns. */
 static void sweep(core *C);
 
+/* The test clock (--test-clock FILE, tests only): the file's first line
+ * starts with an offset in ms (what follows it, e.g. a sequence number, is
+ * the test's own), read on every tick; once a new line is in force it is
+ * written back to FILE.ack.PID (whole, by a rename; PID this process's, so
+ * that each of several instances says so), and a test waits for its
+ * own line there instead of guessing when the server read it.  Clocks are
+ * judged right after. */
+static void test_clock_read(core *C)
+{
+    FILE *f = fopen(C->cf.clock_file, "r");
+    if (!f)
+        return;
+    char line[sizeof C->clock_line];
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    long long off = 0;
+    if (!ok || strcmp(line, C->clock_line) == 0 || sscanf(line, "%lld", &off) != 1)
+        return;
+    memcpy(C->clock_line, line, sizeof line);
+    C->time_offset_ms = off;
+    char path[4096], tmp[4096 + 8];
+    if (snprintf(path, sizeof path, "%s.ack.%ld", C->cf.clock_file, (long)getpid()) >= (int)sizeof path)
+        return;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *a = fopen(tmp, "w");
+    if (!a)
+        return;
+    int w = fputs(line, a) >= 0;
+    if (fclose(a) == 0 && w)
+        rename(tmp, path);
+}
+
 void core_tick(core *C)
 {
     core_drain(C);
@@ -1359,19 +1392,11 @@ void core_tick(core *C)
         j = next;
     }
     cpu_pump(C);
+    if (C->cf.clock_file)
+        test_clock_read(C);
     if (C->clocked)
         clock_tick(C);
     int64_t sec = core_unix_ms() / 1000;
-    if (C->cf.clock_file && sec != C->clock_read) {
-        C->clock_read = sec;
-        FILE *f = fopen(C->cf.clock_file, "r");
-        long long off = 0;
-        if (f) {
-            if (fscanf(f, "%lld", &off) == 1)
-                C->time_offset_ms = off;
-            fclose(f);
-        }
-    }
     if (sec - C->last_sweep >= (C->cf.idle_secs < 5 ? 1 : 5)) {
         C->last_sweep = sec;
         sweep(C);
