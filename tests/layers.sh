@@ -17,28 +17,56 @@
 P=0
 F=0
 
-# The layer of a file of the sources, or of a header an #include names.
+# The layer of a file of the sources (a path from the top of the tree:
+# includes are resolved to one first, so "../x.h" is judged by where it is).
 layer_of() {
     case $1 in
-    tavoliere.h | tavoliere_game.h | core/* | src/core/* | include/tavoliere.h | include/tavoliere_game.h) echo 0 ;;
-    games.h | epaminondas_core.h | games/* | src/games/*) echo 1 ;;
-    tavoliere_search.h | search/* | src/search/* | include/tavoliere_search.h) echo 2s ;;
-    tavoliere_record.h | record/* | src/record/* | include/tavoliere_record.h) echo 2r ;;
-    tavoliere_session.h | session/* | src/session/* | include/tavoliere_session.h) echo 3 ;;
-    protocol/* | src/protocol/*) echo 4 ;;
-    cli/* | src/cli/* | wasm/* | src/wasm/*) echo 5 ;;
-    server/* | src/server/*) echo 6 ;;
+    src/core/* | include/tavoliere.h | include/tavoliere_game.h) echo 0 ;;
+    src/games/*) echo 1 ;;
+    src/search/* | include/tavoliere_search.h) echo 2s ;;
+    src/record/* | include/tavoliere_record.h) echo 2r ;;
+    src/session/* | include/tavoliere_session.h) echo 3 ;;
+    src/protocol/*) echo 4 ;;
+    src/cli/* | src/wasm/*) echo 5 ;;
+    src/server/*) echo 6 ;;
     *) echo "" ;;
     esac
 }
 
+# An #include "..." resolved as the compiler does (-Iinclude -Isrc): beside
+# the including file first, then under include/ and src/; printed as a path
+# from the top of the tree, or nothing when no such file exists.
+resolve() {
+    d=$(dirname "$1")
+    for c in "$d/$2" "include/$2" "src/$2"; do
+        if [ -f "$c" ]; then
+            realpath --relative-to=. "$c"
+            return
+        fi
+    done
+}
+
 for f in include/*.h $(find src -name '*.[ch]' | sort); do
     from=$(layer_of "$f")
-    [ -n "$from" ] || continue
-    for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$f"); do
-        to=$(layer_of "$inc")
-        [ -n "$to" ] || continue
-        [ "$f" = src/cli/main.c ] && [ "$inc" = server/server.h ] && continue
+    if [ -z "$from" ]; then
+        F=$((F + 1))
+        echo "FAIL $f: in no layer (add its folder to layer_of and to ARCHITECTURE.md)"
+        continue
+    fi
+    for inc in $(sed -n 's/^#[ ]*include[ ]*"\(.*\)".*/\1/p' "$f"); do
+        path=$(resolve "$f" "$inc")
+        if [ -z "$path" ]; then
+            F=$((F + 1))
+            echo "FAIL $f includes \"$inc\": no such file beside it, in include/ or in src/"
+            continue
+        fi
+        to=$(layer_of "$path")
+        if [ -z "$to" ]; then
+            F=$((F + 1))
+            echo "FAIL $f includes $inc ($path): a file in no layer"
+            continue
+        fi
+        [ "$f" = src/cli/main.c ] && [ "$path" = src/server/server.h ] && continue
         a=${from%[sr]}
         b=${to%[sr]}
         # Below, or the same layer; search and records never include each other.
@@ -46,7 +74,7 @@ for f in include/*.h $(find src -name '*.[ch]' | sort); do
             P=$((P + 1))
         else
             F=$((F + 1))
-            echo "FAIL $f (layer $from) includes $inc (layer $to): an arrow up"
+            echo "FAIL $f (layer $from) includes $inc ($path, layer $to): an arrow up"
         fi
     done
 done

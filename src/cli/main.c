@@ -28,7 +28,7 @@ static const subcommand subcommands[] = {
     {"check", cli_check, "validate game records: tavoliere check FILE ..."},
     {"replay", cli_replay, "step through a game record: tavoliere replay FILE [--step]"},
     {"analyze", cli_analyze, "annotate a record with the engine's evaluation: tavoliere analyze FILE"},
-    {"fuzzrecord", cli_fuzzrecord, "fuzz the record parser: tavoliere fuzzrecord [--seconds S]"},
+    {"fuzzrecord", cli_fuzzrecord, "fuzz the record parser: tavoliere fuzzrecord [--seconds S] [--seed N]"},
     {"serve", server_main, "the game server and web UI: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]"},
     {"test", cli_test, "run rules fixtures: tavoliere test FILE.t ..."},
     {"refcheck", cli_refcheck, "replay reference traces: tavoliere refcheck FILE ..."},

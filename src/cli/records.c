@@ -228,8 +228,13 @@ int cli_analyze(int argc, char **argv)
 int cli_fuzzrecord(int argc, char **argv)
 {
     double seconds = 5;
-    if (argc > 2 && strcmp(argv[1], "--seconds") == 0)
-        seconds = atof(argv[2]);
+    unsigned long long seed = 42;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--seconds") == 0)
+            seconds = atof(argv[i + 1]);
+        else if (strcmp(argv[i], "--seed") == 0)
+            seed = strtoull(argv[i + 1], NULL, 10);
+    }
     static const char *seeds[] = {
         "[Game \"epaminondas\"]\n[Result \"*\"]\n\n1. a2-a3\n2. a11-a10 { c }\n3. b2-b3 ; x\n",
         "[Game \"urbino\"]\n[Options \"variant=monuments\"]\n1. Ae5\n2. Af2\n3. first:black\n",
@@ -237,7 +242,7 @@ int cli_fuzzrecord(int argc, char **argv)
         "[Game \"toscana\"]\n[Options \"seed=3\"]\n1. accept\n",
     };
     tav_rng rng;
-    tav_rng_seed(&rng, 42);
+    tav_rng_seed(&rng, seed);
     double t0 = cli_now();
     long runs = 0, ok = 0;
     char buf[4096], err[512];
@@ -269,14 +274,16 @@ int cli_fuzzrecord(int argc, char **argv)
             char *w = tav_record_write(&r);
             free(w);
         } else if (err[0] == '\0') {
-            printf("FAIL fuzzrecord: a refusal without a message\n");
+            printf("FAIL fuzzrecord: input %ld of seed %llu (--seed %llu replays it): a refusal without a message\n",
+                   runs, seed, seed);
             printf("0 passed, 1 failed\n");
             return 1;
         }
         runs++;
     }
     tav_record_free(&r);
-    printf("fuzzrecord: %ld inputs in %.1f s, %ld accepted, no crash\n", runs, seconds, ok);
+    printf("fuzzrecord: seed %llu (--seed N), %ld inputs in %.1f s, %ld accepted, no crash\n", seed, runs, seconds,
+           ok);
     printf("1 passed, 0 failed\n");
     return 0;
 }

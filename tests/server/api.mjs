@@ -37,6 +37,8 @@ await main(async (defer) => {
     `meta: ${g.name} has its words for people`, JSON.stringify({ ...g, rules: g.rules?.length }));
   }
   let seed = 1;
+  console.log("seeds: rng(1), rng(2), ... one per option set in meta's order (fixed: every run plays the same games)");
+  const finished = new Map();   // game -> option sets played to their end
   for (const { game, options } of sets) {
     const what = `${game} [${options}]`;
     const random = rng(seed++);
@@ -88,6 +90,7 @@ await main(async (defer) => {
     check(st && st.over === g.over && st.winner === g.winner && st.score[0] === g.score[0] && st.score[1] === g.score[1],
       `${what}: final state = engine`, JSON.stringify([st, g.over, g.winner, g.score]));
     if (g.over) {
+      finished.set(game, (finished.get(game) ?? 0) + 1);
       check(g.legal.length === 0 && g.tomove === "none", `${what}: over, nothing legal`);
       const late = await post(base, `/api/games/${id}/moves`, { seat: token.white, move: played[0], ply: played.length });
       eq(late.status, 409, `${what}: move after the end refused`);
@@ -105,4 +108,9 @@ await main(async (defer) => {
     eng.close();
     console.log(`${what}: ${played.length} plies, ${g.over ? "winner " + g.winner + " " + g.score.join(":") : "not over"}`);
   }
+  // The end-of-game checks above ran: every game played at least once to its
+  // end (an option set may stop at MAX_PLIES unfinished, not all of them).
+  for (const game of new Set(sets.map((x) => x.game)))
+    check((finished.get(game) ?? 0) >= 1, `${game}: at least one game played to its end (end-of-game checks ran)`,
+      `${finished.get(game) ?? 0} finished`);
 });

@@ -4,6 +4,17 @@
 // by themselves; hints, undo, resign, views and analysis of the extensions.
 import { check, eq, get, live, main, post, sampleSets, sleep, startServer } from "./lib.mjs";
 
+// The game messages a socket got (not pongs, presence or errors).
+const gameMsgs = (s) => s.messages.filter((m) => !m.type);
+// A barrier: ping and wait for this ping's pong; every message the server
+// queued for the socket before it came first (one socket keeps its order).
+async function barrier(s) {
+  const pongs = () => s.messages.filter((m) => m.type === "pong").length;
+  const n = pongs();
+  s.send({ type: "ping" });
+  return s.until(() => pongs() > n);
+}
+
 await main(async (defer) => {
   const srv = await startServer({ args: ["--ai-ms", "40"] });
   defer(() => srv.stop());
@@ -32,8 +43,10 @@ await main(async (defer) => {
   }
   for (const [name, s] of [["white", W], ["black", B], ["spectator", specs[2]]]) {
     check(await s.until((m) => m.length >= N + 1), `${name}: one message per move`, s.messages.length);
-    await sleep(100);
-    eq(s.messages.map((m) => m.ply), Array.from({ length: N + 1 }, (_, i) => i), `${name}: exactly one message per move, in order`);
+    // A barrier instead of a pause: whatever the moves made the server send
+    // comes before its answer to a ping sent now.
+    check(await barrier(s), `${name}: a ping answered after the moves`);
+    eq(gameMsgs(s).map((m) => m.ply), Array.from({ length: N + 1 }, (_, i) => i), `${name}: exactly one message per move, in order`);
     eq(s.messages[N].moves, g.moves, `${name}: the last message has every move`);
   }
   const side = g.tomove;
@@ -43,18 +56,17 @@ await main(async (defer) => {
   // ping, since, bad messages
   W.send({ type: "ping" });
   check(await W.until((m) => m.some((x) => x.type === "pong")), "ping answered by pong");
-  const before = W.messages.length;
+  const before = gameMsgs(W).length;
   W.send({ since: N });
-  await sleep(200);
-  eq(W.messages.length, before + 0, "since = current ply: nothing sent");
+  check(await barrier(W), "a ping answered after since = current ply");
+  eq(gameMsgs(W).length, before + 0, "since = current ply: nothing sent");
   W.send({ since: 3 });
-  check(await W.until((m) => m.length === before + 1), "since = 3: the game again");
-  eq(W.messages.at(-1).ply, N, "catch-up message is the current game");
+  check(await W.until(() => gameMsgs(W).length === before + 1), "since = 3: the game again");
+  eq(gameMsgs(W).at(-1).ply, N, "catch-up message is the current game");
   W.send({ hello: 1 });
   check(await W.until((m) => m.some((x) => x.type === "error")), "unknown message answered with an error");
   W.send("not json");
-  await sleep(100);
-  check(W.closed() === null, "socket stays open after a bad message");
+  check(await barrier(W) && W.closed() === null, "socket stays open after a bad message (and answers a ping after it)");
 
   // reconnect: a new socket catches up at once
   B.close();
@@ -171,8 +183,9 @@ await main(async (defer) => {
     PB.close();
     check(await PW.until((m) => pres(PW).length >= 3), "presence: black's tab closed is seen");
     eq(pres(PW)[2], { type: "presence", white: true, black: false }, "presence: black gone");
-    await sleep(100);
-    check(plain.messages.length === 1 && plain.messages[0].id === pid, "a socket that did not ask: the game only", JSON.stringify(plain.messages.map((m) => m.type ?? "game")));
+    check(await barrier(plain), "a ping answered on the socket that did not ask, after black came and went");
+    check(gameMsgs(plain).length === 1 && gameMsgs(plain)[0].id === pid && plain.messages.every((m) => !m.type || m.type === "pong"),
+      "a socket that did not ask: the game only", JSON.stringify(plain.messages.map((m) => m.type ?? "game")));
     const c2 = await post(base, "/api/games", { game: "urbino", options: "", white: "human", black: "ai:level=1" });
     const AW = live(base, c2.body.id, c2.body.seats.white, "presence=1");
     check(await AW.until((m) => pres(AW).length >= 1), "presence in a game against the computer");

@@ -4,7 +4,7 @@
 // alone (others refused), the ratings after it exactly as Glicko-2 says for
 // two new players, both profiles listing the game; withdrawing seeks; abort.
 import WebSocket from "ws";
-import { check, eq, main, request, sleep, startServer } from "./lib.mjs";
+import { check, eq, main, request, sleep, startServer, until } from "./lib.mjs";
 
 async function call(base, method, path, body, cookie) {
   return request(base, method, path, body, { headers: cookie ? { cookie } : {} });
@@ -181,9 +181,9 @@ await main(async (defer) => {
   eq((await call(base, "POST", "/api/seeks", { game: "urbino", options: sql }, evilCookie)).status, 400, "SQL in a seek's options: 400");
   eq((await call(base, "POST", "/api/seeks", { game: sql }, evilCookie)).status, 400, "SQL in a seek's game: 400");
   eq((await call(base, "GET", `/api/players/${encodeURIComponent(sql)}`)).status, 404, "SQL in a player's name: 404");
-  let lastSeek = 0;
-  for (let i = 0; i < 6; i++) lastSeek = (await call(base, "POST", "/api/seeks", { game: "urbino", options: "" }, evilCookie)).status;
-  eq(lastSeek, 429, "a lobby flood: the sixth open seek of one account is 429");
+  const seekStatuses = [];
+  for (let i = 0; i < 6; i++) seekStatuses.push((await call(base, "POST", "/api/seeks", { game: "urbino", options: "" }, evilCookie)).status);
+  eq(seekStatuses, [201, 201, 201, 201, 201, 429], "a lobby flood: five open seeks of one account, the sixth is 429");
   eq((await call(base, "GET", "/api/seeks")).body.filter((k) => k.by === "Mallory").length, 5, "five stay open");
   await call(base, "POST", "/api/logout", {}, evilCookie);
   eq((await call(base, "POST", "/api/seeks", { game: "urbino", options: "" }, evilCookie)).status, 401, "a signed-out session's cookie: 401");
@@ -255,8 +255,9 @@ await main(async (defer) => {
   // Sockets per account: 32 lobby and game sockets at once; the 33rd is refused.
   const socks = [];
   for (let i = 0; i < 32; i++) { const l = lobby(base, ben); socks.push(l); await l.open; }
-  await sleep(100);
-  check(socks.every((l) => l.messages.length >= 1 && Array.isArray(l.messages[0])), "32 lobby sockets for one account: each gets the seeks");
+  const served = () => socks.every((l) => l.messages.length >= 1 && Array.isArray(l.messages[0]));
+  check(await until(served), "32 lobby sockets for one account: each gets the seeks",
+    JSON.stringify(socks.map((l) => l.messages[0]).filter((m) => !Array.isArray(m))).slice(0, 300));
   const extra = lobby(base, ben);
   await extra.open;
   check(await extra.until((m) => m.some((x) => x.type === "error" && /too many sockets/.test(x.error))), "the 33rd is refused", JSON.stringify(extra.messages));
@@ -264,11 +265,19 @@ await main(async (defer) => {
   await other33.open;
   check(await other33.until((m) => m.length >= 1 && Array.isArray(m[0])), "another account is not affected");
   for (const l of socks) l.ws.close();
-  await sleep(300);
-  const again = lobby(base, ben);
-  await again.open;
-  check(await again.until((m) => m.length >= 1 && Array.isArray(m[0])), "once they close, the account may open sockets again");
-  again.ws.close(); extra.ws.close(); other33.ws.close();
+  // Once the server has counted them closed, a new socket is served: try
+  // until one is (each refused try is closed again), within a deadline.
+  const again = await until(async () => {
+    const l = lobby(base, ben);
+    await l.open;
+    await l.until((m) => m.length >= 1, 5000);
+    if (Array.isArray(l.messages[0])) return l;
+    l.ws.close();
+    return null;
+  });
+  check(!!again, "once they close, the account may open sockets again");
+  if (again) again.ws.close();
+  extra.ws.close(); other33.ws.close();
 
   // Toscana's stacks stay hidden in games from the lobby: the game's JSON,
   // the lists and the record show no deal while it runs.

@@ -3,7 +3,14 @@
 // that one only; a building's label says "1 square", not "1 squares"; a
 // refusal ("cannot stand there") goes away once the ghost is moved or turned.
 
-import { api, sleep } from "./harness.mjs";
+import { api } from "./harness.mjs";
+
+// Wait (up to 10 s) for the page's message to be cleared by its handler;
+// the check after it reads the message either way.
+async function messageCleared(page) {
+  await page.waitForFunction(() => (document.querySelector("#message")?.textContent ?? "") === "", null, { timeout: 10000 })
+    .catch(() => {});
+}
 
 async function centre(page, sq) {
   const b = await page.locator(`#board [data-square="${sq}"]`).boundingBox();
@@ -45,7 +52,7 @@ export async function run(env) {
   await env.shot(page, "cathedral-refused");
   [x, y] = await centre(page, "a1");
   await page.mouse.move(x, y, { steps: 4 });
-  await sleep(150);
+  await messageCleared(page);
   let msg = await page.textContent("#message");
   tally.check("cathedral messages: the refusal goes once the ghost is over a free square", msg === "", msg);
 
@@ -56,7 +63,7 @@ export async function run(env) {
   await page.mouse.click(x, y);
   await page.waitForFunction(() => /cannot stand/.test(document.querySelector("#message")?.textContent ?? ""));
   await page.mouse.wheel(0, 120);
-  await sleep(150);
+  await messageCleared(page);
   msg = await page.textContent("#message");
   tally.check("cathedral messages: the refusal goes once the building is turned", msg === "", msg);
   const ply = await page.getAttribute("#board", "data-ply");

@@ -131,9 +131,8 @@ export async function run(env) {
   tally.check("game: both may abort before anyone moved", (await pa.isVisible("#abort")) && (await pb.isVisible("#abort")));
   tally.check("game: no hint between people", (await pa.isHidden("#hint")));
   const t1 = await pa.textContent("#clock-white");
-  await sleep(1300);
-  const t2 = await pa.textContent("#clock-white");
-  tally.check("game: white's clock runs on white's turn (3:00 down)", /^[23]:\d\d$/.test(t1) && t1 !== t2, `${t1} ${t2}`);
+  const t2 = await until(async () => { const t = await pa.textContent("#clock-white"); return t !== t1 ? t : null; });
+  tally.check("game: white's clock runs on white's turn (3:00 down)", /^[23]:\d\d$/.test(t1) && !!t2 && t1 !== t2, `${t1} ${t2}`);
   tally.check("game: black's clock stands", (await pa.textContent("#clock-black")) === "3:00", await pa.textContent("#clock-black"));
   tally.check("game: the running clock is marked", await pa.$eval("#clock-white", (e) => e.classList.contains("running")));
 
@@ -230,8 +229,13 @@ export async function run(env) {
   const ch = await until(() => pb.$('.seek[data-by="alice"]'));
   tally.check("challenge: bob sees alice's challenge, marked for him", !!ch && /a challenge for you/.test(await pb.textContent('.seek[data-by="alice"] .seek-game')));
   tally.check("challenge: alice sees it as hers, to bob", /challenge to bob/.test(await pa.textContent(".seek.own .seek-game")));
-  await sleep(300);
+  // A barrier for the guest's lobby: bob offers an open game after alice's
+  // challenge; once the guest sees bob's, it has had every change before it.
+  await offer(pb, { game: "cathedral", clock: "3d", colour: "random", rated: false });
+  tally.check("challenge: the guest sees an open game offered after it", !!(await until(() => pg.$('.seek[data-by="bob"]'))));
   tally.check("challenge: the guest does not see it", (await pg.$('.seek[data-by="alice"]')) === null);
+  await pb.click(".seek.own .withdraw");
+  await until(async () => (await pb.$(".seek.own")) === null && (await pg.$('.seek[data-by="bob"]')) === null);
   await pa.click(".seek.own .withdraw");
   await until(async () => (await pa.$(".seek.own")) === null);
 

@@ -10,9 +10,12 @@ async function longPress(page, selector) {
   const x = b.x + b.width / 2, y = b.y + b.height / 2;
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
-  await sleep(700);
+  const before = await page.textContent("#message");
+  await sleep(700);   // the press itself: held for 0.7 s (a gesture, not a wait)
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-  await sleep(100);
+  // the page answers by naming the piece: wait for its message to change
+  await page.waitForFunction((b) => (document.querySelector("#message")?.textContent ?? "") !== b, before, { timeout: 10000 })
+    .catch(() => {});
 }
 
 export async function run(env) {

@@ -69,6 +69,8 @@ export async function run(env) {
   // 3. Black places his next tile, then vetoes white's: white is told clearly.
   g = await black();
   const mine = g.view.sides.white.hand.find((t) => t.kind === "S").id;
+  const sentAfterVeto = [];
+  page.on("request", (r) => { if (r.method() === "POST" && /\/moves$/.test(new URL(r.url()).pathname)) sentAfterVeto.push(r.postData() ?? ""); });
   await black("veto");
   await page.waitForFunction(() => /Black vetoed your tile/.test(document.querySelector("#message")?.textContent ?? ""), null, { timeout: 5000 })
     .catch(() => {});
@@ -81,7 +83,9 @@ export async function run(env) {
   const items = await page.$$eval("#moves .move", (els) => els.map((e) => e.textContent));
   tally.check("veto: the move list leaves the accepts out", items.every((t) => t !== "accept"), items.join(" | "));
   tally.check("veto: the move list shows both vetoes and whose", items.includes("veto by white") && items.includes("veto by black"), items.join(" | "));
-  await sleep(300);
+  // The page reacts to black's veto when its message shows (above); any move
+  // it would send then has been asked of the network by now.
+  tally.check("veto: the page asked to send no move after black's veto", sentAfterVeto.length === 0, sentAfterVeto.join(" "));
   g = await get("white");
   tally.check("veto: the page sent nothing after black's veto (white is to place)", g.ply === 9 && g.moves[8] === "veto" && g.tomove === "white",
     g.moves.join(" "));

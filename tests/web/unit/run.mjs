@@ -14,8 +14,8 @@
 //      tests/web/unit/*.test.ts with the esbuild of node_modules;
 //   3. runs `node --test` on the bundles, the server still up (TAV_URL), and
 //      prints node's own report, then "N passed, N failed" (node's pass, and
-//      its fail plus cancelled; a type error or a failed set-up is one
-//      failure more).
+//      its fail plus cancelled, skipped and todo; a type error, a failed
+//      set-up or a run with no pass is one failure more).
 //
 // Usage: [BUILD=build] node tests/web/unit/run.mjs [NAME...]   (a NAME runs the
 // test files whose name contains it).
@@ -171,6 +171,19 @@ try {
 const count = (what) => Number(new RegExp(`^\\S* ?${what} (\\d+)$`, "m").exec(out)?.[1] ?? 0);
 const passed = count("pass");
 let failed = count("fail") + count("cancelled") + setupFailed;
+// A skipped or todo test checked nothing: each is a failure here (remove the
+// skip, or the test).
+for (const what of ["skipped", "todo"]) {
+  const n = count(what);
+  if (n) {
+    console.log(`FAIL ${n} test(s) ${what} (a test that does not run counts as failed)`);
+    failed += n;
+  }
+}
+if (passed === 0 && !setupFailed) {
+  console.log("FAIL no unit test passed (none ran?)");
+  failed++;
+}
 if (!/^\S* ?tests \d+$/m.test(out) && !setupFailed) {
   console.log("FAIL node --test printed no summary");
   failed++;
