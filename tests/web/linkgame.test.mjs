@@ -67,7 +67,12 @@ export async function run(env) {
   tally.check("link game: the status says drawn by agreement", (await pw.textContent("#status")) === "Drawn by agreement", await pw.textContent("#status"));
   tally.check("link game: no presence once over", (await pw.evaluate(() => document.querySelectorAll(".presence").length)) === 0);
   const hintAfter = await api(url, "POST", `/api/games/${id}/hint`, { seat: white });
-  tally.check("link game: engine help once it is over (200)", hintAfter.status === 200, String(hintAfter.status));
+  // Over, the fair-play gate is open: a hint is refused only because nobody
+  // is to move (409, not the 403 of fair play), and the analysis answers.
+  tally.check("link game: once over, a hint is no longer refused for fair play (409: nobody to move)",
+    hintAfter.status === 409 && !/engine help/.test(JSON.stringify(hintAfter.data)), `${hintAfter.status} ${JSON.stringify(hintAfter.data)}`);
+  const anAfter = await api(url, "GET", `/api/games/${id}/analysis`);
+  tally.check("link game: engine help once it is over: the analysis answers (200)", anAfter.status === 200, String(anAfter.status));
   tally.check("link game: both are offered a rematch", !(await pw.isHidden("#rematch")) && !(await pb.isHidden("#rematch")));
   await Promise.all([pb.waitForURL((u) => !u.pathname.endsWith(id)), pb.click("#rematch")]);
   await pb.waitForSelector("#board [data-square]");
