@@ -7,6 +7,9 @@
 #   make timing     the timing suite alone: wall-clock figures, failing only far off
 #   make bench      the deterministic benchmark
 #   make SAN=1 ...  the same under AddressSanitizer + UndefinedBehaviorSanitizer (in build-san/)
+#   make install    PREFIX (/usr/local) and DESTDIR: bin/tavoliere, share/tavoliere/web (found by
+#                   the installed program), share/tavoliere/deploy, share/doc/tavoliere, the
+#                   library and its headers (docs/deploy.md)
 
 CC      ?= cc
 CSTD    := -std=c11
@@ -42,7 +45,7 @@ DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
            $(BUILD)/obj/tests/search/test_timing.d \
            $(BUILD)/obj/tools/tosfeat.d
 
-.PHONY: all test check timing bench clean web
+.PHONY: all test check timing bench clean web install
 all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/tavoliere.pc $(BUILD)/libtavoliere-internal.a \
      $(BUILD)/test_session $(BUILD)/test_service \
      $(BUILD)/test_store $(BUILD)/test_core \
@@ -183,6 +186,32 @@ timing: all
 
 bench: all
 	$(BUILD)/tavoliere bench
+
+# The program, the page (found by the installed program as
+# ../share/tavoliere/web), the deployment files, the documents, and the
+# public library with its headers and pkg-config file.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tavoliere/web \
+		$(DESTDIR)$(PREFIX)/share/tavoliere/deploy/systemd $(DESTDIR)$(PREFIX)/share/doc/tavoliere \
+		$(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(BUILD)/tavoliere $(DESTDIR)$(PREFIX)/bin/tavoliere
+	cp -R $(BUILD)/web/. $(DESTDIR)$(PREFIX)/share/tavoliere/web/
+	rm -rf $(DESTDIR)$(PREFIX)/share/tavoliere/web/screenshots
+	find $(DESTDIR)$(PREFIX)/share/tavoliere/web -type d -exec chmod 755 {} +
+	find $(DESTDIR)$(PREFIX)/share/tavoliere/web -type f -exec chmod 644 {} +
+	install -m 644 deploy/nginx.conf $(DESTDIR)$(PREFIX)/share/tavoliere/deploy/
+	install -m 644 deploy/systemd/* $(DESTDIR)$(PREFIX)/share/tavoliere/deploy/systemd/
+	install -m 644 README.md ARCHITECTURE.md $(DESTDIR)$(PREFIX)/share/doc/tavoliere/
+	cp -R docs/. $(DESTDIR)$(PREFIX)/share/doc/tavoliere/
+	install -m 644 include/*.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(BUILD)/libtavoliere.a $(DESTDIR)$(PREFIX)/lib/
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+		'Name: tavoliere' \
+		'Description: Tavoliere: four board games, sessions, records and computer players (C11)' \
+		'Version: $(TAV_VERSION)' 'Cflags: -I$${includedir}' \
+		'Libs: -L$${libdir} -ltavoliere -lm -lpthread' >$(DESTDIR)$(PREFIX)/lib/pkgconfig/tavoliere.pc
 
 clean:
 	rm -rf build build-san

@@ -503,11 +503,6 @@ void http_reply_ready(conn *c, reply *r)
     respond(c, r->status, r->ctype ? r->ctype : "application/json", r->body, strlen(r->body));
 }
 
-static const char *method_name(int m)
-{
-    return m == 'G' ? "GET" : m == 'P' ? "POST" : "other";
-}
-
 /* Write the headers, then the body in chunks; then end the transaction. */
 static int http_write(srv *S, conn *c, struct lws *wsi)
 {
@@ -527,7 +522,8 @@ static int http_write(srv *S, conn *c, struct lws *wsi)
             lws_finalize_write_http_header(wsi, start, &p, end))
             return -1;
         c->headers_sent = 1;
-        srv_log(S, "%s %s %d", method_name(c->method), c->path, c->status);
+        peer *who = http_peer(S, wsi);
+        ops_answered(S, c, who ? who->addr : "");
         if (c->rlen > 0) {
             lws_callback_on_writable(wsi);
             return 0;
@@ -826,6 +822,7 @@ static void run_api(srv *S, conn *c)
 static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
 {
     http_reset(c);
+    c->t0_us = ops_now_us();
     c->wsi = wsi;
     c->kind = CONN_HTTP;
     c->method = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0      ? 'G'
@@ -843,6 +840,20 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
         c->close_after = 1;
         respond_error(c, 421, "this server does not answer to that host name "
                               "(its operator names it with --allow-host)");
+        return 0;
+    }
+    /* The operator's pages (ops.c): health and metrics. */
+    reply orep;
+    peer *who = http_peer(S, wsi);
+    if (ops_route(S, c, uri, who ? who->addr : "", &orep)) {
+        S->requests++;
+        http_reply_ready(c, &orep);
+        return 0;
+    }
+    if (S->draining && strncmp(uri, "/api/", 5) == 0) {
+        /* SIGTERM: what is held is being answered; nothing new is taken. */
+        c->close_after = 1;
+        respond_error(c, 503, "the server is restarting: try again in a moment");
         return 0;
     }
     if (strncmp(uri, "/api/", 5) != 0 && strcmp(uri, "/api") != 0) {
@@ -1077,6 +1088,7 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         if (seeks)
             ws_send_text(c, seeks);
         free(seeks);
+        S->socks_lobby++;
         srv_log(S, "WS lobby open");
         return;
     }
@@ -1137,6 +1149,7 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
         gv->live->prev = c;
     gv->live = c;
     gv->nlive++;
+    S->socks_live++;
     c->heard_ms = core_unix_ms();
     c->idle_jitter_ms = (int)randombytes_uniform((uint32_t)(S->live_idle_ms / 4 + 1));
     char pbuf[8];
@@ -1164,6 +1177,7 @@ static void ws_closed(srv *S, conn *c)
         if (c->next)
             c->next->prev = c->prev;
         c->lobby = 0;
+        S->socks_lobby--;
         /* A seek disappears when its owner leaves: their last lobby socket. */
         int others = 0;
         for (conn *w = S->lobby; w && c->account[0]; w = w->next)
@@ -1184,6 +1198,7 @@ static void ws_closed(srv *S, conn *c)
         if (c->next)
             c->next->prev = c->prev;
         gv->nlive--;
+        S->socks_live--;
         if (c->viewer == TAV_WHITE || c->viewer == TAV_BLACK) {
             /* The seat's last socket went: the others see it gone. */
             if (--gv->seated[c->viewer] == 0 && !S->stopped)
@@ -1324,6 +1339,8 @@ static int ws_writable(srv *S, conn *c, struct lws *wsi)
     }
     if (c->close_after)
         return ws_close(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, "refused");
+    if (S->closing)   /* SIGTERM: the page reconnects (to another instance) */
+        return ws_close(wsi, LWS_CLOSE_STATUS_GOINGAWAY, "the server is restarting");
     return 0;
 }
 
@@ -1443,4 +1460,17 @@ void srv_dirty(srv *S)
         return;
     S->flush_scheduled = 1;
     lws_sul_schedule(S->ctx, 0, &S->flush_sul, on_flush, FLUSH_US);
+}
+
+/* SIGTERM, once the answers are out: every WebSocket is closed with 1001
+ * "going away" as soon as what is queued on it is sent. */
+void http_close_sockets(srv *S)
+{
+    S->closing = 1;
+    lws_callback_on_writable_all_protocol(S->ctx, &protocols[0]);
+}
+
+int http_answers_pending(const srv *S)
+{
+    return S->await_head != NULL;
 }

@@ -24,13 +24,17 @@
 #include "server/srv.h"
 
 static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t drain_requested;   /* SIGTERM/SIGINT: drain, then stop */
+static volatile sig_atomic_t hup_seen;          /* SIGHUP: said in the log, nothing else */
 static struct lws_context *volatile signal_ctx;
 static srv *uv_srv;   /* the server a libuv signal callback stops */
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    stop_requested = 1;
+    if (sig == SIGHUP)
+        hup_seen = 1;
+    else
+        drain_requested = 1;
     if (signal_ctx)
         lws_cancel_service(signal_ctx);
 }
@@ -62,27 +66,82 @@ static void stop_first(srv *S)
     lws_context_destroy(S->ctx);
 }
 
-/* libuv: SIGINT and SIGTERM arrive inside the loop. */
+/* libuv: SIGINT and SIGTERM arrive inside the loop: the drain starts (the
+ * tick carries it on). */
 static void on_uv_signal(void *handle, int sig)
 {
     (void)handle;
-    if ((sig == SIGINT || sig == SIGTERM) && uv_srv)
-        stop_first(uv_srv);
+    if (sig == SIGINT || sig == SIGTERM)
+        drain_requested = 1;
 }
+
+/* The drain (SIGTERM, SIGINT): new API requests are answered 503 at once,
+ * the answers held (waiting for their commit) go out, then every WebSocket
+ * is closed with 1001 "going away" (the page reconnects, through the proxy
+ * to another instance), then the server stops.  Each phase waits at most
+ * DRAIN_ANSWERS_US / DRAIN_SOCKETS_US. */
+#define DRAIN_ANSWERS_US (3 * 1000000)
+#define DRAIN_SOCKETS_US (1 * 1000000)
+
+static int drain_step(srv *S, int64_t now)
+{
+    if (!S->draining) {
+        S->draining = 1;
+        S->drain_us = now;
+        srv_log(S, "draining: new requests refused, %s", "answering what is held");
+        srv_flush(S);
+    }
+    if (!S->closing) {
+        if ((http_answers_pending(S) || core_pending(S->C)) && now - S->drain_us < DRAIN_ANSWERS_US)
+            return 0;
+        S->drain_us = now;
+        http_close_sockets(S);
+        return 0;
+    }
+    if (S->socks_live + S->socks_lobby > 0 && now - S->drain_us < DRAIN_SOCKETS_US)
+        return 0;
+    return 1;
+}
+
+/* Every option, a line each (serve --help; docs/server-api.md, docs/deploy.md). */
+static const char usage_text[] =
+    "usage: tavoliere serve [OPTION...]\n"
+    "  --host ADDR            the address to listen on (default 127.0.0.1; ::1 or :: for IPv6)\n"
+    "  --port N               the port (default 8080)\n"
+    "  --db PATH|URI          a SQLite file or postgresql://... (docs/deploy.md); default: the\n"
+    "                         environment's TAVOLIERE_DB, else tavoliere.db\n"
+    "  --db-wait SECS         at start, try an unreachable PostgreSQL again for this long (default 300)\n"
+    "  --web DIR              the page's files (default: web/ beside the program, else\n"
+    "                         ../share/tavoliere/web from it, as make install puts them)\n"
+    "  --name NAME            this instance's name in the log, /api/health and /metrics\n"
+    "                         (default HOST:PORT)\n"
+    "  --ai-ms MS             the computer's time a move, default levels (default 1000)\n"
+    "  --threads N            search threads (default 2)\n"
+    "  --rate N               API requests a second per client address (default 60; 0: none)\n"
+    "  --limit-loopback       apply the per-address limits to loopback clients too\n"
+    "  --games-per-hour N     games one address may create an hour\n"
+    "  --pace MS              the pace of computer-only games (ms a move)\n"
+    "  --allow-host NAME      a host name the Host header may name (repeat it)\n"
+    "  --live-idle SECS       a silent live socket is pinged after half this, closed after it\n"
+    "  --proxy                behind a proxy on this machine: its X-Real-IP names the client\n"
+    "  --tls-proxy            the same, the proxy serving TLS (cookies get Secure)\n"
+    "  --metrics-allow ADDR   an address that may read /metrics (repeat it; default: loopback)\n"
+    "  --stats                print database round trips and bytes at exit\n"
+    "  --test-clock FILE      tests only: an offset in ms added to the games' time\n"
+    "  --poll                 poll() instead of libuv's event loop\n"
+    "  --quiet                no log line a request\n"
+    "  --help                 this text\n"
+    "Signals: SIGTERM or SIGINT drain and stop (new requests 503, held answers sent, sockets\n"
+    "closed with 1001); SIGHUP is logged and changes nothing (the log is standard error).\n";
 
 static int usage(void)
 {
-    fprintf(stderr,
-            "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
-            "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
-            "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
-            "                       [--live-idle SECS] [--proxy] [--tls-proxy] [--test-clock FILE]\n"
-            "                       [--stats]\n"
-            "                       [--poll] [--quiet]\n");
+    fputs(usage_text, stderr);
     return 2;
 }
 
-/* The build's web folder: <directory of the executable>/web. */
+/* The page's folder: <directory of the executable>/web (the build), else
+ * <directory of the executable>/../share/tavoliere/web (make install). */
 static void default_webdir(char *out, size_t n, const char *argv0)
 {
     char exe[PATH_MAX];
@@ -98,6 +157,13 @@ static void default_webdir(char *out, size_t n, const char *argv0)
     else
         snprintf(exe, sizeof exe, ".");
     snprintf(out, n, "%s/web", exe);
+    struct stat sb;
+    if (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return;
+    char installed[PATH_MAX + 32];
+    snprintf(installed, sizeof installed, "%s/../share/tavoliere/web", exe);
+    if (stat(installed, &sb) == 0 && S_ISDIR(sb.st_mode))
+        snprintf(out, n, "%s", installed);
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out)
@@ -118,6 +184,20 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     srv *S = lws_container_of(sul, srv, tick_sul);
+    int64_t now_us = ops_now_us();
+    ops_tick(S, now_us);
+    if (hup_seen) {
+        hup_seen = 0;
+        srv_log(S, "SIGHUP: nothing to reopen (the log is standard error); still serving");
+    }
+    if (drain_requested && drain_step(S, now_us)) {
+        stop_requested = 1;
+        if (S->uv)
+            stop_first(S);   /* as the signal callback did: the loop then ends */
+        else
+            lws_cancel_service(S->ctx);
+        return;
+    }
     core_tick(S->C);
     shared_drain(S->C);
     shared_tick(S->C);
@@ -128,6 +208,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
         S->idle_swept = now;
         http_idle_sweep(S, now);
     }
+    S->tick_due_us = ops_now_us() + TICK_US;
     lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
 }
 
@@ -212,6 +293,10 @@ static const struct lws_protocol_vhost_options security_headers[] = {
 int server_main(int argc, char **argv)
 {
     const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL, *clock_file = NULL;
+    const char *name = NULL;
+    const char *mallow[SRV_METRICS_ALLOW_MAX];
+    int nmallow = 0;
+    long db_wait = 300;
     const char *hosts[SRV_HOSTS_MAX];
     int nhosts = 0;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
@@ -220,6 +305,10 @@ int server_main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
         if (strcmp(a, "--quiet") == 0) {
             quiet = 1;
             continue;
@@ -270,12 +359,27 @@ int server_main(int argc, char **argv)
             ;
         else if (strcmp(a, "--test-clock") == 0)
             clock_file = v;
+        else if (strcmp(a, "--name") == 0 && strlen(v) < 100 && v[0])
+            name = v;
+        else if (strcmp(a, "--db-wait") == 0 && parse_long(v, 0, 86400, &db_wait) == 0)
+            ;
+        else if (strcmp(a, "--metrics-allow") == 0 && nmallow < SRV_METRICS_ALLOW_MAX && strlen(v) < 64 &&
+                 v[0])
+            mallow[nmallow++] = v;
         else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
                  v[0])
             hosts[nhosts++] = v;
         else
             return usage();
     }
+    /* --db, else TAVOLIERE_DB from the environment (the service's private
+     * environment file: no password on a command line), else the file. */
+    int db_given = 0;
+    for (int i = 1; i + 1 < argc; i++)
+        db_given |= strcmp(argv[i], "--db") == 0;
+    const char *env_db = getenv("TAVOLIERE_DB");
+    if (!db_given && env_db && env_db[0])
+        db = env_db;
     if (sodium_init() < 0) {
         fprintf(stderr, "tavoliere serve: libsodium failed to start\n");
         return 1;
@@ -290,6 +394,13 @@ int server_main(int argc, char **argv)
     S->behind_proxy = behind_proxy;
     S->stats = stats;
     S->live_idle_ms = live_idle * 1000;
+    S->started_us = ops_now_us();
+    if (name)
+        snprintf(S->name, sizeof S->name, "%s", name);
+    else
+        snprintf(S->name, sizeof S->name, "%.100s:%ld", host, port);
+    for (int i = 0; i < nmallow; i++)
+        snprintf(S->metrics_allow[S->nmetrics_allow++], sizeof S->metrics_allow[0], "%s", mallow[i]);
     for (int i = 0; i < nhosts; i++)
         snprintf(S->hosts[S->nhosts++], sizeof S->hosts[0], "%s", hosts[i]);
     /* The address it listens on is a name it answers to. */
@@ -354,11 +465,33 @@ int server_main(int argc, char **argv)
                       ev_account_done, ev_lobby_changed, ev_started};
     char err[512], dblabel[512];
     store_db_label(db, dblabel, sizeof dblabel);   /* no password in what is printed */
-    S->C = core_new(&cf, &ev, db, err, sizeof err);
-    if (S->C && shared_start(S->C, db, err, sizeof err) != 0) {   /* many instances */
-        shared_stop(S->C);
-        core_free(S->C);
-        S->C = NULL;
+    /* PostgreSQL may not be up yet (a machine starting): try again with a
+     * growing pause, for --db-wait seconds; a file opens or fails at once. */
+    int server_db = strncmp(db, "postgres://", 11) == 0 || strncmp(db, "postgresql://", 13) == 0;
+    int64_t wait_until = ops_now_us() + (int64_t)db_wait * 1000000;
+    long pause_ms = 250;
+    if (!S->uv) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, NULL);
+        sigaction(SIGTERM, &sa, NULL);
+    }
+    for (;;) {
+        S->C = core_new(&cf, &ev, db, err, sizeof err);
+        if (S->C && shared_start(S->C, db, err, sizeof err) != 0) {   /* many instances */
+            shared_stop(S->C);
+            core_free(S->C);
+            S->C = NULL;
+        }
+        if (S->C || !server_db || drain_requested || ops_now_us() >= wait_until)
+            break;
+        fprintf(stderr, "tavoliere serve: database %s: %s (trying again in %ld ms)\n", dblabel, err,
+                pause_ms);
+        struct timespec ts = {pause_ms / 1000, (pause_ms % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        pause_ms = pause_ms * 2 > 5000 ? 5000 : pause_ms * 2;
     }
     if (!S->C) {
         fprintf(stderr, "tavoliere serve: database %s: %s\n", dblabel, err);
@@ -367,15 +500,14 @@ int server_main(int argc, char **argv)
         return 1;
     }
 
-    if (!S->uv) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
+    if (!S->uv)
         signal_ctx = S->ctx;
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-    }
+    /* SIGHUP (a log rotation's usual signal) never stops the server. */
+    struct sigaction hup;
+    memset(&hup, 0, sizeof hup);
+    hup.sa_handler = on_signal;
+    sigemptyset(&hup.sa_mask);
+    sigaction(SIGHUP, &hup, NULL);
     signal(SIGPIPE, SIG_IGN);
 
     printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s)\n",
@@ -386,6 +518,7 @@ int server_main(int argc, char **argv)
     lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);
     /* With libuv, lws_service runs the loop until the signal callback has
      * stopped the server; with poll(), one turn at a time. */
+    S->tick_due_us = ops_now_us() + TICK_US;
     while (!stop_requested)
         if (lws_service(S->ctx, 0) != 0 && S->uv)
             break;

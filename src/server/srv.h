@@ -44,6 +44,27 @@
 
 typedef struct srv srv;
 typedef struct conn conn;
+
+/* What /metrics counts (ops.c): latencies in buckets of at most these
+ * microseconds (the last bucket: more). */
+#define SRV_LAT_BUCKETS 12
+#define SRV_LAT_BOUNDS_US {1000, 2000, 5000, 10000, 25000, 50000, 100000, 250000, 500000, \
+                           1000000, 2500000, 10000000}
+typedef struct srv_hist {
+    long count[SRV_LAT_BUCKETS + 1];
+    long n;
+    int64_t sum_us;
+} srv_hist;
+#define SRV_STATUS_KINDS 14   /* statuses counted apart, and "other" */
+enum { SRV_MOVE_PLAYED, SRV_MOVE_REFUSED, SRV_MOVE_CONFLICT, SRV_MOVE_LIMITED, SRV_MOVE_UNAVAILABLE,
+       SRV_MOVE_FAILED, SRV_MOVE_KINDS };
+typedef struct srv_metrics {
+    long requests[SRV_STATUS_KINDS];
+    long moves[SRV_MOVE_KINDS];
+    srv_hist move_latency, api_latency;
+} srv_metrics;
+#define SRV_HEALTH_LAG_US (2 * 1000000)   /* a loop later than this is not healthy */
+#define SRV_METRICS_ALLOW_MAX 16
 typedef struct gview gview;
 
 /* A message shared by the sockets it is queued on (reference counted). */
@@ -81,6 +102,7 @@ struct conn {
     int kind;
     /* HTTP */
     int method;          /* 'G' GET, 'P' POST, 'D' DELETE */
+    int64_t t0_us;       /* when the request arrived (monotonic; the log's latency) */
     char set_cookie[256];   /* a Set-Cookie header for the answer, "" none */
     char path[256];
     char *body;
@@ -170,6 +192,17 @@ struct srv {
     int behind_proxy;    /* --proxy: loopback requests' X-Real-IP names the client */
     int stats;           /* --stats: the database figures at exit (benchmarks) */
     int64_t idle_swept;  /* unix ms of the last sweep of idle live sockets */
+    /* ops.c: the operator's figures and the instance's name in the log */
+    char name[128];      /* --name, else HOST:PORT */
+    srv_metrics metrics;
+    long socks_live, socks_lobby;   /* WebSockets open */
+    int64_t started_us;  /* monotonic time at start */
+    int64_t tick_due_us, lag_window_us, lag_cur_us, lag_prev_us, lag_max_us;
+    char metrics_allow[SRV_METRICS_ALLOW_MAX][64];   /* --metrics-allow addresses */
+    int nmetrics_allow;
+    int draining;        /* SIGTERM: new requests are refused while what is held is answered */
+    int closing;         /* ... then every WebSocket is closed with 1001 */
+    int64_t drain_us;    /* when the drain began (monotonic) */
     int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
 };
 
@@ -198,6 +231,15 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
 void api_hint_done(srv *S, const core_answer *h, reply *r);
 void api_record_done(srv *S, core_made *m, reply *r);
 int api_http_status(core_status st);
+
+/* ---- ops.c ---- */
+int64_t ops_now_us(void);
+/* An answer's headers went out: count it, log its line (addr: the client's
+ * real address). */
+void ops_answered(srv *S, conn *c, const char *addr);
+/* GET /api/health and GET /metrics: 1 with the answer in r, else 0. */
+int ops_route(srv *S, conn *c, const char *uri, const char *addr, reply *r);
+void ops_tick(srv *S, int64_t now_us);
 
 /* ---- json.c ---- */
 /* What the game's JSON says beside the session: its id, its players,
@@ -258,5 +300,9 @@ void lobby_started(srv *S, const char *account, const char *game_id);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
 extern const struct lws_protocols *const srv_protocols;
+/* SIGTERM's drain: whether answers still wait for a commit; close every
+ * WebSocket with 1001 once its queue is sent. */
+int http_answers_pending(const srv *S);
+void http_close_sockets(srv *S);
 
 #endif

@@ -59,9 +59,12 @@ export class LiveSocket {
       }
       this.onData(data);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       window.clearInterval(this.pingTimer);
       if (this.ws === ws) this.ws = null;
+      // 1001 "going away": the server is restarting (it drains on SIGTERM);
+      // another instance, or the same one back, answers at once.
+      if (ev.code === 1001) this.delay = 250;
       if (!this.closed) {
         this.onState(false);
         this.retry();

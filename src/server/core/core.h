@@ -76,6 +76,20 @@ typedef struct wbatch wbatch;
 typedef struct job job;
 typedef struct peer peer;
 
+/* Commits as /metrics counts them (writer.c): batches by their number of
+ * writes and by the milliseconds their commit took, each bucket "at most
+ * the bound" (the last one: more than every bound). */
+#define CORE_SIZE_BUCKETS 7
+#define CORE_SIZE_BOUNDS {1, 2, 5, 10, 25, 50, 100}
+#define CORE_MS_BUCKETS 10
+#define CORE_MS_BOUNDS {1, 2, 5, 10, 25, 50, 100, 250, 500, 1000}
+typedef struct core_commit_stats {
+    long size_count[CORE_SIZE_BUCKETS + 1];
+    long ms_count[CORE_MS_BUCKETS + 1];
+    long batches, failed, writes, ms_sum;
+    int last_ok;         /* the last batch committed */
+} core_commit_stats;
+
 /* What one client address holds and has used (peers.c). */
 #define PEER_ADDR_LEN 64
 struct peer {
@@ -270,6 +284,8 @@ struct core {
     game *clocked;       /* games whose clocks run (the server's timer checks them) */
     int64_t time_offset_ms;   /* --test-clock's offset */
     char clock_line[80]; /* the test clock file's line in force (--test-clock) */
+    core_commit_stats cstats;   /* commits so far (/metrics) */
+    int64_t wtrips, wout, win;  /* the writer connection's figures after its last batch */
     int nseeks;
     char pending_names[CORE_PW_QUEUE][STORE_NAME_LEN];   /* sign-ups under way (lower case) */
     /* The writer (writer.c): the open batch, the one being committed, and
@@ -337,6 +353,17 @@ int core_get_failed(const core *C);
 /* Round trips to the database and bytes sent and received by the loop's
  * and the writer's connections (0 where the backend does not count). */
 void core_db_stats(const core *C, int64_t *trips, int64_t *out, int64_t *in);
+/* What the operator's /metrics shows of the core. */
+typedef struct core_ops_figures {
+    long games;          /* in memory */
+    int searches;        /* computer moves searched or waiting */
+    core_commit_stats commits;
+    int64_t trips, bytes_out, bytes_in;
+} core_ops_figures;
+void core_figures(const core *C, core_ops_figures *f);
+/* Whether the database answers now (one round trip where the backend has
+ * a server; SQLite: the last commit went through).  1 or 0. */
+int core_db_reachable(core *C);
 int core_id_ok(const char *id, size_t n);         /* 12 base64url characters */
 /* Which side a token holds in g: TAV_WHITE, TAV_BLACK, or -1. */
 int core_seat(const game *g, const char *token);

@@ -86,18 +86,39 @@ int core_mover_at(const game *g, int ply)
 
 int core_get_failed(const core *C) { return C->get_failed; }
 
+void core_figures(const core *C, core_ops_figures *f)
+{
+    memset(f, 0, sizeof *f);
+    f->games = C->ngames;
+    for (const job *j = C->running; j; j = j->wnext)
+        f->searches++;
+    f->commits = C->cstats;
+    core_db_stats(C, &f->trips, &f->bytes_out, &f->bytes_in);
+}
+
+int core_db_reachable(core *C)
+{
+    if (C->st->ops->game_stamp) {
+        int64_t stamp = 0;
+        char err[256];
+        return C->st->ops->game_stamp(C->st, "health-check", &stamp, err, sizeof err) >= 0;
+    }
+    return C->cstats.batches == 0 || C->cstats.last_ok;
+}
+
 void core_db_stats(const core *C, int64_t *trips, int64_t *out, int64_t *in)
 {
-    *trips = *out = *in = 0;
-    const store *both[2] = {C->st, C->wst};
-    for (int k = 0; k < 2; k++) {
+    /* The loop's own connection, read here; the writer's as its thread
+     * left them after its last batch (never read across threads). */
+    *trips = C->wtrips;
+    *out = C->wout;
+    *in = C->win;
+    if (C->st && C->st->ops->stats) {
         int64_t t = 0, o = 0, i = 0;
-        if (both[k] && both[k]->ops->stats) {
-            both[k]->ops->stats(both[k], &t, &o, &i);
-            *trips += t;
-            *out += o;
-            *in += i;
-        }
+        C->st->ops->stats(C->st, &t, &o, &i);
+        *trips += t;
+        *out += o;
+        *in += i;
     }
 }
 

@@ -56,6 +56,7 @@ struct wbatch {
     char err[256];
     long ms;             /* how long its commit took */
     int nops;
+    int64_t wtrips, wout, win;   /* the writer connection's figures after it (stats) */
     wbatch *next;        /* the done-queue */
 };
 
@@ -354,6 +355,8 @@ static void *writer_thread(void *arg)
         } else {
             apply(C, C->wst, b);
         }
+        if (C->wst->ops->stats)   /* read here, on the writer's own thread */
+            C->wst->ops->stats(C->wst, &b->wtrips, &b->wout, &b->win);
         pthread_mutex_lock(&C->qlock);
         b->next = NULL;
         if (C->wdone_tail)
@@ -437,6 +440,28 @@ static void undo_all(core *C, wbatch *b, void (*failed)(core *C, game *g, int cr
 /* On the loop: the writer's results, in order.  When a batch fails, the
  * batch gathered meanwhile fails with it (its writes may build on the
  * failed ones): both are refused, and their games read back. */
+/* The figures of /metrics: batches by size and by how long their commit
+ * took (the bucket bounds are core.h's). */
+static void commit_stats_add(core_commit_stats *cs, int nops, long ms, int ok)
+{
+    static const int size_le[CORE_SIZE_BUCKETS] = CORE_SIZE_BOUNDS;
+    static const int ms_le[CORE_MS_BUCKETS] = CORE_MS_BOUNDS;
+    int k = 0;
+    while (k < CORE_SIZE_BUCKETS && nops > size_le[k])
+        k++;
+    cs->size_count[k]++;
+    k = 0;
+    while (k < CORE_MS_BUCKETS && ms > ms_le[k])
+        k++;
+    cs->ms_count[k]++;
+    cs->batches++;
+    cs->writes += nops;
+    cs->ms_sum += ms;
+    if (!ok)
+        cs->failed++;
+    cs->last_ok = ok;
+}
+
 void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
 {
     pthread_mutex_lock(&C->qlock);
@@ -449,6 +474,12 @@ void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
         if (C->wflight == b)
             C->wflight = NULL;
         settle(b);
+        commit_stats_add(&C->cstats, b->nops, b->ms, b->ok);
+        if (C->wst && C->wst->ops->stats) {
+            C->wtrips = b->wtrips;
+            C->wout = b->wout;
+            C->win = b->win;
+        }
         if (b->ms >= 250)
             core_log(C, "slow commit: batch %ld of %d writes took %ld ms", b->n, b->nops, b->ms);
         if (b->ok) {
