@@ -1339,7 +1339,20 @@ static int ws_writable(srv *S, conn *c, struct lws *wsi)
     }
     if (c->close_after)
         return ws_close(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, "refused");
-    if (S->closing)   /* SIGTERM: the page reconnects (to another instance) */
+    if (S->closing && !c->told_closing) {
+        /* SIGTERM: the page is told in words it reads, then the socket is
+         * closed with 1001; the page reconnects at once (to another
+         * instance, or this one back). */
+        static const char bye[] = "{\"type\":\"restarting\",\"error\":\"the server is restarting\"}";
+        unsigned char buf[LWS_PRE + sizeof bye];
+        memcpy(buf + LWS_PRE, bye, sizeof bye - 1);
+        c->told_closing = 1;
+        if (lws_write(wsi, buf + LWS_PRE, sizeof bye - 1, LWS_WRITE_TEXT) < 0)
+            return -1;
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (S->closing)
         return ws_close(wsi, LWS_CLOSE_STATUS_GOINGAWAY, "the server is restarting");
     return 0;
 }

@@ -82,6 +82,7 @@ static void on_uv_signal(void *handle, int sig)
  * DRAIN_ANSWERS_US / DRAIN_SOCKETS_US. */
 #define DRAIN_ANSWERS_US (3 * 1000000)
 #define DRAIN_SOCKETS_US (1 * 1000000)
+#define DRAIN_FLUSH_US (200 * 1000)
 
 static int drain_step(srv *S, int64_t now)
 {
@@ -98,7 +99,10 @@ static int drain_step(srv *S, int64_t now)
         http_close_sockets(S);
         return 0;
     }
-    if (S->socks_live + S->socks_lobby > 0 && now - S->drain_us < DRAIN_SOCKETS_US)
+    /* The close frames are queued: give the sockets a moment to write them
+     * (and the clients to answer) before the context is torn down. */
+    if ((S->socks_live + S->socks_lobby > 0 || now - S->drain_us < DRAIN_FLUSH_US) &&
+        now - S->drain_us < DRAIN_SOCKETS_US)
         return 0;
     return 1;
 }
@@ -470,14 +474,16 @@ int server_main(int argc, char **argv)
     int server_db = strncmp(db, "postgres://", 11) == 0 || strncmp(db, "postgresql://", 13) == 0;
     int64_t wait_until = ops_now_us() + (int64_t)db_wait * 1000000;
     long pause_ms = 250;
-    if (!S->uv) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-    }
+    /* SIGINT and SIGTERM start the drain, on either loop: a flag and a
+     * wake-up (libuv's own signal watchers would stop its loop before the
+     * sockets' close frames are out). */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal_ctx = S->ctx;
     for (;;) {
         S->C = core_new(&cf, &ev, db, err, sizeof err);
         if (S->C && shared_start(S->C, db, err, sizeof err) != 0) {   /* many instances */
@@ -500,8 +506,6 @@ int server_main(int argc, char **argv)
         return 1;
     }
 
-    if (!S->uv)
-        signal_ctx = S->ctx;
     /* SIGHUP (a log rotation's usual signal) never stops the server. */
     struct sigaction hup;
     memset(&hup, 0, sizeof hup);

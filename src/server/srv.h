@@ -139,6 +139,7 @@ struct conn {
     conn *prev, *next;   /* in gv->live, or in the lobby's list */
     int lobby;           /* a lobby socket (/api/lobby) */
     int counted;         /* counted against its account's sockets */
+    int told_closing;    /* SIGTERM's {"type": "restarting"} went out */
     char account[STORE_NAME_LEN];   /* the signed-in account of a lobby socket, "" none */
 };
 

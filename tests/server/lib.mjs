@@ -135,12 +135,12 @@ function pgDatabase(key) {
 
 // Start a server; resolves once it prints its address.  `db` is a file path
 // (its PostgreSQL database under TAV_TEST_PG); without one, a fresh database.
-export async function startServer({ db, args = [], port } = {}) {
+export async function startServer({ db, args = [], port, quiet = true } = {}) {
   port = port || (await freePort());
   const dir = db || PG ? null : tempDir();
   db = db || (PG ? `fresh-${++pgCount}` : join(dir, "test.db"));
   const dbArg = PG && !/^postgres(ql)?:\/\//.test(db) ? pgDatabase(db) : db;
-  const child = spawn(BIN, ["serve", "--port", String(port), "--db", dbArg, "--quiet", ...args], {
+  const child = spawn(BIN, ["serve", "--port", String(port), "--db", dbArg, ...(quiet ? ["--quiet"] : []), ...args], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

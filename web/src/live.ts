@@ -57,6 +57,11 @@ export class LiveSocket {
       } catch {
         return;
       }
+      // The server drains before it stops (SIGTERM): reconnect at once.
+      if (data && typeof data === "object" && (data as { type?: string }).type === "restarting") {
+        this.delay = 250;
+        return;
+      }
       this.onData(data);
     };
     ws.onclose = (ev) => {
