@@ -866,6 +866,7 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
             json_t *list = json_array();
             core_playing(S->C, 100, add_playing, list);
             answer_json(r, 200, list);
+            r->hold = core_pending(S->C) ? core_batch(S->C) : 0;
         }
         return 1;
     }
@@ -877,6 +878,7 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
             json_decref(m.theirs);
             answer(r, 200, json_dumps(m.yours, JSON_COMPACT));
             json_decref(m.yours);
+            r->hold = core_pending(S->C) ? core_batch(S->C) : 0;
         }
         return 1;
     }
@@ -988,6 +990,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         refuse(r, 403, "not a seat of this game");
         return;
     }
+    r->hold = core_unsettled(S->C, g);   /* shown only once committed */
     if (name[0] == 0) {
         game_answer(S, r, 200, g, viewer);
     } else if (strcmp(name, "record") == 0) {
