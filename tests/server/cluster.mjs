@@ -14,6 +14,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkS
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { BUILD, check, eq, freePort, live, main, request, sleep, startServer } from "./lib.mjs";
+import { offlineThroughNginx } from "./cluster_offline.mjs";
 
 const PG = "scripts/pg-throwaway.sh";
 
@@ -422,9 +423,20 @@ main(async (cleanup) => {
   const nginx = await startNginx(inst.map((s) => s.port));
   cleanup(() => nginx.stop());
   const ports = inst.map((s) => s.port);
-  if (process.env.CLUSTER_ONLY === "consistency") {   // sections 8 and 9 alone (for repeating them)
-    await consistency({ db, args, inst, ports, nginx, moves: Number(process.env.CLUSTER_MOVES) || 150 });
-    await ownerKilled({ db, args, inst, ports });
+  // 10. The game in the page, opened in Chromium through an nginx of its
+  // own, played on with that nginx stopped and the browser offline.
+  const offline = async () => {
+    const nginx2 = await startNginx(ports);
+    cleanup(() => nginx2.stop());
+    await offlineThroughNginx({ nginx: nginx2, check });
+  };
+  if (process.env.CLUSTER_ONLY) {   // sections 8 and 9 (consistency) or 10 (offline) alone, to repeat them
+    if (process.env.CLUSTER_ONLY === "consistency") {
+      await consistency({ db, args, inst, ports, nginx, moves: Number(process.env.CLUSTER_MOVES) || 150 });
+      await ownerKilled({ db, args, inst, ports });
+    } else {
+      await offline();
+    }
     for (const s of inst) if (up(s)) await s.stop();
     return;
   }
@@ -640,5 +652,6 @@ main(async (cleanup) => {
 
   await consistency({ db, args, inst, ports, nginx });
   await ownerKilled({ db, args, inst, ports });
+  await offline();
   for (const s of inst) if (s.child.exitCode === null && s.child.signalCode === null) await s.stop();
 });
