@@ -5,7 +5,11 @@
 // an instance killed with SIGKILL mid-game loses no acknowledged move and
 // doubles none, its computer seat and its running clock are taken over;
 // PostgreSQL restarted mid-game: 503 while it is down (never a wrong
-// answer), then the games go on.
+// answer), then the games go on; what one instance shows (an answer, a live
+// message) any other accepts, with instances SIGKILLed between moves and the
+// game's owner killed the moment it shows the computer's reply (issue 43);
+// the game in the page opened in Chromium through nginx plays on with nginx
+// stopped and the browser offline.
 //
 // It starts its own throwaway PostgreSQL (scripts/pg-throwaway.sh) and its
 // own nginx (Debian's, from scripts/setup.sh) on loopback ports.
