@@ -154,6 +154,7 @@ int api_http_status(core_status st)
     case CORE_CONFLICT: return 409;
     case CORE_LIMIT: return 429;
     case CORE_UNAVAILABLE: return 503;
+    case CORE_AGAIN: return 503;   /* when asking again after the commit did not settle it */
     default: return 500;
     }
 }
@@ -292,6 +293,7 @@ static void api_move(srv *S, const asker *who, game *g, const char *body, size_t
     char err[320];
     core_status st = core_move(S->C, g, &cred, str_field(o, "move", ""),
                                (int)json_integer_value(json_object_get(o, "ply")), err, sizeof err);
+    r->again = st == CORE_AGAIN;
     acted(S, r, g, &cred, st, err);
     json_decref(o);
 }

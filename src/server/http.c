@@ -388,6 +388,22 @@ static void http_reset(conn *c)
     c->status = 0;
     c->ctype = NULL;
     c->hold = 0;
+    c->rerun = c->reran = 0;
+}
+
+/* c's answer (or, c->rerun, its request again) waits for batch `batch`. */
+static void await_commit(srv *S, conn *c, long batch)
+{
+    c->batch = batch;
+    if (!c->awaiting) {
+        c->awaiting = 1;
+        c->aprev = NULL;
+        c->anext = S->await_head;
+        if (S->await_head)
+            S->await_head->aprev = c;
+        S->await_head = c;
+    }
+    srv_dirty(S);
 }
 
 /* Queue an answer whose body is a heap string of `len` bytes (taken over). */
@@ -426,16 +442,7 @@ static void respond_as(conn *c, int status, const char *ctype, char *body, size_
          * unless it shows writes not yet committed (a computer's move just
          * played): then it waits for them too, since another instance
          * would not know them yet (docs/deploy.md). */
-        c->batch = wait;
-        if (!c->awaiting) {
-            c->awaiting = 1;
-            c->aprev = NULL;
-            c->anext = S->await_head;
-            if (S->await_head)
-                S->await_head->aprev = c;
-            S->await_head = c;
-        }
-        srv_dirty(S);
+        await_commit(S, c, wait);
         return;
     }
     lws_callback_on_writable(c->wsi);
@@ -470,6 +477,7 @@ static void q_drop_batch(msgq *q, long n)
 }
 
 static void respond_error(conn *c, int status, const char *message);
+static void run_api(srv *S, conn *c);
 
 void http_committed(srv *S, long n, int ok)
 {
@@ -480,7 +488,10 @@ void http_committed(srv *S, long n, int ok)
         conn *next = c->anext;
         if (c->batch <= n) {
             unawait(S, c);
-            if (!ok && c->batch == n) {
+            if (c->rerun) {
+                c->rerun = 0;
+                run_api(S, c);   /* its game's writes settled: now the store says */
+            } else if (!ok && c->batch == n) {
                 /* Nothing of it is on disk: the change it answers (or the
                  * state a read shows) did not happen. */
                 char *b = json_error(c->method == 'G' ? "the game could not be read: try again"
@@ -853,6 +864,14 @@ static void run_api(srv *S, conn *c)
     S->requests++;
     if (r.pending) {
         c->waiting = r.pending;
+        return;
+    }
+    if (r.again && !c->reran && core_pending(S->C)) {
+        /* A ply this instance does not know while writes of the game wait:
+         * the request is handled again once they are committed. */
+        free(r.body);
+        c->reran = c->rerun = 1;
+        await_commit(S, c, core_batch(S->C));
         return;
     }
     http_reply_ready(c, &r);

@@ -236,8 +236,8 @@ async function shown(inst, id, seat, want, mode, socks, ms = 30000) {
 // the server's computer (Epaminondas against "random", which answers at
 // once); as soon as any instance shows the computer's reply (an answer to
 // GET, a live message, or the first message of a socket opened then), the
-// person's next move goes to another instance.  None may be refused as
-// stale.  Instances are SIGKILLed and started again (on their ports, behind
+// person's next move goes to another instance (every fifth to two at once,
+// as a retry that reached both).  None may be refused as stale.  Instances are SIGKILLed and started again (on their ports, behind
 // nginx) every 25 moves, between a move and the computer's reply; every
 // fourth game goes through nginx.
 async function consistency({ db, args, inst, ports, nginx, moves = 150 }) {
@@ -255,7 +255,7 @@ async function consistency({ db, args, inst, ports, nginx, moves = 150 }) {
     await restart(k);
   }
   const stale = [], refused = [], lost = [];
-  let sent = 0, kills = 0, games = 0, throughNginx = 0, nacked = 0;
+  let sent = 0, kills = 0, games = 0, throughNginx = 0, nacked = 0, raced = 0;
   const modes = ["get", "live", "fresh"];
   while (sent < moves) {
     games++;
@@ -277,6 +277,12 @@ async function consistency({ db, args, inst, ports, nginx, moves = 150 }) {
       if (viaNginx) {
         r = { ...(await retrying(nginx.base, "POST", `/api/games/${id}/moves`, { seat, move, ply })), via: "nginx" };
         throughNginx++;
+      } else if (n % 5 === 4) {   // a retry that reached two instances: the same move to both at once
+        const ups = inst.filter(up);
+        const both = await Promise.all([0, 1].map((i) => sendMove(() => inst.filter(up).map((s) => s.base),
+          Math.max(0, ups.indexOf(inst[nextUp(inst, at, i)])), id, { seat, move, ply })));
+        r = both.find((x) => x.status !== 200) ?? both[0];
+        raced++;
       } else {   // to another instance than the one that showed the position
         const ups = inst.filter(up);
         r = await sendMove(() => inst.filter(up).map((s) => s.base), Math.max(0, ups.indexOf(inst[nextUp(inst, at)])), id,
@@ -320,7 +326,7 @@ async function consistency({ db, args, inst, ports, nginx, moves = 150 }) {
   }
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   if (stale.length) console.log(stale.join("\n"));
-  console.log(`consistency: ${sent} moves in ${games} games (${throughNginx} through nginx), ${kills} instances killed, ${stale.length} stale refusals, ${secs} s`);
+  console.log(`consistency: ${sent} moves in ${games} games (${throughNginx} through nginx), ${kills} instances killed, ${raced} sent to two at once, ${stale.length} stale refusals, ${secs} s`);
   check(stale.length === 0, `no move refused as stale after any instance showed its position (${stale.length} of ${sent})`, stale.join("\n"));
   check(refused.length === 0, "no other refusal", refused.join("\n"));
   check(lost.length === 0, "every acknowledged move is stored", lost.join("\n"));

@@ -67,7 +67,8 @@ typedef enum core_status {
     CORE_CONFLICT,     /* not now: stale ply, not your turn, over, illegal */
     CORE_LIMIT,        /* past a per-address or per-game limit */
     CORE_UNAVAILABLE,  /* the store failed, or the server is too busy */
-    CORE_PENDING       /* the answer comes later through an event */
+    CORE_PENDING,      /* the answer comes later through an event */
+    CORE_AGAIN         /* not known yet: ask again once the writes pending now are committed */
 } core_status;
 
 typedef struct core core;

@@ -1459,9 +1459,10 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
     int side = core_side_of(g, who);
     if (C->shared && ply > tav_session_ply(g->s) && g->unsaved && !g->dead) {
         /* A ply this copy does not know while writes of its own wait: the
-         * store is asked once they settle (never a stale refusal unchecked). */
+         * store is asked once they settle (never a stale refusal unchecked);
+         * the edge asks again then. */
         snprintf(err, errlen, "the game is being stored: try again");
-        return CORE_UNAVAILABLE;
+        return CORE_AGAIN;
     }
     if (C->shared && ply != tav_session_ply(g->s) && !g->unsaved && !g->dead) {
         /* Many instances: another may have moved a moment ago (its message
