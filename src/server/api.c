@@ -154,6 +154,7 @@ int api_http_status(core_status st)
     case CORE_CONFLICT: return 409;
     case CORE_LIMIT: return 429;
     case CORE_UNAVAILABLE: return 503;
+    case CORE_AGAIN: return 503;   /* when asking again after the commit did not settle it */
     default: return 500;
     }
 }
@@ -292,6 +293,7 @@ static void api_move(srv *S, const asker *who, game *g, const char *body, size_t
     char err[320];
     core_status st = core_move(S->C, g, &cred, str_field(o, "move", ""),
                                (int)json_integer_value(json_object_get(o, "ply")), err, sizeof err);
+    r->again = st == CORE_AGAIN;
     acted(S, r, g, &cred, st, err);
     json_decref(o);
 }
@@ -866,6 +868,7 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
             json_t *list = json_array();
             core_playing(S->C, 100, add_playing, list);
             answer_json(r, 200, list);
+            r->hold = core_pending(S->C) ? core_batch(S->C) : 0;
         }
         return 1;
     }
@@ -877,6 +880,7 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
             json_decref(m.theirs);
             answer(r, 200, json_dumps(m.yours, JSON_COMPACT));
             json_decref(m.yours);
+            r->hold = core_pending(S->C) ? core_batch(S->C) : 0;
         }
         return 1;
     }
@@ -988,6 +992,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         refuse(r, 403, "not a seat of this game");
         return;
     }
+    r->hold = core_unsettled(S->C, g);   /* shown only once committed */
     if (name[0] == 0) {
         game_answer(S, r, 200, g, viewer);
     } else if (strcmp(name, "record") == 0) {

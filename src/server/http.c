@@ -94,17 +94,25 @@ static void q_free(msgq *q)
     memset(q, 0, sizeof *q);
 }
 
-/* Queue a text on one socket. */
-static void ws_send_n(conn *c, const char *text, size_t len)
+/* Queue a text on one socket, sent once batch `batch` is committed (0: at once). */
+static void ws_send_held(conn *c, const char *text, size_t len, long batch)
 {
     msg *m = msg_new(text, len);
     if (!m)
         return;
+    m->batch = batch;
     if (q_push(&c->q, m) != 0)
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
     msg_unref(m);
     lws_callback_on_writable(c->wsi);
 }
+
+static void ws_send_n(conn *c, const char *text, size_t len)
+{
+    ws_send_held(c, text, len, 0);
+}
+
+static void bcast_hold(srv *S, gview *gv, long batch);
 
 static void ws_send_text(conn *c, const char *text)
 {
@@ -121,20 +129,41 @@ static void ws_send_game(conn *c, int again)
     unsigned long stamp = g ? core_stamp(g) : 0;
     if (!g || (again ? c->resent == stamp : c->sent == stamp))
         return;
+    srv *S = server_of(c->wsi);
     size_t len = 0;
-    char *text = json_game_copy(server_of(c->wsi)->C, g, c->viewer, &len);
+    char *text = json_game_copy(S->C, g, c->viewer, &len);
     if (!text)
         return;
     c->sent = stamp;
     if (again)
         c->resent = stamp;
-    ws_send_n(c, text, len);
+    /* What is not yet committed (a computer's move just played) waits for
+     * its batch, as a broadcast does. */
+    long batch = core_unsettled(S->C, g);
+    if (batch)
+        bcast_hold(S, c->gv, batch);
+    ws_send_held(c, text, len, batch);
     free(text);
 }
 
 static int viewer_index(int viewer)
 {
     return viewer == TAV_WHITE ? 0 : viewer == TAV_BLACK ? 1 : 2;
+}
+
+/* gv's sockets hold messages until batch `batch` is committed: they are
+ * woken then (http_committed). */
+static void bcast_hold(srv *S, gview *gv, long batch)
+{
+    srv_dirty(S);
+    if (batch > gv->bcast_batch)
+        gv->bcast_batch = batch;
+    if (!gv->bcast) {
+        gv->bcast = 1;
+        core_pin(gv->g);     /* stays in memory until its viewers are told */
+        gv->bnext = S->bcast_head;
+        S->bcast_head = gv;
+    }
 }
 
 /* One message per change, built now; while the change waits for its
@@ -146,15 +175,8 @@ void live_broadcast(srv *S, game *g)
         return;
     long batch = 0;
     if (core_pending(S->C)) {
-        srv_dirty(S);
         batch = core_batch(S->C);
-        gv->bcast_batch = batch;
-        if (!gv->bcast) {
-            gv->bcast = 1;
-            core_pin(g);     /* stays in memory until its viewers are told */
-            gv->bnext = S->bcast_head;
-            S->bcast_head = gv;
-        }
+        bcast_hold(S, gv, batch);
     }
     msg *m[3] = {NULL, NULL, NULL};
     unsigned long stamp = core_stamp(g);
@@ -365,6 +387,23 @@ static void http_reset(conn *c)
     c->headers_sent = c->close_after = c->responding = 0;
     c->status = 0;
     c->ctype = NULL;
+    c->hold = 0;
+    c->rerun = c->reran = 0;
+}
+
+/* c's answer (or, c->rerun, its request again) waits for batch `batch`. */
+static void await_commit(srv *S, conn *c, long batch)
+{
+    c->batch = batch;
+    if (!c->awaiting) {
+        c->awaiting = 1;
+        c->aprev = NULL;
+        c->anext = S->await_head;
+        if (S->await_head)
+            S->await_head->aprev = c;
+        S->await_head = c;
+    }
+    srv_dirty(S);
 }
 
 /* Queue an answer whose body is a heap string of `len` bytes (taken over). */
@@ -376,7 +415,8 @@ static void respond(conn *c, int status, const char *ctype, char *body, size_t l
     respond_as(c, status, ctype, body, len, 1);
 }
 
-/* hold: an answer to a POST waits for the writes pending now (0: goes at once). */
+/* hold: an answer to a POST waits for the writes pending now, a read's
+ * answer for the batch it shows (c->hold) (0: goes at once). */
 static void respond_as(conn *c, int status, const char *ctype, char *body, size_t len,
                        int hold)
 {
@@ -391,19 +431,18 @@ static void respond_as(conn *c, int status, const char *ctype, char *body, size_
     c->responding = 1;
     c->headers_sent = 0;
     srv *S = server_of(c->wsi);
-    if (S && hold && (c->method == 'P' || c->method == 'D') && core_pending(S->C)) {
+    long wait = 0;
+    if (S && hold && (c->method == 'P' || c->method == 'D') && core_pending(S->C))
+        wait = core_batch(S->C);
+    else if (S && hold && c->hold > S->batch_done)
+        wait = c->hold;
+    if (wait) {
         /* A change is acknowledged only once it is on disk: the answer to
-         * a POST waits for the commit of the batch (reads go at once). */
-        c->batch = core_batch(S->C);
-        if (!c->awaiting) {
-            c->awaiting = 1;
-            c->aprev = NULL;
-            c->anext = S->await_head;
-            if (S->await_head)
-                S->await_head->aprev = c;
-            S->await_head = c;
-        }
-        srv_dirty(S);
+         * a POST waits for the commit of the batch.  A read goes at once,
+         * unless it shows writes not yet committed (a computer's move just
+         * played): then it waits for them too, since another instance
+         * would not know them yet (docs/deploy.md). */
+        await_commit(S, c, wait);
         return;
     }
     lws_callback_on_writable(c->wsi);
@@ -438,6 +477,7 @@ static void q_drop_batch(msgq *q, long n)
 }
 
 static void respond_error(conn *c, int status, const char *message);
+static void run_api(srv *S, conn *c);
 
 void http_committed(srv *S, long n, int ok)
 {
@@ -448,9 +488,14 @@ void http_committed(srv *S, long n, int ok)
         conn *next = c->anext;
         if (c->batch <= n) {
             unawait(S, c);
-            if (!ok && c->batch == n) {
-                /* Nothing of it is on disk: the change it answers did not happen. */
-                char *b = json_error("the change could not be stored: try again");
+            if (c->rerun) {
+                c->rerun = 0;
+                run_api(S, c);   /* its game's writes settled: now the store says */
+            } else if (!ok && c->batch == n) {
+                /* Nothing of it is on disk: the change it answers (or the
+                 * state a read shows) did not happen. */
+                char *b = json_error(c->method == 'G' ? "the game could not be read: try again"
+                                                      : "the change could not be stored: try again");
                 respond_as(c, 503, "application/json", b, b ? strlen(b) : 0, 0);
             } else {
                 lws_callback_on_writable(c->wsi);
@@ -500,6 +545,7 @@ void http_reply_ready(conn *c, reply *r)
         return;
     }
     memcpy(c->set_cookie, r->set_cookie, sizeof c->set_cookie);
+    c->hold = r->hold;
     respond(c, r->status, r->ctype ? r->ctype : "application/json", r->body, strlen(r->body));
 }
 
@@ -814,6 +860,14 @@ static void run_api(srv *S, conn *c)
     S->requests++;
     if (r.pending) {
         c->waiting = r.pending;
+        return;
+    }
+    if (r.again && !c->reran && core_pending(S->C)) {
+        /* A ply this instance does not know while writes of the game wait:
+         * the request is handled again once they are committed. */
+        free(r.body);
+        c->reran = c->rerun = 1;
+        await_commit(S, c, core_batch(S->C));
         return;
     }
     http_reply_ready(c, &r);

@@ -118,6 +118,9 @@ struct conn {
     job *waiting;        /* a hint search or record check answering this request */
     int awaiting;        /* the answer waits for the commit of batch `batch` */
     long batch;
+    long hold;           /* a read's answer shows the writes of this batch (reply.hold) */
+    int rerun;           /* the request is handled again once batch `batch` is committed */
+    int reran;           /* ... and was (once is enough: then its answer goes) */
     conn *aprev, *anext;
     peer *bpeer;         /* the address the body's bytes count against */
     size_t bcap;         /* bytes allocated for the body */
@@ -214,6 +217,8 @@ typedef struct reply {
     const char *ctype;
     char set_cookie[256];   /* a Set-Cookie header, "" none */
     job *pending;        /* hint, record: answered later */
+    long hold;           /* sent once this batch is committed: it shows its writes (0: at once) */
+    int again;           /* CORE_AGAIN: the request is handled again once the writes pending are committed */
 } reply;
 
 /* ---- api.c ---- */

@@ -5,15 +5,20 @@
 // an instance killed with SIGKILL mid-game loses no acknowledged move and
 // doubles none, its computer seat and its running clock are taken over;
 // PostgreSQL restarted mid-game: 503 while it is down (never a wrong
-// answer), then the games go on.
+// answer), then the games go on; what one instance shows (an answer, a live
+// message) any other accepts, with instances SIGKILLed between moves and the
+// game's owner killed the moment it shows the computer's reply (issue 43);
+// the game in the page opened in Chromium through nginx plays on with nginx
+// stopped and the browser offline.
 //
 // It starts its own throwaway PostgreSQL (scripts/pg-throwaway.sh) and its
 // own nginx (Debian's, from scripts/setup.sh) on loopback ports.
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
 import { BUILD, check, eq, freePort, live, main, request, setTestClock, sleep, startServer, until } from "./lib.mjs";
+import { offlineThroughNginx } from "./cluster_offline.mjs";
 
 const PG = "scripts/pg-throwaway.sh";
 
@@ -124,6 +129,290 @@ function lobbySocket(base, cookie) {
 
 const plyOf = (ms) => ms.reduce((p, m) => (typeof m.ply === "number" ? m.ply : p), -1);
 
+const up = (s) => s.child.exitCode === null && s.child.signalCode === null;
+
+// The instance holding a game's claim (the one that plays its computer seat
+// and judges its clock): the advisory lock's connection in PostgreSQL, its
+// client port, and the instance process that has a socket on that port.
+// -1 when nobody holds it.
+function ownerOf(db, inst, id) {
+  let port = "";
+  try {
+    // (psql reads the query from its input: -c would not replace :'key')
+    port = execFileSync("psql", ["-X", "-A", "-t", "-q", "-d", db, "-v", `key=game ${id}`, "-f", "-"], {
+      encoding: "utf8", stdio: ["pipe", "pipe", "ignore"],
+      input: "SELECT a.client_port FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid" +
+        " WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted" +
+        " AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended(:'key', 0);\n",
+    }).trim();
+  } catch { return -1; }
+  if (!/^\d+$/.test(port)) return -1;
+  const hex = ":" + Number(port).toString(16).toUpperCase().padStart(4, "0");
+  const inodes = new Set();
+  for (const f of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try { text = readFileSync(f, "utf8"); } catch { continue; }
+    for (const line of text.split("\n").slice(1)) {
+      const c = line.trim().split(/\s+/);
+      if (c[1]?.endsWith(hex)) inodes.add(`socket:[${c[9]}]`);
+    }
+  }
+  for (const [k, s] of inst.entries()) {
+    if (!up(s)) continue;
+    let fds = [];
+    try { fds = readdirSync(`/proc/${s.child.pid}/fd`); } catch { continue; }
+    for (const fd of fds) {
+      try { if (inodes.has(readlinkSync(`/proc/${s.child.pid}/fd/${fd}`))) return k; } catch {}
+    }
+  }
+  return -1;
+}
+
+// A move as a client sends it: to one instance; when that instance is gone
+// (a refused connection, 502, 503), the same move with the same ply to the
+// next one that is up, until a deadline.  {status, body, via}.
+async function sendMove(bases, first, id, body, ms = 30000) {
+  const end = Date.now() + ms;
+  for (let k = first; ; k++) {
+    const base = bases()[k % bases().length];
+    let r;
+    try {
+      r = await request(base, "POST", `/api/games/${id}/moves`, body);
+    } catch (e) {
+      r = { status: 0, body: String(e) };
+    }
+    if (![0, 502, 503, 504].includes(r.status) || Date.now() > end) return { ...r, via: base };
+    await sleep(50);
+  }
+}
+
+// The i-th instance that is up after instance k (cyclic; k itself last).
+function nextUp(inst, k, i = 0) {
+  const order = [];
+  for (let d = 1; d <= inst.length; d++) if (up(inst[(k + d) % inst.length])) order.push((k + d) % inst.length);
+  return order.length ? order[i % order.length] : k;
+}
+
+// Wait until an instance shows the game `id` (as `seat` sees it) with at
+// least `want` moves (or over), and say which instance showed it first:
+// "get" asks every instance at once, again and again; "live" listens to
+// the sockets `socks` (one per instance); "fresh" opens a socket on every
+// instance and reads its first message, again and again.
+async function shown(inst, id, seat, want, mode, socks, ms = 30000) {
+  const end = Date.now() + ms;
+  const done = (g) => g && Array.isArray(g.moves) && (g.moves.length >= want || g.over);
+  while (Date.now() < end) {
+    const ks = inst.map((_, k) => k).filter((k) => up(inst[k]));
+    if (mode === "live") {
+      for (const k of ks) {
+        const m = socks[k]?.messages.find(done);
+        if (m) return { g: m, at: k };
+      }
+      await Promise.race(ks.map((k) => socks[k]?.until((ms2) => ms2.some(done), 200) ?? sleep(200)));
+      continue;
+    }
+    if (mode === "fresh") {
+      const firsts = await Promise.all(ks.map(async (k) => {
+        const v = live(inst[k].base, id, seat);
+        try {
+          await v.open;
+          await v.until((ms2) => ms2.length > 0, 5000);
+          return v.messages[0];
+        } catch { return null; } finally { v.close(); }
+      }));
+      const i = firsts.findIndex(done);
+      if (i >= 0) return { g: firsts[i], at: ks[i] };
+      continue;
+    }
+    const gs = await Promise.all(ks.map((k) => request(inst[k].base, "GET", `/api/games/${id}?seat=${seat}`)
+      .then((r) => (r.status === 200 ? r.body : null), () => null)));
+    const i = gs.findIndex(done);
+    if (i >= 0) return { g: gs[i], at: ks[i] };
+  }
+  return null;
+}
+
+// 8. Issue 43: what one instance shows, any other accepts.  A person plays
+// the server's computer (Epaminondas against "random", which answers at
+// once); as soon as any instance shows the computer's reply (an answer to
+// GET, a live message, or the first message of a socket opened then), the
+// person's next move goes to another instance (every fifth to two at once,
+// as a retry that reached both).  None may be refused as stale.  Instances are SIGKILLed and started again (on their ports, behind
+// nginx) every 25 moves, between a move and the computer's reply; every
+// fourth game goes through nginx.
+async function consistency({ db, args, inst, ports, nginx, moves = 150 }) {
+  const t0 = Date.now();
+  const restart = async (k) => {
+    if (up(inst[k])) {
+      inst[k].child.kill("SIGKILL");
+      await inst[k].exited;
+    }
+    inst[k] = await startServer({ db, args, port: ports[k] });
+  };
+  for (let k = 0; k < inst.length; k++) {
+    if (up(inst[k]) && inst[k].port === ports[k]) continue;
+    if (up(inst[k])) await inst[k].stop();
+    await restart(k);
+  }
+  const stale = [], refused = [], lost = [];
+  let sent = 0, kills = 0, games = 0, throughNginx = 0, nacked = 0, raced = 0;
+  const modes = ["get", "live", "fresh"];
+  while (sent < moves) {
+    games++;
+    const viaNginx = games % 4 === 0;
+    const base0 = viaNginx ? nginx.base : inst[nextUp(inst, games)].base;
+    const made = await retrying(base0, "POST", "/api/games", { game: "epaminondas", white: "human", black: "random" });
+    if (!check(made.status === 201, "a game against the computer", `${made.status} ${JSON.stringify(made.body)}`)) break;
+    const { id } = made.body;
+    const seat = made.body.seats.white;
+    const socks = inst.map((s) => (up(s) ? live(s.base, id, seat) : null));
+    await Promise.all(socks.map((v) => v?.open.catch(() => {})));
+    let at = nextUp(inst, games);   // the instance that showed `cur` (-1: nginx)
+    let cur = (await retrying(inst[at].base, "GET", `/api/games/${id}?seat=${seat}`)).body;
+    const acked = [];
+    for (let n = 0; n < 30 && sent < moves && !cur.over; n++) {
+      const ply = cur.moves.length;
+      const move = cur.legal[(ply * 7 + games) % cur.legal.length];
+      let r;
+      if (viaNginx) {
+        r = { ...(await retrying(nginx.base, "POST", `/api/games/${id}/moves`, { seat, move, ply })), via: "nginx" };
+        throughNginx++;
+      } else if (n % 5 === 4) {   // a retry that reached two instances: the same move to both at once
+        const ups = inst.filter(up);
+        const both = await Promise.all([0, 1].map((i) => sendMove(() => inst.filter(up).map((s) => s.base),
+          Math.max(0, ups.indexOf(inst[nextUp(inst, at, i)])), id, { seat, move, ply })));
+        r = both.find((x) => x.status !== 200) ?? both[0];
+        raced++;
+      } else {   // to another instance than the one that showed the position
+        const ups = inst.filter(up);
+        r = await sendMove(() => inst.filter(up).map((s) => s.base), Math.max(0, ups.indexOf(inst[nextUp(inst, at)])), id,
+          { seat, move, ply });
+      }
+      sent++;
+      const mode = viaNginx ? "nginx" : modes[n % 3];
+      if (r.status !== 200) {
+        (r.status === 409 && /stale/.test(JSON.stringify(r.body)) ? stale : refused)
+          .push(`game ${id} ply ${ply} (shown by ${at < 0 ? "nginx" : "instance " + at}, ${mode}; sent to ${r.via}): ${r.status} ${JSON.stringify(r.body)}`);
+        const again = await shown(inst, id, seat, ply, "get", socks);
+        if (!again) break;
+        ({ g: cur, at } = again);
+        continue;
+      }
+      acked.push([ply, move]);
+      if (++nacked % 25 === 0) {   // an instance dies between a move and the reply
+        const k = (nacked / 25) % inst.length;
+        socks[k]?.close();
+        await restart(k);
+        kills++;
+        socks[k] = live(inst[k].base, id, seat);
+        await socks[k].open.catch(() => {});
+      }
+      let next = null;
+      if (viaNginx) {
+        const end = Date.now() + 30000;
+        while (!next && Date.now() < end) {
+          const g = (await retrying(nginx.base, "GET", `/api/games/${id}?seat=${seat}`)).body;
+          if (g.moves?.length >= ply + 2 || g.over) next = { g, at: -1 };
+        }
+      } else {
+        next = await shown(inst, id, seat, ply + 2, mode, socks);
+      }
+      if (!check(!!next, `the computer's reply at ply ${ply + 1} is shown (${mode})`, id)) break;
+      ({ g: cur, at } = next);
+    }
+    for (const v of socks) v?.close();
+    const final = (await retrying(inst[nextUp(inst, at)].base, "GET", `/api/games/${id}`)).body;
+    for (const [p, m] of acked) if (final.moves?.[p] !== m) lost.push(`game ${id} ply ${p}: ${m} acknowledged, ${final.moves?.[p]} stored`);
+  }
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (stale.length) console.log(stale.join("\n"));
+  console.log(`consistency: ${sent} moves in ${games} games (${throughNginx} through nginx), ${kills} instances killed, ${raced} sent to two at once, ${stale.length} stale refusals, ${secs} s`);
+  check(stale.length === 0, `no move refused as stale after any instance showed its position (${stale.length} of ${sent})`, stale.join("\n"));
+  check(refused.length === 0, "no other refusal", refused.join("\n"));
+  check(lost.length === 0, "every acknowledged move is stored", lost.join("\n"));
+  check(sent >= moves && kills === Math.floor(nacked / 25), "the moves were sent and instances killed", `${sent} ${kills}`);
+}
+
+// 9. The game's owner (the instance holding its claim: it plays the
+// computer seat and judges the clock) SIGKILLed (a) at once after it
+// acknowledged the person's move, (b) the moment it showed the computer's
+// reply: every acknowledged move and every reply shown stays, and the next
+// moves, each on another instance, are accepted (no stale refusal).
+async function ownerKilled({ db, args, inst, ports, rounds = 6 }) {
+  const stale = [], bad = [];
+  let rounds2 = 0;
+  for (let round = 0; round < rounds; round++) {
+    const made = await retrying(inst[nextUp(inst, round)].base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "random" });
+    if (!check(made.status === 201, "owner killed: a game against the computer", made.status)) return;
+    const { id } = made.body;
+    const seat = made.body.seats.white;
+    let cur = (await retrying(inst[0].base, "GET", `/api/games/${id}?seat=${seat}`)).body;
+    const acked = [];
+    const play = async (k, what) => {
+      const ply = cur.moves.length;
+      const move = cur.legal[(ply * 3 + round) % cur.legal.length];
+      const r = await sendMove(() => inst.filter(up).map((s) => s.base), Math.max(0, inst.filter(up).indexOf(inst[k])), id, { seat, move, ply });
+      if (r.status === 200) acked.push([ply, move]);
+      else (r.status === 409 && /stale/.test(JSON.stringify(r.body)) ? stale : bad).push(`${what}: game ${id} ply ${ply}: ${r.status} ${JSON.stringify(r.body)}`);
+      return r.status === 200;
+    };
+    // Two moves and replies, to have an owner.
+    for (let i = 0; i < 2; i++) {
+      await play(nextUp(inst, i), "before");
+      const nx = await shown(inst, id, seat, cur.moves.length + 2, "get");
+      if (!nx) break;
+      cur = nx.g;
+    }
+    let owner = -1;
+    for (const end = Date.now() + 10000; owner < 0 && Date.now() < end; await sleep(50)) owner = ownerOf(db, inst, id);
+    if (!check(owner >= 0, "owner killed: the game's owner is found (its claim in pg_locks)", id)) continue;
+    const ply = cur.moves.length;
+    let seenReply = null;
+    if (round % 2 === 0) {
+      // (a) the owner acknowledges the person's move and dies at once
+      const ok = await play(owner, "to the owner");
+      inst[owner].child.kill("SIGKILL");
+      if (!ok) continue;
+    } else {
+      // (b) the move to another instance; the owner asked alone until it
+      // shows the reply, and killed the moment it does
+      if (!(await play(nextUp(inst, owner), "before the owner's reply"))) continue;
+      const end = Date.now() + 20000;
+      while (!seenReply && Date.now() < end) {
+        const g = (await request(inst[owner].base, "GET", `/api/games/${id}?seat=${seat}`).catch(() => ({}))).body;
+        if (g?.moves?.length >= ply + 2) seenReply = g;
+      }
+      inst[owner].child.kill("SIGKILL");
+      if (!check(!!seenReply, "owner killed: the owner showed the computer's reply", id)) continue;
+      cur = seenReply;
+      // the next move at once, elsewhere: the reply shown must be known there
+      await play(nextUp(inst, owner), "right after the owner showed the reply and died");
+    }
+    await inst[owner].exited;
+    // The others take the computer seat over and the game goes on, every
+    // move on another instance.
+    for (let i = 0; i < 4; i++) {
+      const nx = await shown(inst, id, seat, acked.at(-1)[0] + 2, "get", null, 30000);
+      if (!check(!!nx, "owner killed: the computer's reply comes from another instance", `${id} ply ${acked.at(-1)[0] + 1}`)) break;
+      cur = nx.g;
+      if (cur.over) break;
+      if (seenReply && i === 0) {
+        const shownReply = seenReply.moves[ply + 1];
+        if (cur.moves[ply + 1] !== shownReply) bad.push(`game ${id}: the reply shown by the owner (${shownReply}) is not the one stored (${cur.moves[ply + 1]})`);
+      }
+      await play(nextUp(inst, nx.at), "after the owner died");
+    }
+    const final = (await retrying(inst.find(up).base, "GET", `/api/games/${id}`)).body;
+    for (const [p, m] of acked) if (final.moves?.[p] !== m) bad.push(`game ${id} ply ${p}: ${m} acknowledged, ${final.moves?.[p]} stored`);
+    inst[owner] = await startServer({ db, args, port: ports[owner] });
+    rounds2++;
+  }
+  check(rounds2 === rounds, "owner killed: every round was played", `${rounds2} of ${rounds}`);
+  check(stale.length === 0, "owner killed: no move refused as stale", stale.join("\n"));
+  check(bad.length === 0, "owner killed: every acknowledged move and every reply shown is stored, no other refusal", bad.join("\n"));
+  console.log(`owner killed: ${rounds2} rounds, ${stale.length} stale refusals, ${bad.length} other faults`);
+}
+
 main(async (cleanup) => {
   const pgdir = join(reachableDir("tav-pg-"), "pg");
   const uri = sh(["start", pgdir]);
@@ -143,6 +432,24 @@ main(async (cleanup) => {
   cleanup(async () => { for (const s of inst) if (s.child.exitCode === null && s.child.signalCode === null) await s.stop(); });
   const nginx = await startNginx(inst.map((s) => s.port));
   cleanup(() => nginx.stop());
+  const ports = inst.map((s) => s.port);
+  // 10. The game in the page, opened in Chromium through an nginx of its
+  // own, played on with that nginx stopped and the browser offline.
+  const offline = async () => {
+    const nginx2 = await startNginx(ports);
+    cleanup(() => nginx2.stop());
+    await offlineThroughNginx({ nginx: nginx2, check });
+  };
+  if (process.env.CLUSTER_ONLY) {   // sections 8 and 9 (consistency) or 10 (offline) alone, to repeat them
+    if (process.env.CLUSTER_ONLY === "consistency") {
+      await consistency({ db, args, inst, ports, nginx, moves: Number(process.env.CLUSTER_MOVES) || 150 });
+      await ownerKilled({ db, args, inst, ports });
+    } else {
+      await offline();
+    }
+    for (const s of inst) if (up(s)) await s.stop();
+    return;
+  }
   const page = await request(nginx.base, "GET", "/games/AAAAAAAAAAAA");
   check(page.status === 200 && page.text.includes("<html"), "nginx: a page route is served (by an instance)", page.status);
   const css = await request(nginx.base, "GET", "/app.css");
@@ -350,5 +657,9 @@ main(async (cleanup) => {
   v7.close();
   const g7f = (await request(inst[0].base, "GET", `/api/games/${g7.id}`)).body;
   eq(g7f.moves, [w7.body.legal[0]], "... stored once");
+
+  await consistency({ db, args, inst, ports, nginx });
+  await ownerKilled({ db, args, inst, ports });
+  await offline();
   for (const s of inst) if (s.child.exitCode === null && s.child.signalCode === null) await s.stop();
 });

@@ -67,7 +67,8 @@ typedef enum core_status {
     CORE_CONFLICT,     /* not now: stale ply, not your turn, over, illegal */
     CORE_LIMIT,        /* past a per-address or per-game limit */
     CORE_UNAVAILABLE,  /* the store failed, or the server is too busy */
-    CORE_PENDING       /* the answer comes later through an event */
+    CORE_PENDING,      /* the answer comes later through an event */
+    CORE_AGAIN         /* not known yet: ask again once the writes pending now are committed */
 } core_status;
 
 typedef struct core core;
@@ -139,6 +140,7 @@ struct game {
     int jobs_out;        /* searches submitted and not yet drained (they point at it) */
     int pins;            /* the edge holds it (sockets, messages waiting) */
     int unsaved;         /* writes of it not yet committed (it stays in memory) */
+    long wbatch;         /* the last batch holding a write of it (core_unsettled) */
     int dead;            /* its creation failed to commit: it leaves memory */
     int cpu_only;        /* both seats are computers */
     int local;           /* two people at one screen: engine help allowed (SPEC "Fair play") */
@@ -294,6 +296,7 @@ struct core {
     wbatch *wopen;       /* gathering writes (loop) */
     wbatch *wflight;     /* handed to the writer (loop) */
     long wlast;          /* number of the last batch opened */
+    long wsettled;       /* number of the last batch settled (committed or failed) */
     pthread_t wthread;
     int wstarted;
     pthread_mutex_t wlock;
@@ -341,6 +344,11 @@ void core_tick(core *C);
  * being committed when none is open. */
 int core_pending(const core *C);
 long core_batch(const core *C);
+/* What memory holds of g that is not yet committed: the number of the batch
+ * whose commit it waits for, or 0 when everything shown of g is committed.
+ * Nothing of g is shown (an answer, a live message) before that batch is
+ * committed: another instance would not know it yet (docs/deploy.md). */
+long core_unsettled(const core *C, const game *g);
 void core_commit(core *C);
 /* Tests only (never reachable from the network): the next commit fails. */
 void core_fail_next_commit(core *C);

@@ -773,6 +773,7 @@ static int offers_write(core *C, game *g, int draw, int takeback)
     w.takeback = takeback;
     if (wq_call(C, offers_apply, NULL, &w, sizeof w) != 0 || wq_notify(C, CORE_CH_GAME, g->id) != 0)
         return -1;
+    g->wbatch = core_batch(C);   /* shown once committed (core_unsettled) */
     g->draw_offer = draw;
     g->takeback_offer = takeback;
     return 0;
@@ -1502,6 +1503,13 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
                       char *err, size_t errlen)
 {
     int side = core_side_of(g, who);
+    if (C->shared && ply > tav_session_ply(g->s) && g->unsaved && !g->dead) {
+        /* A ply this copy does not know while writes of its own wait: the
+         * store is asked once they settle (never a stale refusal unchecked);
+         * the edge asks again then. */
+        snprintf(err, errlen, "the game is being stored: try again");
+        return CORE_AGAIN;
+    }
     if (C->shared && ply != tav_session_ply(g->s) && !g->unsaved && !g->dead) {
         /* Many instances: another may have moved a moment ago (its message
          * not yet here): the store says. */

@@ -43,6 +43,7 @@ typedef struct wop {
     char rematch[STORE_ID_LEN];   /* OP_REMATCH: the game that follows */
     char channel[16];             /* OP_NOTIFY: the channel (the payload is `text`) */
     int64_t stamp;                /* the game's stamp once this batch commits (0: unknown) */
+    int there;                    /* OP_MOVE: stored already by another instance (not written) */
     wq_apply_fn apply;            /* OP_CALL: the write, on the writer thread */
     wq_settled_fn settled;        /* ... told on the loop once its batch settled */
     void *data;                   /* ... its own copy of what it writes */
@@ -96,8 +97,10 @@ static int append(core *C, wop *o)
     else
         b->head = o;
     b->tail = o;
-    if (o->g)
+    if (o->g) {
         o->g->unsaved++;
+        o->g->wbatch = b->n;
+    }
     if (C->ev.dirty)
         C->ev.dirty(C->ev.ctx);
     return 0;
@@ -282,8 +285,10 @@ static void apply(core *C, store *st, wbatch *b)
         case OP_MOVE: {
             store_move m = {o->text, o->ms, o->time};
             rc = store_add_move(st, o->id, o->ply, &m, o->status, err, sizeof err);
-            if (rc == STORE_CONFLICT && same_move_there(st, o))
+            if (rc == STORE_CONFLICT && same_move_there(st, o)) {
                 rc = 0;
+                o->there = 1;   /* the row is another's: its stamp says nothing of this copy */
+            }
             if (rc == 0)
                 rc = notify_game(C, st, o->id, err, sizeof err);
             break;
@@ -319,10 +324,16 @@ static void apply(core *C, store *st, wbatch *b)
     for (wop *o = b->head; o && rc == 0 && C->shared && st->ops->game_stamp; o = o->next) {
         if (!o->g || o->kind == OP_NOTIFY)
             continue;
-        int seen = 0;
+        int seen = 0, there = 0;
         for (wop *q = o->next; q && !seen; q = q->next)
             seen = q->g == o->g;
-        if (!seen && st->ops->game_stamp(st, o->id, &o->stamp, err, sizeof err) < 0)
+        for (wop *q = b->head; q && !seen && !there; q = q->next)
+            there = q->g == o->g && q->there;
+        /* A move another instance stored first was not written here: the
+         * game's row (its stamp) is as that instance left it, maybe with
+         * more moves than this copy knows; the stamp stays unknown, so the
+         * copy is read again at its next look. */
+        if (!seen && !there && st->ops->game_stamp(st, o->id, &o->stamp, err, sizeof err) < 0)
             rc = -1;
     }
     if (rc == 0)
@@ -386,6 +397,11 @@ int writer_start(core *C, const char *db, char *err, size_t errlen)
     }
     C->wstarted = 1;
     return 0;
+}
+
+long core_unsettled(const core *C, const game *g)
+{
+    return g->wbatch > C->wsettled ? g->wbatch : 0;
 }
 
 int core_pending(const core *C)
@@ -474,6 +490,7 @@ void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
         if (C->wflight == b)
             C->wflight = NULL;
         settle(b);
+        C->wsettled = b->n;
         commit_stats_add(&C->cstats, b->nops, b->ms, b->ok);
         if (C->wst && C->wst->ops->stats) {
             C->wtrips = b->wtrips;
@@ -494,6 +511,8 @@ void writer_drain(core *C, void (*failed)(core *C, game *g, int created))
             wbatch *next = C->wopen;
             C->wopen = NULL;
             settle(next);
+            if (next)
+                C->wsettled = next->n;
             tell_calls(C, b, 0);
             tell_calls(C, next, 0);
             undo_all(C, b, failed);
