@@ -39,12 +39,13 @@ async function startNginx(ports) {
   let conf = readFileSync("deploy/nginx.conf", "utf8");
   // Only the lines marked "(site)" change: the instances, the port, the page.
   const site = conf.split("\n").filter((l) => l.includes("# (site)"));
-  check(site.length === 5, "deploy/nginx.conf marks its site lines", site.length);
+  check(site.length === 8, "deploy/nginx.conf marks its site lines", site.length);
   conf = conf
     .replace(/^(\s*)server 127\.0\.0\.1:8001[^\n]*\n(\s*server 127\.0\.0\.1:800[23][^\n]*\n)+/m,
       (_m, ind) => ports.map((p) => `${ind}server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;\n`).join(""))
     .replace(/listen 8080;/, `listen 127.0.0.1:${port};`)
-    .replace(/root \/srv\/tavoliere\/build\/web;/, `root ${resolve(BUILD, "web")};`);
+    .replace(/root \/srv\/tavoliere\/build\/web;/, `root ${resolve(BUILD, "web")};`)
+    .replace(/\/var\/log\/nginx\//g, `${dir}/`);
   writeFileSync(join(dir, "tavoliere.conf"), conf);
   for (const t of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) mkdirSync(join(dir, t), { mode: 0o777 });
   writeFileSync(join(dir, "nginx.conf"), `daemon off;
@@ -79,6 +80,8 @@ http {
   return {
     base,
     log: () => { try { return readFileSync(join(dir, "error.log"), "utf8").slice(-3000); } catch { return ""; } },
+    accessLog: () => { try { return readFileSync(join(dir, "tavoliere.log"), "utf8"); } catch { return ""; } },
+    errorLog: () => { try { return readFileSync(join(dir, "tavoliere-error.log"), "utf8"); } catch { return ""; } },
     async stop() {
       child.kill("SIGQUIT");
       await new Promise((r) => (child.exitCode !== null ? r() : child.on("exit", r)));
@@ -633,6 +636,14 @@ main(async (cleanup) => {
     acked.push(move);
   }
   check(killed, "an instance was killed mid-game");
+  // nginx's logs (deploy/nginx.conf's format): the requests are there, the
+  // seat tokens they carried in their query strings are not.
+  {
+    const alog = nginx.accessLog(), elog = nginx.errorLog();
+    check(alog.includes(`/api/games/${g6.id}`) && /" (200|502) /.test(alog), "nginx's access log has the game's requests", alog.slice(0, 300));
+    check(![g6.seats.white, g6.seats.black].some((t) => alog.includes(t) || elog.includes(t)) && !/\?seat=/.test(alog + elog),
+      "nginx's logs hold no seat token (no query strings)");
+  }
   const g6f = (await request(inst[2].base, "GET", `/api/games/${g6.id}`)).body;
   eq(g6f.moves, acked, "every acknowledged move is stored, none twice");
 
