@@ -49,6 +49,18 @@ static void lat_add(srv_hist *h, int64_t us)
     h->sum_us += us;
 }
 
+/* A line of the log (the core's writer: time-stamped, on standard error). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void ops_log(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    core_vlog(NULL, fmt, ap);
+    va_end(ap);
+}
+
 /* A move: POST /api/games/ID/moves. */
 static int is_move(const conn *c)
 {
@@ -77,7 +89,8 @@ void ops_answered(srv *S, conn *c, const char *addr)
     /* One line a request: who (the real client address behind the proxy),
      * what (the path without its query: never a token), the answer, how
      * long it took, and which instance answered. */
-    srv_log(S, "%s %s %s %d %.1fms %s", addr && addr[0] ? addr : "-",
+    if (!S->quiet)
+        ops_log("%s %s %s %d %.1fms %s", addr && addr[0] ? addr : "-",
             c->method == 'G' ? "GET" : c->method == 'P' ? "POST" : c->method == 'D' ? "DELETE" : "other",
             c->path, c->status, (double)us / 1000.0, S->name);
 }
