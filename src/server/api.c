@@ -148,6 +148,7 @@ int api_http_status(core_status st)
     switch (st) {
     case CORE_OK: return 200;
     case CORE_CREATED: return 201;
+    case CORE_OFFERED: return 202;
     case CORE_BAD: return 400;
     case CORE_FORBIDDEN: return 403;
     case CORE_NOTFOUND: return 404;
@@ -321,7 +322,10 @@ static void api_rematch(srv *S, const asker *who, game *g, const char *body, siz
         return;
     core_made m;
     core_status st = core_rematch(S->C, g, &cred, who->by, &m);
-    if (st == CORE_OK || st == CORE_CREATED) {
+    if (st == CORE_OFFERED) {
+        /* Between two accounts: offered, nothing made yet (SPEC). */
+        answer_json(r, 202, json_pack("{s:b}", "offered", 1));
+    } else if (st == CORE_OK || st == CORE_CREATED) {
         int side = core_side_of(m.g, &cred);
         json_t *a = json_pack("{s:s,s:s}", "id", m.g->id, "seat",
                               side == TAV_WHITE ? "white" : "black");
@@ -357,6 +361,21 @@ static void api_offer(srv *S, const asker *who, game *g, const char *body, size_
     acted(S, r, g, &cred,
           core_offer(S->C, g, &cred, str_field(o, "kind", ""), str_field(o, "act", ""), err,
                      sizeof err),
+          err);
+    json_decref(o);
+}
+
+static const field claim_fields[] = {{"seat", F_STR, 64, 0}, {"result", F_STR, 8, 1}};
+
+/* The opponent left (SPEC "Consent and fair endings"): the win or a draw. */
+static void api_claim(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
+{
+    core_cred cred;
+    json_t *o = seat_body(body, len, claim_fields, 2, who, 0, &cred, r);
+    if (!o)
+        return;
+    char err[320];
+    acted(S, r, g, &cred, core_claim(S->C, g, &cred, str_field(o, "result", ""), err, sizeof err),
           err);
     json_decref(o);
 }
@@ -937,7 +956,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     static const struct { const char *name; int method; } actions[] = {
         {"", 'G'}, {"moves", 'P'}, {"record", 'G'}, {"live", 'G'}, {"resign", 'P'},
         {"undo", 'P'}, {"hint", 'P'}, {"view", 'G'}, {"analysis", 'G'}, {"rematch", 'P'},
-        {"abort", 'P'}, {"offer", 'P'},
+        {"abort", 'P'}, {"offer", 'P'}, {"claim", 'P'},
     };
     int a = -1;
     for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)
@@ -979,6 +998,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
             api_abort(S, who, g, body, blen, r);
         else if (strcmp(name, "offer") == 0)
             api_offer(S, who, g, body, blen, r);
+        else if (strcmp(name, "claim") == 0)
+            api_claim(S, who, g, body, blen, r);
         else
             api_hint(S, c, who, g, body, blen, r);
         return;

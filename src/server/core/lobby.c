@@ -185,6 +185,11 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
                               "or {\"days\": 1, 2, 3, 5, 7 or 14}");
         return CORE_BAD;
     }
+    if (want->rated && !want->initial && !want->days) {
+        /* SPEC "Consent and fair endings": a rated game needs a clock. */
+        snprintf(err, errlen, "a rated game needs a clock");
+        return CORE_BAD;
+    }
     int mine = 0;
     for (lobby_seek *k = C->seeks; k; k = k->next)
         mine += k->state == 0 && strcasecmp(k->s.by, account) == 0;
