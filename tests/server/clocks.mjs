@@ -60,8 +60,12 @@ await main(async (defer) => {
   j = (await call(base, "GET", `/api/games/${g1.id}`)).body;
   check(j.clock.black < 60000 && j.clock.white === after.clock.white, "now black's clock runs, white's stands", JSON.stringify(j.clock));
 
-  // The flag falls with nobody connected: 61 s pass on the test clock.
-  writeFileSync(clockFile, "61000");
+  // The flag falls with nobody connected: black makes its first move (a
+  // first move never made aborts instead: consent.mjs), white answers, and
+  // 70 s pass on the test clock.
+  await play(base, g1, bob);
+  await play(base, g1, ann);
+  writeFileSync(clockFile, "70000");
   const flagged = await until(async () => {
     const x = (await call(base, "GET", `/api/games/${g1.id}`)).body;
     return x.over ? x : null;
@@ -77,7 +81,8 @@ await main(async (defer) => {
   writeFileSync(clockFile, "0");
   await sleep(1100);
   const g2 = await game(base, ann, bob, { initial: 60, increment: 0 });
-  await play(base, g2, ann);                  // white moves: black's clock runs
+  await play(base, g2, ann);
+  await play(base, g2, bob);                  // both moved: white's clock runs
   const before = (await call(base, "GET", `/api/games/${g2.id}`)).body.clock;
   await srv.stop("SIGKILL");
   srv = await startServer({ db, args: ["--test-clock", clockFile] });
@@ -90,7 +95,7 @@ await main(async (defer) => {
     const x = (await call(base, "GET", `/api/games/${g2.id}`)).body;
     return x.over ? x : null;
   });
-  check(back && back.end === "time" && back.winner === "white", "the flag falls on the rebuilt clock, nobody connected", JSON.stringify(back && [back.end, back.winner]));
+  check(back && back.end === "time" && back.winner === "black", "the flag falls on the rebuilt clock, nobody connected", JSON.stringify(back && [back.end, back.winner]));
 
   // Correspondence: 3 days a move.
   writeFileSync(clockFile, "0");
@@ -100,7 +105,9 @@ await main(async (defer) => {
   const now = Date.now();
   check(j.clock.days === 3 && Math.abs(j.clock.deadline - (now + 3 * 86400000)) < 5000, "correspondence: a deadline 3 days ahead", JSON.stringify(j.clock));
   await play(base, g3, ann);
-  writeFileSync(clockFile, String(2 * 86400000));   // two days later black has not moved: still on
+  await play(base, g3, bob);
+  await play(base, g3, ann);
+  writeFileSync(clockFile, String(2 * 86400000));   // two days later black has not moved again: still on
   await sleep(1500);
   j = (await call(base, "GET", `/api/games/${g3.id}`)).body;
   check(!j.over, "two days later: the game goes on", JSON.stringify(j.end));
