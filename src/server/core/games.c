@@ -173,6 +173,7 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
 static int clocked(const game *g);
 static void clock_rebuild(game *g);
 static void offers_unpack(game *g, int draw_col, int takeback_col);
+static void clock_file_read(core *C, int64_t sec);
 static void away_start(core *C, game *g);
 
 /* Whether the side to act is a computer seat. */
@@ -486,6 +487,8 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
         return NULL;
     }
     C->rthread_started = 1;
+    if (C->cf.clock_file)
+        clock_file_read(C, core_unix_ms() / 1000);
     if (store_each_unfinished(C->st, load_unfinished, C, err, errlen) != 0) {
         core_stop(C);
         core_free(C);
@@ -1617,6 +1620,20 @@ void core_drain(core *C)
  * have waited their pace take their turns. */
 static void sweep(core *C);
 
+/* Tests only (--test-clock): the offset the file holds, read at most once
+ * a second (and at start, before the games whose clocks run are loaded). */
+static void clock_file_read(core *C, int64_t sec)
+{
+    C->clock_read = sec;
+    FILE *f = fopen(C->cf.clock_file, "r");
+    long long off = 0;
+    if (f) {
+        if (fscanf(f, "%lld", &off) == 1)
+            C->time_offset_ms = off;
+        fclose(f);
+    }
+}
+
 void core_tick(core *C)
 {
     core_drain(C);
@@ -1640,16 +1657,8 @@ void core_tick(core *C)
     if (C->clocked)
         clock_tick(C);
     int64_t sec = core_unix_ms() / 1000;
-    if (C->cf.clock_file && sec != C->clock_read) {
-        C->clock_read = sec;
-        FILE *f = fopen(C->cf.clock_file, "r");
-        long long off = 0;
-        if (f) {
-            if (fscanf(f, "%lld", &off) == 1)
-                C->time_offset_ms = off;
-            fclose(f);
-        }
-    }
+    if (C->cf.clock_file && sec != C->clock_read)
+        clock_file_read(C, sec);
     if (sec - C->last_sweep >= (C->cf.idle_secs < 5 ? 1 : 5)) {
         C->last_sweep = sec;
         sweep(C);
