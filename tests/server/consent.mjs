@@ -218,7 +218,11 @@ await main(async (defer) => {
   eq([...new Set(codes)], [409], "offered again 20 times before a move: 409 each");
   await play(base, g7, cat);
   check(await watch.until((m) => m.some((x) => x.ply === 3)), "Cat's move reaches Bob");
-  eq(watch.messages.length, seen + 1, "... and it is the only message since: the refused offers were not pushed");
+  const since = watch.messages.slice(seen).map((x) => [x.ply, x.offers && x.offers.draw, x.claimIn]);
+  // (With many instances' PostgreSQL the game may be read again once after
+  // its own last write, which shows it once more: at most that.)
+  check(since.length <= 2 && since.every((x) => x[1] === null) && since[since.length - 1][0] === 3,
+    "... the 20 refused offers were not pushed (no message shows one)", JSON.stringify(since));
   eq((await offer(cat, "draw", "offer")).body.offers.draw, "white", "after a move Cat may offer again");
   await watch.close();
   // Offers counted per account: 10 a minute (docs/server-api.md "Limits").
