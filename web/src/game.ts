@@ -14,7 +14,7 @@ import { Live } from "./live";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  accountGame, canAbort, cap, claimView, offerView, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, cap, claimView, offerView, rematchDeclinedText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -54,6 +54,7 @@ interface Screen {
   local: LocalGame | null;        // a game played in the page (local.ts), or null: the server's
   recordUrl: string | null;       // a local game's record as a blob: address
   claimShown: number | null;      // the claim's countdown as last drawn (ms), null: none shown
+  withdrew: boolean;              // this page withdrew its rematch offer (not declined by the other)
 }
 
 function newScreen(id: string, token: string | null, tokens: Screen["tokens"], local: LocalGame | null): Screen {
@@ -64,7 +65,7 @@ function newScreen(id: string, token: string | null, tokens: Screen["tokens"], l
   return {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
     module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
-    local, recordUrl: null, claimShown: null,
+    local, recordUrl: null, claimShown: null, withdrew: false,
   };
 }
 
@@ -401,6 +402,13 @@ function accept(s: Screen, g: Game, force: boolean): void {
       typeof g.rematch === "string" && typeof old.rematch !== "string") {
     location.assign(`/games/${encodeURIComponent(g.rematch)}`);
   }
+  // ... or declined (this page did not withdraw it): said in words
+  if (old && g.over && old.seat && old.offers?.rematch === old.seat && !g.offers?.rematch &&
+      typeof g.rematch !== "string" && !s.withdrew) {
+    s.els.message.textContent = rematchDeclinedText(g, old.seat);
+    s.els.message.dataset.keep = "1";
+  }
+  s.withdrew = false;
   const moved = !old || old.ply !== g.ply || old.over !== g.over;
   if (moved) {
     const sound = old ? soundFor(old, g) : null;
@@ -904,6 +912,7 @@ function renderOffers(s: Screen, g: Game, mine: Side[]): void {
           }
           const seat = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
           const kind = b.kind as "draw" | "takeback" | "rematch";
+          if (kind === "rematch") s.withdrew = g.offers?.rematch === g.seat;
           accept(s, await api.offer(s.id, accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), true);
         } catch (e) {
           s.els.message.textContent = `Could not send that: ${(e as Error).message}`;

@@ -253,7 +253,7 @@ function sideName(g: Game, side: Side): string {
 // button joins it).
 export function rematchView(g: Game, me: Side | null): OfferView | null {
   if (!me || !g.over || !accountGame(g) || g.white !== "human" || g.black !== "human" ||
-      !g.accounts?.white || !g.accounts?.black || typeof g.rematch === "string") return null;
+      !g.accounts?.white || !g.accounts?.black || typeof g.rematch === "string" || g.end === "abort") return null;
   const them = me === "white" ? "black" : "white";
   const r = g.offers?.rematch ?? null;
   if (r === them) {
@@ -265,6 +265,11 @@ export function rematchView(g: Game, me: Side | null): OfferView | null {
       { kind: "rematch", act: "decline", label: "Withdraw" }] };
   }
   return { text: "", buttons: [{ kind: "rematch", act: "offer", label: "Offer a rematch" }] };
+}
+
+// Said to the player whose rematch offer the other declined.
+export function rematchDeclinedText(g: Game, me: Side): string {
+  return `${sideName(g, me === "white" ? "black" : "white")} declined the rematch.`;
 }
 
 // The opponent, to move, left (no page of theirs open): a countdown, then

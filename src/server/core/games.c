@@ -2252,7 +2252,7 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
         if (g->rematch_offer == side)
             return m->status = CORE_OFFERED;   /* offered already */
         if (g->spent[2] & (1 << side)) {
-            snprintf(m->err, sizeof m->err, "you withdrew your rematch offer in this game");
+            snprintf(m->err, sizeof m->err, "your rematch offer in this game was withdrawn or declined: it is not made again");
             return m->status = CORE_CONFLICT;
         }
         if (offer_counted(C, g->account[side]) != 0) {
