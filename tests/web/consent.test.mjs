@@ -4,8 +4,8 @@
 // Decline, nothing is made until Accept; Decline makes it go (and the
 // offerer is told); offered again the other way and accepted, both pages go
 // to the new game (colours swapped); in that game nobody makes the first
-// move and the server aborts it, said in words ("Aborted: White did not
-// move"); an opponent who closed the page: the countdown to a claim, with
+// move and the server aborts it, said in words ("Aborted: White (dario) did
+// not move"); an opponent who closed the page: the countdown to a claim, with
 // "Claim the win" / "Call it a draw" not yet usable.  Screenshots at 1280
 // and 390 px.
 
@@ -111,9 +111,9 @@ export async function run(env) {
 
   // ---- No first move, no game: the server aborts it after 30 s ----
   for (const p of [pc, pd]) await p.waitForSelector("#board [data-square]");
-  const ended = await until(async () => /Aborted: White did not move/.test(await text(pc, "#end-reason")), 45000);
+  const ended = await until(async () => /Aborted: White \(dario\) did not move/.test(await text(pc, "#end-reason")), 45000);
   tally.check("abort: White's first move never came, the page says so in words", !!ended, await text(pc, "#end-reason"));
-  tally.check("abort: ... on the other screen too", /Aborted: White did not move/.test(await text(pd, "#end-reason")), await text(pd, "#end-reason"));
+  tally.check("abort: ... on the other screen too", /Aborted: White \(dario\) did not move/.test(await text(pd, "#end-reason")), await text(pd, "#end-reason"));
   tally.check("abort: no rematch offered after an abort", await pc.isHidden(offerBtn));
   await env.shot(pc, "consent-abort-1280");
   await pc.setViewportSize({ width: 390, height: 844 });

@@ -45,17 +45,20 @@ const otherSide = (s: Side): Side => (s === "white" ? "black" : "white");
 
 /** Why a game between accounts ended, as the end screen says it ("" for a
  * normal end, which the game's own words explain). */
-export function endReason(end: string | null | undefined, winner: string, absent?: Side | null): string {
+export function endReason(end: string | null | undefined, winner: string, absent?: Side | null,
+  names?: { white: string | null; black: string | null } | null): string {
   if (end === "time") {
     return winner === "white" || winner === "black" ? `${cap(otherSide(winner))} lost on time.` : "The time ran out.";
   }
+  // a side and its player: "White (alice)"
+  const who = (side: Side) => (names?.[side] ? `${cap(side)} (${names[side]})` : cap(side));
   // the server aborts a game whose first move never came (SPEC "Consent and fair endings")
-  if (end === "abort" && absent) return `Aborted: ${cap(absent)} did not move. No result, and no rating changes.`;
+  if (end === "abort" && absent) return `Aborted: ${who(absent)} did not move. No result, and no rating changes.`;
   if (end === "abort") return "The game was aborted: no result, and no rating changes.";
   if (end === "abandon") {
-    const gone = absent ? cap(absent) : "The other player";
-    if (winner === "draw") return `${gone} left the game: ${absent ? cap(otherSide(absent)) : "the other player"} called it a draw.`;
-    return winner === "white" || winner === "black" ? `${gone} left the game: ${cap(winner)} claimed the win.` : `${gone} left the game.`;
+    const gone = absent ? who(absent) : "The other player";
+    if (winner === "draw") return `${gone} left the game: ${absent ? who(otherSide(absent)) : "the other player"} called it a draw.`;
+    return winner === "white" || winner === "black" ? `${gone} left the game: ${who(winner)} claimed the win.` : `${gone} left the game.`;
   }
   if (end === "agreement") return "Drawn by agreement.";
   return "";

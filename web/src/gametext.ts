@@ -104,7 +104,7 @@ export function endText(g: Game): string {
   if (!g.over) return "";
   const parts: string[] = [];
   if (g.resigned) parts.push(`${cap(g.resigned)} resigned.`);
-  const reason = endReason(g.end, g.winner, g.absent);
+  const reason = endReason(g.end, g.winner, g.absent, g.accounts);
   if (reason) parts.push(reason);
   const end = (g.view?.end ?? "").trim();
   if (end && !(g.resigned && /resign/i.test(end))) parts.push(end);
