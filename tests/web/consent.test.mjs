@@ -37,9 +37,10 @@ const call = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
   return { status: r.status, body: await r.json().catch(() => null) };
 }, [method, path, body]);
 
-// A game between a (white) and b from a seek.
+// A game between a (white) and b from a seek: casual, so that the ratings
+// other tests check (lobby.test.mjs' leaderboard) stay theirs.
 async function duel(a, b, clock) {
-  const s = await call(a, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: true, colour: "white", clock });
+  const s = await call(a, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: false, colour: "white", clock });
   const acc = await call(b, "POST", `/api/seeks/${s.body.id}/accept`, {});
   return acc.body.game;
 }
@@ -106,8 +107,8 @@ export async function run(env) {
   const nid = decodeURIComponent(/\/games\/([^/?]+)/.exec(pc.url())?.[1] ?? "");
   tally.check("rematch: accepted, both pages went to the same new game", nid && nid !== id && pd.url().includes(nid), `${pc.url()} ${pd.url()}`);
   const ng = (await call(pc, "GET", `/api/games/${nid}`)).body;
-  tally.check("rematch: colours swapped, rated, the same clock",
-    ng.accounts.white === "dario" && ng.accounts.black === "carla" && ng.rated && ng.clock.initial === 300, JSON.stringify([ng.accounts, ng.rated, ng.clock]));
+  tally.check("rematch: colours swapped, casual as before, the same clock",
+    ng.accounts.white === "dario" && ng.accounts.black === "carla" && ng.rated === false && ng.clock.initial === 300, JSON.stringify([ng.accounts, ng.rated, ng.clock]));
 
   // ---- No first move, no game: the server aborts it after 30 s ----
   for (const p of [pc, pd]) await p.waitForSelector("#board [data-square]");
