@@ -190,19 +190,34 @@ static void made(reply *r, core_made *m)
 static const field new_game_fields[] = {
     {"game", F_STR, 32, 1}, {"options", F_STR, 2048, 0},
     {"white", F_STR, CORE_PLAYER_MAX, 1}, {"black", F_STR, CORE_PLAYER_MAX, 1},
-    {"local", F_BOOL, 0, 0}, {"rated", F_BOOL, 0, 0},
+    {"local", F_BOOL, 0, 0}, {"rated", F_BOOL, 0, 0}, {"clock", F_OBJ, 0, 0},
 };
+
+static int seek_clock(json_t *clock, store_seek *k, reply *r);
 
 static void api_new_game(srv *S, const asker *who, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, new_game_fields, 6, r);
+    json_t *o = parse_body(body, len, new_game_fields, 7, r);
     if (!o)
         return;
     const char *player[2] = {str_field(o, "white", ""), str_field(o, "black", "")};
     core_made m;
-    if (json_is_true(json_object_get(o, "rated")))   /* extension: rated, against a level */
+    int rated = json_is_true(json_object_get(o, "rated"));
+    json_t *clock = json_object_get(o, "clock");
+    if (clock && !json_is_null(clock) && !rated) {
+        refuse(r, 400, "a clock is for rated games against the computer (and the lobby's)");
+        json_decref(o);
+        return;
+    }
+    store_seek k;
+    memset(&k, 0, sizeof k);
+    if (rated && seek_clock(clock, &k, r) != 0) {
+        json_decref(o);
+        return;
+    }
+    if (rated)   /* extension: rated, against a level, on a clock */
         core_create_rated(S->C, who->by, str_field(o, "game", ""), str_field(o, "options", ""),
-                          player, who->account, &m);
+                          player, who->account, &k, &m);
     else
         core_create(S->C, who->by, str_field(o, "game", ""), str_field(o, "options", ""), player,
                     json_is_true(json_object_get(o, "local")), &m);

@@ -241,7 +241,9 @@ await main(async (defer) => {
   eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "ai:level=1", rated: true })).status, 403, "rated signed out: 403");
   eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "random", rated: true }, ann)).status, 400, "rated against 'random': 400");
   eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "human", rated: true }, ann)).status, 400, "rated between two seats: 400 (the lobby is for that)");
-  const rc = await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", rated: true }, ann);
+  eq((await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", rated: true }, ann)).status, 400, "rated against the computer without a clock: 400");
+  eq((await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", clock: { initial: 600, increment: 5 } }, ann)).status, 400, "a clock on an unrated game: 400");
+  const rc = await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", rated: true, clock: { initial: 600, increment: 5 } }, ann);
   eq([rc.status, rc.body.seats], [201, {}], "a rated game against level 1: 201, no seat token (the cookie is the seat)");
   let cg2 = (await call(base, "GET", `/api/games/${rc.body.id}`, undefined, ann)).body;
   eq([cg2.seat, cg2.accounts, cg2.rated, cg2.undo, cg2.help], ["white", { white: "Ann", black: "Computer-1" }, true, false, false],

@@ -61,9 +61,11 @@ export function endSession(id: string): Promise<unknown> {
   return call("DELETE", `/api/sessions/${enc(id)}`);
 }
 
-/** A rated game of the signed-in player against a computer level (the cookie is the seat). */
-export function createRated(game: GameName, white: string, black: string): Promise<Created> {
-  return call("POST", "/api/games", { game, options: "", white, black, rated: true });
+/** A rated game of the signed-in player against a computer level (the cookie is the seat), on a
+ * clock (a rated game needs one). */
+export function createRated(game: GameName, white: string, black: string,
+  clock: { initial: number; increment: number } | { days: number }): Promise<Created> {
+  return call("POST", "/api/games", { game, options: "", white, black, rated: true, clock });
 }
 
 export interface Computer { name: string; player: string; level: number; ratings: Record<string, { rating: number; rd: number; games: number; provisional: boolean }> }

@@ -457,9 +457,12 @@ void core_unseek_all(core *C, const char *account);
 core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
                         char *err, size_t errlen);
 /* A rated game of the signed-in account against a computer level
- * ("ai:level=N"), which plays as the account "Computer-N" (its rating). */
+ * ("ai:level=N"), which plays as the account "Computer-N" (its rating),
+ * on `clock` (initial and increment, or days; SPEC: a rated game needs
+ * one: CORE_BAD without). */
 core_status core_create_rated(core *C, peer *by, const char *name, const char *options,
-                              const char *const player[2], const char *account, core_made *m);
+                              const char *const player[2], const char *account,
+                              const store_seek *clock, core_made *m);
 /* The account of a computer level: 1 and "Computer-N", 0 for no level. */
 int core_computer_account(const char *player, char out[STORE_NAME_LEN]);
 /* A game between two accounts (the lobby), colours as given. Takes s over. */

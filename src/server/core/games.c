@@ -2167,7 +2167,8 @@ int core_computer_account(const char *player, char out[STORE_NAME_LEN])
 }
 
 core_status core_create_rated(core *C, peer *by, const char *name, const char *options,
-                              const char *const player[2], const char *account, core_made *m)
+                              const char *const player[2], const char *account,
+                              const store_seek *clock, core_made *m)
 {
     memset(m, 0, sizeof *m);
     int human = strcmp(player[0], "human") == 0 ? 0 : strcmp(player[1], "human") == 0 ? 1 : -1;
@@ -2181,6 +2182,15 @@ core_status core_create_rated(core *C, peer *by, const char *name, const char *o
     if (!account || !account[0]) {
         snprintf(m->err, sizeof m->err, "sign in to play rated");
         return m->status = CORE_FORBIDDEN;
+    }
+    if (!clock || (!clock->initial && !clock->days) || !lobby_clock_ok(clock)) {
+        /* SPEC "Consent and fair endings": a rated game needs a clock. */
+        snprintf(m->err, sizeof m->err,
+                 !clock || (!clock->initial && !clock->days)
+                     ? "a rated game needs a clock"
+                     : "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
+                       "or {\"days\": 1, 2, 3, 5, 7 or 14}");
+        return m->status = CORE_BAD;
     }
     /* The account's unfinished rated games against the computer in memory
      * (a game in play with a computer seat stays there while it runs). */
@@ -2215,7 +2225,7 @@ core_status core_create_rated(core *C, peer *by, const char *name, const char *o
     const char *acc[2];
     acc[human] = account;
     acc[1 - human] = cpu;
-    return create_game_as(C, s, player, by, 0, NULL, acc, 1, NULL, m);
+    return create_game_as(C, s, player, by, 0, NULL, acc, 1, clock, m);
 }
 
 /* A rematch of a finished game (docs/server-api.md): colours swapped, the
