@@ -97,6 +97,8 @@ export async function run(env) {
   tally.check("rematch: carla reads that dario declined it",
     await until(async () => /dario declined the rematch/.test(await text(pc, "#message"))), await text(pc, "#message"));
   tally.check("rematch: still nothing made", (await call(pd, "GET", "/api/me/games")).body.length === before);
+  tally.check("rematch: carla is not offered to propose it again (the server would refuse)", await pc.isHidden(offerBtn));
+  await env.shot(pc, "consent-rematch-declined-1280");
 
   // Dario offers one; carla accepts: both pages go to the new game.
   await pd.click(offerBtn);

@@ -55,6 +55,7 @@ interface Screen {
   recordUrl: string | null;       // a local game's record as a blob: address
   claimShown: number | null;      // the claim's countdown as last drawn (ms), null: none shown
   withdrew: boolean;              // this page withdrew its rematch offer (not declined by the other)
+  rematchSpent: boolean;          // this player's rematch offer was declined or withdrawn: not made again
 }
 
 function newScreen(id: string, token: string | null, tokens: Screen["tokens"], local: LocalGame | null): Screen {
@@ -65,7 +66,7 @@ function newScreen(id: string, token: string | null, tokens: Screen["tokens"], l
   return {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
     module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
-    local, recordUrl: null, claimShown: null, withdrew: false,
+    local, recordUrl: null, claimShown: null, withdrew: false, rematchSpent: false,
   };
 }
 
@@ -408,6 +409,7 @@ function accept(s: Screen, g: Game, force: boolean): void {
     s.els.message.textContent = rematchDeclinedText(g, old.seat);
     s.els.message.dataset.keep = "1";
   }
+  if (old && g.over && old.seat && old.offers?.rematch === old.seat && !g.offers?.rematch) s.rematchSpent = true;
   s.withdrew = false;
   const moved = !old || old.ply !== g.ply || old.over !== g.over;
   if (moved) {
@@ -527,7 +529,7 @@ function render(s: Screen): void {
     // player's page offers to join it once it is made)
     // between two people's accounts it is an offer (the offers panel) until made
     e.rematch.hidden = !g.over || !g.seat || g.end === "abort" ||
-      (typeof g.rematch !== "string" && !!rematchView(g, g.seat));
+      (typeof g.rematch !== "string" && !!rematchView(g, g.seat, false));
     e.rematch.textContent = typeof g.rematch === "string" ? "Join the rematch" : "Rematch";
     (e.newGame as HTMLAnchorElement).href = "/lobby";
     e.newGame.textContent = "Lobby";
@@ -890,7 +892,7 @@ function claimLeft(s: Screen, g: Game): number | null {
 function renderOffers(s: Screen, g: Game, mine: Side[]): void {
   const box = s.els.offers;
   const me = mine.length === 1 ? mine[0] : null;
-  const views = [offerView(g, me, false), rematchView(g, me), claimView(g, me, claimLeft(s, g))].filter((v) => v !== null);
+  const views = [offerView(g, me, false), rematchView(g, me, s.rematchSpent), claimView(g, me, claimLeft(s, g))].filter((v) => v !== null);
   box.textContent = "";
   box.hidden = views.length === 0;
   for (const v of views) {

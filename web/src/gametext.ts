@@ -250,8 +250,9 @@ function sideName(g: Game, side: Side): string {
 // Between two accounts a rematch is an offer (SPEC "Consent and fair
 // endings"): the other player accepts or declines it; nothing is made until
 // then.  null when it does not apply (a rematch made already: the rematch
-// button joins it).
-export function rematchView(g: Game, me: Side | null): OfferView | null {
+// button joins it).  spent: this player's offer was declined or withdrawn
+// (the server takes no other from them in this game).
+export function rematchView(g: Game, me: Side | null, spent = false): OfferView | null {
   if (!me || !g.over || !accountGame(g) || g.white !== "human" || g.black !== "human" ||
       !g.accounts?.white || !g.accounts?.black || typeof g.rematch === "string" || g.end === "abort") return null;
   const them = me === "white" ? "black" : "white";
@@ -264,6 +265,7 @@ export function rematchView(g: Game, me: Side | null): OfferView | null {
     return { text: `Rematch offered — waiting for ${sideName(g, them)}.`, buttons: [
       { kind: "rematch", act: "decline", label: "Withdraw" }] };
   }
+  if (spent) return null;
   return { text: "", buttons: [{ kind: "rematch", act: "offer", label: "Offer a rematch" }] };
 }
 
