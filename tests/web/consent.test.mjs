@@ -147,4 +147,20 @@ export async function run(env) {
   await env.shot(pc, "consent-claim-390");
   const w2 = await pc.evaluate(() => document.documentElement.scrollWidth);
   tally.check("claim: fits 390 px", w2 <= 390, String(w2));
+
+  // ---- A rated game against the computer has a clock too ----
+  await pc.goto(`${url}/lobby`);
+  await pc.waitForSelector("#cpu-clock");
+  await pc.evaluate(() => document.querySelector("#computers")?.scrollIntoView());
+  await env.shot(pc, "consent-computer-clock-390");
+  await pc.setViewportSize({ width: 1280, height: 860 });
+  await pc.evaluate(() => document.querySelector("#computers")?.scrollIntoView());
+  await env.shot(pc, "consent-computer-clock-1280");
+  await pc.selectOption("#cpu-clock", "3+2");
+  await pc.waitForFunction(() => document.querySelectorAll("#cpu-level option").length === 10);
+  await Promise.all([pc.waitForURL(/\/games\//), pc.click("#cpu-play")]);
+  const rid = decodeURIComponent(/\/games\/([^/?]+)/.exec(pc.url())?.[1] ?? "");
+  const rg = (await call(pc, "GET", `/api/games/${rid}`)).body;
+  tally.check("computer: a rated game on the clock chosen (3+2)", rg.rated && rg.clock && rg.clock.initial === 180 && rg.clock.increment === 2, JSON.stringify([rg.rated, rg.clock]));
+  await call(pc, "POST", `/api/games/${rid}/abort`, {});
 }
