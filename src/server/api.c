@@ -148,6 +148,7 @@ int api_http_status(core_status st)
     switch (st) {
     case CORE_OK: return 200;
     case CORE_CREATED: return 201;
+    case CORE_OFFERED: return 202;
     case CORE_BAD: return 400;
     case CORE_FORBIDDEN: return 403;
     case CORE_NOTFOUND: return 404;
@@ -190,19 +191,34 @@ static void made(reply *r, core_made *m)
 static const field new_game_fields[] = {
     {"game", F_STR, 32, 1}, {"options", F_STR, 2048, 0},
     {"white", F_STR, CORE_PLAYER_MAX, 1}, {"black", F_STR, CORE_PLAYER_MAX, 1},
-    {"local", F_BOOL, 0, 0}, {"rated", F_BOOL, 0, 0},
+    {"local", F_BOOL, 0, 0}, {"rated", F_BOOL, 0, 0}, {"clock", F_OBJ, 0, 0},
 };
+
+static int seek_clock(json_t *clock, store_seek *k, reply *r);
 
 static void api_new_game(srv *S, const asker *who, const char *body, size_t len, reply *r)
 {
-    json_t *o = parse_body(body, len, new_game_fields, 6, r);
+    json_t *o = parse_body(body, len, new_game_fields, 7, r);
     if (!o)
         return;
     const char *player[2] = {str_field(o, "white", ""), str_field(o, "black", "")};
     core_made m;
-    if (json_is_true(json_object_get(o, "rated")))   /* extension: rated, against a level */
+    int rated = json_is_true(json_object_get(o, "rated"));
+    json_t *clock = json_object_get(o, "clock");
+    if (clock && !json_is_null(clock) && !rated) {
+        refuse(r, 400, "a clock is for rated games against the computer (and the lobby's)");
+        json_decref(o);
+        return;
+    }
+    store_seek k;
+    memset(&k, 0, sizeof k);
+    if (rated && seek_clock(clock, &k, r) != 0) {
+        json_decref(o);
+        return;
+    }
+    if (rated)   /* extension: rated, against a level, on a clock */
         core_create_rated(S->C, who->by, str_field(o, "game", ""), str_field(o, "options", ""),
-                          player, who->account, &m);
+                          player, who->account, &k, &m);
     else
         core_create(S->C, who->by, str_field(o, "game", ""), str_field(o, "options", ""), player,
                     json_is_true(json_object_get(o, "local")), &m);
@@ -323,7 +339,10 @@ static void api_rematch(srv *S, const asker *who, game *g, const char *body, siz
         return;
     core_made m;
     core_status st = core_rematch(S->C, g, &cred, who->by, &m);
-    if (st == CORE_OK || st == CORE_CREATED) {
+    if (st == CORE_OFFERED) {
+        /* Between two accounts: offered, nothing made yet (SPEC). */
+        answer_json(r, 202, json_pack("{s:b}", "offered", 1));
+    } else if (st == CORE_OK || st == CORE_CREATED) {
         int side = core_side_of(m.g, &cred);
         json_t *a = json_pack("{s:s,s:s}", "id", m.g->id, "seat",
                               side == TAV_WHITE ? "white" : "black");
@@ -359,6 +378,21 @@ static void api_offer(srv *S, const asker *who, game *g, const char *body, size_
     acted(S, r, g, &cred,
           core_offer(S->C, g, &cred, str_field(o, "kind", ""), str_field(o, "act", ""), err,
                      sizeof err),
+          err);
+    json_decref(o);
+}
+
+static const field claim_fields[] = {{"seat", F_STR, 64, 0}, {"result", F_STR, 8, 1}};
+
+/* The opponent left (SPEC "Consent and fair endings"): the win or a draw. */
+static void api_claim(srv *S, const asker *who, game *g, const char *body, size_t len, reply *r)
+{
+    core_cred cred;
+    json_t *o = seat_body(body, len, claim_fields, 2, who, 0, &cred, r);
+    if (!o)
+        return;
+    char err[320];
+    acted(S, r, g, &cred, core_claim(S->C, g, &cred, str_field(o, "result", ""), err, sizeof err),
           err);
     json_decref(o);
 }
@@ -941,7 +975,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     static const struct { const char *name; int method; } actions[] = {
         {"", 'G'}, {"moves", 'P'}, {"record", 'G'}, {"live", 'G'}, {"resign", 'P'},
         {"undo", 'P'}, {"hint", 'P'}, {"view", 'G'}, {"analysis", 'G'}, {"rematch", 'P'},
-        {"abort", 'P'}, {"offer", 'P'},
+        {"abort", 'P'}, {"offer", 'P'}, {"claim", 'P'},
     };
     int a = -1;
     for (int i = 0; i < (int)(sizeof actions / sizeof actions[0]); i++)
@@ -983,6 +1017,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
             api_abort(S, who, g, body, blen, r);
         else if (strcmp(name, "offer") == 0)
             api_offer(S, who, g, body, blen, r);
+        else if (strcmp(name, "claim") == 0)
+            api_claim(S, who, g, body, blen, r);
         else
             api_hint(S, c, who, g, body, blen, r);
         return;

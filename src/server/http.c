@@ -1005,6 +1005,27 @@ static int acct_socket_open(srv *S, conn *c)
         return -1;
     (*n)++;
     c->counted = 1;
+    if (*n == 1)
+        core_account_presence(S->C, c->account, 1);   /* back: no claim against it */
+    return 0;
+}
+
+/* Whether an account has a socket open here (the core's events.present). */
+int srv_account_present(srv *S, const char *account)
+{
+    char key[STORE_NAME_LEN];
+    size_t i = 0;
+    for (; account[i] && i + 1 < sizeof key; i++)
+        key[i] = (char)tolower((unsigned char)account[i]);
+    key[i] = 0;
+    unsigned h = 2166136261u;
+    for (const char *p = key; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    for (int k = 0; k < 64; k++) {
+        int at = (int)((h + (unsigned)k) % SRV_ACCOUNT_SLOTS);
+        if (strcmp(S->acct_socks[at].name, key) == 0)
+            return S->acct_socks[at].n > 0;
+    }
     return 0;
 }
 
@@ -1014,8 +1035,8 @@ static void acct_socket_closed(srv *S, conn *c)
         return;
     c->counted = 0;
     int *n = acct_sockets(S, c->account);
-    if (n && *n > 0)
-        (*n)--;
+    if (n && *n > 0 && --*n == 0 && !S->stopped)
+        core_account_presence(S->C, c->account, 0);   /* gone: the claim's wait begins */
 }
 
 

@@ -743,7 +743,13 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     jb_side_or_null(&b, g->draw_offer);
     JB_LIT(&b, ",\"takeback\":");
     jb_side_or_null(&b, g->takeback_offer);
-    JB_LIT(&b, "},\"clock\":null");
+    JB_LIT(&b, ",\"rematch\":");
+    jb_side_or_null(&b, g->rematch_offer);
+    /* Extension: the side whose absence ended it (abort: it did not make
+     * its first move; abandon: it left), else null. */
+    JB_LIT(&b, "},\"absent\":");
+    jb_side_or_null(&b, r.over && forced ? g->absent : -1);
+    JB_LIT(&b, ",\"clock\":null");
     jb_ch(&b, '}');
     return jb_done(&b);
 }
@@ -878,7 +884,17 @@ char *json_game_copy(core *C, game *g, int viewer, size_t *len)
     if (!text)
         return NULL;
     int64_t left[2] = {0, 0}, deadline = 0;
-    int kind = core_clock(g, core_game_ms(C), left, &deadline);
+    int64_t now = core_game_ms(C);
+    int kind = core_clock(g, now, left, &deadline);
+    /* SPEC: "claimable" to the player who may claim now; extension:
+     * "claimIn", the ms until then while the opponent is away (else null). */
+    int64_t in = core_claim_in(g, viewer, now);
+    char claim[80];
+    if (in < 0)
+        snprintf(claim, sizeof claim, "\"claimable\":false,\"claimIn\":null,");
+    else
+        snprintf(claim, sizeof claim, "\"claimable\":%s,\"claimIn\":%lld,", in == 0 ? "true" : "false",
+                 (long long)in);
     char clock[160] = "null";
     if (kind == 1)
         snprintf(clock, sizeof clock,
@@ -891,17 +907,20 @@ char *json_game_copy(core *C, game *g, int viewer, size_t *len)
     else if (kind == 2)
         snprintf(clock, sizeof clock, "{\"days\":%lld,\"deadline\":null}",
                  (long long)g->clk_days);
-    /* The cached text ends with "clock":null}: the clock goes in its place. */
-    size_t head = n >= 5 ? n - 5 : n, cl = strlen(clock);
-    char *out = malloc(head + cl + 2);
+    /* The cached text ends with "clock":null}: the claim and the clock go
+     * in its place. */
+    size_t head = n >= 13 ? n - 13 : n, ml = strlen(claim), cl = strlen(clock);
+    char *out = malloc(head + ml + 8 + cl + 2);
     if (!out)
         return NULL;
     memcpy(out, text, head);
-    memcpy(out + head, clock, cl);
-    out[head + cl] = '}';
-    out[head + cl + 1] = 0;
+    memcpy(out + head, claim, ml);
+    memcpy(out + head + ml, "\"clock\":", 8);
+    memcpy(out + head + ml + 8, clock, cl);
+    out[head + ml + 8 + cl] = '}';
+    out[head + ml + 8 + cl + 1] = 0;
     if (len)
-        *len = head + cl + 1;
+        *len = head + ml + 8 + cl + 1;
     return out;
 }
 
@@ -926,7 +945,9 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
                             g->end,
                             g->end_winner,
                             g->draw_offer,
-                            g->takeback_offer};
+                            g->takeback_offer,
+                            g->rematch_offer,
+                            g->absent};
         char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;

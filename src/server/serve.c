@@ -273,6 +273,11 @@ static void ev_started(void *ctx, const char *account, const char *game_id)
     lobby_started(ctx, account, game_id);
 }
 
+static int ev_present(void *ctx, const char *account)
+{
+    return srv_account_present(ctx, account);
+}
+
 static void ev_freeing(void *ctx, game *g)
 {
     (void)ctx;
@@ -466,7 +471,7 @@ int server_main(int argc, char **argv)
                       clock_file};
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
-                      ev_account_done, ev_lobby_changed, ev_started};
+                      ev_account_done, ev_lobby_changed, ev_started, ev_present};
     char err[512], dblabel[512];
     store_db_label(db, dblabel, sizeof dblabel);   /* no password in what is printed */
     /* PostgreSQL may not be up yet (a machine starting): try again with a

@@ -262,6 +262,8 @@ typedef struct json_seats {
     const char *end;     /* ended by the server ("abort", "time"), else "" */
     int end_winner;      /* "time": the side that won; "agreement": TAV_DRAW */
     int draw_offer, takeback_offer;   /* the side offering, -1 none */
+    int rematch_offer;   /* a finished game between two accounts: the side offering, -1 */
+    int absent;          /* "abort" by a first move not made, "abandon": that side, -1 */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */
@@ -303,6 +305,8 @@ void http_idle_sweep(srv *S, int64_t now_ms);
 void lobby_broadcast(srv *S);
 
 void lobby_started(srv *S, const char *account, const char *game_id);
+/* Whether the account has a lobby or game socket open on this instance. */
+int srv_account_present(srv *S, const char *account);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
 extern const struct lws_protocols *const srv_protocols;

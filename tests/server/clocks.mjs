@@ -61,8 +61,12 @@ await main(async (defer) => {
   j = (await call(base, "GET", `/api/games/${g1.id}`)).body;
   check(j.clock.black < 60000 && j.clock.white === after.clock.white, "now black's clock runs, white's stands", JSON.stringify(j.clock));
 
-  // The flag falls with nobody connected: 61 s pass on the test clock.
-  await setTestClock(clockFile, 61000, [srv]);
+  // The flag falls with nobody connected: black makes its first move (a
+  // first move never made aborts instead: consent.mjs), white answers, and
+  // 70 s pass on the test clock.
+  await play(base, g1, bob);
+  await play(base, g1, ann);
+  await setTestClock(clockFile, 70000, [srv]);
   const flagged = await until(async () => {
     const x = (await call(base, "GET", `/api/games/${g1.id}`)).body;
     return x.over ? x : null;
@@ -77,20 +81,21 @@ await main(async (defer) => {
   // SIGKILL, time passes while the server is down, restart: the clock is honest.
   await setTestClock(clockFile, 0, [srv]);
   const g2 = await game(base, ann, bob, { initial: 60, increment: 0 });
-  await play(base, g2, ann);                  // white moves: black's clock runs
+  await play(base, g2, ann);
+  await play(base, g2, bob);                  // both moved: white's clock runs
   const before = (await call(base, "GET", `/api/games/${g2.id}`)).body.clock;
   await srv.stop("SIGKILL");
   srv = await startServer({ db, args: ["--test-clock", clockFile] });
   base = srv.base;
   let back = (await call(base, "GET", `/api/games/${g2.id}`)).body;
-  check(!back.over && Math.abs(back.clock.white - before.white) < 50 && back.clock.black <= before.black,
+  check(!back.over && Math.abs(back.clock.black - before.black) < 50 && back.clock.white <= before.white,
     "after SIGKILL and restart the clocks are as they were (time passing counts)", JSON.stringify([before, back.clock]));
   await setTestClock(clockFile, 70000, [srv]);   // 70 s more went by while it was down
   back = await until(async () => {
     const x = (await call(base, "GET", `/api/games/${g2.id}`)).body;
     return x.over ? x : null;
   });
-  check(back && back.end === "time" && back.winner === "white", "the flag falls on the rebuilt clock, nobody connected", JSON.stringify(back && [back.end, back.winner]));
+  check(back && back.end === "time" && back.winner === "black", "the flag falls on the rebuilt clock, nobody connected", JSON.stringify(back && [back.end, back.winner]));
 
   // Correspondence: 3 days a move.
   await setTestClock(clockFile, 0, [srv]);
@@ -99,7 +104,9 @@ await main(async (defer) => {
   const now = Date.now();
   check(j.clock.days === 3 && Math.abs(j.clock.deadline - (now + 3 * 86400000)) < 5000, "correspondence: a deadline 3 days ahead", JSON.stringify(j.clock));
   await play(base, g3, ann);
-  await setTestClock(clockFile, 2 * 86400000, [srv]);   // two days later black has not moved: still on
+  await play(base, g3, bob);
+  await play(base, g3, ann);
+  await setTestClock(clockFile, 2 * 86400000, [srv]);   // two days later black has not moved again: still on
   j = (await call(base, "GET", `/api/games/${g3.id}`)).body;
   check(!j.over, "two days later: the game goes on", JSON.stringify(j.end));
   await setTestClock(clockFile, 3 * 86400000 + 60000, [srv]);

@@ -100,11 +100,14 @@ await main(async (defer) => {
   const rs = await call(base, "POST", `/api/games/${g2}/resign`, {}, ann);
   eq([rs.status, rs.body.end, rs.body.winner], [200, "resign", "white"], "Ann resigns: Ben (white) wins");
   // A rematch between accounts: colours swapped, rated, the same clock.
-  const rm = await call(base, "POST", `/api/games/${g2}/rematch`, {}, ann);
-  check(rm.status === 201 && rm.body.seat === "white", "a rematch between accounts: 201, Ann now white", JSON.stringify(rm.body));
+  // (SPEC "Consent and fair endings": Ann's ask is an offer, Ben's accepts it.)
+  const offered = await call(base, "POST", `/api/games/${g2}/rematch`, {}, ann);
+  eq([offered.status, offered.body], [202, { offered: true }], "a rematch between accounts asked by Ann: 202, offered");
+  const rm = await call(base, "POST", `/api/games/${g2}/rematch`, {}, ben);
+  check(rm.status === 201 && rm.body.seat === "black", "accepted by Ben: 201, Ben now black", JSON.stringify(rm.body));
   const rg = (await call(base, "GET", `/api/games/${rm.body.id}`, undefined, ann)).body;
   eq([rg.accounts, rg.rated, rg.clock && rg.clock.days, rg.seat], [{ white: "Ann", black: "Ben" }, true, 3, "white"], "the rematch: accounts swapped, rated, 3 days a move");
-  eq((await call(base, "POST", `/api/games/${g2}/rematch`, {}, ben)).body.id, rm.body.id, "Ben joins the same rematch");
+  eq((await call(base, "POST", `/api/games/${g2}/rematch`, {}, ann)).body.id, rm.body.id, "Ann asking again gets the same rematch");
   eq((await call(base, "POST", `/api/games/${g2}/rematch`, {}, cat)).status, 403, "a third player cannot ask for it");
   const playing = (await call(base, "GET", "/api/playing")).body;
   check(playing.some((x) => x.id === rm.body.id && x.white === "Ann" && x.black === "Ben"), "games being played now list it", JSON.stringify(playing));
@@ -202,7 +205,7 @@ await main(async (defer) => {
   eq((await offer(cat, "takeback", "offer")).status, 409, "a take-back before one's first move: 409 (nothing to take back)");
   await play(og, cat); await play(og, ben);
   let o = await offer(cat, "takeback", "offer");
-  eq([o.status, o.body.offers], [200, { draw: null, takeback: "white" }], "Cat asks to take her move back: the offer in the game's JSON");
+  eq([o.status, o.body.offers], [200, { draw: null, takeback: "white", rematch: null }], "Cat asks to take her move back: the offer in the game's JSON");
   eq((await offer(cat, "takeback", "accept")).status, 409, "one cannot accept one's own request");
   eq((await offer(ann, "takeback", "accept")).status, 403, "a third player cannot answer it");
   o = await offer(ben, "takeback", "accept");
@@ -216,7 +219,9 @@ await main(async (defer) => {
   eq((await call(base, "GET", `/api/games/${og}`)).body.offers.draw, null, "Cat moved instead of accepting: declined");
   await offer(ben, "draw", "offer");
   eq((await offer(ben, "draw", "decline")).body.offers.draw, null, "Ben withdraws his offer");
-  await offer(ben, "draw", "offer");
+  eq((await offer(ben, "draw", "offer")).status, 409, "one offer per side per move: Ben cannot offer again before a move");
+  await play(og, ben);
+  eq((await offer(ben, "draw", "offer")).body.offers.draw, "black", "after his move Ben offers again");
   o = await offer(cat, "draw", "accept");
   eq([o.status, o.body.over, o.body.winner, o.body.end], [200, true, "draw", "agreement"], "Cat accepts the draw: over, drawn, end agreement");
   const catR = (await call(base, "GET", "/api/players/cat")).body.ratings.epaminondas;
@@ -236,7 +241,9 @@ await main(async (defer) => {
   eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "ai:level=1", rated: true })).status, 403, "rated signed out: 403");
   eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "random", rated: true }, ann)).status, 400, "rated against 'random': 400");
   eq((await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "human", rated: true }, ann)).status, 400, "rated between two seats: 400 (the lobby is for that)");
-  const rc = await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", rated: true }, ann);
+  eq((await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", rated: true }, ann)).status, 400, "rated against the computer without a clock: 400");
+  eq((await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", clock: { initial: 600, increment: 5 } }, ann)).status, 400, "a clock on an unrated game: 400");
+  const rc = await call(base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "ai:level=1", rated: true, clock: { initial: 600, increment: 5 } }, ann);
   eq([rc.status, rc.body.seats], [201, {}], "a rated game against level 1: 201, no seat token (the cookie is the seat)");
   let cg2 = (await call(base, "GET", `/api/games/${rc.body.id}`, undefined, ann)).body;
   eq([cg2.seat, cg2.accounts, cg2.rated, cg2.undo, cg2.help], ["white", { white: "Ann", black: "Computer-1" }, true, false, false],

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +44,7 @@ typedef struct seen {
     void *waiter;
     int accounts;
     core_signed sig;
+    char away[STORE_NAME_LEN];   /* the account with no socket open ("" none) */
 } seen;
 
 static void ev_wake(void *ctx) { (void)ctx; }
@@ -82,6 +84,11 @@ static void ev_account(void *ctx, void *waiter, core_signed *r)
     s->waiter = waiter;
 }
 
+static int ev_present(void *ctx, const char *account)
+{
+    return strcasecmp(((seen *)ctx)->away, account) != 0;
+}
+
 static void ev_freeing(void *ctx, game *g)
 {
     ((seen *)ctx)->freed++;
@@ -110,7 +117,7 @@ static core *new_core(const char *db, seen *s, int limit, int idle)
 {
     core_config cf = {100, 2, 0, limit, 3, 50, 1, idle, NULL};
     core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_committed, ev_hint, ev_record,
-                      ev_freeing, ev_account, NULL, NULL};
+                      ev_freeing, ev_account, NULL, NULL, ev_present};
     char err[256];
     core *C = core_new(&cf, &ev, db, err, sizeof err);
     check(C != NULL, "a core over a new database", err);
@@ -536,6 +543,218 @@ static void accounts(core *C, seen *s)
     sodium_memzero(&r, sizeof r);
 }
 
+
+/* ---- consent and fair endings (SPEC) ---- */
+
+#define A(name) (&(core_cred){NULL, (name)})
+
+static void sign_up(core *C, seen *s, const char *name, const char *addr)
+{
+    char err[256] = "";
+    job *j;
+    core_signed r = account_call(C, s, core_signup(C, peer_get(C, addr), (void *)0x9, name,
+                                                   "correct horse", &j, err, sizeof err),
+                                 err);
+    check(r.status == CORE_CREATED, "an account for the consent tests", r.err);
+}
+
+/* A game between two accounts with a clock (initial, increment) or days. */
+static game *duel(core *C, const char *white, const char *black, int rated, int64_t initial,
+                  int64_t days)
+{
+    char err[256];
+    tav_session *ses = core_new_session("epaminondas", "", err, sizeof err);
+    store_seek clock;
+    memset(&clock, 0, sizeof clock);
+    clock.initial = initial;
+    clock.days = days;
+    const char *acc[2] = {white, black};
+    core_made m;
+    core_status st = core_create_accounts(C, ses, acc, rated, &clock, &m);
+    check(st == CORE_CREATED && m.g, "a game between two accounts", m.err);
+    commit(C);
+    return m.g;
+}
+
+/* The first legal move of g's side to move, played by `who`. */
+static core_status move_first(core *C, game *g, const char *who)
+{
+    tav_move *mv = malloc(sizeof *mv * (size_t)tav_session_game(g->s)->max_moves);
+    int n = mv ? tav_session_legal(g->s, tav_session_to_move(g->s), mv) : 0;
+    char text[TAV_MOVE_TEXT] = "", err[256];
+    if (n > 0)
+        tav_session_move_str(g->s, mv[0], text, sizeof text);
+    free(mv);
+    if (!text[0])
+        return CORE_BAD;
+    core_status st = core_move(C, g, A(who), text, tav_session_ply(g->s), err, sizeof err);
+    commit(C);
+    return st;
+}
+
+static int rating_games(void *ctx, const char *gname, const store_rating *r)
+{
+    if (strcmp(gname, "epaminondas") == 0)
+        *(int *)ctx = r->games;
+    return 0;
+}
+
+static void consent(core *C, seen *s)
+{
+    sign_up(C, s, "Cora", "10.0.2.1");
+    sign_up(C, s, "Dino", "10.0.2.2");
+    sign_up(C, s, "Elsa", "10.0.2.3");
+    sign_up(C, s, "Fede", "10.0.2.4");
+    char err[256];
+    core_made m;
+
+    /* A rematch between two accounts is an offer: nothing is made until
+     * the other accepts. */
+    game *g = duel(C, "Cora", "Dino", 1, 60, 0);
+    check(core_resign(C, g, A("Cora"), err, sizeof err) == CORE_OK, "Cora resigns", err);
+    commit(C);
+    long batches = s->committed;
+    check(core_rematch(C, g, A("Cora"), NULL, &m) == CORE_OFFERED && !g->rematch[0] &&
+              g->rematch_offer == TAV_WHITE,
+          "a rematch asked by one player: offered, nothing made", m.err);
+    commit(C);
+    check(s->committed > batches, "... the offer is stored", NULL);
+    long ngames = C->ngames;
+    check(core_rematch(C, g, A("Cora"), NULL, &m) == CORE_OFFERED && C->ngames == ngames,
+          "asked again by the same player: still an offer", m.err);
+    check(core_offer(C, g, A("Dino"), "rematch", "decline", err, sizeof err) == CORE_OK &&
+              g->rematch_offer == -1,
+          "the other declines it", err);
+    commit(C);
+    check(core_rematch(C, g, A("Cora"), NULL, &m) == CORE_CONFLICT,
+          "a declined rematch is not offered again by its maker", m.err);
+    check(core_offer(C, g, A("Cora"), "rematch", "decline", err, sizeof err) == CORE_CONFLICT,
+          "nothing to decline", err);
+    check(core_rematch(C, g, A("Dino"), NULL, &m) == CORE_OFFERED && g->rematch_offer == TAV_BLACK,
+          "the other may offer one", m.err);
+    commit(C);
+    core_status st = core_rematch(C, g, A("Cora"), NULL, &m);
+    check(st == CORE_CREATED && m.g && strcmp(g->rematch, m.g->id) == 0 && g->rematch_offer == -1,
+          "accepted by the other: the rematch is made", m.err);
+    if (st == CORE_CREATED && m.g)
+        check(strcmp(m.g->account[0], "Dino") == 0 && strcmp(m.g->account[1], "Cora") == 0 &&
+                  m.g->rated && m.g->clk_initial_ms == 60000,
+              "... colours swapped, rated and clock as before", NULL);
+    commit(C);
+    game *re = m.g;
+    check(core_rematch(C, g, A("Dino"), NULL, &m) == CORE_OK && m.g == re,
+          "asked again once made: the same game", m.err);
+
+    /* No first move, no game. */
+    game *a = duel(C, "Elsa", "Fede", 1, 60, 0);
+    C->time_offset_ms += 29000;
+    core_tick(C);
+    check(!core_over(a), "29 s without a first move: the game goes on", NULL);
+    C->time_offset_ms += 2000;
+    WAIT_UNTIL(C, core_over(a), 2000);
+    check(core_over(a) && strcmp(a->end, "abort") == 0 && a->absent == TAV_WHITE,
+          "31 s without White's first move: aborted, White did not move", a->end);
+    commit(C);
+    game *b = duel(C, "Elsa", "Fede", 1, 60, 0);
+    check(move_first(C, b, "Elsa") == CORE_OK, "White moves at once", NULL);
+    C->time_offset_ms += 31000;
+    WAIT_UNTIL(C, core_over(b), 2000);
+    check(core_over(b) && strcmp(b->end, "abort") == 0 && b->absent == TAV_BLACK,
+          "... Black's first move never comes: aborted", b->end);
+    game *c = duel(C, "Elsa", "Fede", 1, 60, 0);
+    move_first(C, c, "Elsa");
+    move_first(C, c, "Fede");
+    C->time_offset_ms += 31000;
+    core_tick(C);
+    check(!core_over(c), "both moved: 31 s is only time off the clock", NULL);
+    game *d = duel(C, "Elsa", "Fede", 0, 0, 1);
+    move_first(C, d, "Elsa");
+    C->time_offset_ms += 86400000 + 1000;
+    WAIT_UNTIL(C, core_over(d), 2000);
+    check(core_over(d) && strcmp(d->end, "abort") == 0 && d->absent == TAV_BLACK,
+          "correspondence: the first deadline passed: aborted", d->end);
+    commit(C);
+
+    /* An opponent who left: the claim. */
+    game *e = duel(C, "Cora", "Dino", 1, 600, 0);
+    move_first(C, e, "Cora");
+    move_first(C, e, "Dino");
+    move_first(C, e, "Cora");
+    int before = 0, after = 0;
+    core_ratings(C, "Cora", rating_games, &before);
+    check(core_claim(C, e, A("Cora"), "win", err, sizeof err) == CORE_CONFLICT,
+          "a claim while the other is here: 409", err);
+    snprintf(s->away, sizeof s->away, "Dino");
+    core_account_presence(C, "dino", 0);
+    check(core_claim_in(e, TAV_WHITE, core_game_ms(C)) > 59000, "Dino gone: the wait begins",
+          NULL);
+    check(core_claim(C, e, A("Cora"), "win", err, sizeof err) == CORE_CONFLICT,
+          "a claim before 60 s: 409", err);
+    C->time_offset_ms += 30000;
+    core_account_presence(C, "Dino", 1);
+    check(core_claim_in(e, TAV_WHITE, core_game_ms(C)) == -1, "Dino back: no claim", NULL);
+    core_account_presence(C, "Dino", 0);
+    C->time_offset_ms += 59000;
+    check(core_claim(C, e, A("Cora"), "win", err, sizeof err) == CORE_CONFLICT,
+          "gone again: the wait starts again", err);
+    C->time_offset_ms += 2000;
+    int told = s->changed;
+    core_tick(C);
+    check(e->claim_told && s->changed > told, "claimable: the viewers are told", NULL);
+    check(core_claim_in(e, TAV_BLACK, core_game_ms(C)) == -1, "the absent side has no claim",
+          NULL);
+    check(core_claim(C, e, A("Dino"), "win", err, sizeof err) == CORE_CONFLICT,
+          "... its claim: 409", err);
+    check(core_claim(C, e, A("Cora"), "lose", err, sizeof err) == CORE_BAD, "a bad result: 400",
+          err);
+    check(core_claim(C, e, A("Cora"), "win", err, sizeof err) == CORE_OK && core_over(e) &&
+              strcmp(e->end, "abandon") == 0 && e->end_winner == TAV_WHITE &&
+              e->absent == TAV_BLACK,
+          "after 60 s: the claim ends the game, abandon, Cora wins", err);
+    commit(C);
+    core_ratings(C, "Cora", rating_games, &after);
+    check(after == before + 1, "... rated like any ending", NULL);
+    s->away[0] = 0;
+
+    /* One offer per side per move, and the rate limit. */
+    game *f = duel(C, "Elsa", "Fede", 0, 600, 0);
+    move_first(C, f, "Elsa");
+    move_first(C, f, "Fede");
+    check(core_offer(C, f, A("Elsa"), "draw", "offer", err, sizeof err) == CORE_OK,
+          "a draw offered", err);
+    check(core_offer(C, f, A("Elsa"), "draw", "decline", err, sizeof err) == CORE_OK,
+          "... withdrawn", err);
+    commit(C);
+    int ch = s->changed, dirty = s->dirty;
+    for (int i = 0; i < 20; i++)
+        check(core_offer(C, f, A("Elsa"), "draw", "offer", err, sizeof err) == CORE_CONFLICT,
+              "offered again before a move: 409", err);
+    check(s->changed == ch && s->dirty == dirty && !core_pending(C),
+          "... nothing stored, nobody told", NULL);
+    check(core_offer(C, f, A("Fede"), "draw", "offer", err, sizeof err) == CORE_OK &&
+              core_offer(C, f, A("Elsa"), "draw", "decline", err, sizeof err) == CORE_OK,
+          "the other side's offer, declined", err);
+    check(core_offer(C, f, A("Fede"), "draw", "offer", err, sizeof err) == CORE_CONFLICT,
+          "... not offered again before a move", err);
+    move_first(C, f, "Elsa");
+    check(core_offer(C, f, A("Elsa"), "draw", "offer", err, sizeof err) == CORE_OK &&
+              f->spent[0] == 0,
+          "after a move: offered again", err);
+    commit(C);
+    /* The rate limit: offers by Fede until the window's count is spent. */
+    int limited = 0;
+    for (int i = 0; i < 2 * CORE_OFFERS_PER_WINDOW && !limited; i++) {
+        game *h = duel(C, "Fede", "Cora", 0, 600, 0);
+        move_first(C, h, "Fede");
+        move_first(C, h, "Cora");
+        st = core_offer(C, h, A("Fede"), "draw", "offer", err, sizeof err);
+        limited = st == CORE_LIMIT;
+        core_resign(C, h, A("Fede"), err, sizeof err);
+        commit(C);
+    }
+    check(limited, "past the offers an account may make in a minute: 429", NULL);
+}
+
 int main(void)
 {
     if (sodium_init() < 0) {
@@ -562,6 +781,7 @@ int main(void)
         limits(C);
         idle(C, &s);
         failures(C, &s);
+        consent(C, &s);
         /* A computer seat to act when the core stops resumes at the restart. */
         const char *pl[2] = {"ai:level=1", "human"};
         core_made m;

@@ -165,7 +165,8 @@ export async function run(env) {
   await pb.click("#resign");
   await pb.click("#resign");
   for (const p of [pa, pb]) await p.waitForFunction(() => document.body.dataset.over === "1");
-  tally.check("game: Rematch offered to both players", (await pa.isVisible("#rematch")) && (await pb.isVisible("#rematch")));
+  tally.check("game: both players may offer a rematch",
+    (await pa.isVisible('#offers [data-kind="rematch"][data-act="offer"]')) && (await pb.isVisible('#offers [data-kind="rematch"][data-act="offer"]')));
   tally.check("game: the resignation ends it for both", /Black resigned/.test(await pa.textContent("#status")), await pa.textContent("#status"));
   tally.check("game: no clock runs once over", (await pa.$$(".clock.running")).length === 0);
 

@@ -45,11 +45,21 @@ const otherSide = (s: Side): Side => (s === "white" ? "black" : "white");
 
 /** Why a game between accounts ended, as the end screen says it ("" for a
  * normal end, which the game's own words explain). */
-export function endReason(end: string | null | undefined, winner: string): string {
+export function endReason(end: string | null | undefined, winner: string, absent?: Side | null,
+  names?: { white: string | null; black: string | null } | null): string {
   if (end === "time") {
     return winner === "white" || winner === "black" ? `${cap(otherSide(winner))} lost on time.` : "The time ran out.";
   }
+  // a side and its player: "White (alice)"
+  const who = (side: Side) => (names?.[side] ? `${cap(side)} (${names[side]})` : cap(side));
+  // the server aborts a game whose first move never came (SPEC "Consent and fair endings")
+  if (end === "abort" && absent) return `Aborted: ${who(absent)} did not move. No result, and no rating changes.`;
   if (end === "abort") return "The game was aborted: no result, and no rating changes.";
+  if (end === "abandon") {
+    const gone = absent ? who(absent) : "The other player";
+    if (winner === "draw") return `${gone} left the game: ${absent ? who(otherSide(absent)) : "the other player"} called it a draw.`;
+    return winner === "white" || winner === "black" ? `${gone} left the game: ${who(winner)} claimed the win.` : `${gone} left the game.`;
+  }
   if (end === "agreement") return "Drawn by agreement.";
   return "";
 }
@@ -67,7 +77,7 @@ export function gameLine(name: string, g: GameLine): string {
   if (!g.end) result = "in progress";
   else if (g.winner === "draw") result = g.end === "agreement" ? "drawn by agreement" : "drawn";
   else if (g.winner === "white" || g.winner === "black") {
-    const how = g.end === "resign" ? " by resignation" : g.end === "time" ? " on time" : "";
+    const how = g.end === "resign" ? " by resignation" : g.end === "time" ? " on time" : g.end === "abandon" ? " (the opponent left)" : "";
     result = mine ? `${g.winner === mine ? "won" : "lost"}${how}` : `${g.winner} won${how}`;
   } else result = "finished";
   return `${head} · ${result} · ${g.rated ? "rated" : "casual"}`;

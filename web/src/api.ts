@@ -61,9 +61,11 @@ export function endSession(id: string): Promise<unknown> {
   return call("DELETE", `/api/sessions/${enc(id)}`);
 }
 
-/** A rated game of the signed-in player against a computer level (the cookie is the seat). */
-export function createRated(game: GameName, white: string, black: string): Promise<Created> {
-  return call("POST", "/api/games", { game, options: "", white, black, rated: true });
+/** A rated game of the signed-in player against a computer level (the cookie is the seat), on a
+ * clock (a rated game needs one). */
+export function createRated(game: GameName, white: string, black: string,
+  clock: { initial: number; increment: number } | { days: number }): Promise<Created> {
+  return call("POST", "/api/games", { game, options: "", white, black, rated: true, clock });
 }
 
 export interface Computer { name: string; player: string; level: number; ratings: Record<string, { rating: number; rd: number; games: number; provisional: boolean }> }
@@ -84,8 +86,13 @@ export function postMove(id: string, seat: string | null, move: string, ply: num
 
 /** The rematch of a finished game (POST /api/games/ID/rematch): the new game and the side the same
  * token (or, seat null, the signed-in account) holds there. */
-export function rematch(id: string, seat: string | null): Promise<{ id: string; seat: Side }> {
+export function rematch(id: string, seat: string | null): Promise<{ id: string; seat: Side; offered?: undefined } | { offered: true; id?: undefined }> {
   return call("POST", `/api/games/${enc(id)}/rematch`, seat ? { seat } : {});
+}
+
+/** The opponent left: claim the win or a draw (POST /api/games/ID/claim, the session cookie). */
+export function claim(id: string, result: "win" | "draw"): Promise<Game> {
+  return call("POST", `/api/games/${enc(id)}/claim`, { result });
 }
 
 export function resign(id: string, seat: string | null): Promise<Game> {
@@ -94,7 +101,7 @@ export function resign(id: string, seat: string | null): Promise<Game> {
 
 /** End a game between accounts before both sides have moved (unrated). */
 /** An offer between two people (POST /api/games/ID/offer). seat null: the session cookie. */
-export function offer(id: string, seat: string | null, kind: "draw" | "takeback", act: "offer" | "accept" | "decline"): Promise<Game> {
+export function offer(id: string, seat: string | null, kind: "draw" | "takeback" | "rematch", act: "offer" | "accept" | "decline"): Promise<Game> {
   return call("POST", `/api/games/${enc(id)}/offer`, seat ? { seat, kind, act } : { kind, act });
 }
 

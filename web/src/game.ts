@@ -14,7 +14,7 @@ import { Live } from "./live";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  accountGame, canAbort, cap, offerView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, cap, claimView, offerView, rematchDeclinedText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -53,6 +53,9 @@ interface Screen {
   svg: SVGSVGElement;
   local: LocalGame | null;        // a game played in the page (local.ts), or null: the server's
   recordUrl: string | null;       // a local game's record as a blob: address
+  claimShown: number | null;      // the claim's countdown as last drawn (ms), null: none shown
+  withdrew: boolean;              // this page withdrew its rematch offer (not declined by the other)
+  rematchSpent: boolean;          // this player's rematch offer was declined or withdrawn: not made again
 }
 
 function newScreen(id: string, token: string | null, tokens: Screen["tokens"], local: LocalGame | null): Screen {
@@ -63,7 +66,7 @@ function newScreen(id: string, token: string | null, tokens: Screen["tokens"], l
   return {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
     module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
-    local, recordUrl: null,
+    local, recordUrl: null, claimShown: null, withdrew: false, rematchSpent: false,
   };
 }
 
@@ -219,7 +222,7 @@ function build(app: HTMLElement, s: Screen): void {
   document.addEventListener("keydown", (ev) => onKey(ev, s));
   document.addEventListener("tav-theme", () => drawBoard(s));
   watchBoardFit(s);
-  window.setInterval(() => showClocks(s), 100);
+  window.setInterval(() => { showClocks(s); showClaim(s); }, 100);
 }
 
 // The sound switch says what it is now.
@@ -394,6 +397,20 @@ function accept(s: Screen, g: Game, force: boolean): void {
   // keep it only for the legal moves of that seat.
   s.game = g;
   s.clockAt = performance.now();
+  // A rematch this player offered, accepted by the other: go to it (they
+  // agreed to it; its first move has a deadline).
+  if (old && old.over && g.over && accountGame(g) && old.seat && old.offers?.rematch === old.seat &&
+      typeof g.rematch === "string" && typeof old.rematch !== "string") {
+    location.assign(`/games/${encodeURIComponent(g.rematch)}`);
+  }
+  // ... or declined (this page did not withdraw it): said in words
+  if (old && g.over && old.seat && old.offers?.rematch === old.seat && !g.offers?.rematch &&
+      typeof g.rematch !== "string" && !s.withdrew) {
+    s.els.message.textContent = rematchDeclinedText(g, old.seat);
+    s.els.message.dataset.keep = "1";
+  }
+  if (old && g.over && old.seat && old.offers?.rematch === old.seat && !g.offers?.rematch) s.rematchSpent = true;
+  s.withdrew = false;
   const moved = !old || old.ply !== g.ply || old.over !== g.over;
   if (moved) {
     const sound = old ? soundFor(old, g) : null;
@@ -510,7 +527,9 @@ function render(s: Screen): void {
   if (accountGame(g)) {
     // between accounts: the server's rematch, colours swapped (the other
     // player's page offers to join it once it is made)
-    e.rematch.hidden = !g.over || !g.seat || g.end === "abort";
+    // between two people's accounts it is an offer (the offers panel) until made
+    e.rematch.hidden = !g.over || !g.seat || g.end === "abort" ||
+      (typeof g.rematch !== "string" && !!rematchView(g, g.seat, false));
     e.rematch.textContent = typeof g.rematch === "string" ? "Join the rematch" : "Rematch";
     (e.newGame as HTMLAnchorElement).href = "/lobby";
     e.newGame.textContent = "Lobby";
@@ -861,28 +880,67 @@ function renderNotifySwitch(s: Screen, g: Game, mine: Side[]): void {
     g.over || g.white !== "human" || g.black !== "human";
 }
 
-// Offers between two people on separate screens: a draw, a take-back.
+// The time left before this player may claim the game (the opponent left),
+// counted down from the answer; null when there is nothing to claim.
+function claimLeft(s: Screen, g: Game): number | null {
+  if (g.claimIn === null || g.claimIn === undefined) return null;
+  return Math.max(0, g.claimIn - (performance.now() - s.clockAt));
+}
+
+// Offers between two people on separate screens: a draw, a take-back; the
+// rematch of a finished game between accounts; the claim when the opponent left.
 function renderOffers(s: Screen, g: Game, mine: Side[]): void {
   const box = s.els.offers;
-  const v = offerView(g, mine.length === 1 ? mine[0] : null, false);
+  const me = mine.length === 1 ? mine[0] : null;
+  const views = [offerView(g, me, false), rematchView(g, me, s.rematchSpent), claimView(g, me, claimLeft(s, g))].filter((v) => v !== null);
   box.textContent = "";
-  box.hidden = !v;
-  if (!v) return;
-  if (v.text) box.appendChild(h("p", { class: "offer-text", id: "offer-text" }, v.text));
-  for (const b of v.buttons) {
-    const btn = h("button", { type: "button", class: b.act === "accept" ? "primary" : "", "data-kind": b.kind, "data-act": b.act }, b.label);
-    btn.addEventListener("click", async () => {
-      btn.disabled = true;
-      try {
-        const seat = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
-        accept(s, await api.offer(s.id, accountGame(g) ? null : seat, b.kind, b.act), true);
-      } catch (e) {
-        s.els.message.textContent = `Could not send that: ${(e as Error).message}`;
-        btn.disabled = false;
-      }
-    });
-    box.appendChild(btn);
+  box.hidden = views.length === 0;
+  for (const v of views) {
+    const claim = v.buttons.some((b) => b.kind === "claim");
+    if (v.text) box.appendChild(h("p", { class: claim ? "offer-text claim-text" : "offer-text", id: claim ? "claim-text" : v.buttons.some((b) => b.kind === "rematch") ? "rematch-text" : "offer-text" }, v.text));
+    for (const b of v.buttons) {
+      const btn = h("button", { type: "button", class: b.act === "accept" || b.act === "win" ? "primary" : "", "data-kind": b.kind, "data-act": b.act }, b.label) as HTMLButtonElement;
+      btn.disabled = !!b.disabled;
+      btn.addEventListener("click", async () => {
+        btn.disabled = true;
+        try {
+          if (b.kind === "rematch" && b.act !== "decline") {
+            await doRematch(s);
+            return;
+          }
+          if (b.kind === "claim") {
+            accept(s, await api.claim(s.id, b.act === "win" ? "win" : "draw"), true);
+            return;
+          }
+          const seat = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
+          const kind = b.kind as "draw" | "takeback" | "rematch";
+          if (kind === "rematch") s.withdrew = g.offers?.rematch === g.seat;
+          accept(s, await api.offer(s.id, accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), true);
+        } catch (e) {
+          s.els.message.textContent = `Could not send that: ${(e as Error).message}`;
+          btn.disabled = false;
+        }
+      });
+      box.appendChild(btn);
+    }
   }
+  s.claimShown = claimLeft(s, g);
+}
+
+// The claim's countdown (every tick of the clocks): its words, and the
+// buttons once it reaches 0.
+function showClaim(s: Screen): void {
+  const g = s.game;
+  if (!g || s.claimShown === null) return;
+  const left = claimLeft(s, g);
+  const mine = mySides(s);
+  if (left === 0 && s.claimShown !== 0) {
+    renderOffers(s, g, mine);
+    return;
+  }
+  const v = claimView(g, mine.length === 1 ? mine[0] : null, left);
+  const el = document.getElementById("claim-text");
+  if (v && el && el.textContent !== v.text) el.textContent = v.text;
 }
 
 // End a game between accounts before both sides have moved.
@@ -947,6 +1005,12 @@ async function doRematch(s: Screen): Promise<void> {
     }
     if (accountGame(g)) {
       const r = await api.rematch(s.id, null);
+      if (r.id === undefined) {
+        // offered (202): nothing is made until the other player accepts
+        accept(s, await api.getGame(s.id), true);
+        btn.disabled = false;
+        return;
+      }
       location.assign(`/games/${encodeURIComponent(r.id)}`);
       return;
     }
@@ -956,6 +1020,7 @@ async function doRematch(s: Screen): Promise<void> {
     const token = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
     if (!token) return;
     const r = await api.rematch(s.id, token);
+    if (r.id === undefined) return;   // (an offer: only between accounts)
     store.put({ id: r.id, game: g.game, seats: { [r.seat]: token }, created: Date.now(), opponent: "a friend by link" });
     location.assign(`/games/${encodeURIComponent(r.id)}?seat=${encodeURIComponent(token)}`);
   } catch (e) {

@@ -104,7 +104,7 @@ export function endText(g: Game): string {
   if (!g.over) return "";
   const parts: string[] = [];
   if (g.resigned) parts.push(`${cap(g.resigned)} resigned.`);
-  const reason = endReason(g.end, g.winner);
+  const reason = endReason(g.end, g.winner, g.absent, g.accounts);
   if (reason) parts.push(reason);
   const end = (g.view?.end ?? "").trim();
   if (end && !(g.resigned && /resign/i.test(end))) parts.push(end);
@@ -231,8 +231,64 @@ export function rematchPlan(g: Game, mine: Side[]): Rematch | null {
 }
 
 // What the offers panel says and offers to `me` (one seat held, the other a
-// person on another screen): null when offers do not apply here.
-export interface OfferView { text: string; buttons: { kind: "draw" | "takeback"; act: "offer" | "accept" | "decline"; label: string }[] }
+// person on another screen): null when offers do not apply here.  A rematch
+// (kind "rematch": "offer" and "accept" through the rematch request) and a
+// claim (kind "claim", act "win" or "draw") go in the same panel.
+export interface OfferButton {
+  kind: "draw" | "takeback" | "rematch" | "claim";
+  act: "offer" | "accept" | "decline" | "win" | "draw";
+  label: string;
+  disabled?: boolean;
+}
+export interface OfferView { text: string; buttons: OfferButton[] }
+
+// The name a side plays under: its account, else its colour.
+function sideName(g: Game, side: Side): string {
+  return g.accounts?.[side] ?? cap(side);
+}
+
+// Between two accounts a rematch is an offer (SPEC "Consent and fair
+// endings"): the other player accepts or declines it; nothing is made until
+// then.  null when it does not apply (a rematch made already: the rematch
+// button joins it).  spent: this player's offer was declined or withdrawn
+// (the server takes no other from them in this game).
+export function rematchView(g: Game, me: Side | null, spent = false): OfferView | null {
+  if (!me || !g.over || !accountGame(g) || g.white !== "human" || g.black !== "human" ||
+      !g.accounts?.white || !g.accounts?.black || typeof g.rematch === "string" || g.end === "abort") return null;
+  const them = me === "white" ? "black" : "white";
+  const r = g.offers?.rematch ?? null;
+  if (r === them) {
+    return { text: `${sideName(g, them)} offers a rematch.`, buttons: [
+      { kind: "rematch", act: "accept", label: "Accept" }, { kind: "rematch", act: "decline", label: "Decline" }] };
+  }
+  if (r === me) {
+    return { text: `Rematch offered — waiting for ${sideName(g, them)}.`, buttons: [
+      { kind: "rematch", act: "decline", label: "Withdraw" }] };
+  }
+  if (spent) return null;
+  return { text: "", buttons: [{ kind: "rematch", act: "offer", label: "Offer a rematch" }] };
+}
+
+// Said to the player whose rematch offer the other declined.
+export function rematchDeclinedText(g: Game, me: Side): string {
+  return `${sideName(g, me === "white" ? "black" : "white")} declined the rematch.`;
+}
+
+// The opponent, to move, left (no page of theirs open): a countdown, then
+// the claim.  msLeft: the time until the claim is allowed now; null when
+// there is nothing to claim.
+export function claimView(g: Game, me: Side | null, msLeft: number | null): OfferView | null {
+  if (!me || g.over || msLeft === null) return null;
+  const them = me === "white" ? "black" : "white";
+  const wait = msLeft > 0;
+  const secs = Math.ceil(msLeft / 1000);
+  const text = wait
+    ? `${sideName(g, them)} has left. If they are not back, you may end the game in ${secs} s.`
+    : `${sideName(g, them)} has left the game. You may end it now.`;
+  return { text, buttons: [
+    { kind: "claim", act: "win", label: "Claim the win", disabled: wait },
+    { kind: "claim", act: "draw", label: "Call it a draw", disabled: wait }] };
+}
 export function offerView(g: Game, me: Side | null, local: boolean): OfferView | null {
   if (!me || g.over || local || g.white !== "human" || g.black !== "human" || !g.offers) return null;
   const them = me === "white" ? "black" : "white";

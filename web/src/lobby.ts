@@ -81,6 +81,9 @@ function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
   const gameSel = h("select", { id: "cpu-game", "aria-label": "Game" });
   for (const g of games) gameSel.appendChild(h("option", { value: g.name }, g.title));
   const levelSel = h("select", { id: "cpu-level", "aria-label": "Level" });
+  // a rated game needs a clock (SPEC "Consent and fair endings")
+  const clockSel = h("select", { id: "cpu-clock", "aria-label": "Clock" },
+    ...CLOCK_PRESETS.map((p, i) => h("option", { value: p.id, ...(i === 1 ? { selected: true } : {}) }, p.label)));
   const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
     radio("cpu-colour", "white", "White", true), radio("cpu-colour", "black", "Black", false));
   const btn = h("button", { type: "button", class: "primary", id: "cpu-play" }, "Play rated");
@@ -102,8 +105,9 @@ function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
     error.textContent = "";
     const colour = (document.querySelector('input[name="cpu-colour"]:checked') as HTMLInputElement | null)?.value ?? "white";
     try {
+      const preset = CLOCK_PRESETS.find((p) => p.id === clockSel.value) ?? CLOCK_PRESETS[1];
       const c = await api.createRated(gameSel.value as GameName, colour === "white" ? "human" : levelSel.value,
-        colour === "white" ? levelSel.value : "human");
+        colour === "white" ? levelSel.value : "human", preset.clock);
       goGame(c.id);
     } catch (e) {
       error.textContent = `The game could not start: ${(e as Error).message}`;
@@ -114,7 +118,8 @@ function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
     h("h2", { id: "cpu-h" }, "Play the computer, rated"),
     h("p", { class: "muted" }, "Each level is a player with a rating of its own on the same scale as yours: it rises and falls with its games."),
     h("div", { class: "row" }, h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Game"), gameSel),
-      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Level"), levelSel)),
+      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Level"), levelSel),
+      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Clock"), clockSel)),
     h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colours),
     h("div", { class: "row" }, btn));
 }

@@ -112,11 +112,17 @@ export interface Game {
   dealChosen?: boolean;
   /** A game between accounts: each side's account name (null for a side without one). */
   accounts?: { white: string | null; black: string | null } | null;
-  /** A draw offered, a take-back asked: the side, or null. */
-  offers?: { draw: Side | null; takeback: Side | null };
+  /** A draw offered, a take-back asked, a rematch offered (a finished game between accounts): the side, or null. */
+  offers?: { draw: Side | null; takeback: Side | null; rematch?: Side | null };
   rated?: boolean;
-  /** How it ended: "normal", "resign", "time", "abort", or null while it runs. */
+  /** How it ended: "normal", "resign", "time", "abort", "agreement", "abandon", or null while it runs. */
   end?: string | null;
+  /** The side whose absence ended it (abort: it did not make its first move; abandon: it left), or null. */
+  absent?: Side | null;
+  /** This player may claim the game now (the opponent, to move, left: SPEC "Consent and fair endings"). */
+  claimable?: boolean;
+  /** Milliseconds (from the answer) until this player may claim, while the opponent is away; else null. */
+  claimIn?: number | null;
   /** The clock at the moment of the answer (docs: "Accounts, the lobby, clocks and ratings"). */
   clock?: Clock | null;
   view: View;

@@ -56,6 +56,12 @@
 #define CORE_CPU_GAMES_PER_ACCOUNT 3   /* unfinished rated games against the computer per account */
 #define CORE_SEEKS_MAX 10000       /* open seeks in all */
 #define CORE_PLAYER_GAMES 100      /* games a player's page lists */
+/* Consent and fair endings (SPEC; docs/server-api.md). */
+#define CORE_FIRST_MOVE_MS 30000   /* real-time clock: a first move not made this long aborts */
+#define CORE_ABANDON_MS 60000      /* the side to move's account gone this long: the other may claim */
+#define CORE_OFFERS_PER_WINDOW 10  /* offers (draw, take-back, rematch) one account may make ... */
+#define CORE_OFFER_WINDOW_MS 60000 /* ... in this many ms */
+#define CORE_OFFER_SLOTS 4096      /* accounts whose offers are counted */
 
 /* What a request comes to: the edge turns these into HTTP statuses. */
 typedef enum core_status {
@@ -68,7 +74,8 @@ typedef enum core_status {
     CORE_LIMIT,        /* past a per-address or per-game limit */
     CORE_UNAVAILABLE,  /* the store failed, or the server is too busy */
     CORE_PENDING,      /* the answer comes later through an event */
-    CORE_AGAIN         /* not known yet: ask again once the writes pending now are committed */
+    CORE_AGAIN,        /* not known yet: ask again once the writes pending now are committed */
+    CORE_OFFERED       /* an offer stands, nothing made yet (a rematch: 202) */
 } core_status;
 
 typedef struct core core;
@@ -147,10 +154,19 @@ struct game {
     char rematch[STORE_ID_LEN];   /* the game that followed this one, "" for none */
     char account[2][STORE_NAME_LEN];   /* each side's account ("" none): the session is the seat */
     int rated;
-    char end[12];        /* how it ended beyond the rules: "abort", "time", "agreement"; else "" */
-    int end_winner;      /* "time": the side that won ("agreement": TAV_DRAW) */
+    char end[12];        /* how it ended beyond the rules: "abort", "time", "agreement",
+                            "abandon"; else "" */
+    int end_winner;      /* "time", "abandon": the side that won or TAV_DRAW ("agreement": TAV_DRAW) */
     int draw_offer;      /* the side offering a draw, -1 none */
     int takeback_offer;  /* the side asking to take its last move back, -1 none */
+    int rematch_offer;   /* a finished game between two accounts: the side offering a rematch */
+    int spent[3];        /* per kind (draw, takeback, rematch): bit 1 << side set once that
+                            side's offer was withdrawn or declined; draw and take-back clear
+                            at the next move (one offer per side per move) */
+    int absent;          /* the side whose absence ended it (abort: no first move; abandon), -1 */
+    int64_t away_ms[2];  /* games' ms since which the side's account has had no socket open
+                            (0: one is open, or not followed: a claim needs it) */
+    int claim_told;      /* the viewers were told the game became claimable */
     /* Clocks (SPEC): real time (initial, increment) or days a move. */
     int64_t clk_initial_ms, clk_inc_ms, clk_days;
     int64_t started_ms;  /* when the game began */
@@ -226,7 +242,17 @@ typedef struct core_events {
     void (*lobby_changed)(void *ctx);      /* the open seeks changed */
     /* A seek was accepted: its owner (an account) is told (after the commit). */
     void (*started)(void *ctx, const char *account, const char *game_id);
+    /* Whether the account has a socket (a lobby or game socket) open on
+     * this instance now (NULL: nobody is ever seen away). */
+    int (*present)(void *ctx, const char *account);
 } core_events;
+
+/* One account's offers in the current window (the offer rate limit). */
+typedef struct offer_count {
+    char key[STORE_NAME_LEN];   /* the name in lower case, "" free */
+    int64_t since;              /* unix ms the window began */
+    int n;
+} offer_count;
 
 typedef struct core_config {
     long ai_ms;          /* cap on a computer move's time */
@@ -280,6 +306,7 @@ struct core {
     int64_t last_sweep;
     long moves_played;
     login_fails fails[CORE_FAIL_SLOTS];
+    offer_count offers[CORE_OFFER_SLOTS];
     int pw_out;          /* password jobs queued or running */
     lobby_seek *seeks;   /* the lobby, oldest first */
     int seeks_loaded;    /* read from the store (on the lobby's first use) */
@@ -465,9 +492,12 @@ void core_unseek_all(core *C, const char *account);
 core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
                         char *err, size_t errlen);
 /* A rated game of the signed-in account against a computer level
- * ("ai:level=N"), which plays as the account "Computer-N" (its rating). */
+ * ("ai:level=N"), which plays as the account "Computer-N" (its rating),
+ * on `clock` (initial and increment, or days; SPEC: a rated game needs
+ * one: CORE_BAD without). */
 core_status core_create_rated(core *C, peer *by, const char *name, const char *options,
-                              const char *const player[2], const char *account, core_made *m);
+                              const char *const player[2], const char *account,
+                              const store_seek *clock, core_made *m);
 /* The account of a computer level: 1 and "Computer-N", 0 for no level. */
 int core_computer_account(const char *player, char out[STORE_NAME_LEN]);
 /* A game between two accounts (the lobby), colours as given. Takes s over. */
@@ -497,6 +527,18 @@ int core_clock(const game *g, int64_t now_ms, int64_t left[2], int64_t *deadline
  * after it (never in a game with hidden information). */
 core_status core_offer(core *C, game *g, const core_cred *who, const char *kind, const char *act,
                        char *err, size_t errlen);
+/* The side to move left (SPEC "Consent and fair endings"): once its
+ * account has had no socket open for CORE_ABANDON_MS, the other side may
+ * end the game, result "win" or "draw" (end "abandon", rated); else
+ * CORE_CONFLICT. */
+core_status core_claim(core *C, game *g, const core_cred *who, const char *result, char *err,
+                       size_t errlen);
+/* Milliseconds until `side` may claim g at now_ms (0: it may now), or -1
+ * when it may not (not its opponent's turn, the opponent present, ...). */
+int64_t core_claim_in(const game *g, int side, int64_t now_ms);
+/* The edge: an account's first socket opened (present 1) or its last one
+ * closed (0) on this instance. */
+void core_account_presence(core *C, const char *account, int present);
 /* End a game before both sides have moved: unrated, no winner (SPEC). */
 core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t errlen);
 /* A finished game's rematch (m->g): CORE_CREATED, or CORE_OK when it was

@@ -194,6 +194,9 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
                                   int rated, const store_seek *clock, core_made *m);
 static int clocked(const game *g);
 static void clock_rebuild(game *g);
+static void offers_unpack(game *g, int draw_col, int takeback_col);
+static void test_clock_read(core *C);
+static void away_start(core *C, game *g);
 
 /* Whether the side to act is a computer seat. */
 static int computer_to_act(const game *g)
@@ -305,15 +308,18 @@ static int read_game(core *C, const char *id, game *g)
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = sg.local;
     g->rated = sg.rated;
-    g->draw_offer = sg.draw_offer;
-    g->takeback_offer = sg.takeback_offer;
+    offers_unpack(g, sg.draw_offer, sg.takeback_offer);
     g->end[0] = 0;
     g->end_winner = 0;
     if (strcmp(sg.end, "abort") == 0 || strcmp(sg.end, "time") == 0 ||
-        strcmp(sg.end, "agreement") == 0)
+        strcmp(sg.end, "agreement") == 0 || strcmp(sg.end, "abandon") == 0)
         snprintf(g->end, sizeof g->end, "%s", sg.end);
     if (strcmp(sg.end, "agreement") == 0)
         g->end_winner = TAV_DRAW;
+    if (strcmp(sg.end, "abandon") == 0)
+        g->end_winner = strcmp(sg.winner, "white") == 0   ? TAV_WHITE
+                        : strcmp(sg.winner, "black") == 0 ? TAV_BLACK
+                                                          : TAV_DRAW;
     memcpy(g->rematch, sg.rematch, sizeof g->rematch);
     g->last_ms = rc.last;
     g->clk_initial_ms = sg.clock_initial * 1000;
@@ -389,6 +395,9 @@ static int refresh_game(core *C, game *g, int must)
     g->rated = fresh.rated;
     g->draw_offer = fresh.draw_offer;
     g->takeback_offer = fresh.takeback_offer;
+    g->rematch_offer = fresh.rematch_offer;
+    memcpy(g->spent, fresh.spent, sizeof g->spent);
+    g->absent = fresh.absent;
     memcpy(g->end, fresh.end, sizeof g->end);
     g->end_winner = fresh.end_winner;
     memcpy(g->rematch, fresh.rematch, sizeof g->rematch);
@@ -500,6 +509,8 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
         return NULL;
     }
     C->rthread_started = 1;
+    if (C->cf.clock_file)   /* the test clock in force before clocks are rebuilt */
+        test_clock_read(C);
     if (store_each_unfinished(C->st, load_unfinished, C, err, errlen) != 0) {
         core_stop(C);
         core_free(C);
@@ -752,6 +763,43 @@ void core_take_over(core *C)
 /* Play a move, store it, and only then keep it.  TAV_OK or the refusal. */
 /* ---- offers between two people ---- */
 
+/* The store keeps a game's offers in its two offer columns (no schema
+ * change): each kind is a code of 4 bits, (side + 1) | spent << 2, where
+ * spent has a bit per side whose offer of that kind was withdrawn or
+ * declined.  draw_offer holds draw's code - 1; takeback_offer holds
+ * takeback's code + 16 * rematch's code + 256 * (absent + 1) - 1.  With
+ * nothing spent the columns hold what they always held: the side, or -1. */
+static int offer_code(int side, int spent)
+{
+    return (side >= 0 && side <= 1 ? side + 1 : 0) | (spent & 3) << 2;
+}
+
+static void offer_decode(int code, int *side, int *spent)
+{
+    int k = code & 3;
+    *side = k == 1 ? 0 : k == 2 ? 1 : -1;
+    *spent = (code >> 2) & 3;
+}
+
+static void offers_pack(const game *g, int *draw_col, int *takeback_col)
+{
+    *draw_col = offer_code(g->draw_offer, g->spent[0]) - 1;
+    int ab = g->absent == TAV_WHITE || g->absent == TAV_BLACK ? g->absent + 1 : 0;
+    *takeback_col = offer_code(g->takeback_offer, g->spent[1]) +
+                    16 * offer_code(g->rematch_offer, g->spent[2]) + 256 * ab - 1;
+}
+
+static void offers_unpack(game *g, int draw_col, int takeback_col)
+{
+    unsigned d = draw_col < 0 ? 0u : (unsigned)draw_col + 1u;
+    unsigned t = takeback_col < 0 ? 0u : (unsigned)takeback_col + 1u;
+    offer_decode((int)(d & 15), &g->draw_offer, &g->spent[0]);
+    offer_decode((int)(t & 15), &g->takeback_offer, &g->spent[1]);
+    offer_decode((int)((t >> 4) & 15), &g->rematch_offer, &g->spent[2]);
+    int ab = (int)((t >> 8) & 3);
+    g->absent = ab == 1 ? TAV_WHITE : ab == 2 ? TAV_BLACK : -1;
+}
+
 typedef struct offers_w {
     char id[STORE_ID_LEN];
     int draw, takeback;
@@ -763,19 +811,93 @@ static int offers_apply(store *st, const void *data, char *err, size_t errlen)
     return st->ops->set_offers(st, w->id, w->draw, w->takeback, err, errlen);
 }
 
-/* Set both offers (memory now, the store in the open batch): 0, or -1. */
-static int offers_write(core *C, game *g, int draw, int takeback)
+/* What offers_store writes, kept to put back when it fails. */
+typedef struct offer_keep {
+    int draw, takeback, rematch, absent, spent[3];
+} offer_keep;
+
+static offer_keep offers_keep(const game *g)
+{
+    offer_keep k = {g->draw_offer, g->takeback_offer, g->rematch_offer, g->absent,
+                    {g->spent[0], g->spent[1], g->spent[2]}};
+    return k;
+}
+
+static void offers_restore(game *g, const offer_keep *k)
+{
+    g->draw_offer = k->draw;
+    g->takeback_offer = k->takeback;
+    g->rematch_offer = k->rematch;
+    g->absent = k->absent;
+    memcpy(g->spent, k->spent, sizeof g->spent);
+}
+
+/* Store g's offers as they are in memory now (in the open batch): 0, or
+ * -1 with them put back as `k` held them. */
+static int offers_store(core *C, game *g, const offer_keep *k)
 {
     offers_w w;
     memset(&w, 0, sizeof w);
     snprintf(w.id, sizeof w.id, "%s", g->id);
-    w.draw = draw;
-    w.takeback = takeback;
-    if (wq_call(C, offers_apply, NULL, &w, sizeof w) != 0 || wq_notify(C, CORE_CH_GAME, g->id) != 0)
+    offers_pack(g, &w.draw, &w.takeback);
+    if (wq_call(C, offers_apply, NULL, &w, sizeof w) != 0 ||
+        wq_notify(C, CORE_CH_GAME, g->id) != 0) {
+        offers_restore(g, k);
         return -1;
+    }
     g->wbatch = core_batch(C);   /* shown once committed (core_unsettled) */
+    return 0;
+}
+
+/* Set the draw and take-back offers (memory now, the store in the open
+ * batch): 0, or -1 with nothing changed. */
+static int offers_write(core *C, game *g, int draw, int takeback)
+{
+    offer_keep k = offers_keep(g);
     g->draw_offer = draw;
     g->takeback_offer = takeback;
+    return offers_store(C, g, &k);
+}
+
+/* The offer rate limit: one more offer by `account` (none for a guest's
+ * seat: one offer per side per move bounds those).  0, or -1 past
+ * CORE_OFFERS_PER_WINDOW in the window. */
+static int offer_counted(core *C, const char *account)
+{
+    if (!account || !account[0])
+        return 0;
+    char key[STORE_NAME_LEN];
+    size_t i = 0;
+    for (; account[i] && i + 1 < sizeof key; i++)
+        key[i] = (char)(account[i] >= 'A' && account[i] <= 'Z' ? account[i] + 32 : account[i]);
+    key[i] = 0;
+    unsigned h = 2166136261u;
+    for (const char *p = key; *p; p++)
+        h = (h ^ (unsigned char)*p) * 16777619u;
+    int64_t now = core_unix_ms();
+    offer_count *slot = NULL, *oldest = NULL;
+    for (int k = 0; k < 16; k++) {
+        offer_count *c = &C->offers[(h + (unsigned)k) % CORE_OFFER_SLOTS];
+        if (strcmp(c->key, key) == 0) {
+            slot = c;
+            break;
+        }
+        if (!oldest || !c->key[0] || (oldest->key[0] && c->since < oldest->since))
+            oldest = c;
+    }
+    if (!slot) {
+        slot = oldest;   /* a free slot, or the one whose window began longest ago */
+        memcpy(slot->key, key, sizeof key);
+        slot->since = now;
+        slot->n = 0;
+    }
+    if (now - slot->since >= CORE_OFFER_WINDOW_MS) {
+        slot->since = now;
+        slot->n = 0;
+    }
+    if (slot->n >= CORE_OFFERS_PER_WINDOW)
+        return -1;
+    slot->n++;
     return 0;
 }
 
@@ -812,18 +934,38 @@ int core_clock(const game *g, int64_t now_ms, int64_t left[2], int64_t *deadline
     return 1;
 }
 
-/* The side whose time ran out at now_ms, or -1. */
-static int flag_fallen(const game *g, int64_t now_ms)
+/* Whether `side` has made a move in g. */
+static int has_moved(const game *g, int side)
 {
+    for (int i = 0; i < tav_session_ply(g->s); i++)
+        if (core_mover_at(g, i) == side)
+            return 1;
+    return 0;
+}
+
+/* The side whose time ran out at now_ms, or -1; *noshow: that side never
+ * made its first move (SPEC "No first move, no game": a real-time clock
+ * allows CORE_FIRST_MOVE_MS for it, days a move the first deadline), and
+ * the game is aborted instead of lost. */
+static int flag_fallen(const game *g, int64_t now_ms, int *noshow)
+{
+    *noshow = 0;
     if (!clocked(g) || core_over(g))
         return -1;
     int side = tav_session_to_move(g->s);
     if (side != TAV_WHITE && side != TAV_BLACK)
         return -1;
     int64_t since = now_ms - g->last_ms;
-    if (g->clk_days > 0)
-        return since > g->clk_days * 86400000 ? side : -1;
-    return g->left_ms[side] - since <= 0 ? side : -1;
+    int due = g->clk_days > 0 ? since > g->clk_days * 86400000 : g->left_ms[side] - since <= 0;
+    if (!due && g->clk_days == 0 && since >= CORE_FIRST_MOVE_MS)
+        due = 2;
+    if (!due)
+        return -1;
+    if (!has_moved(g, side))
+        *noshow = 1;
+    else if (due == 2)
+        return -1;
+    return side;
 }
 
 /* A flag fell: the game ends on time, the other side winning. */
@@ -843,8 +985,23 @@ static int end_by_server(core *C, game *g, const char *end, int winner)
     return 0;
 }
 
-static int flag(core *C, game *g, int side)
+static int flag(core *C, game *g, int side, int noshow)
 {
+    if (noshow) {
+        /* No first move, no game: unrated, no winner; the side that did
+         * not move is kept with the offers (the page says it in words). */
+        if (end_by_server(C, g, "abort", TAV_NONE) != 0)
+            return -1;
+        offer_keep k = offers_keep(g);
+        g->absent = side;
+        g->draw_offer = g->takeback_offer = -1;
+        if (offers_store(C, g, &k) != 0)
+            core_log(C, "error: game %s: who did not move could not be stored", g->id);
+        core_log(C, "game %s: aborted, %s did not move", g->id,
+                 side == TAV_WHITE ? "white" : "black");
+        tell(C, g);
+        return 0;
+    }
     int64_t kept = g->left_ms[side];
     g->left_ms[side] = 0;
     if (end_by_server(C, g, "time", 1 - side) != 0) {
@@ -856,16 +1013,136 @@ static int flag(core *C, game *g, int side)
     return 0;
 }
 
-/* The server's own timer: every game in memory whose clock runs. */
+/* The server's own timer: every game in memory whose clock runs.  A game
+ * that became claimable (its side to move gone long enough) is shown anew
+ * to its viewers once. */
 static void clock_tick(core *C)
 {
     int64_t now = core_game_ms(C);
     for (game *g = C->clocked, *next; g; g = next) {
         next = g->knext;
-        int side = flag_fallen(g, now);
-        if (side >= 0 && claim(C, g))
-            flag(C, g, side);
+        int noshow = 0;
+        int side = flag_fallen(g, now, &noshow);
+        if (side >= 0 && claim(C, g)) {
+            flag(C, g, side, noshow);
+            continue;
+        }
+        int mover = tav_session_to_move(g->s);
+        if (!g->claim_told && (mover == TAV_WHITE || mover == TAV_BLACK) &&
+            core_claim_in(g, 1 - mover, now) == 0) {
+            g->claim_told = 1;
+            changed(g);
+            tell(C, g);
+        }
     }
+}
+
+/* Whether a claim may ever be made in g: a game between two people's
+ * accounts with a real-time clock. */
+static int claim_kind(const game *g)
+{
+    return g->clk_initial_ms > 0 && g->human[0] && g->human[1] && g->account[0][0] &&
+           g->account[1][0];
+}
+
+/* g joins the games whose clocks run: whose accounts are away now. */
+static void away_start(core *C, game *g)
+{
+    int64_t now = core_game_ms(C);
+    for (int side = 0; side < 2; side++)
+        g->away_ms[side] = claim_kind(g) && C->ev.present &&
+                                   !C->ev.present(C->ev.ctx, g->account[side])
+                               ? now
+                               : 0;
+    g->claim_told = 0;
+}
+
+int64_t core_claim_in(const game *g, int side, int64_t now_ms)
+{
+    if ((side != TAV_WHITE && side != TAV_BLACK) || !claim_kind(g) || core_over(g))
+        return -1;
+    int mover = tav_session_to_move(g->s);
+    if (mover != 1 - side || !g->away_ms[mover] || !has_moved(g, mover))
+        return -1;   /* a first move not made aborts instead */
+    int64_t at = g->away_ms[mover] + CORE_ABANDON_MS;
+    return now_ms >= at ? 0 : at - now_ms;
+}
+
+void core_account_presence(core *C, const char *account, int present)
+{
+    if (!account || !account[0])
+        return;
+    int64_t now = core_game_ms(C);
+    for (game *g = C->clocked; g; g = g->knext) {
+        if (!claim_kind(g))
+            continue;
+        int touched = 0;
+        for (int side = 0; side < 2; side++) {
+            if (strcasecmp(g->account[side], account) != 0)
+                continue;
+            int64_t want = present ? 0 : now;
+            if ((g->away_ms[side] != 0) != (want != 0)) {
+                g->away_ms[side] = want;
+                touched = 1;
+            }
+        }
+        if (touched) {
+            /* The other side's claim (or its countdown) comes or goes. */
+            g->claim_told = 0;
+            changed(g);
+            tell(C, g);
+        }
+    }
+}
+
+core_status core_claim(core *C, game *g, const core_cred *who, const char *result, char *err,
+                       size_t errlen)
+{
+    int side = core_side_of(g, who);
+    if (side < 0) {
+        snprintf(err, errlen, "not a seat of this game");
+        return CORE_FORBIDDEN;
+    }
+    int win = strcmp(result, "win") == 0;
+    if (!win && strcmp(result, "draw") != 0) {
+        snprintf(err, errlen, "result is \"win\" or \"draw\"");
+        return CORE_BAD;
+    }
+    if (core_over(g)) {
+        snprintf(err, errlen, "the game is over");
+        return CORE_CONFLICT;
+    }
+    int64_t now = core_game_ms(C);
+    int noshow = 0;
+    int fell = flag_fallen(g, now, &noshow);
+    if (fell >= 0) {
+        flag(C, g, fell, noshow);
+        snprintf(err, errlen, "the game is over");
+        return CORE_CONFLICT;
+    }
+    int64_t in = core_claim_in(g, side, now);
+    if (in != 0) {
+        if (in > 0)
+            snprintf(err, errlen, "the other player may still come back: claim in %lld s",
+                     (long long)((in + 999) / 1000));
+        else
+            snprintf(err, errlen, "nothing to claim: the other player is here, or it is your turn");
+        return CORE_CONFLICT;
+    }
+    int gone = 1 - side;
+    if (end_by_server(C, g, "abandon", win ? side : TAV_DRAW) != 0) {
+        snprintf(err, errlen, "the claim could not be stored");
+        return CORE_UNAVAILABLE;
+    }
+    offer_keep k = offers_keep(g);
+    g->absent = gone;
+    g->draw_offer = g->takeback_offer = -1;
+    if (offers_store(C, g, &k) != 0)
+        core_log(C, "error: game %s: who left could not be stored", g->id);
+    core_log(C, "game %s: %s left, %s claimed %s", g->id, gone == TAV_WHITE ? "white" : "black",
+             side == TAV_WHITE ? "white" : "black", win ? "the win" : "a draw");
+    after_change(C, g);
+    return CORE_OK;
 }
 
 /* Keep the list of games whose clocks run (they stay in memory). */
@@ -877,6 +1154,7 @@ static void clock_list(core *C, game *g)
     if (want) {
         g->knext = C->clocked;
         C->clocked = g;
+        away_start(C, g);
         claim(C, g);   /* many instances: the first to hold it judges its flags */
     } else {
         for (game **pp = &C->clocked; *pp; pp = &(*pp)->knext)
@@ -910,8 +1188,11 @@ static int commit_move(core *C, game *g, const char *text, char *err, size_t err
     /* A move declines the other side's offers; a take-back asked refers to
      * the position it was asked in, so any move ends it. */
     int nd = g->draw_offer == mover ? mover : -1;
-    if (nd != g->draw_offer || g->takeback_offer >= 0)
+    if (nd != g->draw_offer || g->takeback_offer >= 0 || g->spent[0] || g->spent[1]) {
+        /* One offer per side per move: what was spent may be offered again. */
+        g->spent[0] = g->spent[1] = 0;
         offers_write(C, g, nd, -1);
+    }
     if (clocked(g) && (mover == TAV_WHITE || mover == TAV_BLACK))
         g->left_ms[mover] += g->clk_inc_ms - ms;
     C->moves_played++;
@@ -1536,10 +1817,12 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
         snprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
         return CORE_CONFLICT;
     }
-    int fell = flag_fallen(g, core_game_ms(C));
+    int noshow = 0;
+    int fell = flag_fallen(g, core_game_ms(C), &noshow);
     if (fell >= 0) {
-        flag(C, g, fell);
-        snprintf(err, errlen, "time is up: the game is over");
+        flag(C, g, fell, noshow);
+        snprintf(err, errlen, noshow ? "the first move came too late: the game is aborted"
+                                     : "time is up: the game is over");
         return CORE_CONFLICT;
     }
     if (res.over || g->end[0]) {
@@ -1632,13 +1915,38 @@ core_status core_offer(core *C, game *g, const core_cred *who, const char *kind,
         snprintf(err, errlen, "not a seat of this game");
         return CORE_FORBIDDEN;
     }
-    int draw = strcmp(kind, "draw") == 0, tb = strcmp(kind, "takeback") == 0;
+    int draw = strcmp(kind, "draw") == 0, tb = strcmp(kind, "takeback") == 0,
+        rm = strcmp(kind, "rematch") == 0;
     int offer = strcmp(act, "offer") == 0, accept = strcmp(act, "accept") == 0,
         decline = strcmp(act, "decline") == 0;
-    if ((!draw && !tb) || (!offer && !accept && !decline)) {
-        snprintf(err, errlen, "kind is \"draw\" or \"takeback\"; act \"offer\", \"accept\" or "
-                              "\"decline\"");
+    if ((!draw && !tb && !rm) || (!offer && !accept && !decline)) {
+        snprintf(err, errlen, "kind is \"draw\", \"takeback\" or \"rematch\"; act \"offer\", "
+                              "\"accept\" or \"decline\"");
         return CORE_BAD;
+    }
+    if (rm) {
+        /* A rematch is offered and accepted with POST .../rematch; here it
+         * is declined, or withdrawn by its maker, who may not offer it again
+         * in this game. */
+        if (!decline) {
+            snprintf(err, errlen, "a rematch is offered and accepted with POST "
+                                  "/api/games/ID/rematch");
+            return CORE_BAD;
+        }
+        if (g->rematch_offer < 0 || g->rematch[0]) {
+            snprintf(err, errlen, "no rematch is offered");
+            return CORE_CONFLICT;
+        }
+        offer_keep k = offers_keep(g);
+        g->spent[2] |= 1 << g->rematch_offer;
+        g->rematch_offer = -1;
+        if (offers_store(C, g, &k) != 0) {
+            snprintf(err, errlen, "the offer could not be stored");
+            return CORE_UNAVAILABLE;
+        }
+        changed(g);
+        tell(C, g);
+        return CORE_OK;
     }
     if (!g->human[0] || !g->human[1]) {
         snprintf(err, errlen, "offers are between two people (against the computer: undo)");
@@ -1671,6 +1979,16 @@ core_status core_offer(core *C, game *g, const core_cred *who, const char *kind,
         }
         if (cur == side)
             return CORE_OK;   /* offered already */
+        if (g->spent[draw ? 0 : 1] & (1 << side)) {
+            snprintf(err, errlen, "you have offered this once since the last move: offer it "
+                                  "again after a move");
+            return CORE_CONFLICT;
+        }
+        if (offer_counted(C, g->account[side]) != 0) {
+            snprintf(err, errlen, "too many offers: at most %d a minute",
+                     CORE_OFFERS_PER_WINDOW);
+            return CORE_LIMIT;
+        }
         if (draw)
             nd = side;
         else
@@ -1680,6 +1998,8 @@ core_status core_offer(core *C, game *g, const core_cred *who, const char *kind,
             snprintf(err, errlen, "nothing is offered");
             return CORE_CONFLICT;
         }
+        /* Withdrawn or declined: its maker offers it again after a move. */
+        g->spent[draw ? 0 : 1] |= 1 << cur;
         if (draw)
             nd = -1;
         else
@@ -1895,7 +2215,8 @@ int core_computer_account(const char *player, char out[STORE_NAME_LEN])
 }
 
 core_status core_create_rated(core *C, peer *by, const char *name, const char *options,
-                              const char *const player[2], const char *account, core_made *m)
+                              const char *const player[2], const char *account,
+                              const store_seek *clock, core_made *m)
 {
     memset(m, 0, sizeof *m);
     int human = strcmp(player[0], "human") == 0 ? 0 : strcmp(player[1], "human") == 0 ? 1 : -1;
@@ -1909,6 +2230,15 @@ core_status core_create_rated(core *C, peer *by, const char *name, const char *o
     if (!account || !account[0]) {
         snprintf(m->err, sizeof m->err, "sign in to play rated");
         return m->status = CORE_FORBIDDEN;
+    }
+    if (!clock || (!clock->initial && !clock->days) || !lobby_clock_ok(clock)) {
+        /* SPEC "Consent and fair endings": a rated game needs a clock. */
+        snprintf(m->err, sizeof m->err,
+                 !clock || (!clock->initial && !clock->days)
+                     ? "a rated game needs a clock"
+                     : "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
+                       "or {\"days\": 1, 2, 3, 5, 7 or 14}");
+        return m->status = CORE_BAD;
     }
     /* The account's unfinished rated games against the computer in memory
      * (a game in play with a computer seat stays there while it runs). */
@@ -1943,7 +2273,7 @@ core_status core_create_rated(core *C, peer *by, const char *name, const char *o
     const char *acc[2];
     acc[human] = account;
     acc[1 - human] = cpu;
-    return create_game_as(C, s, player, by, 0, NULL, acc, 1, NULL, m);
+    return create_game_as(C, s, player, by, 0, NULL, acc, 1, clock, m);
 }
 
 /* A rematch of a finished game (docs/server-api.md): colours swapped, the
@@ -1970,6 +2300,33 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
             return m->status = CORE_UNAVAILABLE;
         }
         return m->status = CORE_OK;
+    }
+    /* Between two people's accounts a rematch is an offer (SPEC "Consent
+     * and fair endings"): the first to ask offers it, nothing is made; the
+     * other asking accepts it.  Nobody is seated in a game they did not
+     * agree to. */
+    int consent = g->human[0] && g->human[1] && g->account[0][0] && g->account[1][0];
+    if (consent && g->rematch_offer != 1 - side) {
+        if (g->rematch_offer == side)
+            return m->status = CORE_OFFERED;   /* offered already */
+        if (g->spent[2] & (1 << side)) {
+            snprintf(m->err, sizeof m->err, "your rematch offer in this game was withdrawn or declined: it is not made again");
+            return m->status = CORE_CONFLICT;
+        }
+        if (offer_counted(C, g->account[side]) != 0) {
+            snprintf(m->err, sizeof m->err, "too many offers: at most %d a minute",
+                     CORE_OFFERS_PER_WINDOW);
+            return m->status = CORE_LIMIT;
+        }
+        offer_keep k = offers_keep(g);
+        g->rematch_offer = side;
+        if (offers_store(C, g, &k) != 0) {
+            snprintf(m->err, sizeof m->err, "the offer could not be stored");
+            return m->status = CORE_UNAVAILABLE;
+        }
+        changed(g);
+        tell(C, g);
+        return m->status = CORE_OFFERED;
     }
     const char *player[2] = {g->player[1], g->player[0]};
     if ((m->status = creation_allowed(C, by, player, m->err, sizeof m->err)) != CORE_OK)
@@ -2005,6 +2362,12 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
         return m->status = CORE_UNAVAILABLE;
     }
     memcpy(g->rematch, m->g->id, sizeof g->rematch);
+    if (g->rematch_offer >= 0) {
+        offer_keep k = offers_keep(g);
+        g->rematch_offer = -1;   /* accepted: the game says its rematch instead */
+        if (offers_store(C, g, &k) != 0)
+            core_log(C, "error: game %s: the accepted offer could not be cleared", g->id);
+    }
     changed(g);
     after_change(C, g);
     return st;
@@ -2081,7 +2444,8 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = local && g->human[0] && g->human[1];
     sg.local = g->local;
-    g->draw_offer = g->takeback_offer = -1;
+    g->draw_offer = g->takeback_offer = g->rematch_offer = g->absent = -1;
+    sg.draw_offer = sg.takeback_offer = -1;
     g->rated = sg.rated = rated && account;
     sg.status = store_status(g);
     int64_t now = core_game_ms(C);

@@ -58,5 +58,7 @@ void core_slow_submit(core *C, job *j);
 /* results.c: a game between accounts ended: its winner, how, and the
  * ratings, written with it. */
 void results_game_ended(core *C, game *g);
+/* lobby.c: a valid clock (a real-time one, days a move, or none: 0 0 0). */
+int lobby_clock_ok(const store_seek *s);
 
 #endif

@@ -132,7 +132,7 @@ static void seek_settled(core *C, const void *data, int ok)
 
 /* ---- requests ---- */
 
-static int clock_ok(const store_seek *s)
+int lobby_clock_ok(const store_seek *s)
 {
     if (s->days)
         return !s->initial && !s->increment &&
@@ -180,9 +180,14 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
             return CORE_BAD;
         }
     }
-    if (!clock_ok(want)) {
+    if (!lobby_clock_ok(want)) {
         snprintf(err, errlen, "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
                               "or {\"days\": 1, 2, 3, 5, 7 or 14}");
+        return CORE_BAD;
+    }
+    if (want->rated && !want->initial && !want->days) {
+        /* SPEC "Consent and fair endings": a rated game needs a clock. */
+        snprintf(err, errlen, "a rated game needs a clock");
         return CORE_BAD;
     }
     int mine = 0;

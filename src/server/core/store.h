@@ -47,9 +47,14 @@ typedef struct store_game {
     int64_t clock_initial, clock_increment;   /* a real-time clock, seconds (0 0: none) */
     int64_t clock_days;            /* correspondence: days a move (0: none) */
     int64_t started_ms;            /* unix ms when the game began (its clocks' start) */
-    int draw_offer, takeback_offer;   /* the side offering a draw, asking a take-back; -1 none */
+    int draw_offer, takeback_offer;   /* the side offering a draw, asking a take-back; -1 none.
+                                         The core packs more into them (games.c, offers_pack):
+                                         which sides' offers were spent since the last move, a
+                                         rematch offer and the side whose absence ended the game;
+                                         with none of that they hold the side, or -1. */
     char winner[8];                /* once over: "white", "black", "draw"; else "" */
-    char end[12];                  /* once over: "normal", "resign", "time", "abort", "agreement"; else "" */
+    char end[12];                  /* once over: "normal", "resign", "time", "abort", "agreement",
+                                      "abandon"; else "" */
     unsigned char seat_hash[2][STORE_HASH_LEN];
     int64_t stamp;                 /* changes whenever the game's row is written (0: not kept) */
 } store_game;

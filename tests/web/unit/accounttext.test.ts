@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { accountError, endReason, gameLine, nameProblem, passwordProblem, plotPoints, ratingHistory, ratingText, takerColour } from "../../../web/src/accounttext";
-import { accountGame, canAbort, endText, resultText, statusText, whoText } from "../../../web/src/gametext";
+import { accountGame, canAbort, claimView, endText, rematchDeclinedText, rematchView, resultText, statusText, whoText } from "../../../web/src/gametext";
 import type { Game } from "../../../web/src/types";
 
 function game(over: Partial<Game>): Game {
@@ -65,6 +65,32 @@ describe("account words (accounttext.ts)", () => {
     const aborted = game({ over: true, end: "abort" });
     assert.equal(resultText(aborted), "Aborted");
     assert.equal(statusText(aborted, ["white"]), "Aborted");
+  });
+
+  test("consent and fair endings in words", () => {
+    assert.equal(endReason("abort", "none", "white"), "Aborted: White did not move. No result, and no rating changes.");
+    assert.match(endText(game({ over: true, end: "abort", absent: "black" })), /^Aborted: Black \(bob\) did not move\./);
+    assert.equal(endReason("abandon", "white", "black", { white: "alice", black: "bob" }), "Black (bob) left the game: White (alice) claimed the win.");
+    assert.equal(endReason("abandon", "draw", "white"), "White left the game: Black called it a draw.");
+    assert.match(gameLine("alice", { id: "a", game: "urbino", white: "alice", black: "bob", winner: "white", end: "abandon", rated: true }), /won \(the opponent left\) · rated$/);
+    // the rematch offer: offered by bob to alice, alice's own, none yet, made already, after an abort
+    const over = { over: true, winner: "white" as const, end: "resign" };
+    const offered = game({ ...over, offers: { draw: null, takeback: null, rematch: "black" } });
+    assert.deepEqual(rematchView(offered, "white"), { text: "bob offers a rematch.", buttons: [
+      { kind: "rematch", act: "accept", label: "Accept" }, { kind: "rematch", act: "decline", label: "Decline" }] });
+    assert.equal(rematchView(offered, "black")?.text, "Rematch offered — waiting for alice.");
+    assert.deepEqual(rematchView(game({ ...over, offers: { draw: null, takeback: null, rematch: null } }), "white")?.buttons.map((b) => b.act), ["offer"]);
+    assert.equal(rematchView(game({ ...over, rematch: "NEW" }), "white"), null);
+    assert.equal(rematchView(game({ over: true, end: "abort" }), "white"), null);
+    assert.equal(rematchView(game({ ...over, black: "ai:level=3", accounts: { white: "alice", black: "Computer-3" } }), "white"), null);
+    assert.equal(rematchDeclinedText(offered, "white"), "bob declined the rematch.");
+    // the claim: a countdown, then the buttons
+    const running = game({ tomove: "black", ply: 3 });
+    const wait = claimView(running, "white", 41200);
+    assert.equal(wait?.text, "bob has left. If they are not back, you may end the game in 42 s.");
+    assert.deepEqual(wait?.buttons.map((b) => [b.label, b.disabled]), [["Claim the win", true], ["Call it a draw", true]]);
+    assert.deepEqual(claimView(running, "white", 0)?.buttons.map((b) => b.disabled), [false, false]);
+    assert.equal(claimView(running, "white", null), null);
   });
 
   test("players named by their accounts", () => {
