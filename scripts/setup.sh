@@ -24,6 +24,7 @@ command -v tmux >/dev/null 2>&1 || need="$need tmux"
 command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v npm >/dev/null 2>&1 || need="$need npm"
 [ -x /usr/bin/chromium ] || need="$need chromium"
+command -v systemd-analyze >/dev/null 2>&1 || need="$need systemd"   # the unit's check (tests/server/operator.mjs)
 for pkg in libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libsodium-dev \
     libpq-dev postgresql nginx-light wasi-libc libclang-rt-dev-wasm32 lld clang; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"

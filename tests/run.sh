@@ -247,6 +247,10 @@ fi
 # across instances, a raced ply, the lobby, instances killed mid-game, the
 # database restarted (its own PostgreSQL and nginx).
 suite all "server cluster (3 instances, nginx, PostgreSQL)" env -u TAV_TEST_PG BUILD="$BUILD" timeout 600 node tests/server/cluster.mjs
+# What an operator relies on (docs/deploy.md): make install, the unit,
+# health, metrics, signals, a database that comes up late, the guide's
+# backup and restore run as written (its own PostgreSQL).
+suite all "server operator (install, health, metrics, signals, restore)" env -u TAV_TEST_PG BUILD="$BUILD" timeout 600 node tests/server/operator.mjs
 suite all "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
 # The attacks the server was hardened against (scripts/attack.mjs): each
 # replayed against servers of its own, one row per attack.

@@ -11,9 +11,12 @@
 //  - GET /metrics: Prometheus text, parsed, its counters moving with moves
 //    played; refused to an address not allowed;
 //  - the request log: the client's address, status, latency and instance
-//    name, never a seat token.
+//    name, never a seat token;
+//  - docs/deploy.md's backup and restore blocks run as written (with a sudo
+//    and a systemctl of the test's own): a private dump, a database owned by
+//    the role tavoliere, the instances started on it.
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
@@ -185,4 +188,127 @@ await main(async (defer) => {
   late.child.kill("SIGTERM");
   eq((await late.exited).code, 0, "the PostgreSQL instance stops cleanly");
   check(!/AddressSanitizer|LeakSanitizer|runtime error:/.test(late.out), "no sanitizer report from it", late.out.slice(-500));
+
+  // ---- docs/deploy.md's backup and restore, run as written ----
+  await backupAndRestore(defer, pgdir, uri);
 });
+
+// The shell blocks of docs/deploy.md that follow a "<!-- NAME: run as
+// written ... -->" line.
+function guideBlock(name) {
+  const doc = readFileSync("docs/deploy.md", "utf8");
+  const m = new RegExp(`<!-- ${name}: run as written[^>]*-->\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``).exec(doc);
+  return m ? m[1] : null;
+}
+
+// The guide's commands need root, PostgreSQL's superuser and systemd: the
+// test gives them a `sudo` that runs `-u postgres` commands as the postgres
+// user against the throwaway server, and a `systemctl` that starts and stops
+// instances of the test (tavoliere@PORT -> a free port of the test's own).
+async function backupAndRestore(defer, pgdir, uri) {
+  const u = new URL(uri);
+  const pgport = u.port;
+  const psql = (db, sql) => execFileSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-At", "-h", "127.0.0.1", "-p", pgport, "-U", "tav", "-d", db, "-c", sql],
+    { encoding: "utf8" }).trim();
+  // What the guide's PostgreSQL section makes: a role with a password, a database it owns.
+  psql("postgres", "CREATE ROLE tavoliere LOGIN PASSWORD 'a long random password'");
+  psql("postgres", "CREATE DATABASE tavoliere OWNER tavoliere");
+  const appDb = `postgresql://tavoliere:a%20long%20random%20password@127.0.0.1:${pgport}/tavoliere`;
+  const work = mkdtempSync("/tmp/tav-guide-");
+  chmodSync(work, 0o755);
+  defer(() => rmSync(work, { recursive: true, force: true }));
+  const shim = join(work, "bin");
+  execFileSync("mkdir", ["-p", shim, join(work, "run")]);
+  const ports = {};
+  for (const p of [8001, 8002, 8003]) ports[p] = await freePort();
+  writeFileSync(join(shim, "sudo"), `#!/bin/sh
+# sudo -u USER CMD...: CMD as USER, aimed at the test's PostgreSQL
+# (the throwaway server's superuser is "tav"; Debian's postgres user connects
+# to its database "postgres" by default)
+[ "$1" = -u ] || { echo "shim sudo: only -u USER" >&2; exit 2; }
+user=$2; shift 2
+export PGHOST=127.0.0.1 PGPORT=${pgport} PGUSER=tav PGDATABASE=postgres
+if [ "$(id -u)" -eq 0 ]; then exec runuser -u "$user" -- env PGHOST=127.0.0.1 PGPORT=${pgport} PGUSER=tav PGDATABASE=postgres "$@"; fi
+exec "$@"
+`, { mode: 0o755 });
+  writeFileSync(join(shim, "systemctl"), `#!/bin/sh
+# systemctl start|stop tavoliere@PORT...: the test's instances
+act=$1; shift
+run=${join(work, "run")}
+case $act in
+stop)
+  for f in "$run"/*.pid; do
+    [ -e "$f" ] || continue
+    pid=$(cat "$f"); kill -TERM "$pid" 2>/dev/null
+    i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done
+    rm -f "$f"
+  done ;;
+start)
+  for unit; do
+    n=\${unit#tavoliere@}
+    case $n in ${Object.entries(ports).map(([k, v]) => `${k}) port=${v} ;;`).join(" ")} *) echo "shim systemctl: $unit?" >&2; exit 2 ;; esac
+    TAVOLIERE_DB='${appDb}' nohup ${resolve(BIN)} serve --host 127.0.0.1 --port $port --name guide-$n --quiet >"$run/$n.log" 2>&1 &
+    echo $! >"$run/$n.pid"
+  done ;;
+*) echo "shim systemctl: $act?" >&2; exit 2 ;;
+esac
+`, { mode: 0o755 });
+  const env = { ...process.env, PATH: `${shim}:${process.env.PATH}` };
+  const runGuide = (script) => execFileSync("sh", ["-e", "-c", script], { encoding: "utf8", env, stdio: ["ignore", "pipe", "pipe"] });
+
+  // The site runs (through the guide's own systemctl start) and a game is played.
+  runGuide("systemctl start tavoliere@8001");
+  const base = `http://127.0.0.1:${ports[8001]}`;
+  const up = await until(async () => (await get(base, "/api/health").catch(() => ({ status: 0 }))).status === 200, 30000);
+  check(up, "the guide's instance runs as the role tavoliere (password, its own database)");
+  const made = await post(base, "/api/games", { game: "epaminondas", white: "human", black: "human" });
+  const { id, seats } = made.body;
+  const play = async () => {
+    const g = (await get(base, `/api/games/${id}`)).body;
+    const mine = (await get(base, `/api/games/${id}?seat=${seats[g.tomove]}`)).body;
+    return (await post(base, `/api/games/${id}/moves`, { seat: seats[g.tomove], move: mine.legal[0], ply: mine.ply })).status;
+  };
+  eq([await play(), await play()], [200, 200], "two moves before the backup");
+
+  // The backup block, as written (its folder in the test's place).
+  const backup = guideBlock("backup");
+  const backups = join(work, "backups");
+  check(!!backup && backup.startsWith("BACKUPS=/var/backups/tavoliere\n"), "docs/deploy.md has the backup block", backup);
+  try {
+    runGuide(backup.replace("BACKUPS=/var/backups/tavoliere", `BACKUPS=${backups}`));
+    check(true, "the guide's backup commands run as written");
+  } catch (e) {
+    check(false, "the guide's backup commands run as written", String(e.stderr || e.message).slice(0, 600));
+  }
+  const dumps = existsSync(backups) ? readdirSync(backups).filter((f) => /^tavoliere-\d{4}-\d\d-\d\d\.dump$/.test(f)) : [];
+  check(dumps.length === 1, "a dump named by the date", dumps.join(" "));
+  const dump = dumps.length ? join(backups, dumps[0]) : "";
+  check(dump && (statSync(dump).mode & 0o077) === 0 && (statSync(backups).mode & 0o077) === 0,
+    "the dump and its folder are private (no access for group or others)", dump && (statSync(dump).mode & 0o777).toString(8));
+  eq(await play(), 200, "a move after the backup (the restore takes the game back before it)");
+
+  // The restore block, as written (the dump's name in the test's place).
+  const restore = guideBlock("restore");
+  check(!!restore && /^DUMP=\S+\n/.test(restore), "docs/deploy.md has the restore block", restore);
+  try {
+    runGuide(restore.replace(/^DUMP=\S+\n/, `DUMP=${dump}\n`));
+    check(true, "the guide's restore commands run as written");
+  } catch (e) {
+    check(false, "the guide's restore commands run as written", String(e.stderr || e.message).slice(0, 600));
+  }
+  const bases = [8001, 8002, 8003].map((p) => `http://127.0.0.1:${ports[p]}`);
+  const all = await until(async () => {
+    const st = await Promise.all(bases.map((b) => get(b, "/api/health").then((x) => x.status, () => 0)));
+    return st.every((x) => x === 200);
+  }, 30000);
+  check(all, "after the restore the three instances start and serve on the restored database",
+    ["8001", "8002", "8003"].map((n) => { try { return readFileSync(join(work, "run", `${n}.log`), "utf8").slice(-300); } catch { return ""; } }).join(" | "));
+  const back = (await get(bases[1], `/api/games/${id}`)).body;
+  eq(back.moves && back.moves.length, 2, "the restored game is as it was at the backup");
+  eq((await post(bases[2], "/api/games", { game: "urbino", white: "human", black: "human" })).status, 201,
+    "the instances write to the restored database (it belongs to tavoliere)");
+  eq(psql("postgres", "SELECT datname FROM pg_database WHERE datname LIKE 'tavoliere%' ORDER BY 1"), "tavoliere\ntavoliere_before_restore",
+    "the database as it was is kept under another name");
+  eq(psql("tavoliere", "SELECT DISTINCT tableowner FROM pg_tables WHERE schemaname = 'public'"), "tavoliere", "every restored table belongs to tavoliere");
+  runGuide("systemctl stop tavoliere@8001");
+}
