@@ -461,6 +461,12 @@ main(async (cleanup) => {
   eq([wasm.status, wasm.headers.get("content-type"), wasm.headers.get("cache-control")], [200, "application/wasm", "no-cache"],
     "nginx: the engine for the browser, as application/wasm, asked again each time");
   await wasm.arrayBuffer();
+  const man = await fetch(nginx.base + "/manifest.webmanifest");
+  eq([man.status, man.headers.get("content-type")], [200, "application/manifest+json"], "nginx: the manifest as application/manifest+json");
+  await man.arrayBuffer();
+  eq((await request(nginx.base, "GET", "/metrics")).status, 404, "nginx: the instances' /metrics is not reachable through the site");
+  const slow = await request(nginx.base, "GET", "/api/health");
+  check(slow.status === 200 && slow.body.status === "ok", "nginx: an instance's /api/health through the site", JSON.stringify(slow.body));
   const sw = await request(nginx.base, "GET", "/sw.js");
   check(sw.status === 200 && sw.text.includes("fetch"), "nginx: the service worker is served", sw.status);
   const play = await request(nginx.base, "GET", "/play/urbino?level=1&colour=white");
