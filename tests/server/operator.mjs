@@ -12,7 +12,7 @@
 //    played; refused to an address not allowed;
 //  - the request log: the client's address, status, latency and instance
 //    name, never a seat token;
-//  - docs/deploy.md's backup and restore blocks run as written (with a sudo
+//  - docs/deploy.md's backup and restore blocks run as written (with a runuser
 //    and a systemctl of the test's own): a private dump, a database owned by
 //    the role tavoliere, the instances started on it.
 import { execFileSync, spawn } from "node:child_process";
@@ -23,6 +23,7 @@ import WebSocket from "ws";
 import { BIN, BUILD, SAN, check, eq, freePort, get, main, post, startServer, tempDir, until } from "./lib.mjs";
 
 const PGSH = "scripts/pg-throwaway.sh";
+const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser"].find((p) => existsSync(p)) || "runuser";
 const pgsh = (args) => execFileSync("sh", [PGSH, ...args], { encoding: "utf8" }).trim();
 
 // A GET from a chosen loopback source address: {status, text}.
@@ -202,8 +203,8 @@ function guideBlock(name) {
 }
 
 // The guide's commands need root, PostgreSQL's superuser and systemd: the
-// test gives them a `sudo` that runs `-u postgres` commands as the postgres
-// user against the throwaway server, and a `systemctl` that starts and stops
+// test gives them a `runuser` that runs `-u postgres --` commands as the
+// postgres user against the throwaway server, and a `systemctl` that starts and stops
 // instances of the test (tavoliere@PORT -> a free port of the test's own).
 async function backupAndRestore(defer, pgdir, uri) {
   const u = new URL(uri);
@@ -221,15 +222,16 @@ async function backupAndRestore(defer, pgdir, uri) {
   execFileSync("mkdir", ["-p", shim, join(work, "run")]);
   const ports = {};
   for (const p of [8001, 8002, 8003]) ports[p] = await freePort();
-  writeFileSync(join(shim, "sudo"), `#!/bin/sh
-# sudo -u USER CMD...: CMD as USER, aimed at the test's PostgreSQL
-# (the throwaway server's superuser is "tav"; Debian's postgres user connects
-# to its database "postgres" by default)
-[ "$1" = -u ] || { echo "shim sudo: only -u USER" >&2; exit 2; }
-user=$2; shift 2
-export PGHOST=127.0.0.1 PGPORT=${pgport} PGUSER=tav PGDATABASE=postgres
-if [ "$(id -u)" -eq 0 ]; then exec runuser -u "$user" -- env PGHOST=127.0.0.1 PGPORT=${pgport} PGUSER=tav PGDATABASE=postgres "$@"; fi
-exec "$@"
+  writeFileSync(join(shim, "runuser"), `#!/bin/sh
+# runuser -u USER -- CMD...: CMD as USER (the real runuser), aimed at the
+# test's PostgreSQL (the throwaway server's superuser is "tav"; Debian's
+# postgres user connects to its database "postgres" by default)
+[ "$1" = -u ] && [ "$3" = -- ] || { echo "shim runuser: only -u USER -- CMD" >&2; exit 2; }
+user=$2; shift 3
+if [ "$(id -u)" -eq 0 ]; then
+  exec ${RUNUSER} -u "$user" -- env PGHOST=127.0.0.1 PGPORT=${pgport} PGUSER=tav PGDATABASE=postgres "$@"
+fi
+exec env PGHOST=127.0.0.1 PGPORT=${pgport} PGUSER=tav PGDATABASE=postgres "$@"
 `, { mode: 0o755 });
   writeFileSync(join(shim, "systemctl"), `#!/bin/sh
 # systemctl start|stop tavoliere@PORT...: the test's instances
