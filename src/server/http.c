@@ -186,17 +186,35 @@ void live_broadcast(srv *S, game *g)
         msg_unref(m[k]);
 }
 
+/* 1 when `addr` is a proxy whose X-Real-IP is believed: with --proxy (or
+ * --tls-proxy) a loopback peer (nginx on this machine), and the addresses
+ * given with --proxy-addr. */
+static int trusted_proxy(const srv *S, const char *addr)
+{
+    if (!S->behind_proxy)
+        return 0;
+    if (peer_is_loopback(addr))
+        return 1;
+    const char *a = strncmp(addr, "::ffff:", 7) == 0 ? addr + 7 : addr;
+    for (int i = 0; i < S->nproxies; i++)
+        if (strcmp(S->proxies[i], addr) == 0 || strcmp(S->proxies[i], a) == 0)
+            return 1;
+    return 0;
+}
+
 peer *http_peer(srv *S, struct lws *wsi)
 {
     char addr[64];
     if (!wsi || !lws_get_peer_simple(wsi, addr, sizeof addr))
         return NULL;
-    if (S->behind_proxy && peer_is_loopback(addr)) {
-        /* --proxy: the proxy on this machine says whose request it is
-         * (nginx: proxy_set_header X-Real-IP $remote_addr); the per-address
-         * limits count that address.  Only a loopback peer is believed. */
+    if (trusted_proxy(S, addr)) {
+        /* The proxy says whose request it is (nginx: proxy_set_header
+         * X-Real-IP $remote_addr); the per-address limits count that
+         * address.  libwebsockets knows X-Real-IP as a header of its own
+         * (it is never a "custom" header).  Only a trusted proxy's header
+         * is believed; anyone else's is ignored. */
         char real[64];
-        int n = lws_hdr_custom_copy(wsi, real, sizeof real, "x-real-ip:", 10);
+        int n = lws_hdr_copy(wsi, real, sizeof real, WSI_TOKEN_HTTP_X_REAL_IP);
         struct in6_addr a6;
         struct in_addr a4;
         if (n > 0 && n < (int)sizeof real &&
@@ -224,6 +242,8 @@ static int conn_accept(srv *S, const struct lws_filter_network_conn_args *a)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, addr, sizeof addr);
     else if (ss->ss_family == AF_INET6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, addr, sizeof addr);
+    if (trusted_proxy(S, addr))
+        return 0;   /* the proxy: it counts connections per client itself (limit_conn) */
     peer *p = peer_get(S->C, addr);
     if (!p)
         return S->C->cf.limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
@@ -448,7 +468,11 @@ void http_committed(srv *S, long n, int ok)
         conn *next = c->anext;
         if (c->batch <= n) {
             unawait(S, c);
-            if (!ok && c->batch == n) {
+            if (!ok && c->batch == n && c->seek[0] && core_seek_gone(S->C, c->seek)) {
+                /* An accept that lost the race to another instance. */
+                char *b = json_error("the seek is gone: taken or withdrawn");
+                respond_as(c, 409, "application/json", b, b ? strlen(b) : 0, 0);
+            } else if (!ok && c->batch == n) {
                 /* Nothing of it is on disk: the change it answers did not happen. */
                 char *b = json_error("the change could not be stored: try again");
                 respond_as(c, 503, "application/json", b, b ? strlen(b) : 0, 0);
@@ -500,6 +524,7 @@ void http_reply_ready(conn *c, reply *r)
         return;
     }
     memcpy(c->set_cookie, r->set_cookie, sizeof c->set_cookie);
+    memcpy(c->seek, r->seek, sizeof c->seek);
     respond(c, r->status, r->ctype ? r->ctype : "application/json", r->body, strlen(r->body));
 }
 
@@ -795,6 +820,16 @@ static int foreign_origin(struct lws *wsi)
     return strcasecmp(o, host) != 0;
 }
 
+/* A lobby socket asked for by a page of another site (its Origin): the
+ * socket acts with the session cookie, so it is refused as every cookie
+ * request from another site is. */
+static int lobby_from_elsewhere(struct lws *wsi)
+{
+    char uri[64];
+    int n = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
+    return n > 0 && strcmp(uri, "/api/lobby") == 0 && foreign_origin(wsi);
+}
+
 static void run_api(srv *S, conn *c)
 {
     char seatbuf[128], plybuf[48], tokbuf[96];
@@ -805,6 +840,8 @@ static void run_api(srv *S, conn *c)
     who.by = http_peer(S, c->wsi);
     who.token = session_token(c->wsi, tokbuf, sizeof tokbuf);
     who.secure = S->secure_cookies;
+    if (c->method == 'P' && lws_hdr_copy(c->wsi, who.ua, sizeof who.ua, WSI_TOKEN_HTTP_USER_AGENT) < 0)
+        who.ua[0] = 0;
     if (who.token && c->method != 'G' && foreign_origin(c->wsi)) {
         S->requests++;
         respond_error(c, 403, "a request from another site: refused");
@@ -1030,6 +1067,16 @@ void lobby_started(srv *S, const char *account, const char *game_id)
     msg_unref(m);
 }
 
+/* Whether `account` has a lobby socket on this instance. */
+int http_lobby_present(void *ctx, const char *account)
+{
+    srv *S = ctx;
+    for (conn *w = S->lobby; w; w = w->next)
+        if (w->account[0] && strcasecmp(w->account, account) == 0)
+            return 1;
+    return 0;
+}
+
 /* A seat came or went: tell every socket that asked, but `except`. */
 static void presence_tell(gview *gv, conn *except)
 {
@@ -1057,6 +1104,13 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
     if (n > 0 && strcmp(uri, "/api/lobby") == 0) {
         if (!host_allowed(S, wsi)) {
             ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            c->close_after = 1;
+            return;
+        }
+        if (foreign_origin(wsi)) {
+            /* The lobby socket acts with the session cookie: a page of
+             * another site may not open it (as every cookie request). */
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"a socket from another site: refused\"}");
             c->close_after = 1;
             return;
         }
@@ -1348,6 +1402,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         if (S)
             conn_ready(S, wsi);
+        if (S && lobby_from_elsewhere(wsi))
+            return -1;   /* the upgrade is refused */
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (S) {

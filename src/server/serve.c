@@ -76,7 +76,8 @@ static int usage(void)
             "usage: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]\n"
             "                       [--ai-ms MS] [--threads N] [--rate N] [--limit-loopback]\n"
             "                       [--games-per-hour N] [--pace MS] [--allow-host NAME ...]\n"
-            "                       [--live-idle SECS] [--proxy] [--tls-proxy] [--test-clock FILE]\n"
+            "                       [--live-idle SECS] [--proxy] [--tls-proxy] [--proxy-addr ADDR ...]\n"
+            "                       [--test-clock FILE] [--seek-lapse SECS]\n"
             "                       [--stats]\n"
             "                       [--poll] [--quiet]\n");
     return 2;
@@ -124,6 +125,10 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     if (core_pending(S->C))
         srv_flush(S);
     int64_t now = core_unix_ms();
+    if (now - S->lapse_checked >= 1000) {
+        S->lapse_checked = now;
+        core_seeks_lapse(S->C, http_lobby_present, S);
+    }
     if (now - S->idle_swept >= 200) {
         S->idle_swept = now;
         http_idle_sweep(S, now);
@@ -214,6 +219,9 @@ int server_main(int argc, char **argv)
     const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL, *clock_file = NULL;
     const char *hosts[SRV_HOSTS_MAX];
     int nhosts = 0;
+    const char *proxies[SRV_PROXIES_MAX];
+    int nproxies = 0;
+    long seek_lapse = CORE_SEEK_LAPSE_SECS;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
     long pace = CORE_CPU_PACE_MS, live_idle = SRV_IDLE_SECS;
     int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0, behind_proxy = 0, stats = 0;
@@ -270,6 +278,12 @@ int server_main(int argc, char **argv)
             ;
         else if (strcmp(a, "--test-clock") == 0)
             clock_file = v;
+        else if (strcmp(a, "--proxy-addr") == 0 && nproxies < SRV_PROXIES_MAX && strlen(v) < 64 &&
+                 v[0]) {
+            proxies[nproxies++] = v;
+            behind_proxy = 1;
+        } else if (strcmp(a, "--seek-lapse") == 0 && parse_long(v, 1, 86400, &seek_lapse) == 0)
+            ;
         else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
                  v[0])
             hosts[nhosts++] = v;
@@ -288,6 +302,8 @@ int server_main(int argc, char **argv)
     S->quiet = quiet;
     S->secure_cookies = secure_cookies;
     S->behind_proxy = behind_proxy;
+    for (int i = 0; i < nproxies; i++)
+        snprintf(S->proxies[S->nproxies++], sizeof S->proxies[0], "%s", proxies[i]);
     S->stats = stats;
     S->live_idle_ms = live_idle * 1000;
     for (int i = 0; i < nhosts; i++)
@@ -348,7 +364,7 @@ int server_main(int argc, char **argv)
     /* The core: the store, the search workers, the games to resume. */
     core_config cf = {ai_ms,          (int)threads, (int)rate, limit_loopback,
                       (int)per_hour, pace,         quiet,      CORE_IDLE_SECS,
-                      clock_file};
+                      clock_file,     (int)seek_lapse};
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
                       ev_account_done, ev_lobby_changed, ev_started};

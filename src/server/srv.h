@@ -43,6 +43,7 @@
 #define SRV_STATIC_MAX (32L * 1024 * 1024)    /* web files kept in memory, in all */
 
 typedef struct srv srv;
+#define SRV_PROXIES_MAX 8
 typedef struct conn conn;
 typedef struct gview gview;
 
@@ -98,6 +99,7 @@ struct conn {
     long batch;
     conn *aprev, *anext;
     peer *bpeer;         /* the address the body's bytes count against */
+    char seek[STORE_ID_LEN];   /* an accept of this seek waits for its commit */
     size_t bcap;         /* bytes allocated for the body */
     /* WebSocket */
     gview *gv;
@@ -167,9 +169,12 @@ struct srv {
     int uv;              /* the loop is libuv's (else poll) */
     int stopped;         /* the first half of the stop is done */
     int secure_cookies;  /* --tls-proxy: served over TLS by a proxy in front */
-    int behind_proxy;    /* --proxy: loopback requests' X-Real-IP names the client */
+    int behind_proxy;    /* --proxy: the proxy's X-Real-IP names the client */
+    char proxies[SRV_PROXIES_MAX][64];   /* --proxy-addr: the proxies believed besides loopback */
+    int nproxies;
     int stats;           /* --stats: the database figures at exit (benchmarks) */
     int64_t idle_swept;  /* unix ms of the last sweep of idle live sockets */
+    int64_t lapse_checked;   /* unix ms of the last look for seeks whose owner left */
     int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
 };
 
@@ -180,6 +185,7 @@ typedef struct reply {
     const char *ctype;
     char set_cookie[256];   /* a Set-Cookie header, "" none */
     job *pending;        /* hint, record: answered later */
+    char seek[STORE_ID_LEN];   /* an accept of this seek: a lost race is 409, not 503 */
 } reply;
 
 /* ---- api.c ---- */
@@ -189,6 +195,7 @@ typedef struct asker {
     const char *token;              /* the session cookie's token, or NULL */
     char account[STORE_NAME_LEN];   /* its account, "" when none (or expired) */
     int secure;                     /* cookies get Secure (TLS) */
+    char ua[STORE_UA_LEN];          /* the User-Agent header ("" none) */
 } asker;
 void api_account_done(srv *S, core_signed *r, int secure, reply *out);
 /* The open seeks as GET /api/seeks answers them (heap). */
@@ -257,6 +264,7 @@ void lobby_broadcast(srv *S);
 void lobby_started(srv *S, const char *account, const char *game_id);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
+int http_lobby_present(void *ctx, const char *account);   /* a lobby socket of it here */
 extern const struct lws_protocols *const srv_protocols;
 
 #endif
