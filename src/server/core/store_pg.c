@@ -136,6 +136,7 @@ static const pg_migration migrations[] = {
     {9, 10,
      "ALTER TABLE sessions ADD COLUMN user_agent text NOT NULL DEFAULT '';"
      "ALTER TABLE sessions ADD COLUMN last_used bigint NOT NULL DEFAULT 0;"
+     "ALTER TABLE sessions ADD COLUMN seq bigserial NOT NULL;"   /* the order made (ties) */
      "UPDATE sessions SET last_used = created;"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -201,8 +202,8 @@ static const char *const queries[NQ] = {
     [Q_GET_SESSION] = "SELECT a.name, s.last_used FROM sessions s JOIN accounts a"
                       " ON lower(a.name) = lower(s.account) WHERE s.hash = $1 AND s.expires > $2",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = $1",
-    [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions WHERE account = $1 AND"
-                      " expires > $2 ORDER BY created DESC",
+    [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions"
+                      " WHERE account = $1 AND expires > $2 ORDER BY created DESC, seq DESC",
     [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
                    " increment, days, created, challenge)"
                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",

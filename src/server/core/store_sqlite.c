@@ -165,8 +165,8 @@ static const char *const queries[NQ] = {
     [Q_GET_SESSION] = "SELECT a.name, s.last_used FROM sessions s JOIN accounts a ON a.name = s.account"
                       " WHERE s.hash = ?1 AND s.expires > ?2",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = ?1",
-    [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions WHERE account = ?1 AND"
-                      " expires > ?2 ORDER BY created DESC",
+    [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions"
+                      " WHERE account = ?1 AND expires > ?2 ORDER BY created DESC, rowid DESC",
     [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
                    " increment, days, created, challenge)"
                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
