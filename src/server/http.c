@@ -186,15 +186,15 @@ void live_broadcast(srv *S, game *g)
         msg_unref(m[k]);
 }
 
-/* 1 when `addr` is a proxy whose X-Real-IP is believed: with --proxy (or
- * --tls-proxy) a loopback peer (nginx on this machine), and the addresses
- * given with --proxy-addr. */
+/* 1 when `addr` is a proxy whose X-Real-IP is believed: the addresses given
+ * with --proxy-addr, else (--proxy, --tls-proxy alone) any loopback peer
+ * (nginx on this machine). */
 static int trusted_proxy(const srv *S, const char *addr)
 {
     if (!S->behind_proxy)
         return 0;
-    if (peer_is_loopback(addr))
-        return 1;
+    if (!S->nproxies)
+        return peer_is_loopback(addr);
     const char *a = strncmp(addr, "::ffff:", 7) == 0 ? addr + 7 : addr;
     for (int i = 0; i < S->nproxies; i++)
         if (strcmp(S->proxies[i], addr) == 0 || strcmp(S->proxies[i], a) == 0)
@@ -820,16 +820,6 @@ static int foreign_origin(struct lws *wsi)
     return strcasecmp(o, host) != 0;
 }
 
-/* A lobby socket asked for by a page of another site (its Origin): the
- * socket acts with the session cookie, so it is refused as every cookie
- * request from another site is. */
-static int lobby_from_elsewhere(struct lws *wsi)
-{
-    char uri[64];
-    int n = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
-    return n > 0 && strcmp(uri, "/api/lobby") == 0 && foreign_origin(wsi);
-}
-
 static void run_api(srv *S, conn *c)
 {
     char seatbuf[128], plybuf[48], tokbuf[96];
@@ -1402,8 +1392,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
         if (S)
             conn_ready(S, wsi);
-        if (S && lobby_from_elsewhere(wsi))
-            return -1;   /* the upgrade is refused */
         return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (S) {
