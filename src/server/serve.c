@@ -207,7 +207,8 @@ static void ev_freeing(void *ctx, game *g)
 static const struct lws_protocol_vhost_options security_headers[] = {
     {&security_headers[1], NULL, "referrer-policy:", "no-referrer"},
     {&security_headers[2], NULL, "x-content-type-options:", "nosniff"},
-    {&security_headers[3], NULL, "content-security-policy:",
+    {&security_headers[3], NULL, "x-frame-options:", "DENY"},   /* browsers without frame-ancestors */
+    {&security_headers[4], NULL, "content-security-policy:",
      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
      "object-src 'none'; base-uri 'none'; "
      "form-action 'self'; frame-ancestors 'none'"},
