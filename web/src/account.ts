@@ -9,7 +9,7 @@
 // and a 401 takes the mark away.
 
 import * as api from "./api";
-import { accountError, nameProblem, passwordProblem, type AccountAction } from "./accounttext";
+import { accountError, nameProblem, passwordProblem, sessionLine, type AccountAction } from "./accounttext";
 import { ApiError } from "./api";
 import { h } from "./dom";
 import type { Me } from "./types";
@@ -204,9 +204,8 @@ function sessionsSection(): HTMLElement {
       const ss = await api.sessions();
       list.textContent = "";
       for (const x of ss) {
-        const when = new Date(x.created * 1000).toLocaleString();
         const li = h("li", { "data-id": x.id, class: x.current ? "current" : "" },
-          `Signed in ${when}` + (x.current ? " — this browser" : ""));
+          sessionLine(x, (t) => new Date(t * 1000).toLocaleString()));
         if (!x.current) {
           const b = h("button", { type: "button", class: "end-session" }, "Sign out there");
           b.addEventListener("click", async () => {
