@@ -75,7 +75,7 @@ main(async (cleanup) => {
 
   // Three instances on one database; instance 0 thinks slowly (its computer
   // seat's move is still being searched when it is killed).
-  const args = ["--proxy", "--test-clock", clockFile, "--threads", "2"];
+  const args = ["--proxy-addr", "127.0.0.1", "--test-clock", clockFile, "--threads", "2"];
   const inst = [];
   for (let i = 0; i < 3; i++) {
     inst.push(await startServer({ db, args: i === 0 ? [...args, "--ai-ms", "4000"] : args }));
