@@ -1057,14 +1057,39 @@ void lobby_started(srv *S, const char *account, const char *game_id)
     msg_unref(m);
 }
 
-/* Whether `account` has a lobby socket on this instance. */
-int http_lobby_present(void *ctx, const char *account)
+/* Seeks whose owner left (core_seeks_lapse): the accounts with a lobby
+ * socket here, sorted once, then looked up for each seek (binary search). */
+typedef struct lobby_names {
+    char (*name)[STORE_NAME_LEN];
+    size_t n;
+} lobby_names;
+
+static int name_cmp(const void *a, const void *b)
 {
-    srv *S = ctx;
+    return strcasecmp(a, b);
+}
+
+static int lobby_present(void *ctx, const char *account)
+{
+    const lobby_names *l = ctx;
+    return l->n && bsearch(account, l->name, l->n, sizeof l->name[0], name_cmp) != NULL;
+}
+
+void http_seeks_lapse(srv *S)
+{
+    lobby_names l = {NULL, 0};
+    size_t cap = 0;
     for (conn *w = S->lobby; w; w = w->next)
-        if (w->account[0] && strcasecmp(w->account, account) == 0)
-            return 1;
-    return 0;
+        cap += w->account[0] != 0;
+    if (cap && !(l.name = malloc(cap * sizeof l.name[0])))
+        return;   /* no memory now: next time */
+    for (conn *w = S->lobby; w; w = w->next)
+        if (w->account[0])
+            memcpy(l.name[l.n++], w->account, sizeof l.name[0]);
+    if (l.n)
+        qsort(l.name, l.n, sizeof l.name[0], name_cmp);
+    core_seeks_lapse(S->C, lobby_present, &l);
+    free(l.name);
 }
 
 /* A seat came or went: tell every socket that asked, but `except`. */
@@ -1088,6 +1113,16 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
     size_t ulen = n > 0 ? (size_t)n : 0;
     char tokbuf[96], account[STORE_NAME_LEN] = "";
     const char *token = session_token(wsi, tokbuf, sizeof tokbuf);
+    if (peer_rate_exceeded(S->C, http_peer(S, wsi))) {
+        /* An upgrade is a request like any other: it counts against the
+         * client's address (behind a proxy the one X-Real-IP names).  The
+         * socket is closed with a message, never dropped unanswered (a proxy
+         * would take that for an instance down). */
+        sodium_memzero(tokbuf, sizeof tokbuf);
+        ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many requests\"}");
+        c->close_after = 1;
+        return;
+    }
     if (token && !core_session(S->C, token, account))
         account[0] = 0;
     sodium_memzero(tokbuf, sizeof tokbuf);

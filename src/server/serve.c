@@ -127,7 +127,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     int64_t now = core_unix_ms();
     if (now - S->lapse_checked >= 1000) {
         S->lapse_checked = now;
-        core_seeks_lapse(S->C, http_lobby_present, S);
+        http_seeks_lapse(S);
     }
     if (now - S->idle_swept >= 200) {
         S->idle_swept = now;

@@ -264,7 +264,7 @@ void lobby_broadcast(srv *S);
 void lobby_started(srv *S, const char *account, const char *game_id);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
-int http_lobby_present(void *ctx, const char *account);   /* a lobby socket of it here */
+void http_seeks_lapse(srv *S);   /* seeks whose owner has no lobby socket lapse */
 extern const struct lws_protocols *const srv_protocols;
 
 #endif

@@ -648,7 +648,7 @@ static void signin_limits(core *C, seen *s)
     before = s->accounts;
     for (int i = 0; i < 3; i++) {
         char nm[16];
-        snprintf(nm, sizeof nm, "Queue-%d", i);
+        snprintf(nm, sizeof nm, "Queue-%d", i % 10);
         core_status st = core_login(C, one, (void *)0x9, nm, "wrong guess!", NULL, &j, err, sizeof err);
         pending += st == CORE_PENDING;
         limited += st == CORE_LIMIT;

@@ -152,8 +152,8 @@ static void note_login(core *C, peer *by, const char *name, int ok)
  * here too, so the limits hold across instances. */
 void core_account_note(core *C, const char *text)
 {
-    char what[8], a[STORE_NAME_LEN + 8], b[PEER_ADDR_LEN + 8];
-    int n = sscanf(text, "%7s %27s %71s", what, a, b);
+    char what[8], a[PEER_ADDR_LEN + 8], b[PEER_ADDR_LEN + 8];
+    int n = sscanf(text, "%7s %71s %71s", what, a, b);
     if (n == 3 && (strcmp(what, "fail") == 0 || strcmp(what, "ok") == 0)) {
         peer *by = strcmp(b, "-") != 0 ? peer_get(C, b) : NULL;
         note_login(C, by, core_name_ok(a) ? a : NULL, what[0] == 'o');
