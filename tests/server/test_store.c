@@ -200,6 +200,32 @@ static void accounts(store *st, const char *b)
     check(o->each_session(st, "Alice_1", 150, list_session, &sv, err, sizeof err) == 0 && sv.n == 2 &&
               sv.with_ua == 1 && sv.last_max == 400,
           what, err);
+    if (o->login_guard) {
+        /* Sign-in guesses counted in the database (many instances). */
+        int g[16], k = 0;
+        for (int i = 0; i < 4; i++)
+            g[k++] = o->login_guard(st, "Guess_1", 1000, 600, 3, 0, err, sizeof err);   /* 1 1 1 0 */
+        o->login_guard(st, "guess_1", 1001, 600, 3, 2, err, sizeof err);              /* one succeeded */
+        g[k++] = o->login_guard(st, "GUESS_1", 1002, 600, 3, 0, err, sizeof err);      /* 1 */
+        for (int i = 0; i < 3; i++)
+            o->login_guard(st, "guess_1", 1003, 600, 3, 1, err, sizeof err);          /* three failed */
+        g[k++] = o->login_guard(st, "guess_1", 1004, 600, 3, 0, err, sizeof err);      /* 0: 3 failures */
+        g[k++] = o->login_guard(st, "guess_1", 1600, 600, 3, 0, err, sizeof err);      /* 1: a new window */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 1: the last one's forgotten */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 1 */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 1 */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 0 */
+        g[k++] = o->login_guard(st, "other_1", 1800, 600, 3, 0, err, sizeof err);      /* 1: another name */
+        const int want[] = {1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1};
+        int same = k == 12;
+        char seen[64] = "";
+        for (int i = 0; i < k; i++) {
+            same = same && g[i] == want[i];
+            snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%d", g[i]);
+        }
+        snprintf(what, sizeof what, "%s: sign-in guesses counted up to the limit, failures in a window", b);
+        check(same, what, seen);
+    }
     snprintf(what, sizeof what, "%s: an expired session is none", b);
     check(o->get_session(st, h2, 500, name, NULL, err, sizeof err) == 0, what, err);
     snprintf(what, sizeof what, "%s: an ended session is none", b);

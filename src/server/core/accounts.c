@@ -239,6 +239,31 @@ static core_status login_allowed(core *C, peer *by, const char *name, login_fail
     return CORE_OK;
 }
 
+/* Many instances: the guess is counted in the database too, at once and
+ * atomically, so guesses raced to several instances meet one count.  1
+ * counted there, 0 refused (at the limit), -1 not counted (no shared
+ * store, or it failed: the instance's own count still holds). */
+static int guard_reserve(core *C, const char *name)
+{
+    if (!C->shared || !C->st->ops->login_guard)
+        return -1;
+    char e[256];
+    int rc = C->st->ops->login_guard(C->st, name, core_unix_ms() / 1000, CORE_LOGIN_WINDOW,
+                                     CORE_LOGIN_FAILS, 0, e, sizeof e);
+    if (rc < 0)
+        core_log(C, "error: the sign-in guard could not be read: %s", e);
+    return rc;
+}
+
+static void guard_settle(core *C, const char *name, int failed)
+{
+    char e[256];
+    if (C->st->ops->login_guard &&
+        C->st->ops->login_guard(C->st, name, core_unix_ms() / 1000, CORE_LOGIN_WINDOW,
+                                CORE_LOGIN_FAILS, failed ? 1 : 2, e, sizeof e) != 0)
+        core_log(C, "error: the sign-in guard could not be written: %s", e);
+}
+
 /* ---- passwords nobody should use ---- */
 
 int core_password_common(const char *pw)
@@ -586,12 +611,21 @@ core_status core_login(core *C, peer *by, void *waiter, const char *name, const 
         snprintf(err, errlen, "the accounts could not be read");
         return CORE_UNAVAILABLE;
     }
+    int guarded = guard_reserve(C, name);
+    if (guarded == 0) {
+        sodium_memzero(&a, sizeof a);
+        snprintf(err, errlen, "too many failed sign-ins for this name: wait a few minutes");
+        return CORE_LIMIT;
+    }
     job *j = pw_job(C, JOB_LOGIN, by, waiter, found ? a.name : name, password, NULL, ua);
     if (!j) {
+        if (guarded > 0)
+            guard_settle(C, name, 0);
         sodium_memzero(&a, sizeof a);
         snprintf(err, errlen, "out of memory");
         return CORE_UNAVAILABLE;
     }
+    j->guarded = guarded > 0;
     if (found)
         memcpy(j->pwhash, a.pwhash, sizeof j->pwhash);
     sodium_memzero(&a, sizeof a);
@@ -620,12 +654,21 @@ core_status core_password(core *C, const char *name, peer *by, void *waiter, con
         snprintf(err, errlen, "the server is busy: try again shortly");
         return CORE_UNAVAILABLE;
     }
+    int guarded = guard_reserve(C, name);
+    if (guarded == 0) {
+        sodium_memzero(&a, sizeof a);
+        snprintf(err, errlen, "too many failed sign-ins for this name: wait a few minutes");
+        return CORE_LIMIT;
+    }
     job *j = pw_job(C, JOB_PASSWORD, by, waiter, a.name, old_pw, new_pw, ua);
     if (!j) {
+        if (guarded > 0)
+            guard_settle(C, name, 0);
         sodium_memzero(&a, sizeof a);
         snprintf(err, errlen, "out of memory");
         return CORE_UNAVAILABLE;
     }
+    j->guarded = guarded > 0;
     memcpy(j->pwhash, a.pwhash, sizeof j->pwhash);
     sodium_memzero(&a, sizeof a);
     f->pending++;
@@ -645,6 +688,8 @@ static void accounts_done(core *C, job *j)
         if (f && f->pending > 0)
             f->pending--;
     }
+    if (j->guarded)
+        guard_settle(C, j->name, j->kind != JOB_SIGNUP && !j->ok);
     core_signed r;
     memset(&r, 0, sizeof r);
     snprintf(r.name, sizeof r.name, "%s", j->name);

@@ -45,6 +45,7 @@ struct job {
     char token[48];      /* the session made for it (wiped after) */
     char ua[STORE_UA_LEN];   /* the browser's User-Agent, kept with the session */
     int reserved;        /* counted in its name's pending guesses */
+    int guarded;         /* ... and in the database's (many instances) */
     int round;           /* its place in the slow thread's round robin (core_slow_submit) */
     /* Slow-thread jobs of other files: the work on that thread, and its end
      * on the loop (which frees the job).  NULL: a record check. */

@@ -245,6 +245,16 @@ struct store_ops {
      * connection holds: the ones an instance may take over. */
     int (*each_unclaimed)(store *st, const char *prefix, store_id_fn fn, void *ctx, char *err,
                           size_t errlen);
+    /* Sign-in guesses of a name counted in the database, for many instances
+     * (one statement each, outside any batch, atomic across connections);
+     * NULL where one instance counts alone (SQLite).  `op` 0: reserve a
+     * guess when fewer than `limit` failures (within a window of `window`
+     * seconds from the first) plus guesses reserved are counted: 1
+     * reserved, 0 at the limit, -1 error (reservations untouched for 120 s
+     * are forgotten: an instance that died).  `op` 1: a reserved guess
+     * failed, 2: it succeeded (0, or -1). */
+    int (*login_guard)(store *st, const char *name, int64_t now, int window, int limit, int op,
+                       char *err, size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

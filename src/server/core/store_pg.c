@@ -137,7 +137,15 @@ static const pg_migration migrations[] = {
      "ALTER TABLE sessions ADD COLUMN user_agent text NOT NULL DEFAULT '';"
      "ALTER TABLE sessions ADD COLUMN last_used bigint NOT NULL DEFAULT 0;"
      "ALTER TABLE sessions ADD COLUMN seq bigserial NOT NULL;"   /* the order made (ties) */
-     "UPDATE sessions SET last_used = created;"},
+     "UPDATE sessions SET last_used = created;"
+     /* Sign-in guesses of each name, counted by every instance at once. */
+     "CREATE TABLE login_guard ("
+     "  name text PRIMARY KEY,"          /* lower case */
+     "  since bigint NOT NULL,"          /* the window's start (unix seconds) */
+     "  fails integer NOT NULL,"         /* failed guesses since then */
+     "  pending integer NOT NULL,"       /* guesses being hashed */
+     "  touched bigint NOT NULL"         /* the last reservation */
+     ");"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -149,6 +157,7 @@ enum {
     Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     Q_GAME_STAMP, Q_UNCLAIMED,
+    Q_GUARD_RESERVE, Q_GUARD_SETTLE,
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
     NQ
 };
@@ -233,6 +242,21 @@ static const char *const queries[NQ] = {
     [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = $2, black_rating = $3 WHERE id = $1",
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1",
     [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
+    /* One statement: the row locked, the window and a dead instance's
+     * reservations forgotten, and the guess counted only below the limit. */
+    [Q_GUARD_RESERVE] =
+        "INSERT INTO login_guard AS g (name, since, fails, pending, touched)"
+        " VALUES (lower($1), $2::bigint, 0, 1, $2::bigint)"
+        " ON CONFLICT (name) DO UPDATE SET"
+        " since = CASE WHEN g.since <= $2::bigint - $3::bigint THEN $2::bigint ELSE g.since END,"
+        " fails = CASE WHEN g.since <= $2::bigint - $3::bigint THEN 0 ELSE g.fails END,"
+        " pending = CASE WHEN g.touched <= $2::bigint - 120 THEN 1 ELSE g.pending + 1 END,"
+        " touched = $2::bigint"
+        " WHERE (CASE WHEN g.since <= $2::bigint - $3::bigint THEN 0 ELSE g.fails END)"
+        " + (CASE WHEN g.touched <= $2::bigint - 120 THEN 0 ELSE g.pending END) < $4::bigint"
+        " RETURNING pending",
+    [Q_GUARD_SETTLE] = "UPDATE login_guard SET pending = greatest(pending - 1, 0),"
+                       " fails = fails + $2::integer WHERE name = lower($1)",
     [Q_TRY_CLAIM] = "SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
     [Q_RELEASE_CLAIM] = "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
     [Q_GET_VERSION] = "SELECT version FROM schema_version",
@@ -1465,6 +1489,23 @@ static int pg_wait_notify(store *base, int timeout_ms,
     return n;
 }
 
+static int pg_login_guard(store *base, const char *name, int64_t now, int window, int limit,
+                          int op, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    PGresult *r = NULL;
+    if (op == 0) {
+        if (run(st, Q_GUARD_RESERVE, &r, "sign-in guard", err, errlen, "tiii", name, now,
+                (int64_t)window, (int64_t)limit) != 0)
+            return -1;
+        int got = PQntuples(r) == 1;
+        PQclear(r);
+        return got;
+    }
+    return run(st, Q_GUARD_SETTLE, NULL, "sign-in guard", err, errlen, "ti", name,
+               (int64_t)(op == 1)) != 0 ? -1 : 0;
+}
+
 static int pg_try_claim(store *base, const char *key, char *err, size_t errlen)
 {
     pg_store *st = (pg_store *)base;
@@ -1580,4 +1621,5 @@ const store_ops store_pg_ops = {
     .stats = pg_stats,
     .game_stamp = pg_game_stamp,
     .each_unclaimed = pg_each_unclaimed,
+    .login_guard = pg_login_guard,
 };

@@ -1088,5 +1088,5 @@ const store_ops store_sqlite_ops = {
     sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,
     sq_player_games, sq_set_game_ratings, sq_set_offers,
     /* One instance per database file: no messages, no claims, no counts. */
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
