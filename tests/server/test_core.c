@@ -43,6 +43,8 @@ typedef struct seen {
     void *waiter;
     int accounts;
     core_signed sig;
+    void *order[16];     /* the waiters of account events, in the order they came */
+    int norder;
 } seen;
 
 static void ev_wake(void *ctx) { (void)ctx; }
@@ -80,6 +82,8 @@ static void ev_account(void *ctx, void *waiter, core_signed *r)
     s->accounts++;
     s->sig = *r;
     s->waiter = waiter;
+    if (s->norder < 16)
+        s->order[s->norder++] = waiter;
 }
 
 static void ev_freeing(void *ctx, game *g)
@@ -657,6 +661,20 @@ static void signin_limits(core *C, seen *s)
           "3 sign-ins at once from one address: 2 hashed, the 3rd 429", err);
     WAIT_UNTIL(C, s->accounts >= before + pending, 60000);
     commit(C);
+
+    /* Round robin: one address's two jobs, then another's: the other's goes
+     * before the first address's second. */
+    peer *hog = peer_get(C, "10.4.1.1"), *person = peer_get(C, "10.4.1.2");
+    before = s->accounts;
+    s->norder = 0;
+    core_status q1 = core_login(C, hog, (void *)0x11, "Rr-1", "wrong guess!", NULL, &j, err, sizeof err);
+    core_status q2 = core_login(C, hog, (void *)0x12, "Rr-2", "wrong guess!", NULL, &j, err, sizeof err);
+    core_status q3 = core_login(C, person, (void *)0x21, "Rr-3", "wrong guess!", NULL, &j, err, sizeof err);
+    WAIT_UNTIL(C, s->accounts >= before + 3, 60000);
+    commit(C);
+    check(q1 == CORE_PENDING && q2 == CORE_PENDING && q3 == CORE_PENDING && s->norder == 3 &&
+              s->order[0] == (void *)0x11 && s->order[1] == (void *)0x21 && s->order[2] == (void *)0x12,
+          "the hashing queue is round robin: another address's job before one address's second", NULL);
 
     /* Sessions per account: a sign-up and 20 sign-ins make 21; the oldest ends. */
     r = account_call(C, s, core_signup(C, peer_get(C, "10.5.0.1"), (void *)0x7, "Many-1",
