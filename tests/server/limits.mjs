@@ -123,6 +123,17 @@ main(async (cleanup) => {
   eq([...su, other], [201, 201, 201, 201, 201, 429, 201],
     `${backend}: 6 sign-ups from one client through nginx: 201 x5, 429; another client 201`);
 
+  // 2a. Sign-ups raced from one client (over the instances): 5 in all.
+  const raced = await Promise.all(Array.from({ length: 8 }, (_, i) =>
+    req(B, "POST", "/api/account", { name: `Race-S${i}`, password: "a long password" }, { from: "127.0.3.4" })));
+  const then = [];
+  for (let i = 0; i < 6; i++)
+    then.push((await req(B, "POST", "/api/account", { name: `Race-T${i}`, password: "a long password" }, { from: "127.0.3.4" })).status);
+  const made = [...raced.map((r) => r.status), ...then].filter((x) => x === 201).length;
+  check(made === 5 && then.slice(-1)[0] === 429,
+    `${backend}: 8 sign-ups at once from one client, then 6 more one by one: 5 accounts made in all`,
+    `${raced.map((r) => r.status).join(" ")} | ${then.join(" ")}`);
+
   // 2b. Failed sign-ins per real client (across instances): 30, then 429.
   const fails = [];
   for (let i = 0; i < 31; i++)

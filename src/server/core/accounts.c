@@ -239,29 +239,78 @@ static core_status login_allowed(core *C, peer *by, const char *name, login_fail
     return CORE_OK;
 }
 
-/* Many instances: the guess is counted in the database too, at once and
- * atomically, so guesses raced to several instances meet one count.  1
- * counted there, 0 refused (at the limit), -1 not counted (no shared
- * store, or it failed: the instance's own count still holds). */
-static int guard_reserve(core *C, const char *name)
+/* Many instances: a guess (or a sign-up) is counted in the database too,
+ * at once and atomically, so requests raced to several instances meet one
+ * count.  Keys: a name; "addr ADDR" (failed sign-ins of an address);
+ * "signup ADDR" (accounts made from an address).  1 counted there, 0
+ * refused (at the limit), -1 not counted (no shared store, or it failed:
+ * the instance's own count still holds). */
+static int guard_reserve(core *C, const char *key, int window, int limit)
 {
     if (!C->shared || !C->st->ops->login_guard)
         return -1;
     char e[256];
-    int rc = C->st->ops->login_guard(C->st, name, core_unix_ms() / 1000, CORE_LOGIN_WINDOW,
-                                     CORE_LOGIN_FAILS, 0, e, sizeof e);
+    int rc = C->st->ops->login_guard(C->st, key, core_unix_ms() / 1000, window, limit, 0, e,
+                                     sizeof e);
     if (rc < 0)
         core_log(C, "error: the sign-in guard could not be read: %s", e);
     return rc;
 }
 
-static void guard_settle(core *C, const char *name, int failed)
+/* A reserved one ended: `used` counts it (a failed guess, an account
+ * made), else it is released. */
+static void guard_settle(core *C, const char *key, int window, int limit, int used)
 {
     char e[256];
     if (C->st->ops->login_guard &&
-        C->st->ops->login_guard(C->st, name, core_unix_ms() / 1000, CORE_LOGIN_WINDOW,
-                                CORE_LOGIN_FAILS, failed ? 1 : 2, e, sizeof e) != 0)
+        C->st->ops->login_guard(C->st, key, core_unix_ms() / 1000, window, limit, used ? 1 : 2,
+                                e, sizeof e) != 0)
         core_log(C, "error: the sign-in guard could not be written: %s", e);
+}
+
+static void guard_key(char *out, size_t n, const char *what, const peer *by)
+{
+    snprintf(out, n, "%s %s", what, by->addr);
+}
+
+/* The name's guess and the address's, reserved together: CORE_OK (flags in
+ * *name_g, *addr_g), or the refusal. */
+static core_status guard_login(core *C, peer *by, const char *name, int *name_g, int *addr_g,
+                               char *err, size_t errlen)
+{
+    char k[PEER_ADDR_LEN + 8];
+    *name_g = *addr_g = 0;
+    if (by && peer_limited(C, by)) {
+        guard_key(k, sizeof k, "addr", by);
+        int a = guard_reserve(C, k, CORE_LOGIN_WINDOW, CORE_ADDR_LOGIN_FAILS);
+        if (a == 0) {
+            snprintf(err, errlen, "too many failed sign-ins from this address: wait a few minutes");
+            return CORE_LIMIT;
+        }
+        *addr_g = a > 0;
+    }
+    int g = guard_reserve(C, name, CORE_LOGIN_WINDOW, CORE_LOGIN_FAILS);
+    if (g == 0) {
+        if (*addr_g)
+            guard_settle(C, k, CORE_LOGIN_WINDOW, CORE_ADDR_LOGIN_FAILS, 0);
+        *addr_g = 0;
+        snprintf(err, errlen, "too many failed sign-ins for this name: wait a few minutes");
+        return CORE_LIMIT;
+    }
+    *name_g = g > 0;
+    return CORE_OK;
+}
+
+static void guard_login_end(core *C, peer *by, const char *name, int name_g, int addr_g,
+                            int failed)
+{
+    if (name_g)
+        guard_settle(C, name, CORE_LOGIN_WINDOW, CORE_LOGIN_FAILS, failed);
+    if (addr_g && by) {
+        char k[PEER_ADDR_LEN + 8];
+        guard_key(k, sizeof k, "addr", by);
+        guard_settle(C, k, CORE_LOGIN_WINDOW, CORE_ADDR_LOGIN_FAILS, failed);
+    }
 }
 
 /* ---- passwords nobody should use ---- */
@@ -577,11 +626,26 @@ core_status core_signup(core *C, peer *by, void *waiter, const char *name, const
         snprintf(err, errlen, "the server is busy: try again shortly");
         return CORE_UNAVAILABLE;
     }
+    int signup_g = 0;
+    char gk[PEER_ADDR_LEN + 8];
+    if (by && peer_limited(C, by)) {
+        guard_key(gk, sizeof gk, "signup", by);
+        int g = guard_reserve(C, gk, 3600, CORE_SIGNUPS_PER_HOUR);
+        if (g == 0) {
+            snprintf(err, errlen, "at most %d new accounts an hour per address",
+                     CORE_SIGNUPS_PER_HOUR);
+            return CORE_LIMIT;
+        }
+        signup_g = g > 0;
+    }
     job *j = pw_job(C, JOB_SIGNUP, by, waiter, name, password, NULL, ua);
     if (!j) {
+        if (signup_g)
+            guard_settle(C, gk, 3600, CORE_SIGNUPS_PER_HOUR, 0);
         snprintf(err, errlen, "out of memory");
         return CORE_UNAVAILABLE;
     }
+    j->guarded_addr = signup_g;
     memcpy(C->pending_names[slot], key, sizeof key);
     if (by && peer_limited(C, by)) {
         by->signups++;
@@ -611,21 +675,20 @@ core_status core_login(core *C, peer *by, void *waiter, const char *name, const 
         snprintf(err, errlen, "the accounts could not be read");
         return CORE_UNAVAILABLE;
     }
-    int guarded = guard_reserve(C, name);
-    if (guarded == 0) {
+    int name_g, addr_g;
+    if (guard_login(C, by, name, &name_g, &addr_g, err, errlen) != CORE_OK) {
         sodium_memzero(&a, sizeof a);
-        snprintf(err, errlen, "too many failed sign-ins for this name: wait a few minutes");
         return CORE_LIMIT;
     }
     job *j = pw_job(C, JOB_LOGIN, by, waiter, found ? a.name : name, password, NULL, ua);
     if (!j) {
-        if (guarded > 0)
-            guard_settle(C, name, 0);
+        guard_login_end(C, by, name, name_g, addr_g, 0);
         sodium_memzero(&a, sizeof a);
         snprintf(err, errlen, "out of memory");
         return CORE_UNAVAILABLE;
     }
-    j->guarded = guarded > 0;
+    j->guarded = name_g;
+    j->guarded_addr = addr_g;
     if (found)
         memcpy(j->pwhash, a.pwhash, sizeof j->pwhash);
     sodium_memzero(&a, sizeof a);
@@ -654,21 +717,20 @@ core_status core_password(core *C, const char *name, peer *by, void *waiter, con
         snprintf(err, errlen, "the server is busy: try again shortly");
         return CORE_UNAVAILABLE;
     }
-    int guarded = guard_reserve(C, name);
-    if (guarded == 0) {
+    int name_g, addr_g;
+    if (guard_login(C, by, name, &name_g, &addr_g, err, errlen) != CORE_OK) {
         sodium_memzero(&a, sizeof a);
-        snprintf(err, errlen, "too many failed sign-ins for this name: wait a few minutes");
         return CORE_LIMIT;
     }
     job *j = pw_job(C, JOB_PASSWORD, by, waiter, a.name, old_pw, new_pw, ua);
     if (!j) {
-        if (guarded > 0)
-            guard_settle(C, name, 0);
+        guard_login_end(C, by, name, name_g, addr_g, 0);
         sodium_memzero(&a, sizeof a);
         snprintf(err, errlen, "out of memory");
         return CORE_UNAVAILABLE;
     }
-    j->guarded = guarded > 0;
+    j->guarded = name_g;
+    j->guarded_addr = addr_g;
     memcpy(j->pwhash, a.pwhash, sizeof j->pwhash);
     sodium_memzero(&a, sizeof a);
     f->pending++;
@@ -688,8 +750,13 @@ static void accounts_done(core *C, job *j)
         if (f && f->pending > 0)
             f->pending--;
     }
-    if (j->guarded)
-        guard_settle(C, j->name, j->kind != JOB_SIGNUP && !j->ok);
+    if (j->kind == JOB_SIGNUP && j->guarded_addr && j->by) {
+        char k[PEER_ADDR_LEN + 8];
+        guard_key(k, sizeof k, "signup", j->by);
+        guard_settle(C, k, 3600, CORE_SIGNUPS_PER_HOUR, 1);   /* made or not, it counts */
+    } else if (j->kind != JOB_SIGNUP) {
+        guard_login_end(C, j->by, j->name, j->guarded, j->guarded_addr, !j->ok);
+    }
     core_signed r;
     memset(&r, 0, sizeof r);
     snprintf(r.name, sizeof r.name, "%s", j->name);

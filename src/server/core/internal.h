@@ -46,6 +46,7 @@ struct job {
     char ua[STORE_UA_LEN];   /* the browser's User-Agent, kept with the session */
     int reserved;        /* counted in its name's pending guesses */
     int guarded;         /* ... and in the database's (many instances) */
+    int guarded_addr;    /* its address's failures (sign-in) or sign-ups, counted there too */
     int round;           /* its place in the slow thread's round robin (core_slow_submit) */
     /* Slow-thread jobs of other files: the work on that thread, and its end
      * on the loop (which frees the job).  NULL: a record check. */
