@@ -5,11 +5,26 @@
  *
  * Passwords are hashed with Argon2id (libsodium's crypto_pwhash_str, its
  * "interactive" limits: about 0.1 s and 64 MiB a hash) on the slow thread,
- * never on the loop, one at a time; at most CORE_PW_QUEUE wait.  A session
- * token is 32 random bytes; only its hash is stored, with its expiry.
- * Failed sign-ins are counted per name (SPEC: the 11th within 10 minutes is
- * 429 whatever the address) and per address; an unknown name costs the
- * same hash as a known one and gets the same answer.
+ * never on the loop, one at a time; at most CORE_PW_QUEUE wait, of which
+ * CORE_PW_PER_ADDR per client address, served round robin between
+ * addresses (core_slow_submit).  A session token is 32 random bytes; only
+ * its hash is stored, with its expiry, the browser's User-Agent and its
+ * last use; an account keeps at most CORE_SESSIONS_PER_ACCOUNT, and a new
+ * password ends them all (the caller gets a new one).  Common passwords
+ * are refused.
+ *
+ * Sign-ins are counted per name (SPEC: the 11th failure within 10 minutes
+ * is 429 whatever the address) and per address, failed and successful
+ * ones; a guess counts from the moment it is accepted for hashing (as a
+ * failure until its hash says otherwise).  A name's record lives in a
+ * fixed table under a keyed hash (SipHash, a random key per process), so
+ * nobody can choose names that push another name's record out, and a
+ * record at its limit or with a guess under way is never reused.  With
+ * many instances the others are told of every sign-in and sign-up
+ * (tav_account), and each guess and sign-up is also counted in the
+ * database as it is accepted (login_guard), so raced requests meet one
+ * count.  An unknown name costs the same hash as a known one and gets the
+ * same answer.
  */
 #include <ctype.h>
 #include <stdio.h>
