@@ -1077,6 +1077,8 @@ static int lobby_present(void *ctx, const char *account)
 
 void http_seeks_lapse(srv *S)
 {
+    if (!S->C->nseeks)
+        return;   /* nothing to lapse (the seeks are read on the lobby's first use) */
     lobby_names l = {NULL, 0};
     size_t cap = 0;
     for (conn *w = S->lobby; w; w = w->next)

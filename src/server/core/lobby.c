@@ -459,11 +459,14 @@ void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), v
         if (present(ctx, k->s.by)) {
             k->present_ms = now;
             if (C->shared && now - k->told_ms >= lapse / 5) {
-                /* The other instances: its owner is here. */
+                /* The other instances: its owner is here (once for all of
+                 * the owner's seeks). */
                 char told[STORE_NAME_LEN + 8];
                 snprintf(told, sizeof told, "here %s", k->s.by);
                 if (wq_notify(C, CORE_CH_LOBBY, told) == 0)
-                    k->told_ms = now;
+                    for (lobby_seek *o = k; o; o = o->next)
+                        if (strcasecmp(o->s.by, k->s.by) == 0)
+                            o->told_ms = now;
             }
             continue;
         }
