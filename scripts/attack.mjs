@@ -38,6 +38,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { BUILD, SAN, check, engine, sleep, startServer, summary } from "../tests/server/lib.mjs";
+import { startNginx } from "../tests/server/nginx.mjs";
+import { hogWorker } from "../tests/server/hog.mjs";
 
 // lib.mjs runs $BUILD/tavoliere relative to the working directory: the repository.
 process.chdir(join(dirname(fileURLToPath(import.meta.url)), ".."));
@@ -808,6 +810,146 @@ async function attackUtf8(S) {
 // Servers and the run.
 // =====================================================================
 
+
+// ---- sign-ins and the limits behind nginx (issue 42) ----
+// N: nginx with deploy/nginx.conf in front of S (started with --proxy-addr
+// 127.0.0.1 --limit-loopback --seek-lapse 3): every client is a loopback
+// address of its own, as real clients behind the proxy are.
+const cookieOf = (r) => String((r.headers["set-cookie"] || [""])[0]).split(";")[0];
+let acctN = 0;
+async function newAccount(N, name, password = "a long password") {
+  const r = await POST(N, "/api/account", { name, password }, addr());
+  if (r.status !== 201) throw new Error(`account ${name}: ${r.status} ${JSON.stringify(r.body)}`);
+  return cookieOf(r);
+}
+
+async function attackProxyLimits(N) {
+  const a = addr(), b = addr();
+  const su = [];
+  for (let i = 0; i < 8; i++) su.push((await POST(N, "/api/account", { name: `Px${++acctN}`, password: "a long password" }, a)).status);
+  const other = (await POST(N, "/api/account", { name: `Px${++acctN}`, password: "a long password" }, b)).status;
+  const want = [201, 201, 201, 201, 201, 429, 429, 429];
+  row("8 sign-ups from one client through nginx (deploy/nginx.conf)", "201 x5, then 429; another client 201",
+    `${su.join(" ")}; other ${other}`, su.join() === want.join() && other === 201);
+  const c = addr();
+  const fails = [];
+  for (let i = 0; i < 35; i++) fails.push((await POST(N, "/api/login", { name: `Nobody${i}`, password: "not the password" }, c)).status);
+  const first429 = fails.indexOf(429);
+  row("35 failed sign-ins (35 names) from one client through nginx", "401 x30, then 429",
+    `first 429 at #${first429 + 1}; ${fails.filter((x) => x === 401).length} x 401`,
+    first429 === 30 && fails.slice(30).every((x) => x === 429));
+  const d = addr();
+  const t0 = performance.now();
+  const burst = await Promise.all(Array.from({ length: 200 }, () => GET(N, "/api/meta", d)));
+  const ms = performance.now() - t0;
+  const n200 = burst.filter((r) => r.status === 200).length, n429 = burst.filter((r) => r.status === 429).length;
+  const nOther = burst.length - n200 - n429;
+  row("200 requests at once from one client through nginx", "at most 60 a second answered 200, the rest 429 (or nginx's 503 past 64 connections)",
+    `${n200} x 200, ${n429} x 429, ${nOther} other (nginx limit_conn) in ${Math.round(ms)} ms`, n429 > 0 && n200 <= 60 * Math.ceil(ms / 1000 + 1));
+}
+
+async function attackNameRace(N) {
+  await newAccount(N, "Raced-1");
+  const rs = await Promise.all(Array.from({ length: 16 }, () =>
+    POST(N, "/api/login", { name: "Raced-1", password: "not the password" }, addr())));
+  const c401 = rs.filter((r) => r.status === 401).length, c429 = rs.filter((r) => r.status === 429).length;
+  row("16 guesses of one name at once from 16 clients", "10 x 401 (counted when accepted), 6 x 429",
+    `${c401} x 401, ${c429} x 429`, c401 === 10 && c429 === 6);
+}
+
+async function attackFairness(N) {
+  const hogName = "Hog-1";
+  await newAccount(N, hogName);
+  const people = [];
+  for (let i = 0; i < 8; i++) { people.push({ name: `Other-${i}`, from: addr() }); await newAccount(N, people[i].name); }
+  const hogFrom = addr();
+  const hogger = hogWorker(`http://${N.host}:${N.port}`, hogName, "a long password", hogFrom, 16);
+  const mine = [];
+  const t0 = performance.now();
+  let k = 0;
+  while (performance.now() - t0 < 15000) {
+    const p = people[k++ % people.length];
+    mine.push(await POST(N, "/api/login", { name: p.name, password: "a long password" }, p.from));
+    await sleep(150);
+  }
+  const hog = await hogger.stop();
+  const ok = mine.filter((r) => r.status === 200 && r.ms < 2000).length;
+  const sorted = mine.map((r) => r.ms).sort((x, y) => x - y);
+  const p50 = sorted[Math.floor(sorted.length / 2)], worst = sorted[sorted.length - 1];
+  const succeeded = mine.filter((r) => r.status === 200).length;
+  const inFar = mine.filter((r) => r.status === 200 && inTime(r.ms, 2000)).length;
+  row("one client signs in 16-wide to its own account for 15 s; others sign in from their own addresses",
+    ">= 90% of the others' sign-ins 200 within 2 s",
+    `${ok}/${mine.length} (${Math.round((100 * ok) / mine.length)}%) within 2 s, median ${Math.round(p50)} ms, slowest ${Math.round(worst)} ms; ` +
+    `the hog: ${hog.ok} x 200, ${hog.limited} x 429` + (ok >= 0.9 * mine.length ? "" : " (SLOW: fewer than 90% within 2 s)"),
+    succeeded >= 0.9 * mine.length && inFar >= 0.9 * mine.length);
+  // The sessions one account gathers: at most 20.
+  const cookie = await newAccount(N, "Sessions-1");
+  const st = [];
+  for (let i = 0; i < 24; i++) st.push((await POST(N, "/api/login", { name: "Sessions-1", password: "a long password" }, addr())).status);
+  const list = await GET(N, "/api/sessions", addr(), { headers: { cookie } });
+  row("24 sign-ins to one account (24 clients) after its sign-up", "20 x 200 then 429; its first session ended; 20 sessions",
+    `${st.filter((x) => x === 200).length} x 200, ${st.filter((x) => x === 429).length} x 429; first session: ${list.status}`,
+    st.filter((x) => x === 200).length === 20 && st.slice(20).every((x) => x === 429) && list.status === 401);
+}
+
+async function attackPasswordChange(N) {
+  const c1 = await newAccount(N, "Pw-1");
+  const c2 = cookieOf(await POST(N, "/api/login", { name: "Pw-1", password: "a long password" }, addr()));
+  const ch = await POST(N, "/api/password", { old: "a long password", new: "a longer password" }, addr(), { headers: { cookie: c1 } });
+  const c3 = cookieOf(ch);
+  const me = async (c) => (await GET(N, "/api/me", addr(), { headers: { cookie: c } })).status;
+  const got = [ch.status, c3 !== c1 && c3 !== "", await me(c1), await me(c2), await me(c3)];
+  row("password change with another session open", "200 + new cookie; old cookie 401, other session 401, new 200",
+    got.join(" "), got.join() === [200, true, 401, 401, 200].join());
+  const weak = [];
+  for (const pw of ["password", "12345678", "qwertyui", "        ", "Password1"])
+    weak.push((await POST(N, "/api/account", { name: `Weak${++acctN}`, password: pw }, addr())).status);
+  const wc = await POST(N, "/api/password", { old: "a longer password", new: "iloveyou" }, addr(), { headers: { cookie: c3 } });
+  row("sign-up with password / 12345678 / qwertyui / 8 spaces / Password1; change to iloveyou", "400 each",
+    `${weak.join(" ")}; change ${wc.status}`, weak.every((x) => x === 400) && wc.status === 400);
+}
+
+async function attackLobbyEtc(N, S) {
+  const cookie = await newAccount(N, "Lob-1");
+  const open = (origin) => new Promise((resolve) => {
+    const ws = new WebSocket(`ws://${N.host}:${N.port}/api/lobby`, { headers: { cookie, origin }, localAddress: addr() });
+    const got = [];
+    ws.on("message", (d) => { try { got.push(JSON.parse(String(d))); } catch { got.push(String(d)); } });
+    ws.on("close", () => resolve(got));
+    ws.on("error", () => resolve(got));
+    setTimeout(() => { ws.terminate(); resolve(got); }, 5000);
+  });
+  const bad = await open("http://evil.example");
+  row("lobby socket with the session cookie and Origin http://evil.example", "refused: an error, closed, no seeks",
+    JSON.stringify(bad).slice(0, 120), bad.length >= 1 && bad.every((m) => m && m.type === "error"));
+  const heads = [];
+  for (const p of ["/index.html", "/tavoliere.wasm", "/no-such-file.js"]) {
+    const r = await GET(N, p, addr());
+    const h = r.headers;
+    heads.push(`${p} ${r.status} ${/frame-ancestors 'none'/.test(h["content-security-policy"] || "") && h["x-frame-options"] === "DENY" &&
+      h["x-content-type-options"] === "nosniff" && h["referrer-policy"] === "no-referrer" ? "all" : "MISSING"}`);
+  }
+  row("security headers on the files nginx serves itself", "CSP (frame-ancestors 'none'), X-Frame-Options DENY, nosniff, no-referrer on each",
+    heads.join("; "), heads.every((x) => x.endsWith("all")));
+  const seeker = await newAccount(N, "Seek-1");
+  const takers = [await newAccount(N, "Take-1"), await newAccount(N, "Take-2")];
+  const sk = await POST(N, "/api/seeks", { game: "urbino", options: "", rated: false, colour: "white" }, addr(), { headers: { cookie: seeker } });
+  const rs = await Promise.all(takers.map((c) => POST(N, `/api/seeks/${sk.body.id}/accept`, {}, addr(), { headers: { cookie: c } })));
+  row("one seek accepted twice at once", "one 201, one 409 (never 503)", rs.map((r) => r.status).sort().join(" "),
+    rs.map((r) => r.status).sort().join() === "201,409");
+  const lone = await POST(N, "/api/seeks", { game: "urbino", options: "", rated: false, colour: "black" }, addr(), { headers: { cookie: seeker } });
+  const t0 = performance.now();
+  let gone = false;
+  while (!gone && performance.now() - t0 < 20000) {
+    const l = await GET(N, "/api/seeks", addr());
+    gone = Array.isArray(l.body) && !l.body.some((x) => x.id === lone.body.id);
+    if (!gone) await sleep(200);
+  }
+  row("a seek made by POST, its owner never opening a lobby socket (--seek-lapse 3)", "withdrawn after 3 s",
+    gone ? `gone after ${((performance.now() - t0) / 1000).toFixed(1)} s` : "still open after 20 s", gone && performance.now() - t0 > 1500);
+}
+
 // A server of ours: lib.mjs startServer plus what the attacks read.
 const started = [];
 async function serverOn(opts) {
@@ -879,6 +1021,19 @@ async function runChecks() {
       }
     }
     await guarded("restart", attackRestart);
+    const limitAttacks = [["proxylimits", attackProxyLimits], ["namerace", attackNameRace], ["fairness", attackFairness],
+      ["password", attackPasswordChange], ["lobbyetc", attackLobbyEtc]];
+    if (limitAttacks.some(([n]) => want(n))) {
+      const S = await serverOn({ args: ["--proxy-addr", "127.0.0.1", "--limit-loopback", "--seek-lapse", "3"] });
+      const ng = await startNginx([S.port]);
+      const N = { host: "127.0.0.1", port: Number(new URL(ng.base).port) };
+      try {
+        for (const [name, fn] of limitAttacks) await guarded(name, () => fn(N, S));
+      } finally {
+        await ng.stop();
+        await S.stop();
+      }
+    }
   }
   printTable();
   console.log(`# ${((performance.now() - t0) / 1000).toFixed(1)} s (${BUILD}${BASE ? `, against ${BASE}` : ""})`);

@@ -476,8 +476,8 @@ static void api_signup(srv *S, conn *c, const asker *who, const char *body, size
     char err[256] = "";
     job *j = NULL;
     const char *name = str_field(o, "name", ""), *pw = str_field(o, "password", "");
-    core_status st = login ? core_login(S->C, who->by, c, name, pw, &j, err, sizeof err)
-                           : core_signup(S->C, who->by, c, name, pw, &j, err, sizeof err);
+    core_status st = login ? core_login(S->C, who->by, c, name, pw, who->ua, &j, err, sizeof err)
+                           : core_signup(S->C, who->by, c, name, pw, who->ua, &j, err, sizeof err);
     if (st == CORE_PENDING)
         r->pending = j;
     else
@@ -511,8 +511,8 @@ static void api_password(srv *S, conn *c, const asker *who, const char *body, si
         return;
     char err[256] = "";
     job *j = NULL;
-    core_status st = core_password(S->C, who->account, c, str_field(o, "old", ""),
-                                   str_field(o, "new", ""), &j, err, sizeof err);
+    core_status st = core_password(S->C, who->account, who->by, c, str_field(o, "old", ""),
+                                   str_field(o, "new", ""), who->ua, &j, err, sizeof err);
     if (st == CORE_PENDING)
         r->pending = j;
     else
@@ -539,11 +539,14 @@ static json_t *player_json(srv *S, const char *name)
     return json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
 }
 
-static void add_session(void *ctx, const char *id, int64_t created, int64_t expires, int current)
+static void add_session(void *ctx, const core_session_info *s)
 {
-    json_array_append_new(ctx, json_pack("{s:s,s:I,s:I,s:b}", "id", id, "created",
-                                         (json_int_t)created, "expires", (json_int_t)expires,
-                                         "current", current));
+    char device[64];
+    core_device(s->ua, device, sizeof device);
+    json_array_append_new(ctx, json_pack("{s:s,s:I,s:I,s:I,s:s,s:b}", "id", s->id, "created",
+                                         (json_int_t)s->created, "expires", (json_int_t)s->expires,
+                                         "lastUsed", (json_int_t)s->last_used, "device", device,
+                                         "current", s->current));
 }
 
 /* The account routes: 1 when `path` was one of them. */
@@ -756,6 +759,7 @@ static int seek_routes(srv *S, const asker *who, const char *path, int method, c
         if (st == CORE_CREATED) {
             json_t *a = json_pack("{s:s}", "game", gid);
             answer_json(r, 201, a);
+            snprintf(r->seek, sizeof r->seek, "%s", sid);
         } else {
             answer(r, api_http_status(st), json_error("%s", err));
         }

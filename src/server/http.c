@@ -208,17 +208,35 @@ void live_broadcast(srv *S, game *g)
         msg_unref(m[k]);
 }
 
+/* 1 when `addr` is a proxy whose X-Real-IP is believed: the addresses given
+ * with --proxy-addr, else (--proxy, --tls-proxy alone) any loopback peer
+ * (nginx on this machine). */
+static int trusted_proxy(const srv *S, const char *addr)
+{
+    if (!S->behind_proxy)
+        return 0;
+    if (!S->nproxies)
+        return peer_is_loopback(addr);
+    const char *a = strncmp(addr, "::ffff:", 7) == 0 ? addr + 7 : addr;
+    for (int i = 0; i < S->nproxies; i++)
+        if (strcmp(S->proxies[i], addr) == 0 || strcmp(S->proxies[i], a) == 0)
+            return 1;
+    return 0;
+}
+
 peer *http_peer(srv *S, struct lws *wsi)
 {
     char addr[64];
     if (!wsi || !lws_get_peer_simple(wsi, addr, sizeof addr))
         return NULL;
-    if (S->behind_proxy && peer_is_loopback(addr)) {
-        /* --proxy: the proxy on this machine says whose request it is
-         * (nginx: proxy_set_header X-Real-IP $remote_addr); the per-address
-         * limits count that address.  Only a loopback peer is believed. */
+    if (trusted_proxy(S, addr)) {
+        /* The proxy says whose request it is (nginx: proxy_set_header
+         * X-Real-IP $remote_addr); the per-address limits count that
+         * address.  libwebsockets knows X-Real-IP as a header of its own
+         * (it is never a "custom" header).  Only a trusted proxy's header
+         * is believed; anyone else's is ignored. */
         char real[64];
-        int n = lws_hdr_custom_copy(wsi, real, sizeof real, "x-real-ip:", 10);
+        int n = lws_hdr_copy(wsi, real, sizeof real, WSI_TOKEN_HTTP_X_REAL_IP);
         struct in6_addr a6;
         struct in_addr a4;
         if (n > 0 && n < (int)sizeof real &&
@@ -246,6 +264,8 @@ static int conn_accept(srv *S, const struct lws_filter_network_conn_args *a)
         inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr, addr, sizeof addr);
     else if (ss->ss_family == AF_INET6)
         inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)ss)->sin6_addr, addr, sizeof addr);
+    if (trusted_proxy(S, addr))
+        return 0;   /* the proxy: it counts connections per client itself (limit_conn) */
     peer *p = peer_get(S->C, addr);
     if (!p)
         return S->C->cf.limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
@@ -491,6 +511,10 @@ void http_committed(srv *S, long n, int ok)
             if (c->rerun) {
                 c->rerun = 0;
                 run_api(S, c);   /* its game's writes settled: now the store says */
+            } else if (!ok && c->batch == n && c->seek[0] && core_seek_gone(S->C, c->seek)) {
+                /* An accept that lost the race to another instance. */
+                char *b = json_error("the seek is gone: taken or withdrawn");
+                respond_as(c, 409, "application/json", b, b ? strlen(b) : 0, 0);
             } else if (!ok && c->batch == n) {
                 /* Nothing of it is on disk: the change it answers (or the
                  * state a read shows) did not happen. */
@@ -546,6 +570,7 @@ void http_reply_ready(conn *c, reply *r)
     }
     memcpy(c->set_cookie, r->set_cookie, sizeof c->set_cookie);
     c->hold = r->hold;
+    memcpy(c->seek, r->seek, sizeof c->seek);
     respond(c, r->status, r->ctype ? r->ctype : "application/json", r->body, strlen(r->body));
 }
 
@@ -847,6 +872,8 @@ static void run_api(srv *S, conn *c)
     who.by = http_peer(S, c->wsi);
     who.token = session_token(c->wsi, tokbuf, sizeof tokbuf);
     who.secure = S->secure_cookies;
+    if (c->method == 'P' && lws_hdr_copy(c->wsi, who.ua, sizeof who.ua, WSI_TOKEN_HTTP_USER_AGENT) < 0)
+        who.ua[0] = 0;
     if (who.token && c->method != 'G' && foreign_origin(c->wsi)) {
         S->requests++;
         respond_error(c, 403, "a request from another site: refused");
@@ -1116,6 +1143,43 @@ void lobby_started(srv *S, const char *account, const char *game_id)
     msg_unref(m);
 }
 
+/* Seeks whose owner left (core_seeks_lapse): the accounts with a lobby
+ * socket here, sorted once, then looked up for each seek (binary search). */
+typedef struct lobby_names {
+    char (*name)[STORE_NAME_LEN];
+    size_t n;
+} lobby_names;
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcasecmp(a, b);
+}
+
+static int lobby_present(void *ctx, const char *account)
+{
+    const lobby_names *l = ctx;
+    return l->n && bsearch(account, l->name, l->n, sizeof l->name[0], name_cmp) != NULL;
+}
+
+void http_seeks_lapse(srv *S)
+{
+    if (!S->C->nseeks)
+        return;   /* nothing to lapse (the seeks are read on the lobby's first use) */
+    lobby_names l = {NULL, 0};
+    size_t cap = 0;
+    for (conn *w = S->lobby; w; w = w->next)
+        cap += w->account[0] != 0;
+    if (cap && !(l.name = malloc(cap * sizeof l.name[0])))
+        return;   /* no memory now: next time */
+    for (conn *w = S->lobby; w; w = w->next)
+        if (w->account[0])
+            memcpy(l.name[l.n++], w->account, sizeof l.name[0]);
+    if (l.n)
+        qsort(l.name, l.n, sizeof l.name[0], name_cmp);
+    core_seeks_lapse(S->C, lobby_present, &l);
+    free(l.name);
+}
+
 /* A seat came or went: tell every socket that asked, but `except`. */
 static void presence_tell(gview *gv, conn *except)
 {
@@ -1137,12 +1201,29 @@ static void ws_open(srv *S, conn *c, struct lws *wsi)
     size_t ulen = n > 0 ? (size_t)n : 0;
     char tokbuf[96], account[STORE_NAME_LEN] = "";
     const char *token = session_token(wsi, tokbuf, sizeof tokbuf);
+    if (peer_rate_exceeded(S->C, http_peer(S, wsi))) {
+        /* An upgrade is a request like any other: it counts against the
+         * client's address (behind a proxy the one X-Real-IP names).  The
+         * socket is closed with a message, never dropped unanswered (a proxy
+         * would take that for an instance down). */
+        sodium_memzero(tokbuf, sizeof tokbuf);
+        ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many requests\"}");
+        c->close_after = 1;
+        return;
+    }
     if (token && !core_session(S->C, token, account))
         account[0] = 0;
     sodium_memzero(tokbuf, sizeof tokbuf);
     if (n > 0 && strcmp(uri, "/api/lobby") == 0) {
         if (!host_allowed(S, wsi)) {
             ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            c->close_after = 1;
+            return;
+        }
+        if (foreign_origin(wsi)) {
+            /* The lobby socket acts with the session cookie: a page of
+             * another site may not open it (as every cookie request). */
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"a socket from another site: refused\"}");
             c->close_after = 1;
             return;
         }

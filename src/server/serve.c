@@ -127,10 +127,12 @@ static const char usage_text[] =
     "  --pace MS              the pace of computer-only games (ms a move)\n"
     "  --allow-host NAME      a host name the Host header may name (repeat it)\n"
     "  --live-idle SECS       a silent live socket is pinged after half this, closed after it\n"
-    "  --proxy                behind a proxy on this machine: its X-Real-IP names the client\n"
-    "  --tls-proxy            the same, the proxy serving TLS (cookies get Secure)\n"
+    "  --proxy                behind a proxy on this machine: a loopback peer's X-Real-IP names the client\n"
+    "  --proxy-addr ADDR      the proxy's address: only its X-Real-IP is believed (repeat it)\n"
+    "  --tls-proxy            behind a proxy that serves TLS (cookies get Secure)\n"
     "  --metrics-allow ADDR   an address that may read /metrics (repeat it; default: loopback)\n"
     "  --stats                print database round trips and bytes at exit\n"
+    "  --seek-lapse SECS      a seek lapses when its owner had no lobby socket this long (300)\n"
     "  --test-clock FILE      tests only: an offset in ms added to the games' time\n"
     "  --poll                 poll() instead of libuv's event loop\n"
     "  --quiet                no log line a request\n"
@@ -208,6 +210,10 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     if (core_pending(S->C))
         srv_flush(S);
     int64_t now = core_unix_ms();
+    if (now - S->lapse_checked >= 1000) {
+        S->lapse_checked = now;
+        http_seeks_lapse(S);
+    }
     if (now - S->idle_swept >= 200) {
         S->idle_swept = now;
         http_idle_sweep(S, now);
@@ -292,7 +298,8 @@ static void ev_freeing(void *ctx, game *g)
 static const struct lws_protocol_vhost_options security_headers[] = {
     {&security_headers[1], NULL, "referrer-policy:", "no-referrer"},
     {&security_headers[2], NULL, "x-content-type-options:", "nosniff"},
-    {&security_headers[3], NULL, "content-security-policy:",
+    {&security_headers[3], NULL, "x-frame-options:", "DENY"},   /* browsers without frame-ancestors */
+    {&security_headers[4], NULL, "content-security-policy:",
      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
      "object-src 'none'; base-uri 'none'; "
      "form-action 'self'; frame-ancestors 'none'"},
@@ -308,6 +315,9 @@ int server_main(int argc, char **argv)
     long db_wait = 300;
     const char *hosts[SRV_HOSTS_MAX];
     int nhosts = 0;
+    const char *proxies[SRV_PROXIES_MAX];
+    int nproxies = 0;
+    long seek_lapse = CORE_SEEK_LAPSE_SECS;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
     long pace = CORE_CPU_PACE_MS, live_idle = SRV_IDLE_SECS;
     int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0, behind_proxy = 0, stats = 0;
@@ -375,6 +385,12 @@ int server_main(int argc, char **argv)
         else if (strcmp(a, "--metrics-allow") == 0 && nmallow < SRV_METRICS_ALLOW_MAX && strlen(v) < 64 &&
                  v[0])
             mallow[nmallow++] = v;
+        else if (strcmp(a, "--proxy-addr") == 0 && nproxies < SRV_PROXIES_MAX && strlen(v) < 64 &&
+                 v[0]) {
+            proxies[nproxies++] = v;
+            behind_proxy = 1;
+        } else if (strcmp(a, "--seek-lapse") == 0 && parse_long(v, 1, 86400, &seek_lapse) == 0)
+            ;
         else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
                  v[0])
             hosts[nhosts++] = v;
@@ -401,6 +417,8 @@ int server_main(int argc, char **argv)
     S->quiet = quiet;
     S->secure_cookies = secure_cookies;
     S->behind_proxy = behind_proxy;
+    for (int i = 0; i < nproxies; i++)
+        snprintf(S->proxies[S->nproxies++], sizeof S->proxies[0], "%s", proxies[i]);
     S->stats = stats;
     S->live_idle_ms = live_idle * 1000;
     S->started_us = ops_now_us();
@@ -468,7 +486,7 @@ int server_main(int argc, char **argv)
     /* The core: the store, the search workers, the games to resume. */
     core_config cf = {ai_ms,          (int)threads, (int)rate, limit_loopback,
                       (int)per_hour, pace,         quiet,      CORE_IDLE_SECS,
-                      clock_file};
+                      clock_file,     (int)seek_lapse};
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
                       ev_account_done, ev_lobby_changed, ev_started, ev_present};

@@ -43,6 +43,7 @@
 #define SRV_STATIC_MAX (32L * 1024 * 1024)    /* web files kept in memory, in all */
 
 typedef struct srv srv;
+#define SRV_PROXIES_MAX 8
 typedef struct conn conn;
 
 /* What /metrics counts (ops.c): latencies in buckets of at most these
@@ -123,6 +124,7 @@ struct conn {
     int reran;           /* ... and was (once is enough: then its answer goes) */
     conn *aprev, *anext;
     peer *bpeer;         /* the address the body's bytes count against */
+    char seek[STORE_ID_LEN];   /* an accept of this seek waits for its commit */
     size_t bcap;         /* bytes allocated for the body */
     /* WebSocket */
     gview *gv;
@@ -193,7 +195,9 @@ struct srv {
     int uv;              /* the loop is libuv's (else poll) */
     int stopped;         /* the first half of the stop is done */
     int secure_cookies;  /* --tls-proxy: served over TLS by a proxy in front */
-    int behind_proxy;    /* --proxy: loopback requests' X-Real-IP names the client */
+    int behind_proxy;    /* --proxy: the proxy's X-Real-IP names the client */
+    char proxies[SRV_PROXIES_MAX][64];   /* --proxy-addr: the proxies believed besides loopback */
+    int nproxies;
     int stats;           /* --stats: the database figures at exit (benchmarks) */
     int64_t idle_swept;  /* unix ms of the last sweep of idle live sockets */
     /* ops.c: the operator's figures and the instance's name in the log */
@@ -207,6 +211,7 @@ struct srv {
     int draining;        /* SIGTERM: new requests are refused while what is held is answered */
     int closing;         /* ... then every WebSocket is closed with 1001 */
     int64_t drain_us;    /* when the drain began (monotonic) */
+    int64_t lapse_checked;   /* unix ms of the last look for seeks whose owner left */
     int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
 };
 
@@ -219,6 +224,7 @@ typedef struct reply {
     job *pending;        /* hint, record: answered later */
     long hold;           /* sent once this batch is committed: it shows its writes (0: at once) */
     int again;           /* CORE_AGAIN: the request is handled again once the writes pending are committed */
+    char seek[STORE_ID_LEN];   /* an accept of this seek: a lost race is 409, not 503 */
 } reply;
 
 /* ---- api.c ---- */
@@ -228,6 +234,7 @@ typedef struct asker {
     const char *token;              /* the session cookie's token, or NULL */
     char account[STORE_NAME_LEN];   /* its account, "" when none (or expired) */
     int secure;                     /* cookies get Secure (TLS) */
+    char ua[STORE_UA_LEN];          /* the User-Agent header ("" none) */
 } asker;
 void api_account_done(srv *S, core_signed *r, int secure, reply *out);
 /* The open seeks as GET /api/seeks answers them (heap). */
@@ -309,6 +316,7 @@ void lobby_started(srv *S, const char *account, const char *game_id);
 int srv_account_present(srv *S, const char *account);
 void http_files_free(srv *S);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
+void http_seeks_lapse(srv *S);   /* seeks whose owner has no lobby socket lapse */
 extern const struct lws_protocols *const srv_protocols;
 /* SIGTERM's drain: whether answers still wait for a commit; close every
  * WebSocket with 1001 once its queue is sent. */

@@ -43,6 +43,8 @@ typedef struct seen {
     core_made made;
     void *waiter;
     int accounts;
+    void *order[16];     /* the waiters of account events, in the order they came */
+    int norder;
     core_signed sig;
     char away[STORE_NAME_LEN];   /* the account with no socket open ("" none) */
 } seen;
@@ -82,6 +84,8 @@ static void ev_account(void *ctx, void *waiter, core_signed *r)
     s->accounts++;
     s->sig = *r;
     s->waiter = waiter;
+    if (s->norder < 16)
+        s->order[s->norder++] = waiter;
 }
 
 static int ev_present(void *ctx, const char *account)
@@ -115,7 +119,7 @@ static void sleep_ms(long ms)
 
 static core *new_core(const char *db, seen *s, int limit, int idle)
 {
-    core_config cf = {100, 2, 0, limit, 3, 50, 1, idle, NULL};
+    core_config cf = {100, 2, 0, limit, 3, 50, 1, idle, NULL, 0};
     core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_committed, ev_hint, ev_record,
                       ev_freeing, ev_account, NULL, NULL, ev_present};
     char err[256];
@@ -471,6 +475,14 @@ static void glicko2(void)
           "Glicko-2: a period without games only widens the deviation", d);
 }
 
+static int count_sessions(void *ctx, const unsigned char *hash, int64_t created, int64_t expires,
+                          const char *ua, int64_t last_used)
+{
+    (void)hash, (void)created, (void)expires, (void)ua, (void)last_used;
+    ++*(int *)ctx;
+    return 0;
+}
+
 /* One account call through the slow thread: its result. */
 static core_signed account_call(core *C, seen *s, core_status st, const char *err)
 {
@@ -494,7 +506,7 @@ static void accounts(core *C, seen *s)
     char err[256] = "";
     job *j;
     peer *p = peer_get(C, "10.0.0.9");
-    core_signed r = account_call(C, s, core_signup(C, p, (void *)0x5, "Ann-1", "correct horse", &j,
+    core_signed r = account_call(C, s, core_signup(C, p, (void *)0x5, "Ann-1", "correct horse", NULL, &j,
                                                    err, sizeof err), err);
     check(r.status == CORE_CREATED && strcmp(r.name, "Ann-1") == 0 && strlen(r.token) == 43 &&
               s->waiter == (void *)0x5,
@@ -507,23 +519,23 @@ static void accounts(core *C, seen *s)
     check(C->st->ops->get_account(C->st, "ann-1", &a, err, sizeof err) == 1 &&
               strncmp(a.pwhash, "$argon2id$", 10) == 0,
           "the password is stored as an Argon2id hash", a.pwhash);
-    r = account_call(C, s, core_signup(C, p, (void *)0x7, "ANN-1", "another one", &j, err, sizeof err),
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "ANN-1", "another one", NULL, &j, err, sizeof err),
                      err);
     check(r.status == CORE_CONFLICT, "a name taken ignoring case: refused", r.err);
-    r = account_call(C, s, core_signup(C, p, (void *)0x7, "a b", "long enough", &j, err, sizeof err), err);
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "a b", "long enough", NULL, &j, err, sizeof err), err);
     check(r.status == CORE_BAD, "a name with a space: refused", r.err);
-    r = account_call(C, s, core_signup(C, p, (void *)0x7, "Bo", "long enough", &j, err, sizeof err), err);
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "Bo", "long enough", NULL, &j, err, sizeof err), err);
     check(r.status == CORE_BAD, "a name of 2 characters: refused", r.err);
-    r = account_call(C, s, core_signup(C, p, (void *)0x7, "Bob", "short", &j, err, sizeof err), err);
+    r = account_call(C, s, core_signup(C, p, (void *)0x7, "Bob", "short", NULL, &j, err, sizeof err), err);
     check(r.status == CORE_BAD, "a password of 5 bytes: refused", r.err);
-    r = account_call(C, s, core_login(C, p, (void *)0x7, "ann-1", "wrong password", &j, err, sizeof err),
+    r = account_call(C, s, core_login(C, p, (void *)0x7, "ann-1", "wrong password", NULL, &j, err, sizeof err),
                      err);
     check(r.status == CORE_FORBIDDEN, "a wrong password: refused", r.err);
     core_signed unknown = account_call(
-        C, s, core_login(C, p, (void *)0x7, "nobody", "wrong password", &j, err, sizeof err), err);
+        C, s, core_login(C, p, (void *)0x7, "nobody", "wrong password", NULL, &j, err, sizeof err), err);
     check(unknown.status == CORE_FORBIDDEN && strcmp(unknown.err, r.err) == 0,
           "an unknown name: the same answer", unknown.err);
-    r = account_call(C, s, core_login(C, p, (void *)0x6, "ANN-1", "correct horse", &j, err,
+    r = account_call(C, s, core_login(C, p, (void *)0x6, "ANN-1", "correct horse", NULL, &j, err,
                                       sizeof err),
                      err);
     char tok2[48];
@@ -534,12 +546,192 @@ static void accounts(core *C, seen *s)
           "sign out: that session no longer works", NULL);
     peer *q = peer_get(C, "10.0.0.10");
     for (int i = 0; i < 9; i++)
-        account_call(C, s, core_login(C, i % 2 ? p : q, (void *)0x7, "Ann-1", "guess", &j, err, sizeof err),
+        account_call(C, s, core_login(C, i % 2 ? p : q, (void *)0x7, "Ann-1", "guess", NULL, &j, err, sizeof err),
                      err);
-    r = account_call(C, s, core_login(C, q, (void *)0x7, "Ann-1", "correct horse", &j, err, sizeof err),
+    r = account_call(C, s, core_login(C, q, (void *)0x7, "Ann-1", "correct horse", NULL, &j, err, sizeof err),
                      err);
     check(r.status == CORE_LIMIT, "after 10 failures in 10 minutes: 429, even with the password",
           r.err);
+    sodium_memzero(&r, sizeof r);
+}
+
+
+/* Sign-in limits (issue 42): the failure table keyed so that chosen names
+ * cannot push a name's record out; guesses counted when accepted; each
+ * address's share of the hashing queue; sessions per account; a password
+ * change ending every session; common passwords; devices. */
+static void signin_limits(core *C, seen *s)
+{
+    char err[256] = "";
+    job *j;
+    /* Common passwords. */
+    check(core_password_common("password") && core_password_common("PassWord1") &&
+              core_password_common("12345678") && core_password_common("qwertyui") &&
+              core_password_common("        ") && core_password_common("zzzzzzzzzz") &&
+              !core_password_common("correct horse") && !core_password_common("aaaaaaab"),
+          "common passwords and one character repeated are known; others are not", NULL);
+    peer *p = peer_get(C, "10.2.0.1");
+    core_signed r = account_call(C, s, core_signup(C, p, (void *)0x7, "Common-1", "Password123",
+                                                   NULL, &j, err, sizeof err), err);
+    check(r.status == CORE_BAD && strstr(r.err, "common") != NULL,
+          "sign-up with a common password: refused (400) with a message", r.err);
+    /* Devices. */
+    char d[64];
+    core_device("Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", d, sizeof d);
+    int ok = strcmp(d, "Firefox on Linux") == 0;
+    core_device("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+                "Chrome/120.0.0.0 Mobile Safari/537.36", d, sizeof d);
+    ok = ok && strcmp(d, "Chrome on Android") == 0;
+    core_device("Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, "
+                "like Gecko) Version/17.1 Mobile/15E148 Safari/604.1", d, sizeof d);
+    ok = ok && strcmp(d, "Safari on iOS") == 0;
+    core_device("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+                "Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0", d, sizeof d);
+    ok = ok && strcmp(d, "Edge on Windows") == 0;
+    core_device("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/605.1.15 (KHTML, like "
+                "Gecko) Version/17.1 Safari/605.1.15", d, sizeof d);
+    ok = ok && strcmp(d, "Safari on macOS") == 0;
+    core_device("", d, sizeof d);
+    ok = ok && strcmp(d, "an unknown device") == 0;
+    check(ok, "user agents read as Firefox on Linux, Chrome on Android, Safari on iOS, ...", d);
+
+    /* A victim at its limit; then names that land on its slots (found with
+     * the table's key, which an attacker does not have) fail many times. */
+    for (int i = 0; i < CORE_LOGIN_FAILS; i++)
+        core_account_note(C, "fail Victim-1 -");
+    peer *vp = peer_get(C, "10.2.0.2");
+    r = account_call(C, s, core_login(C, vp, (void *)0x7, "Victim-1", "anything at all", NULL, &j,
+                                      err, sizeof err), err);
+    check(r.status == CORE_LIMIT, "a name at its limit: 429", r.err);
+    unsigned char hv[crypto_shorthash_BYTES];
+    crypto_shorthash(hv, (const unsigned char *)"victim-1", 8, C->fail_key);
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | hv[i];
+    unsigned home = (unsigned)(v % CORE_FAIL_SLOTS);
+    int colliding = 0;
+    for (long n = 0; n < 2000000 && colliding < 40; n++) {
+        char nm[24], key[24];
+        snprintf(nm, sizeof nm, "Col%ld", n);
+        snprintf(key, sizeof key, "col%ld", n);
+        unsigned char hh[crypto_shorthash_BYTES];
+        crypto_shorthash(hh, (const unsigned char *)key, strlen(key), C->fail_key);
+        uint64_t u = 0;
+        for (int i = 0; i < 8; i++)
+            u = u << 8 | hh[i];
+        unsigned slot = (unsigned)(u % CORE_FAIL_SLOTS);
+        if ((slot + CORE_FAIL_SLOTS - home) % CORE_FAIL_SLOTS < CORE_FAIL_PROBES ||
+            (home + CORE_FAIL_SLOTS - slot) % CORE_FAIL_SLOTS < CORE_FAIL_PROBES) {
+            char told[64];
+            snprintf(told, sizeof told, "fail %s -", nm);
+            for (int k = 0; k < 3; k++)
+                core_account_note(C, told);
+            colliding++;
+        }
+    }
+    r = account_call(C, s, core_login(C, vp, (void *)0x7, "Victim-1", "anything at all", NULL, &j,
+                                      err, sizeof err), err);
+    char what[160];
+    snprintf(what, sizeof what, "%d colliding names failing 3 times each: the victim's record stays (429)",
+             colliding);
+    check(colliding == 40 && r.status == CORE_LIMIT, what, r.err);
+
+    /* 16 guesses of one name at once from 16 addresses: counted when
+     * accepted, so 10 are hashed and 6 refused at once. */
+    int pending = 0, limited = 0;
+    int before = s->accounts;
+    for (int i = 0; i < 16; i++) {
+        char a[32];
+        snprintf(a, sizeof a, "10.3.0.%d", i + 1);
+        core_status st = core_login(C, peer_get(C, a), (void *)0x9, "Racer-1", "wrong guess!", NULL,
+                                    &j, err, sizeof err);
+        pending += st == CORE_PENDING;
+        limited += st == CORE_LIMIT;
+    }
+    snprintf(what, sizeof what, "16 guesses of one name at once: %d hashed, %d refused (10 + 6)",
+             pending, limited);
+    check(pending == CORE_LOGIN_FAILS && limited == 16 - CORE_LOGIN_FAILS, what, NULL);
+    WAIT_UNTIL(C, s->accounts >= before + pending, 60000);
+    commit(C);
+    /* One address: at most CORE_PW_PER_ADDR hashes under way. */
+    peer *one = peer_get(C, "10.4.0.1");
+    pending = limited = 0;
+    before = s->accounts;
+    for (int i = 0; i < 3; i++) {
+        char nm[16];
+        snprintf(nm, sizeof nm, "Queue-%d", i % 10);
+        core_status st = core_login(C, one, (void *)0x9, nm, "wrong guess!", NULL, &j, err, sizeof err);
+        pending += st == CORE_PENDING;
+        limited += st == CORE_LIMIT;
+    }
+    check(pending == CORE_PW_PER_ADDR && limited == 3 - CORE_PW_PER_ADDR,
+          "3 sign-ins at once from one address: 2 hashed, the 3rd 429", err);
+    WAIT_UNTIL(C, s->accounts >= before + pending, 60000);
+    commit(C);
+
+    /* Round robin: one address's two jobs, then another's: the other's goes
+     * before the first address's second. */
+    peer *hog = peer_get(C, "10.4.1.1"), *person = peer_get(C, "10.4.1.2");
+    before = s->accounts;
+    s->norder = 0;
+    core_status q1 = core_login(C, hog, (void *)0x11, "Rr-1", "wrong guess!", NULL, &j, err, sizeof err);
+    core_status q2 = core_login(C, hog, (void *)0x12, "Rr-2", "wrong guess!", NULL, &j, err, sizeof err);
+    core_status q3 = core_login(C, person, (void *)0x21, "Rr-3", "wrong guess!", NULL, &j, err, sizeof err);
+    WAIT_UNTIL(C, s->accounts >= before + 3, 60000);
+    commit(C);
+    check(q1 == CORE_PENDING && q2 == CORE_PENDING && q3 == CORE_PENDING && s->norder == 3 &&
+              s->order[0] == (void *)0x11 && s->order[1] == (void *)0x21 && s->order[2] == (void *)0x12,
+          "the hashing queue is round robin: another address's job before one address's second", NULL);
+
+    /* Sessions per account: a sign-up and 20 sign-ins make 21; the oldest ends. */
+    r = account_call(C, s, core_signup(C, peer_get(C, "10.5.0.1"), (void *)0x7, "Many-1",
+                                       "a long password", "curl/8.0", &j, err, sizeof err), err);
+    char first[48], last[48] = "", name[STORE_NAME_LEN];
+    snprintf(first, sizeof first, "%s", r.token);
+    int signed_in = 0;
+    for (int i = 0; i < CORE_LOGINS_PER_ACCOUNT; i++) {
+        char a[32];
+        snprintf(a, sizeof a, "10.5.1.%d", i + 1);
+        r = account_call(C, s, core_login(C, peer_get(C, a), (void *)0x7, "Many-1", "a long password",
+                                          NULL, &j, err, sizeof err), err);
+        signed_in += r.status == CORE_OK;
+        if (r.status == CORE_OK)
+            snprintf(last, sizeof last, "%s", r.token);
+    }
+    int nsess = 0;
+    C->st->ops->each_session(C->st, "Many-1", core_unix_ms() / 1000, count_sessions, &nsess, err,
+                             sizeof err);
+    snprintf(what, sizeof what, "%d sign-ins after the sign-up: %d sessions kept (at most %d), the "
+             "oldest ended", signed_in, nsess, CORE_SESSIONS_PER_ACCOUNT);
+    check(signed_in == CORE_LOGINS_PER_ACCOUNT && nsess == CORE_SESSIONS_PER_ACCOUNT &&
+              core_session(C, first, name) == 0 && core_session(C, last, name) == 1,
+          what, err);
+    r = account_call(C, s, core_login(C, peer_get(C, "10.5.2.1"), (void *)0x7, "Many-1",
+                                      "a long password", NULL, &j, err, sizeof err), err);
+    check(r.status == CORE_LIMIT, "the 21st successful sign-in of one account in 10 minutes: 429",
+          r.err);
+
+    /* A password change ends every session and makes a new one. */
+    r = account_call(C, s, core_signup(C, peer_get(C, "10.6.0.1"), (void *)0x7, "Change-1",
+                                       "a long password", NULL, &j, err, sizeof err), err);
+    char t1[48], t2[48];
+    snprintf(t1, sizeof t1, "%s", r.token);
+    r = account_call(C, s, core_login(C, peer_get(C, "10.6.0.2"), (void *)0x7, "Change-1",
+                                      "a long password", NULL, &j, err, sizeof err), err);
+    snprintf(t2, sizeof t2, "%s", r.token);
+    r = account_call(C, s, core_password(C, "Change-1", peer_get(C, "10.6.0.1"), (void *)0x7,
+                                         "a long password", "qwertyuiop", NULL, &j, err, sizeof err),
+                     err);
+    check(r.status == CORE_BAD && strstr(r.err, "common") != NULL,
+          "a password change to a common password: refused", r.err);
+    r = account_call(C, s, core_password(C, "Change-1", peer_get(C, "10.6.0.1"), (void *)0x7,
+                                         "a long password", "an even longer one", NULL, &j, err,
+                                         sizeof err),
+                     err);
+    check(r.status == CORE_OK && r.token[0] && strcmp(r.token, t1) != 0 &&
+              core_session(C, t1, name) == 0 && core_session(C, t2, name) == 0 &&
+              core_session(C, r.token, name) == 1,
+          "a password change: both old sessions end, the new token works", r.err);
     sodium_memzero(&r, sizeof r);
 }
 
@@ -553,7 +745,7 @@ static void sign_up(core *C, seen *s, const char *name, const char *addr)
     char err[256] = "";
     job *j;
     core_signed r = account_call(C, s, core_signup(C, peer_get(C, addr), (void *)0x9, name,
-                                                   "correct horse", &j, err, sizeof err),
+                                                   "correct horse", NULL, &j, err, sizeof err),
                                  err);
     check(r.status == CORE_CREATED, "an account for the consent tests", r.err);
 }
@@ -775,6 +967,7 @@ int main(void)
     if (C) {
         moves(C, &s);
         accounts(C, &s);
+        signin_limits(C, &s);
         computer(C, &s);
         toscana(C);
         records(C, &s);

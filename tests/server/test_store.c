@@ -135,6 +135,24 @@ static int count_rating(void *ctx, const char *game, const store_rating *r)
 }
 
 /* The account operations of one backend. */
+/* Sessions as each_session lists them. */
+typedef struct sess_seen {
+    int n, with_ua;
+    int64_t last_max;
+} sess_seen;
+
+static int list_session(void *ctx, const unsigned char *hash, int64_t created, int64_t expires,
+                        const char *ua, int64_t last_used)
+{
+    sess_seen *v = ctx;
+    (void)hash, (void)created, (void)expires;
+    v->n++;
+    v->with_ua += strstr(ua, "Firefox/120.0") != NULL;
+    if (last_used > v->last_max)
+        v->last_max = last_used;
+    return 0;
+}
+
 static void accounts(store *st, const char *b)
 {
     char what[200], err[256];
@@ -162,18 +180,57 @@ static void accounts(store *st, const char *b)
     memset(h1, 1, sizeof h1);
     memset(h2, 2, sizeof h2);
     snprintf(what, sizeof what, "%s: sessions are created", b);
-    check(o->create_session(st, h1, "Alice_1", 100, 1000, err, sizeof err) == 0 &&
-              o->create_session(st, h2, "Alice_1", 100, 200, err, sizeof err) == 0 && flush_ok(st),
+    check(o->create_session(st, h1, "Alice_1", 100, 1000, "Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0",
+                            err, sizeof err) == 0 &&
+              o->create_session(st, h2, "Alice_1", 100, 200, NULL, err, sizeof err) == 0 && flush_ok(st),
           what, err);
     char name[STORE_NAME_LEN] = "";
-    snprintf(what, sizeof what, "%s: a live session names its account", b);
-    check(o->get_session(st, h1, 500, name, err, sizeof err) == 1 && strcmp(name, "Alice_1") == 0,
+    int64_t last = -1;
+    snprintf(what, sizeof what, "%s: a live session names its account, last used when made", b);
+    check(o->get_session(st, h1, 500, name, &last, err, sizeof err) == 1 &&
+              strcmp(name, "Alice_1") == 0 && last == 100,
           what, err);
+    snprintf(what, sizeof what, "%s: a session's use is kept (never moved back)", b);
+    check(o->touch_session(st, h1, 400, err, sizeof err) == 0 &&
+              o->touch_session(st, h1, 300, err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_session(st, h1, 500, name, &last, err, sizeof err) == 1 && last == 400,
+          what, err);
+    sess_seen sv = {0};
+    snprintf(what, sizeof what, "%s: the sessions list gives the user agent and last use", b);
+    check(o->each_session(st, "Alice_1", 150, list_session, &sv, err, sizeof err) == 0 && sv.n == 2 &&
+              sv.with_ua == 1 && sv.last_max == 400,
+          what, err);
+    if (o->login_guard) {
+        /* Sign-in guesses counted in the database (many instances). */
+        int g[16], k = 0;
+        for (int i = 0; i < 4; i++)
+            g[k++] = o->login_guard(st, "Guess_1", 1000, 600, 3, 0, err, sizeof err);   /* 1 1 1 0 */
+        o->login_guard(st, "guess_1", 1001, 600, 3, 2, err, sizeof err);              /* one succeeded */
+        g[k++] = o->login_guard(st, "GUESS_1", 1002, 600, 3, 0, err, sizeof err);      /* 1 */
+        for (int i = 0; i < 3; i++)
+            o->login_guard(st, "guess_1", 1003, 600, 3, 1, err, sizeof err);          /* three failed */
+        g[k++] = o->login_guard(st, "guess_1", 1004, 600, 3, 0, err, sizeof err);      /* 0: 3 failures */
+        g[k++] = o->login_guard(st, "guess_1", 1600, 600, 3, 0, err, sizeof err);      /* 1: a new window */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 1: the last one's forgotten */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 1 */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 1 */
+        g[k++] = o->login_guard(st, "guess_1", 1800, 600, 3, 0, err, sizeof err);      /* 0 */
+        g[k++] = o->login_guard(st, "other_1", 1800, 600, 3, 0, err, sizeof err);      /* 1: another name */
+        const int want[] = {1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1};
+        int same = k == 12;
+        char seen[64] = "";
+        for (int i = 0; i < k; i++) {
+            same = same && g[i] == want[i];
+            snprintf(seen + strlen(seen), sizeof seen - strlen(seen), "%d", g[i]);
+        }
+        snprintf(what, sizeof what, "%s: sign-in guesses counted up to the limit, failures in a window", b);
+        check(same, what, seen);
+    }
     snprintf(what, sizeof what, "%s: an expired session is none", b);
-    check(o->get_session(st, h2, 500, name, err, sizeof err) == 0, what, err);
+    check(o->get_session(st, h2, 500, name, NULL, err, sizeof err) == 0, what, err);
     snprintf(what, sizeof what, "%s: an ended session is none", b);
     check(o->delete_session(st, h1, err, sizeof err) == 0 && flush_ok(st) &&
-              o->get_session(st, h1, 500, name, err, sizeof err) == 0,
+              o->get_session(st, h1, 500, name, NULL, err, sizeof err) == 0,
           what, err);
 
     store_seek k;

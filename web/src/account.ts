@@ -9,7 +9,7 @@
 // and a 401 takes the mark away.
 
 import * as api from "./api";
-import { accountError, nameProblem, passwordProblem, type AccountAction } from "./accounttext";
+import { accountError, nameProblem, passwordProblem, sessionLine, type AccountAction } from "./accounttext";
 import { ApiError } from "./api";
 import { h } from "./dom";
 import type { Me } from "./types";
@@ -162,6 +162,7 @@ export function showAccount(app: HTMLElement): void {
     const msg = h("p", { class: "error", role: "alert", id: "pw-error" });
     const done = h("p", { class: "good", role: "status", id: "pw-done" });
     const btn = h("button", { type: "submit", class: "primary", id: "pw-submit" }, "Change the password");
+    const sessions = sessionsSection();
     const form = h("form", { class: "auth-form", "aria-label": "Change the password", novalidate: true },
       h("h1", {}, "Your account"),
       h("p", {}, "Signed in as ", h("strong", { id: "account-who" }, me.name), " · ",
@@ -181,8 +182,9 @@ export function showAccount(app: HTMLElement): void {
       btn.disabled = true;
       try {
         await api.changePassword(old.value, now.value);
-        done.textContent = "Your password is changed.";
+        done.textContent = "Your password is changed. Every other browser signed in to this account is signed out.";
         form.reset();
+        sessions.dispatchEvent(new Event("redraw"));
       } catch (e) {
         msg.textContent = e instanceof ApiError ? accountError("password", e.status, e.message) : String(e);
       } finally {
@@ -190,7 +192,7 @@ export function showAccount(app: HTMLElement): void {
       }
     });
     app.appendChild(form);
-    app.appendChild(sessionsSection());
+    app.appendChild(sessions);
   });
 }
 
@@ -204,9 +206,8 @@ function sessionsSection(): HTMLElement {
       const ss = await api.sessions();
       list.textContent = "";
       for (const x of ss) {
-        const when = new Date(x.created * 1000).toLocaleString();
         const li = h("li", { "data-id": x.id, class: x.current ? "current" : "" },
-          `Signed in ${when}` + (x.current ? " — this browser" : ""));
+          sessionLine(x, (t) => new Date(t * 1000).toLocaleString()));
         if (!x.current) {
           const b = h("button", { type: "button", class: "end-session" }, "Sign out there");
           b.addEventListener("click", async () => {
@@ -235,6 +236,8 @@ function sessionsSection(): HTMLElement {
     void draw();
   });
   void draw();
-  return h("section", { class: "auth-form", "aria-labelledby": "sessions-h" },
+  const section = h("section", { class: "auth-form", "aria-labelledby": "sessions-h" },
     h("h2", { id: "sessions-h" }, "Where you are signed in"), list, endOthers, msg);
+  section.addEventListener("redraw", () => void draw());   // after a password change
+  return section;
 }

@@ -29,9 +29,19 @@ export function accountError(action: AccountAction, status: number, message: str
   if (action === "signup" && status === 409) return "That name is taken: choose another.";
   if (action === "signin" && status === 401) return "Wrong name or password.";
   if (action === "password" && (status === 401 || status === 403)) return "The current password is wrong.";
-  if (status === 429) return "Too many failed attempts with this name: wait a few minutes and try again.";
+  if (status === 429 && (/failed/.test(message) || !message)) return "Too many failed attempts with this name: wait a few minutes and try again.";
+  if (status === 429) return `Not now: ${message}.`;
   if (status === 400) return `Not accepted: ${message}.`;
   return `Something went wrong (${status}): ${message}.`;
+}
+
+/** A session as the account page lists it (GET /api/sessions): its device
+ * (the server reads it from the browser's User-Agent: "Firefox on Linux"),
+ * when it was signed in and last used, and whether it is this browser. */
+export interface SessionInfo { device?: string; created: number; lastUsed?: number; current: boolean }
+export function sessionLine(s: SessionInfo, when: (unixSeconds: number) => string): string {
+  const used = s.lastUsed && s.lastUsed > s.created ? `, last used ${when(s.lastUsed)}` : "";
+  return `${s.device || "An unknown device"} — signed in ${when(s.created)}${used}` + (s.current ? " — this browser" : "");
 }
 
 /** A rating as shown: rounded, with "?" while provisional (few games, a wide deviation). */

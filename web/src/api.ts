@@ -49,7 +49,7 @@ export function createGame(game: GameName, options: string, white: string, black
   return call("POST", "/api/games", local ? { game, options, white, black, local } : { game, options, white, black });
 }
 
-export interface Session { id: string; created: number; expires: number; current: boolean }
+export interface Session { id: string; created: number; expires: number; lastUsed: number; device: string; current: boolean }
 
 /** The signed-in account's sessions (GET /api/sessions). */
 export function sessions(): Promise<Session[]> {

@@ -51,7 +51,14 @@
 #define CORE_ADDR_LOGIN_FAILS 30   /* failed sign-ins from one address in the window */
 #define CORE_SIGNUPS_PER_HOUR 5    /* accounts made per address an hour */
 #define CORE_PW_QUEUE 16           /* password hashes waiting at once, in all */
+#define CORE_PW_PER_ADDR 2         /* ... of which per client address (queued or running) */
+#define CORE_LOGINS_PER_ADDR 20    /* successful sign-ins per address in CORE_LOGIN_WINDOW */
+#define CORE_LOGINS_PER_ACCOUNT 20 /* successful sign-ins of one account in the window */
+#define CORE_SESSIONS_PER_ACCOUNT 20   /* sessions an account keeps: a new one ends the oldest */
+#define CORE_SESSION_TOUCH 300     /* a session's last use is written at most this often (s) */
 #define CORE_FAIL_SLOTS 4096       /* names whose sign-in failures are remembered */
+#define CORE_FAIL_PROBES 8         /* ... a name's record is in one of this many slots */
+#define CORE_SEEK_LAPSE_SECS 300   /* a seek whose owner has no lobby socket lapses */
 #define CORE_SEEKS_PER_ACCOUNT 5   /* open seeks per account */
 #define CORE_CPU_GAMES_PER_ACCOUNT 3   /* unfinished rated games against the computer per account */
 #define CORE_SEEKS_MAX 10000       /* open seeks in all */
@@ -118,6 +125,9 @@ struct peer {
     int signups;
     int64_t fail_since;  /* failed sign-ins since this unix second (a window) */
     int fails;
+    int pw_jobs;         /* password hashes queued or running for it */
+    int64_t ok_since;    /* successful sign-ins since this unix second (a window) */
+    int oks;
 };
 #define CORE_PEER_SLOTS 16384
 
@@ -207,14 +217,21 @@ typedef struct core_signed {
 typedef struct lobby_seek {
     store_seek s;
     int state;           /* 0 open, 1 taken, 2 withdrawn (gone once on disk) */
+    int64_t present_ms;  /* games' time its owner was last seen with a lobby socket (any instance) */
+    int64_t told_ms;     /* ... when this instance last told the others so */
     struct lobby_seek *next;
 } lobby_seek;
 
-/* One name's failed sign-ins (a ring of their times). */
+/* One name's sign-ins: failed ones and successful ones (rings of their
+ * times), and guesses being hashed now (each counted as a failure until
+ * its hash says otherwise). */
 typedef struct login_fails {
     char key[STORE_NAME_LEN];       /* the name in lower case, "" free */
     int64_t t[CORE_LOGIN_FAILS];
     int n;
+    int64_t ok[CORE_LOGINS_PER_ACCOUNT];
+    int nok;
+    int pending;
 } login_fails;
 
 typedef struct core_made {
@@ -265,6 +282,8 @@ typedef struct core_config {
     int idle_secs;       /* a game untouched this long leaves memory (0: CORE_IDLE_SECS) */
     const char *clock_file;   /* tests only (--test-clock): a file holding an offset in ms
                                  added to the games' time (never set from the network) */
+    int seek_lapse_secs; /* a seek whose owner has no lobby socket lapses after this
+                            (0: CORE_SEEK_LAPSE_SECS) */
 } core_config;
 
 /* Games in memory, by id. */
@@ -307,6 +326,8 @@ struct core {
     long moves_played;
     login_fails fails[CORE_FAIL_SLOTS];
     offer_count offers[CORE_OFFER_SLOTS];
+    unsigned char fail_key[16];   /* the failure table's hash key (random, made at first use) */
+    int fail_keyed;
     int pw_out;          /* password jobs queued or running */
     lobby_seek *seeks;   /* the lobby, oldest first */
     int seeks_loaded;    /* read from the store (on the lobby's first use) */
@@ -416,21 +437,34 @@ int core_side_of(const game *g, const core_cred *who);
 int core_name_ok(const char *name);
 /* Sign up, sign in: CORE_PENDING with the job (the answer comes through
  * events.account_done), or the refusal with err. */
+/* `ua`: the browser's User-Agent (kept with the session), or NULL. */
 core_status core_signup(core *C, peer *by, void *waiter, const char *name, const char *password,
-                        job **handle, char *err, size_t errlen);
+                        const char *ua, job **handle, char *err, size_t errlen);
 core_status core_login(core *C, peer *by, void *waiter, const char *name, const char *password,
-                       job **handle, char *err, size_t errlen);
-/* Change the signed-in account's password: PENDING, or the refusal. */
-core_status core_password(core *C, const char *name, void *waiter, const char *old_pw,
-                          const char *new_pw, job **handle, char *err, size_t errlen);
+                       const char *ua, job **handle, char *err, size_t errlen);
+/* Change the signed-in account's password: PENDING, or the refusal.  Once
+ * changed, every session of the account ends and a new one is made (the
+ * caller's, rotated: a new token). */
+core_status core_password(core *C, const char *name, peer *by, void *waiter, const char *old_pw,
+                          const char *new_pw, const char *ua, job **handle, char *err,
+                          size_t errlen);
+/* A password too common to accept (core_common_passwords, any case), or of
+ * one character repeated. */
+int core_password_common(const char *pw);
+/* A User-Agent for people: "Firefox on Linux", "Chrome on Android", ... */
+void core_device(const char *ua, char *out, size_t outlen);
 /* End a session (its token): CORE_OK once queued, CORE_UNAVAILABLE. */
 core_status core_logout(core *C, const char *token);
 /* An account's unexpired sessions, newest first: each with an id for
  * people (its hash's first 8 bytes in hex) and whether it is `token`'s. */
+typedef struct core_session_info {
+    const char *id;
+    int64_t created, expires, last_used;
+    const char *ua;      /* as the browser said it ("" unknown) */
+    int current;
+} core_session_info;
 int core_sessions(core *C, const char *name, const char *token,
-                  void (*fn)(void *ctx, const char *id, int64_t created, int64_t expires,
-                             int current),
-                  void *ctx);
+                  void (*fn)(void *ctx, const core_session_info *s), void *ctx);
 /* End one of the account's sessions by its id: CORE_OK, CORE_NOTFOUND. */
 core_status core_end_session(core *C, const char *name, const char *id);
 /* The account a session token stands for: 1 with its name, 0 none. */
@@ -485,6 +519,15 @@ core_status core_unseek(core *C, const char *account, const char *id, char *err,
 /* Whether an open challenge (seen by its two players only) involves
  * `account` (NULL: any). */
 int core_challenges_open(core *C, const char *account);
+/* Seeks lapse: those whose owner `present` says has no lobby socket here,
+ * and no other instance said has one, for cf.seek_lapse_secs (default
+ * CORE_SEEK_LAPSE_SECS) are withdrawn.  The edge calls it about once a second. */
+void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), void *ctx);
+/* shared.c: another instance said `account` has a lobby socket there. */
+void core_seek_owner_present(core *C, const char *account);
+/* After a failed commit: 1 when seek `id` is taken or withdrawn in the store
+ * (an accept lost a race: 409, not 503). */
+int core_seek_gone(core *C, const char *id);
 /* Withdraw every open seek of an account (its owner left the lobby). */
 void core_unseek_all(core *C, const char *account);
 /* Accept a seek: CORE_CREATED with the game's id; CORE_CONFLICT for one's
@@ -572,8 +615,9 @@ void core_take_over(core *C);
 /* lobby.c, for shared.c: the seeks changed elsewhere (read them again);
  * a seek of `account` was accepted elsewhere as game `game_id`. */
 void core_lobby_reload(core *C);
-/* accounts.c, for shared.c: a sign-in of `name` failed on another instance. */
-void core_login_failed_elsewhere(core *C, const char *name);
+/* accounts.c, for shared.c: what another instance told on tav_account
+ * ("fail NAME ADDR", "signup ADDR"). */
+void core_account_note(core *C, const char *text);
 
 /* ---- client addresses (peers.c) ---- */
 /* The peer of an address, made when new; NULL when the table has no room

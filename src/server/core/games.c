@@ -1480,16 +1480,31 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
     return m->status = CORE_PENDING;
 }
 
+/* The slow thread's queue is shared fairly between client addresses (round
+ * robin): a job's round is how many jobs of its address wait before it, and
+ * it goes after every job of its round or an earlier one, so one address's
+ * second job waits behind everyone else's first. */
 void core_slow_submit(core *C, job *j)
 {
     j->server = C;
     pthread_mutex_lock(&C->rlock);
     j->next = NULL;
-    if (C->rq_tail)
-        C->rq_tail->next = j;
-    else
+    j->round = 0;
+    job *after = NULL;
+    for (job *q = C->rq_head; q && j->by; q = q->next)
+        j->round += q->by == j->by;
+    for (job *q = C->rq_head; q; q = q->next)
+        if (q->round <= j->round)
+            after = q;
+    if (!after) {
+        j->next = C->rq_head;
         C->rq_head = j;
-    C->rq_tail = j;
+    } else {
+        j->next = after->next;
+        after->next = j;
+    }
+    if (!j->next)
+        C->rq_tail = j;
     pthread_cond_signal(&C->rcond);
     pthread_mutex_unlock(&C->rlock);
 }

@@ -43,11 +43,19 @@ struct job {
     char pwhash[STORE_PWHASH_LEN];   /* in: the stored hash ("": none); out: the new one */
     int ok;              /* the password matched; the hash was made */
     char token[48];      /* the session made for it (wiped after) */
+    char ua[STORE_UA_LEN];   /* the browser's User-Agent, kept with the session */
+    int reserved;        /* counted in its name's pending guesses */
+    int guarded;         /* ... and in the database's (many instances) */
+    int guarded_addr;    /* its address's failures (sign-in) or sign-ups, counted there too */
+    int round;           /* its place in the slow thread's round robin (core_slow_submit) */
     /* Slow-thread jobs of other files: the work on that thread, and its end
      * on the loop (which frees the job).  NULL: a record check. */
     void (*work)(job *j);
     void (*done)(core *C, job *j);
 };
+
+/* common_passwords.c: passwords too common to accept, lower case, NULL last. */
+extern const char *const core_common_passwords[];
 
 /* Random bytes as unpadded base64url (ids, tokens). */
 void core_random_b64(char *out, size_t nbytes);

@@ -36,6 +36,7 @@ static lobby_seek *add_seek(core *C, const store_seek *s)
     if (!k)
         return NULL;
     k->s = *s;
+    k->present_ms = core_game_ms(C);
     /* Appended: the list stays oldest first. */
     lobby_seek **pp = &C->seeks;
     while (*pp)
@@ -85,14 +86,24 @@ void core_lobby_reload(core *C)
 {
     if (!C->seeks_loaded)
         return;   /* read on first use anyway */
-    while (C->seeks) {
-        lobby_seek *k = C->seeks;
-        C->seeks = k->next;
-        free(k);
-    }
+    lobby_seek *old = C->seeks;
+    C->seeks = NULL;
     C->nseeks = 0;
     C->seeks_loaded = 0;
     lobby_ready(C);
+    /* When each owner was last seen stays as it was. */
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        for (lobby_seek *o = old; o; o = o->next)
+            if (strcmp(o->s.id, k->s.id) == 0) {
+                k->present_ms = o->present_ms;
+                k->told_ms = o->told_ms;
+                break;
+            }
+    while (old) {
+        lobby_seek *k = old;
+        old = k->next;
+        free(k);
+    }
     lobby_changed(C);
 }
 
@@ -100,7 +111,7 @@ void core_lobby_reload(core *C)
 
 typedef struct seek_write {
     store_seek s;
-    int close;                 /* 0 create, 1 taken by game, 2 withdrawn */
+    int close;                 /* 0 create, 1 taken by game, 2 withdrawn, 3 lapsed */
     char game[STORE_ID_LEN];
 } seek_write;
 
@@ -109,7 +120,10 @@ static int seek_apply(store *st, const void *data, char *err, size_t errlen)
     const seek_write *w = data;
     if (!w->close)
         return st->ops->create_seek(st, &w->s, err, errlen);
-    return st->ops->close_seek(st, w->s.id, w->close == 1 ? w->game : "", err, errlen);
+    int rc = st->ops->close_seek(st, w->s.id, w->close == 1 ? w->game : "", err, errlen);
+    /* A lapse (3) another instance wrote first, or an accept: already closed
+     * is what a lapse wanted. */
+    return w->close == 3 && rc == STORE_CONFLICT ? 0 : rc;
 }
 
 /* A failed batch: the seek is as the store has it (made: gone; closed:
@@ -424,4 +438,62 @@ void core_playing(core *C, int max, void (*fn)(void *ctx, game *g), void *ctx)
                 fn(ctx, g);
                 n++;
             }
+}
+
+/* ---- seeks whose owner left ---- */
+
+void core_seek_owner_present(core *C, const char *account)
+{
+    int64_t now = core_game_ms(C);
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (strcasecmp(k->s.by, account) == 0)
+            k->present_ms = now;
+}
+
+void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), void *ctx)
+{
+    if (!C->seeks_loaded)
+        return;
+    int64_t now = core_game_ms(C);
+    int64_t lapse = (int64_t)(C->cf.seek_lapse_secs > 0 ? C->cf.seek_lapse_secs
+                                                        : CORE_SEEK_LAPSE_SECS) * 1000;
+    int changed = 0;
+    for (lobby_seek *k = C->seeks; k; k = k->next) {
+        if (k->state != 0)
+            continue;
+        if (present(ctx, k->s.by)) {
+            k->present_ms = now;
+            if (C->shared && now - k->told_ms >= lapse / 5) {
+                /* The other instances: its owner is here (once for all of
+                 * the owner's seeks). */
+                char told[STORE_NAME_LEN + 8];
+                snprintf(told, sizeof told, "here %s", k->s.by);
+                if (wq_notify(C, CORE_CH_LOBBY, told) == 0)
+                    for (lobby_seek *o = k; o; o = o->next)
+                        if (strcasecmp(o->s.by, k->s.by) == 0)
+                            o->told_ms = now;
+            }
+            continue;
+        }
+        if (now - k->present_ms < lapse)
+            continue;
+        seek_write w;
+        memset(&w, 0, sizeof w);
+        w.s = k->s;
+        w.close = 3;
+        if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
+            wq_notify(C, CORE_CH_LOBBY, "seeks") != 0)
+            continue;
+        k->state = 2;
+        changed = 1;
+        core_log(C, "seek %s of %s lapsed: no lobby socket for %lld s", k->s.id, k->s.by,
+                 (long long)(lapse / 1000));
+    }
+    if (changed)
+        lobby_changed(C);
+}
+
+int core_seek_gone(core *C, const char *id)
+{
+    return C->st->ops->seek_state(C->st, id) > 0;
 }

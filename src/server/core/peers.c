@@ -22,10 +22,15 @@
 
 #define PROBES 64
 
+/* Idle: holds nothing now, and no count of a window still running (sign-ups
+ * this hour, sign-ins these 10 minutes) would be lost by reusing it. */
 static int peer_idle(const peer *p)
 {
+    int64_t now = core_unix_ms() / 1000;
     return p->conns == 0 && p->unready == 0 && p->hints == 0 && p->cpu_games == 0 && p->records == 0 &&
-           p->body_bytes == 0;
+           p->body_bytes == 0 && p->pw_jobs == 0 && (p->signups == 0 || p->signup_hour != now / 3600) &&
+           (p->fails == 0 || now - p->fail_since > CORE_LOGIN_WINDOW) &&
+           (p->oks == 0 || now - p->ok_since > CORE_LOGIN_WINDOW);
 }
 
 int peer_is_loopback(const char *addr)

@@ -10,8 +10,13 @@
  *   tav_game   "INSTANCE ID"                game ID changed
  *   tav_lobby  "INSTANCE seeks"             the open seeks changed
  *   tav_lobby  "INSTANCE started BY ID"     BY's seek became game ID
- *   tav_account "INSTANCE fail NAME"        a sign-in of NAME failed (the
- *                                           limit counts every instance's)
+ *   tav_lobby  "INSTANCE here BY"           BY has a lobby socket there (their
+ *                                           seeks do not lapse)
+ *   tav_account "INSTANCE fail NAME ADDR"   a sign-in of NAME from ADDR ("-"
+ *                                           none) failed (the limits count
+ *                                           every instance's)
+ *   tav_account "INSTANCE ok NAME ADDR"     a sign-in of NAME from ADDR succeeded
+ *   tav_account "INSTANCE signup ADDR"      an account was made from ADDR
  *
  * This file sits above the rest of the core (games, lobby, accounts): the
  * edge starts it after core_new, calls shared_drain and shared_tick beside
@@ -203,8 +208,9 @@ void shared_drain(core *C)
             if (rc < 0 && !C->catch_up_at)
                 C->catch_up_at = now + 500;   /* read again in a moment */
         } else if (n->lobby == 2) {
-            if (strncmp(n->text, "fail ", 5) == 0)
-                core_login_failed_elsewhere(C, n->text + 5);
+            core_account_note(C, n->text);
+        } else if (strncmp(n->text, "here ", 5) == 0) {
+            core_seek_owner_present(C, n->text + 5);
         } else {
             char by[STORE_NAME_LEN + 8], id[STORE_ID_LEN + 8];
             if (sscanf(n->text, "started %27s %23s", by, id) == 2 && C->ev.started)

@@ -135,3 +135,13 @@ void store_release_claim(store *st, const char *key)
     if (st->ops->release_claim)
         st->ops->release_claim(st, key);
 }
+
+void store_cut_ua(const char *ua, char out[STORE_UA_LEN])
+{
+    size_t i = 0;
+    for (; ua && ua[i] && i + 1 < STORE_UA_LEN; i++) {
+        unsigned char c = (unsigned char)ua[i];
+        out[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    out[i] = 0;
+}

@@ -74,6 +74,11 @@ typedef struct store_account {
     int64_t created;               /* unix seconds */
 } store_account;
 
+/* A session's browser, as its User-Agent said (cut to this many bytes - 1). */
+#define STORE_UA_LEN 200
+typedef int (*store_session_fn)(void *ctx, const unsigned char *hash, int64_t created,
+                                int64_t expires, const char *ua, int64_t last_used);
+
 /* A player's Glicko-2 rating in one game. */
 typedef struct store_rating {
     double rating, rd, vol;
@@ -160,19 +165,26 @@ struct store_ops {
     int (*create_account)(store *st, const store_account *a, char *err, size_t errlen);
     int (*get_account)(store *st, const char *name, store_account *out, char *err, size_t errlen);
     int (*set_password)(store *st, const char *name, const char *pwhash, char *err, size_t errlen);
-    /* A session: the hash of its token, the account, when it expires. */
+    /* A session: the hash of its token, the account, when it expires, the
+     * browser's User-Agent (at most STORE_UA_LEN - 1 bytes; its last use is
+     * `created`). */
     int (*create_session)(store *st, const unsigned char hash[STORE_HASH_LEN], const char *name,
-                          int64_t created, int64_t expires, char *err, size_t errlen);
-    /* The account of an unexpired session (its name as chosen). */
+                          int64_t created, int64_t expires, const char *ua, char *err,
+                          size_t errlen);
+    /* The account of an unexpired session (its name as chosen), and its
+     * last use (unix seconds) when last_used is not NULL. */
     int (*get_session)(store *st, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                       char name[STORE_NAME_LEN], char *err, size_t errlen);
+                       char name[STORE_NAME_LEN], int64_t *last_used, char *err,
+                       size_t errlen);
+    /* A session was used at `now` (its last use; none changed is no error). */
+    int (*touch_session)(store *st, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                         char *err, size_t errlen);
     int (*delete_session)(store *st, const unsigned char hash[STORE_HASH_LEN], char *err,
                           size_t errlen);
-    /* An account's unexpired sessions: fn(ctx, hash, created, expires). */
-    int (*each_session)(store *st, const char *name, int64_t now,
-                        int (*fn)(void *ctx, const unsigned char *hash, int64_t created,
-                                  int64_t expires),
-                        void *ctx, char *err, size_t errlen);
+    /* An account's unexpired sessions, newest first: fn(ctx, hash, created,
+     * expires, user agent, last use); fn answering nonzero stops. */
+    int (*each_session)(store *st, const char *name, int64_t now, store_session_fn fn, void *ctx,
+                        char *err, size_t errlen);
     int (*create_seek)(store *st, const store_seek *s, char *err, size_t errlen);
     /* A seek is taken by a game, or withdrawn (game ""): once; -1 when it
      * is unknown or gone already. */
@@ -238,12 +250,26 @@ struct store_ops {
      * connection holds: the ones an instance may take over. */
     int (*each_unclaimed)(store *st, const char *prefix, store_id_fn fn, void *ctx, char *err,
                           size_t errlen);
+    /* Sign-in guesses of a name counted in the database, for many instances
+     * (one statement each, outside any batch, atomic across connections);
+     * NULL where one instance counts alone (SQLite).  `op` 0: reserve a
+     * guess when fewer than `limit` failures (within a window of `window`
+     * seconds from the first) plus guesses reserved are counted: 1
+     * reserved, 0 at the limit, -1 error (reservations untouched for 120 s
+     * are forgotten: an instance that died).  `op` 1: a reserved guess
+     * failed, 2: it succeeded (0, or -1). */
+    int (*login_guard)(store *st, const char *name, int64_t now, int window, int limit, int op,
+                       char *err, size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already
  * played, a seek already taken, a rematch already made): only that write is
  * undone, the batch still commits, and the caller reads the game again. */
 #define STORE_CONFLICT (-2)
+
+/* A User-Agent as stored: printable ASCII (anything else '?'), at most
+ * STORE_UA_LEN - 1 bytes. */
+void store_cut_ua(const char *ua, char out[STORE_UA_LEN]);
 
 /* Every backend's store begins with this. */
 struct store {

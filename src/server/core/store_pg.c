@@ -38,7 +38,7 @@
 #include "server/core/store.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 9
+#define PG_SCHEMA 10
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -131,6 +131,21 @@ static const pg_migration migrations[] = {
      "  challenge text NOT NULL DEFAULT ''"
      ");"
      "CREATE INDEX seeks_open ON seeks (state, created);"},
+    /* 9 -> 10: each session's browser (its User-Agent) and last use (the
+     * account page lists them). */
+    {9, 10,
+     "ALTER TABLE sessions ADD COLUMN user_agent text NOT NULL DEFAULT '';"
+     "ALTER TABLE sessions ADD COLUMN last_used bigint NOT NULL DEFAULT 0;"
+     "ALTER TABLE sessions ADD COLUMN seq bigserial NOT NULL;"   /* the order made (ties) */
+     "UPDATE sessions SET last_used = created;"
+     /* Sign-in guesses of each name, counted by every instance at once. */
+     "CREATE TABLE login_guard ("
+     "  name text PRIMARY KEY,"          /* lower case */
+     "  since bigint NOT NULL,"          /* the window's start (unix seconds) */
+     "  fails integer NOT NULL,"         /* failed guesses since then */
+     "  pending integer NOT NULL,"       /* guesses being hashed */
+     "  touched bigint NOT NULL"         /* the last reservation */
+     ");"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -138,10 +153,11 @@ enum {
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
-    Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
+    Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
     Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     Q_GAME_STAMP, Q_UNCLAIMED,
+    Q_GUARD_RESERVE, Q_GUARD_SETTLE,
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
     NQ
 };
@@ -189,13 +205,14 @@ static const char *const queries[NQ] = {
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES ($1, $2, $3)",
     [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE lower(name) = lower($1)",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = $2 WHERE lower(name) = lower($1)",
-    [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires)"
-                      " VALUES ($1, $2, $3, $4)",
-    [Q_GET_SESSION] = "SELECT a.name FROM sessions s JOIN accounts a"
+    [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent,"
+                      " last_used) VALUES ($1, $2, $3, $4, $5, $3)",
+    [Q_TOUCH_SESSION] = "UPDATE sessions SET last_used = $2 WHERE hash = $1 AND last_used < $2",
+    [Q_GET_SESSION] = "SELECT a.name, s.last_used FROM sessions s JOIN accounts a"
                       " ON lower(a.name) = lower(s.account) WHERE s.hash = $1 AND s.expires > $2",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = $1",
-    [Q_SESSIONS_OF] = "SELECT hash, created, expires FROM sessions WHERE account = $1 AND"
-                      " expires > $2 ORDER BY created DESC",
+    [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions"
+                      " WHERE account = $1 AND expires > $2 ORDER BY created DESC, seq DESC",
     [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
                    " increment, days, created, challenge)"
                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
@@ -225,6 +242,21 @@ static const char *const queries[NQ] = {
     [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = $2, black_rating = $3 WHERE id = $1",
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1",
     [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
+    /* One statement: the row locked, the window and a dead instance's
+     * reservations forgotten, and the guess counted only below the limit. */
+    [Q_GUARD_RESERVE] =
+        "INSERT INTO login_guard AS g (name, since, fails, pending, touched)"
+        " VALUES (lower($1), $2::bigint, 0, 1, $2::bigint)"
+        " ON CONFLICT (name) DO UPDATE SET"
+        " since = CASE WHEN g.since <= $2::bigint - $3::bigint THEN $2::bigint ELSE g.since END,"
+        " fails = CASE WHEN g.since <= $2::bigint - $3::bigint THEN 0 ELSE g.fails END,"
+        " pending = CASE WHEN g.touched <= $2::bigint - 120 THEN 1 ELSE g.pending + 1 END,"
+        " touched = $2::bigint"
+        " WHERE (CASE WHEN g.since <= $2::bigint - $3::bigint THEN 0 ELSE g.fails END)"
+        " + (CASE WHEN g.touched <= $2::bigint - 120 THEN 0 ELSE g.pending END) < $4::bigint"
+        " RETURNING pending",
+    [Q_GUARD_SETTLE] = "UPDATE login_guard SET pending = greatest(pending - 1, 0),"
+                       " fails = fails + $2::integer WHERE name = lower($1)",
     [Q_TRY_CLAIM] = "SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
     [Q_RELEASE_CLAIM] = "SELECT pg_advisory_unlock(hashtextextended($1, 0))",
     [Q_GET_VERSION] = "SELECT version FROM schema_version",
@@ -1094,15 +1126,25 @@ static int pg_set_password(store *base, const char *name, const char *pwhash, ch
 }
 
 static int pg_create_session(store *base, const unsigned char hash[STORE_HASH_LEN],
-                             const char *name, int64_t created, int64_t expires, char *err,
-                             size_t errlen)
+                             const char *name, int64_t created, int64_t expires,
+                             const char *ua, char *err, size_t errlen)
 {
-    return write1((pg_store *)base, Q_INS_SESSION, 1, "insert session", err, errlen, "htii", hash,
-                  name, created, expires);
+    char u[STORE_UA_LEN];
+    store_cut_ua(ua, u);
+    return write1((pg_store *)base, Q_INS_SESSION, 1, "insert session", err, errlen, "htiit",
+                  hash, name, created, expires, u);
+}
+
+static int pg_touch_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                            char *err, size_t errlen)
+{
+    return write1((pg_store *)base, Q_TOUCH_SESSION, -1, "touch session", err, errlen, "hi",
+                  hash, now);
 }
 
 static int pg_get_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                          char name[STORE_NAME_LEN], char *err, size_t errlen)
+                          char name[STORE_NAME_LEN], int64_t *last_used, char *err,
+                          size_t errlen)
 {
     PGresult *r;
     int rc = read_rows((pg_store *)base, Q_GET_SESSION, &r, "load session", err, errlen, "hi",
@@ -1110,6 +1152,8 @@ static int pg_get_session(store *base, const unsigned char hash[STORE_HASH_LEN],
     if (rc != 1)
         return rc;
     int bad = col_text(r, 0, 0, name, STORE_NAME_LEN) != 0;
+    if (last_used)
+        *last_used = col_i64(r, 0, 1);
     PQclear(r);
     return bad ? -1 : 1;
 }
@@ -1120,9 +1164,7 @@ static int pg_delete_session(store *base, const unsigned char hash[STORE_HASH_LE
     return write1((pg_store *)base, Q_DEL_SESSION, -1, "end session", err, errlen, "h", hash);
 }
 
-static int pg_each_session(store *base, const char *name, int64_t now,
-                           int (*fn)(void *ctx, const unsigned char *hash, int64_t created,
-                                     int64_t expires),
+static int pg_each_session(store *base, const char *name, int64_t now, store_session_fn fn,
                            void *ctx, char *err, size_t errlen)
 {
     PGresult *r;
@@ -1135,7 +1177,9 @@ static int pg_each_session(store *base, const char *name, int64_t now,
         unsigned char h[STORE_HASH_LEN];
         if (col_hash(r, i, 0, h) != 0)
             continue;
-        stop = fn(ctx, h, col_i64(r, i, 1), col_i64(r, i, 2));
+        char u[STORE_UA_LEN] = "";
+        store_cut_ua(PQgetvalue(r, i, 3), u);
+        stop = fn(ctx, h, col_i64(r, i, 1), col_i64(r, i, 2), u, col_i64(r, i, 4));
     }
     PQclear(r);
     return 0;
@@ -1445,6 +1489,23 @@ static int pg_wait_notify(store *base, int timeout_ms,
     return n;
 }
 
+static int pg_login_guard(store *base, const char *name, int64_t now, int window, int limit,
+                          int op, char *err, size_t errlen)
+{
+    pg_store *st = (pg_store *)base;
+    PGresult *r = NULL;
+    if (op == 0) {
+        if (run(st, Q_GUARD_RESERVE, &r, "sign-in guard", err, errlen, "tiii", name, now,
+                (int64_t)window, (int64_t)limit) != 0)
+            return -1;
+        int got = PQntuples(r) == 1;
+        PQclear(r);
+        return got;
+    }
+    return run(st, Q_GUARD_SETTLE, NULL, "sign-in guard", err, errlen, "ti", name,
+               (int64_t)(op == 1)) != 0 ? -1 : 0;
+}
+
 static int pg_try_claim(store *base, const char *key, char *err, size_t errlen)
 {
     pg_store *st = (pg_store *)base;
@@ -1537,6 +1598,7 @@ const store_ops store_pg_ops = {
     .set_password = pg_set_password,
     .create_session = pg_create_session,
     .get_session = pg_get_session,
+    .touch_session = pg_touch_session,
     .delete_session = pg_delete_session,
     .each_session = pg_each_session,
     .create_seek = pg_create_seek,
@@ -1559,4 +1621,5 @@ const store_ops store_pg_ops = {
     .stats = pg_stats,
     .game_stamp = pg_game_stamp,
     .each_unclaimed = pg_each_unclaimed,
+    .login_guard = pg_login_guard,
 };

@@ -111,6 +111,11 @@ static const char *const migrations[] = {
     /* 8 -> 9: a draw offered, a take-back asked (the side, -1 none). */
     "ALTER TABLE games ADD COLUMN draw_offer INTEGER NOT NULL DEFAULT -1;"
     "ALTER TABLE games ADD COLUMN takeback_offer INTEGER NOT NULL DEFAULT -1;",
+    /* 9 -> 10: each session's browser (its User-Agent) and last use (the
+     * account page lists them). */
+    "ALTER TABLE sessions ADD COLUMN user_agent TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE sessions ADD COLUMN last_used INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE sessions SET last_used = created;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -119,7 +124,7 @@ enum {
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
-    Q_DEL_SESSION, Q_SESSIONS_OF, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
+    Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
     Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     NQ
 };
@@ -154,12 +159,14 @@ static const char *const queries[NQ] = {
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?1, ?2, ?3)",
     [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE name = ?1",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = ?2 WHERE name = ?1",
-    [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires) VALUES (?1, ?2, ?3, ?4)",
-    [Q_GET_SESSION] = "SELECT a.name FROM sessions s JOIN accounts a ON a.name = s.account"
+    [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent, last_used)"
+                      " VALUES (?1, ?2, ?3, ?4, ?5, ?3)",
+    [Q_TOUCH_SESSION] = "UPDATE sessions SET last_used = ?2 WHERE hash = ?1 AND last_used < ?2",
+    [Q_GET_SESSION] = "SELECT a.name, s.last_used FROM sessions s JOIN accounts a ON a.name = s.account"
                       " WHERE s.hash = ?1 AND s.expires > ?2",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = ?1",
-    [Q_SESSIONS_OF] = "SELECT hash, created, expires FROM sessions WHERE account = ?1 AND"
-                      " expires > ?2 ORDER BY created DESC",
+    [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions"
+                      " WHERE account = ?1 AND expires > ?2 ORDER BY created DESC, rowid DESC",
     [Q_INS_SEEK] = "INSERT INTO seeks (id, account, game, options, rated, colour, initial,"
                    " increment, days, created, challenge)"
                    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
@@ -808,16 +815,27 @@ static int sq_set_password(store *base, const char *name, const char *pwhash, ch
 }
 
 static int sq_create_session(store *base, const unsigned char hash[STORE_HASH_LEN],
-                             const char *name, int64_t created, int64_t expires, char *err,
-                             size_t errlen)
+                             const char *name, int64_t created, int64_t expires,
+                             const char *ua, char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_INS_SESSION, "htii", hash, name, created, expires), 1,
+    char u[STORE_UA_LEN];
+    store_cut_ua(ua, u);
+    return write1(st, bind(st, Q_INS_SESSION, "htiit", hash, name, created, expires, u), 1,
                   "insert session", err, errlen);
 }
 
+static int sq_touch_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                            char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_TOUCH_SESSION, "hi", hash, now), -1, "touch session", err,
+                  errlen);
+}
+
 static int sq_get_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                          char name[STORE_NAME_LEN], char *err, size_t errlen)
+                          char name[STORE_NAME_LEN], int64_t *last_used, char *err,
+                          size_t errlen)
 {
     sq_store *st = (sq_store *)base;
     sqlite3_stmt *s = bind(st, Q_GET_SESSION, "hi", hash, now);
@@ -825,6 +843,8 @@ static int sq_get_session(store *base, const unsigned char hash[STORE_HASH_LEN],
     if (rc != 1)
         return rc;
     int bad = col_text(s, 0, name, STORE_NAME_LEN) != 0;
+    if (last_used)
+        *last_used = sqlite3_column_int64(s, 1);
     done1(s);
     return bad ? -1 : 1;
 }
@@ -836,9 +856,7 @@ static int sq_delete_session(store *base, const unsigned char hash[STORE_HASH_LE
     return write1(st, bind(st, Q_DEL_SESSION, "h", hash), -1, "end session", err, errlen);
 }
 
-static int sq_each_session(store *base, const char *name, int64_t now,
-                           int (*fn)(void *ctx, const unsigned char *hash, int64_t created,
-                                     int64_t expires),
+static int sq_each_session(store *base, const char *name, int64_t now, store_session_fn fn,
                            void *ctx, char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
@@ -848,7 +866,12 @@ static int sq_each_session(store *base, const char *name, int64_t now,
         const void *h = sqlite3_column_blob(s, 0);
         if (!h || sqlite3_column_bytes(s, 0) != STORE_HASH_LEN)
             continue;
-        stop = fn(ctx, h, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2));
+        char u[STORE_UA_LEN] = "";
+        const unsigned char *t = sqlite3_column_text(s, 3);
+        if (t)
+            store_cut_ua((const char *)t, u);
+        stop = fn(ctx, h, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), u,
+                  sqlite3_column_int64(s, 4));
     }
     done1(s);
     if (!stop && rc != SQLITE_DONE)
@@ -1060,10 +1083,10 @@ const store_ops store_sqlite_ops = {
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
     sq_set_rematch, sq_load_game,  sq_each_unfinished,
     sq_set_end,    sq_create_account, sq_get_account, sq_set_password,
-    sq_create_session, sq_get_session, sq_delete_session, sq_each_session,
+    sq_create_session, sq_get_session, sq_touch_session, sq_delete_session, sq_each_session,
     sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
     sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,
     sq_player_games, sq_set_game_ratings, sq_set_offers,
     /* One instance per database file: no messages, no claims, no counts. */
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { accountError, endReason, gameLine, nameProblem, passwordProblem, plotPoints, ratingHistory, ratingText, takerColour } from "../../../web/src/accounttext";
+import { accountError, endReason, gameLine, nameProblem, passwordProblem, plotPoints, ratingHistory, ratingText, sessionLine, takerColour } from "../../../web/src/accounttext";
 import { accountGame, canAbort, claimView, endText, rematchDeclinedText, rematchView, resultText, statusText, whoText } from "../../../web/src/gametext";
 import type { Game } from "../../../web/src/types";
 
@@ -41,7 +41,15 @@ describe("account words (accounttext.ts)", () => {
   test("the server's refusals in words", () => {
     assert.match(accountError("signup", 409, "name taken"), /taken/);
     assert.equal(accountError("signin", 401, "wrong"), "Wrong name or password.");
-    assert.match(accountError("signin", 429, "too many"), /Too many failed attempts/);
+    assert.match(accountError("signin", 429, "too many failed sign-ins for this name"), /Too many failed attempts/);
+    assert.equal(accountError("signin", 429, "a sign-in from this address is under way: wait for it"),
+      "Not now: a sign-in from this address is under way: wait for it.");
+    const when = (t: number) => `T${t}`;
+    assert.equal(sessionLine({ device: "Firefox on Linux", created: 10, lastUsed: 500, current: true }, when),
+      "Firefox on Linux — signed in T10, last used T500 — this browser");
+    assert.equal(sessionLine({ device: "Chrome on Android", created: 10, lastUsed: 10, current: false }, when),
+      "Chrome on Android — signed in T10");
+    assert.equal(sessionLine({ created: 10, current: false }, when), "An unknown device — signed in T10");
     assert.match(accountError("password", 403, "x"), /current password is wrong/);
     assert.equal(accountError("signup", 400, "a name is 3 to 20 characters"), "Not accepted: a name is 3 to 20 characters.");
     assert.match(accountError("signin", 0, ""), /cannot be reached/);
