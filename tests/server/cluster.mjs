@@ -353,6 +353,44 @@ async function ownerKilled({ db, args, inst, ports, rounds = 6 }) {
   console.log(`owner killed: ${rounds2} rounds, ${stale.length} stale refusals, ${bad.length} other faults`);
 }
 
+// 11. An opponent who left, judged across instances (SPEC "Consent and
+// fair endings"): the side to move has a socket open on one instance and
+// the claim is asked of another, which must know it (the instances say
+// "seen NAME" to each other every 10 s): no claim, even 61 s later on the
+// test clock. Once that socket closes, the other instance starts the wait
+// (after 25 s without hearing of it) and the claim goes through 60 s later.
+async function claimAcross({ inst, clockFile }) {
+  const ann = await account(inst[0].base, "Anna_x"), bob = await account(inst[0].base, "Bruno_x");
+  const sk = await request(inst[0].base, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: false, colour: "white", clock: { initial: 600, increment: 0 } }, { headers: { cookie: ann } });
+  const acc = await request(inst[1].base, "POST", `/api/seeks/${sk.body.id}/accept`, {}, { headers: { cookie: bob } });
+  eq(acc.status, 201, "claim across instances: a clocked game between two accounts");
+  const gid = acc.body.game;
+  const move = async (k, cookie) => {
+    const v = (await request(inst[k].base, "GET", `/api/games/${gid}`, undefined, { headers: { cookie } })).body;
+    return (await request(inst[k].base, "POST", `/api/games/${gid}/moves`, { move: v.legal[0], ply: v.ply }, { headers: { cookie } })).status;
+  };
+  eq([await move(0, ann), await move(0, bob), await move(0, ann)], [200, 200, 200], "both moved; Bruno to move");
+  // Bruno's page is open on instance 1; Anna asks instance 2.
+  const bws = new WebSocket(inst[1].base.replace("http", "ws") + `/api/games/${gid}/live`, { headers: { cookie: bob } });
+  bws.on("error", () => {});
+  await new Promise((r) => bws.once("message", r));
+  const view2 = async () => (await request(inst[2].base, "GET", `/api/games/${gid}`, undefined, { headers: { cookie: ann } })).body;
+  const seen = await until(async () => (await view2()).claimIn === null, 40000);
+  check(seen, "instance 2 hears that Bruno has a socket open on instance 1 (no countdown for Anna)");
+  await setTestClock(clockFile, 61000, inst);
+  const early = await request(inst[2].base, "POST", `/api/games/${gid}/claim`, { result: "win" }, { headers: { cookie: ann } });
+  eq(early.status, 409, "61 s later, Bruno still on instance 1: Anna's claim on instance 2 is 409");
+  bws.close();
+  const counting = await until(async () => { const x = await view2(); return typeof x.claimIn === "number" ? x : null; }, 60000);
+  check(counting && counting.claimIn > 0, "Bruno's socket closed: instance 2 starts Anna's countdown", JSON.stringify(counting && counting.claimIn));
+  await setTestClock(clockFile, 122000 + 30000, inst);
+  const ok = await until(async () => { const x = await view2(); return x.claimable ? x : null; }, 20000);
+  check(ok, "60 s after Bruno was last seen anywhere: claimable on instance 2");
+  const r = await request(inst[2].base, "POST", `/api/games/${gid}/claim`, { result: "win" }, { headers: { cookie: ann } });
+  eq([r.status, r.body.end, r.body.winner], [200, "abandon", "white"], "Anna claims the win on instance 2: abandon");
+  await setTestClock(clockFile, 0, inst);
+}
+
 main(async (cleanup) => {
   const pgdir = join(reachableDir("tav-pg-"), "pg");
   const uri = sh(["start", pgdir]);
@@ -381,7 +419,9 @@ main(async (cleanup) => {
     await offlineThroughNginx({ nginx: nginx2, check });
   };
   if (process.env.CLUSTER_ONLY) {   // sections 8 and 9 (consistency) or 10 (offline) alone, to repeat them
-    if (process.env.CLUSTER_ONLY === "consistency") {
+    if (process.env.CLUSTER_ONLY === "claim") {
+      await claimAcross({ inst, clockFile });
+    } else if (process.env.CLUSTER_ONLY === "consistency") {
       await consistency({ db, args, inst, ports, nginx, moves: Number(process.env.CLUSTER_MOVES) || 150 });
       await ownerKilled({ db, args, inst, ports });
     } else {
@@ -614,6 +654,7 @@ main(async (cleanup) => {
 
   await consistency({ db, args, inst, ports, nginx });
   await ownerKilled({ db, args, inst, ports });
+  await claimAcross({ inst, clockFile });
   await offline();
   for (const s of inst) if (s.child.exitCode === null && s.child.signalCode === null) await s.stop();
 });

@@ -66,6 +66,9 @@
 /* Consent and fair endings (SPEC; docs/server-api.md). */
 #define CORE_FIRST_MOVE_MS 30000   /* real-time clock: a first move not made this long aborts */
 #define CORE_ABANDON_MS 60000      /* the side to move's account gone this long: the other may claim */
+#define CORE_SEEN_EVERY_MS 10000   /* many instances: an instance says "seen NAME" this often for
+                                      the players of clocked games with a socket open there */
+#define CORE_SEEN_FRESH_MS 25000   /* ... and an account not heard of for this long is gone there */
 #define CORE_OFFERS_PER_WINDOW 10  /* offers (draw, take-back, rematch) one account may make ... */
 #define CORE_OFFER_WINDOW_MS 60000 /* ... in this many ms */
 #define CORE_OFFER_SLOTS 4096      /* accounts whose offers are counted */
@@ -177,6 +180,8 @@ struct game {
     int64_t away_ms[2];  /* games' ms since which the side's account has had no socket open
                             (0: one is open, or not followed: a claim needs it) */
     int claim_told;      /* the viewers were told the game became claimable */
+    int64_t seen_real_ms[2];   /* many instances: unix ms another instance last said the
+                                  side's account has a socket open there (0: never) */
     /* Clocks (SPEC): real time (initial, increment) or days a move. */
     int64_t clk_initial_ms, clk_inc_ms, clk_days;
     int64_t started_ms;  /* when the game began */
@@ -334,6 +339,7 @@ struct core {
     game *clocked;       /* games whose clocks run (the server's timer checks them) */
     int64_t time_offset_ms;   /* --test-clock's offset */
     char clock_line[80]; /* the test clock file's line in force (--test-clock) */
+    int64_t seen_told_ms;   /* unix ms this instance last said who it sees (many instances) */
     core_commit_stats cstats;   /* commits so far (/metrics) */
     int64_t wtrips, wout, win;  /* the writer connection's figures after its last batch */
     int nseeks;
@@ -582,6 +588,11 @@ int64_t core_claim_in(const game *g, int side, int64_t now_ms);
 /* The edge: an account's first socket opened (present 1) or its last one
  * closed (0) on this instance. */
 void core_account_presence(core *C, const char *account, int present);
+/* Many instances: another instance said the account has a socket open
+ * there ("seen NAME" on tav_account); and the tick that says so of this
+ * instance's accounts and starts the wait of those no longer seen anywhere. */
+void core_account_seen_elsewhere(core *C, const char *account);
+void core_presence_tick(core *C);
 /* End a game before both sides have moved: unrated, no winner (SPEC). */
 core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t errlen);
 /* A finished game's rematch (m->g): CORE_CREATED, or CORE_OK when it was

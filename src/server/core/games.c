@@ -1045,16 +1045,88 @@ static int claim_kind(const game *g)
            g->account[1][0];
 }
 
+/* Whether another instance said lately that the side's account has a
+ * socket open there. */
+static int seen_elsewhere(const core *C, const game *g, int side)
+{
+    return C->shared && g->seen_real_ms[side] &&
+           core_unix_ms() - g->seen_real_ms[side] < CORE_SEEN_FRESH_MS;
+}
+
+/* Whether the side's account has a socket open here or (lately) elsewhere. */
+static int side_present(core *C, const game *g, int side)
+{
+    return (C->ev.present && C->ev.present(C->ev.ctx, g->account[side])) || seen_elsewhere(C, g, side);
+}
+
 /* g joins the games whose clocks run: whose accounts are away now. */
 static void away_start(core *C, game *g)
 {
     int64_t now = core_game_ms(C);
     for (int side = 0; side < 2; side++)
-        g->away_ms[side] = claim_kind(g) && C->ev.present &&
-                                   !C->ev.present(C->ev.ctx, g->account[side])
-                               ? now
-                               : 0;
+        g->away_ms[side] = claim_kind(g) && C->ev.present && !side_present(C, g, side) ? now : 0;
     g->claim_told = 0;
+}
+
+/* The side's away time changed: the other side's claim (or its countdown)
+ * comes or goes, and the viewers are told. */
+static void away_set(core *C, game *g, int side, int64_t away)
+{
+    if ((g->away_ms[side] != 0) == (away != 0))
+        return;
+    g->away_ms[side] = away;
+    g->claim_told = 0;
+    changed(g);
+    tell(C, g);
+}
+
+void core_account_seen_elsewhere(core *C, const char *account)
+{
+    if (!account || !account[0])
+        return;
+    int64_t real = core_unix_ms();
+    for (game *g = C->clocked; g; g = g->knext) {
+        if (!claim_kind(g))
+            continue;
+        for (int side = 0; side < 2; side++) {
+            if (strcasecmp(g->account[side], account) != 0)
+                continue;
+            g->seen_real_ms[side] = real;
+            away_set(C, g, side, 0);
+        }
+    }
+}
+
+/* Many instances, on every tick: every CORE_SEEN_EVERY_MS tell the others
+ * which players of clocked games between accounts have a socket open here;
+ * a side seen nowhere (not here, not told of for CORE_SEEN_FRESH_MS) is
+ * away since it was last seen elsewhere. */
+void core_presence_tick(core *C)
+{
+    if (!C->shared || !C->ev.present)
+        return;
+    int64_t real = core_unix_ms();
+    int tell_now = real - C->seen_told_ms >= CORE_SEEN_EVERY_MS;
+    if (tell_now)
+        C->seen_told_ms = real;
+    for (game *g = C->clocked; g; g = g->knext) {
+        if (!claim_kind(g) || core_over(g))
+            continue;
+        for (int side = 0; side < 2; side++) {
+            int here = C->ev.present(C->ev.ctx, g->account[side]);
+            if (here && tell_now) {
+                char told[STORE_NAME_LEN + 8];
+                snprintf(told, sizeof told, "seen %s", g->account[side]);
+                if (wq_notify(C, CORE_CH_ACCOUNT, told) == 0 && C->ev.dirty)
+                    C->ev.dirty(C->ev.ctx);
+            }
+            if (!here && !g->away_ms[side] && g->seen_real_ms[side] && !seen_elsewhere(C, g, side)) {
+                /* gone from the other instance: away since it was last seen there */
+                int64_t away = core_game_ms(C) - (real - g->seen_real_ms[side]);
+                away_set(C, g, side, away > 0 ? away : 1);
+            }
+        }
+    }
 }
 
 int64_t core_claim_in(const game *g, int side, int64_t now_ms)
@@ -1076,21 +1148,20 @@ void core_account_presence(core *C, const char *account, int present)
     for (game *g = C->clocked; g; g = g->knext) {
         if (!claim_kind(g))
             continue;
-        int touched = 0;
         for (int side = 0; side < 2; side++) {
             if (strcasecmp(g->account[side], account) != 0)
                 continue;
-            int64_t want = present ? 0 : now;
-            if ((g->away_ms[side] != 0) != (want != 0)) {
-                g->away_ms[side] = want;
-                touched = 1;
+            /* Gone from here but seen on another instance lately: not away
+             * (core_presence_tick starts the wait once it is seen nowhere). */
+            int64_t want = present || seen_elsewhere(C, g, side) ? 0 : now;
+            away_set(C, g, side, want);
+            if (present && C->shared && C->ev.present) {
+                /* Back here: the other instances hear of it at once. */
+                char told[STORE_NAME_LEN + 8];
+                snprintf(told, sizeof told, "seen %s", g->account[side]);
+                if (wq_notify(C, CORE_CH_ACCOUNT, told) == 0 && C->ev.dirty)
+                    C->ev.dirty(C->ev.ctx);
             }
-        }
-        if (touched) {
-            /* The other side's claim (or its countdown) comes or goes. */
-            g->claim_told = 0;
-            changed(g);
-            tell(C, g);
         }
     }
 }
@@ -1712,6 +1783,7 @@ void core_tick(core *C)
     cpu_pump(C);
     if (C->cf.clock_file)
         test_clock_read(C);
+    core_presence_tick(C);
     if (C->clocked)
         clock_tick(C);
     int64_t sec = core_unix_ms() / 1000;
