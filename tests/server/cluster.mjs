@@ -389,6 +389,25 @@ async function claimAcross({ inst, clockFile }) {
   const r = await request(inst[2].base, "POST", `/api/games/${gid}/claim`, { result: "win" }, { headers: { cookie: ann } });
   eq([r.status, r.body.end, r.body.winner], [200, "abandon", "white"], "Anna claims the win on instance 2: abandon");
   await setTestClock(clockFile, 0, inst);
+  // The rematch is an offer across instances too: made on one, seen and
+  // accepted on another, followed on a third; nothing made before.
+  const off = await request(inst[0].base, "POST", `/api/games/${gid}/rematch`, {}, { headers: { cookie: ann } });
+  eq([off.status, off.body.offered], [202, true], "Anna offers a rematch on instance 0: 202, nothing made");
+  const seenOffer = await until(async () => {
+    const x = (await request(inst[1].base, "GET", `/api/games/${gid}`, undefined, { headers: { cookie: bob } })).body;
+    return x.offers && x.offers.rematch === "white" ? x : null;
+  });
+  check(seenOffer && !seenOffer.rematch, "instance 1 shows Bruno the offer, and no new game", JSON.stringify(seenOffer && [seenOffer.offers, seenOffer.rematch]));
+  const took = await request(inst[1].base, "POST", `/api/games/${gid}/rematch`, {}, { headers: { cookie: bob } });
+  eq(took.status, 201, "Bruno accepts on instance 1: 201, the new game");
+  const after = await until(async () => {
+    const x = (await request(inst[2].base, "GET", `/api/games/${gid}`, undefined, { headers: { cookie: ann } })).body;
+    return x.rematch === took.body.id ? x : null;
+  });
+  check(!!after, "instance 2 shows Anna the rematch's id");
+  const ng = (await request(inst[2].base, "GET", `/api/games/${took.body.id}`, undefined, { headers: { cookie: ann } })).body;
+  eq([ng.accounts && ng.accounts.white, ng.accounts && ng.accounts.black, ng.clock && ng.clock.initial], ["Bruno_x", "Anna_x", 600],
+    "the rematch: colours swapped, the same clock");
 }
 
 main(async (cleanup) => {
