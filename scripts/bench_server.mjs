@@ -16,9 +16,17 @@
 //
 //   node scripts/bench_server.mjs [--games N] [--moves M] [--think MS] [--bin build/tavoliere]
 //                                 [--db sqlite|pg] [--instances K] [--client-nice N]
+//                                 [--cpu-server Q] [--cpu-client Q]
 //                                 [--check]   (exit 1 unless every move and message arrived)
+//
+// --cpu-server Q puts each instance in a CPU cgroup of its own limited to Q
+// cores (e.g. 0.4), --cpu-client Q this client likewise (cgroup v1's
+// cpu.cfs_quota_us under /sys/fs/cgroup/cpu/tav-bench-*; root only); what is
+// not confined (PostgreSQL) shares the rest.  So the instances' throughput
+// can be compared on two cores without the client and the database fighting
+// them for the same CPU (results/scaling.md).
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -96,6 +104,30 @@ const pgCpu = () => {
   }
   return sum;
 };
+// CPU cgroups (v1): a group limited to `cores` cores holding `pid`.
+const CG = "/sys/fs/cgroup/cpu";
+const cgroups = [];
+function confine(name, cores, pid) {
+  const dir = `${CG}/tav-bench-${process.pid}-${name}`;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}/cpu.cfs_period_us`, "100000");
+  writeFileSync(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * 100000)));
+  writeFileSync(`${dir}/cgroup.procs`, String(pid));
+  cgroups.push(dir);
+  // every thread of the process (the server's workers and writer too)
+  try {
+    for (const t of readdirSync(`/proc/${pid}/task`)) writeFileSync(`${dir}/tasks`, t);
+  } catch { /* threads that ended */ }
+}
+function unconfine() {
+  for (const dir of cgroups.splice(0)) {
+    try {
+      for (const t of readFileSync(`${dir}/tasks`, "utf8").split("\n").filter(Boolean)) writeFileSync(`${CG}/tasks`, t);
+      rmdirSync(dir);
+    } catch { /* gone already */ }
+  }
+}
+const CPU_SERVER = opt("cpu-server", null), CPU_CLIENT = opt("cpu-client", null);
 const servers = [];
 const statLines = [];
 for (let k = 0; k < K; k++) {
@@ -115,7 +147,11 @@ for (let k = 0; k < K; k++) {
     server.on("exit", () => reject(new Error("server exited")));
   });
   servers.push(server);
+  if (CPU_SERVER !== null) confine(`server${k}`, Number(CPU_SERVER), server.pid);
 }
+if (CPU_CLIENT !== null) confine("client", Number(CPU_CLIENT), process.pid);
+if (CPU_SERVER !== null || CPU_CLIENT !== null)
+  console.log(`cpu: each instance at most ${CPU_SERVER ?? "unlimited"} core(s), the client ${CPU_CLIENT ?? "unlimited"}, PostgreSQL unconfined`);
 const server = { pids: servers.map((s) => s.pid) };
 // --client-nice N: the client (this process) gives the cores to the servers
 // and PostgreSQL first (they were started at the usual priority), so that
@@ -227,6 +263,7 @@ try {
     console.log(`database: ${trips} round trips (${(trips / movesDone).toFixed(1)} per move, setup included), ` +
       `${(sent / movesDone).toFixed(0)} bytes sent and ${(got / movesDone).toFixed(0)} received per move; ` +
       `${heard} messages heard, ${reread} games read again`);
+  unconfine();
   if (DB === "pg") execFileSync("sh", ["scripts/pg-throwaway.sh", "stop", join(dir, "pg")]);
   rmSync(dir, { recursive: true, force: true });
   agent.destroy();
