@@ -42,13 +42,14 @@ SRV_OBJ := $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
            $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d \
            $(BUILD)/obj/tests/server/test_store.d $(BUILD)/obj/tests/server/test_core.d \
+           $(BUILD)/obj/tests/server/test_tournament.d \
            $(BUILD)/obj/tests/search/test_timing.d \
            $(BUILD)/obj/tools/tosfeat.d
 
 .PHONY: all test check timing bench clean web install
 all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/tavoliere.pc $(BUILD)/libtavoliere-internal.a \
      $(BUILD)/test_session $(BUILD)/test_service \
-     $(BUILD)/test_store $(BUILD)/test_core \
+     $(BUILD)/test_store $(BUILD)/test_core $(BUILD)/test_tournament \
      $(BUILD)/test_timing $(BUILD)/tosfeat web
 
 # The web UI: type-checked with tsc, bundled with esbuild (node_modules from
@@ -154,6 +155,10 @@ $(BUILD)/test_store: $(BUILD)/obj/tests/server/test_store.o $(BUILD)/obj/src/ser
 
 $(BUILD)/test_core: $(BUILD)/obj/tests/server/test_core.o $(CORE_OBJ) $(BUILD)/libtavoliere-internal.a
 	$(CC) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(BUILD)/libtavoliere-internal.a $(CORE_LIBS) $(LDLIBS)
+
+# The tournaments' rules alone (pure: no store, no library).
+$(BUILD)/test_tournament: $(BUILD)/obj/tests/server/test_tournament.o $(BUILD)/obj/src/server/core/tournament.o
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Test programs over the public library API (tests/*/test_*.c).
 $(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a

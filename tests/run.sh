@@ -219,6 +219,7 @@ for t in test_store test_core; do
         suite check "server C suite $t" env -u TAV_TEST_PG "$BUILD/$t"
     fi
 done
+suite check "server C suite test_tournament" "$BUILD/test_tournament"
 if [ -n "$PGURI" ] && [ -x "$BUILD/test_store" ]; then
     suite check "server C suite test_store (PostgreSQL)" env TAV_TEST_PG="$PGURI" TAV_TEST_PG_DIR="$PGDIR" "$BUILD/test_store"
 fi
