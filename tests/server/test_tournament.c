@@ -431,6 +431,10 @@ static void arena_rules(void)
     g6[0].result = TOUR_BLACK_WON;
     tour_arena_tally(p, 4, g6, 1, st);
     check(!st[1].busy && st[1].score == 2, "ended after ends: it counts", "");
+    check(tour_arena_over(g6, 1, 1000, 1000) && !tour_arena_over(g6, 1, 999, 1000),
+          "arena over from ends once no game runs", "");
+    g6[0].result = TOUR_RUNNING;
+    check(!tour_arena_over(g6, 1, 5000, 1000), "arena not over while a game runs", "");
     /* Busy and inactive players are not paired. */
     g6[0].result = TOUR_RUNNING;
     np = arena(p, 4, g6, 1, 10, o);

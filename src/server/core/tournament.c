@@ -355,6 +355,11 @@ int tour_arena_pair(const tour_player *p, const tour_arena_stat *st, int n,
     }
 }
 
+int tour_arena_over(const tour_game *g, int ng, int64_t now, int64_t ends)
+{
+    return now >= ends && tour_rr_over(g, ng);
+}
+
 /* 1 if standing a comes before b (arena). */
 static int arena_standing_before(const tour_player *p, const tour_standing *a, const tour_standing *b)
 {

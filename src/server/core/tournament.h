@@ -70,7 +70,7 @@ int tour_rr_division_sizes(int n, int *sizes);
 
 /* Sets every player's seed (1.. in rating order) and division (1 the
  * best-rated).  order: n ints of the caller's scratch.  Returns the number
- * of divisions. */
+ * of divisions (-1 beyond 10,240 players). */
 int tour_rr_divide(tour_player *p, int n, int *order);
 
 /* How many games a round robin of n players has (two per pair in each
@@ -145,6 +145,10 @@ typedef struct tour_pairing {
 int tour_arena_pair(const tour_player *p, const tour_arena_stat *st, int n,
                     int64_t now, int64_t starts, int64_t ends,
                     tour_pairing *out, int *work);
+
+/* An arena is over from `ends` on once none of its games is RUNNING (1),
+ * else 0. */
+int tour_arena_over(const tour_game *g, int ng, int64_t now, int64_t ends);
 
 /* The arena's standings: out[0..n-1] by score, then wins, then rating,
  * then name. */
