@@ -11,11 +11,12 @@ async function longPress(page, selector) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
   const before = await page.textContent("#message");
-  await sleep(700);   // the press itself: held for 0.7 s (a gesture, not a wait)
-  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
-  // the page answers by naming the piece: wait for its message to change
+  // The press is held 0.7 s (a gesture, not a wait), and on until the page
+  // names the piece, as a person keeps pressing until the name shows.
+  await sleep(700);
   await page.waitForFunction((b) => (document.querySelector("#message")?.textContent ?? "") !== b, before, { timeout: 10000 })
     .catch(() => {});
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
 }
 
 export async function run(env) {

@@ -169,15 +169,17 @@ export function pieceName(target: Element, name: string, say?: (t: string) => vo
   t.textContent = name;
   target.setAttribute("data-name", name);
   if (!say) return;
-  let timer = 0, fired = false, at: [number, number] = [0, 0];
+  let timer = 0, fired = false, at: [number, number] = [0, 0], downAt = 0;
   const stop = () => { if (timer) { window.clearTimeout(timer); timer = 0; } };
+  const fire = () => { stop(); fired = true; say(name); };
   target.addEventListener("pointerdown", (ev) => {
     const e = ev as PointerEvent;
     if (e.pointerType !== "touch") return;
     stop();
     at = [e.clientX, e.clientY];
+    downAt = e.timeStamp;
     fired = false;
-    timer = window.setTimeout(() => { timer = 0; fired = true; say(name); }, 500);
+    timer = window.setTimeout(fire, 500);
   });
   // the tap that ends a long press only named the piece
   target.addEventListener("click", (ev) => { if (fired) { fired = false; ev.stopImmediatePropagation(); ev.preventDefault(); } }, true);
@@ -185,7 +187,9 @@ export function pieceName(target: Element, name: string, say?: (t: string) => vo
     const e = ev as PointerEvent;
     if (timer && Math.hypot(e.clientX - at[0], e.clientY - at[1]) > 10) stop();
   });
-  target.addEventListener("pointerup", stop);
+  // Held half a second though the timer has not run yet (a busy page): the
+  // release itself says the name.
+  target.addEventListener("pointerup", (ev) => { if (timer && ev.timeStamp - downAt >= 500) fire(); else stop(); });
   target.addEventListener("pointercancel", stop);
   target.addEventListener("pointerleave", stop);
 }
