@@ -153,6 +153,11 @@ export function signIn(name: string, password: string): Promise<{ name: string }
   return call("POST", "/api/login", { name, password });
 }
 
+/** Keeps the page's language in the account (SPEC "Languages"). */
+export function setMyLang(lang: "en" | "it"): Promise<unknown> {
+  return call("POST", "/api/me/lang", { lang });
+}
+
 export function signOut(): Promise<unknown> {
   return call("POST", "/api/logout", {});
 }
