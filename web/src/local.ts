@@ -7,6 +7,7 @@
 // as it draws a server game: LocalGame answers its calls with the same JSON.
 
 import { BLACK, Engine, EngineError, WHITE } from "./engine/tav";
+import { t } from "./i18n";
 import { Cancelled, EngineWorker } from "./engine/client";
 import type { Game, GameName, Side, View } from "./types";
 import type { AnalysedPly } from "./engine/protocol";
@@ -172,7 +173,7 @@ export class LocalGame {
         if (r.type !== "answer" || this.ply !== ply || !this.thinking) return;
         this.thinking = false;
         if (r.answer.status !== 0) {
-          this.onError(`The computer found no move (${r.answer.status}).`);
+          this.onError(t("local.noMove", { status: String(r.answer.status) }));
           this.onChange(this.json());
           return;
         }
@@ -183,7 +184,7 @@ export class LocalGame {
       .catch((e) => {
         if (e instanceof Cancelled) return;
         this.thinking = false;
-        this.onError(`The computer could not move: ${(e as Error).message}`);
+        this.onError(t("local.couldNotMove", { error: (e as Error).message }));
         this.onChange(this.json());
       });
   }

@@ -6,6 +6,7 @@
 import * as api from "./api";
 import { h } from "./dom";
 import type { GameMeta, Meta } from "./types";
+import { t } from "./i18n";
 
 let loading: Promise<Meta> | null = null;
 
@@ -39,7 +40,7 @@ export function title(meta: Meta | null, name: string): string {
 export interface OptionSet { label: string; options: string }
 export function optionSets(g: GameMeta): OptionSet[] {
   const menu = g.menu;
-  if (!menu || !menu.choices.length) return [{ label: "Standard", options: "" }];
+  if (!menu || !menu.choices.length) return [{ label: t("meta.standard"), options: "" }];
   return menu.choices.map((c) => ({ label: capital(c.label), options: `${menu.key}=${c.value}` }));
 }
 
@@ -54,29 +55,29 @@ export function optionsText(g: GameMeta | undefined, options: string): string {
 // outside, lower wins".
 export function scoreText(g: GameMeta | undefined): string {
   if (!g) return "";
-  return g.scoreWins === "none" ? g.scoreWords : `${g.scoreWords}, ${g.scoreWins} wins`;
+  return g.scoreWins === "none" ? g.scoreWords : t("meta.scoreWins", { words: g.scoreWords, who: g.scoreWins });
 }
 
 // Level n's name ("Club player"), or "level n".
 export function levelName(meta: Meta | null, n: number): string {
   const l = meta?.levels.find((x) => x.level === n);
-  return l ? capital(l.name) : `level ${n}`;
+  return l ? capital(l.name) : t("meta.levelN", { n });
 }
 
 // A level in the computer's menu with the game's rating for it: "Level 4 ·
 // Club player — about 1050" (ratings rounded to 50).
 export function levelLabel(g: GameMeta | undefined, l: { level: number; name: string }): string {
   const r = g?.ratings[l.level - 1];
-  const base = `Level ${l.level} · ${capital(l.name)}`;
-  return typeof r === "number" ? `${base} — about ${Math.round(r / 50) * 50}` : base;
+  const base = t("meta.levelLabel", { level: l.level, name: capital(l.name) });
+  return typeof r === "number" ? t("meta.about", { base, rating: Math.round(r / 50) * 50 }) : base;
 }
 
 // How to name a player string ("human", "random", "ai:level=4").
 export function playerName(p: string, meta: Meta | null): string {
-  if (p === "human") return "Player";
-  if (p === "random") return "Computer (random moves)";
+  if (p === "human") return t("meta.player");
+  if (p === "random") return t("meta.randomComputer");
   const m = /^ai(?::level=(\d+))?$/.exec(p);
-  if (m) return m[1] ? `Computer (${levelName(meta, Number(m[1]))})` : "Computer";
+  if (m) return m[1] ? t("meta.computerLevel", { level: levelName(meta, Number(m[1])) }) : t("meta.computer");
   return p;
 }
 
