@@ -6,7 +6,47 @@
 import * as api from "./api";
 import { h } from "./dom";
 import type { GameMeta, Meta } from "./types";
-import { t } from "./i18n";
+import { lang, t } from "./i18n";
+import metaIt from "../i18n/meta.it.json";
+
+// The Italian of what the server says in English about its games (the game
+// library's tables stay in English: SPEC "Languages" puts the page's words
+// in the page): pitches, option menus, score words, notes, level names and
+// the rules, written afresh from docs/rules/*.md (docs/glossary.md's terms).
+interface GameIt {
+  pitch?: string; scoreWords?: string; sideNote?: string;
+  menu?: { question?: string; note?: string; choices?: Record<string, string> };
+  rules?: { heading: string; text: string }[];
+}
+const IT = metaIt as { levels: Record<string, string>; games: Record<string, GameIt> };
+
+/** The meta answer in the page's language (English: as the server says it). */
+export function localMeta(m: Meta): Meta {
+  if (lang() !== "it") return m;
+  return {
+    ...m,
+    levels: m.levels.map((l) => ({ ...l, name: IT.levels[String(l.level)] ?? l.name })),
+    games: m.games.map((g) => {
+      const it = IT.games[g.name];
+      if (!it) return g;
+      const out: GameMeta = { ...g };
+      if (it.pitch) out.pitch = it.pitch;
+      if (it.scoreWords) out.scoreWords = it.scoreWords;
+      if (it.sideNote && g.sideNote) out.sideNote = it.sideNote;
+      if (it.rules && it.rules.length === g.rules.length) out.rules = it.rules;
+      if (g.menu && it.menu) {
+        const mi = it.menu;
+        out.menu = {
+          ...g.menu,
+          question: mi.question ?? g.menu.question,
+          note: g.menu.note && mi.note ? mi.note : g.menu.note,
+          choices: g.menu.choices.map((c) => ({ ...c, label: mi.choices?.[c.value] ?? c.label })),
+        };
+      }
+      return out;
+    }),
+  };
+}
 
 let loading: Promise<Meta> | null = null;
 
@@ -14,7 +54,7 @@ let loading: Promise<Meta> | null = null;
 export function loadMeta(): Promise<Meta> {
   loading ??= api.meta().then((m) => {
     if (!m || !Array.isArray(m.games) || !Array.isArray(m.levels)) throw new Error("the server's game list is malformed");
-    return m;
+    return localMeta(m);
   }).catch((e) => {
     loading = null;
     throw e;
@@ -55,7 +95,7 @@ export function optionsText(g: GameMeta | undefined, options: string): string {
 // outside, lower wins".
 export function scoreText(g: GameMeta | undefined): string {
   if (!g) return "";
-  return g.scoreWins === "none" ? g.scoreWords : t("meta.scoreWins", { words: g.scoreWords, who: g.scoreWins });
+  return g.scoreWins === "none" ? g.scoreWords : t("meta.scoreWins", { words: g.scoreWords, who: t(g.scoreWins === "higher" ? "meta.higher" : "meta.lower") });
 }
 
 // Level n's name ("Club player"), or "level n".
