@@ -1,4 +1,5 @@
 // phone.ts — the board on a narrow screen, its pure part (no DOM, tested in
+import { t } from "./i18n";
 // node by tests/web/unit/phone.test.ts).
 //
 // Every board draws one square as one unit of its viewBox.  When the board
@@ -59,8 +60,8 @@ export function scrollToShow(left: number, width: number, total: number, must: S
 /** The words beside a scrolling board: which way there is more of it. */
 export function scrollHint(left: number, width: number, total: number): { text: string; back: boolean; on: boolean } {
   const back = left > 1, on = left + width < total - 1;
-  const text = back && on ? "The board scrolls sideways: more on both sides"
-    : on ? "The board scrolls sideways: more to the right"
-    : back ? "The board scrolls sideways: more to the left" : "";
+  const text = back && on ? t("phone.both")
+    : on ? t("phone.right")
+    : back ? t("phone.left") : "";
   return { text, back, on };
 }
