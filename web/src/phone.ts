@@ -1,5 +1,4 @@
 // phone.ts — the board on a narrow screen, its pure part (no DOM, tested in
-import { t } from "./i18n";
 // node by tests/web/unit/phone.test.ts).
 //
 // Every board draws one square as one unit of its viewBox.  When the board
@@ -11,6 +10,8 @@ import { t } from "./i18n";
 // drawing it scrolls the least that shows the squares it must (the piece
 // picked) and, when they fit beside them, the squares it should (the
 // landings, the front pieces offered, the captures).
+
+import { t } from "./i18n";
 
 /** The smallest square a finger should have to hit, in CSS pixels. */
 export const MIN_SQUARE = 40;
