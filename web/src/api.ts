@@ -2,6 +2,7 @@
 // Every refusal becomes an ApiError holding the HTTP status and the server's
 // {"error": "..."} text.
 
+import { t } from "./i18n";
 import type { Game, GameName, Leaderboard, Me, Meta, MyGame, Player, Seek, Side, View } from "./types";
 
 export class ApiError extends Error {
@@ -20,7 +21,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
       cache: "no-store",
     });
   } catch {
-    throw new ApiError(0, "the server cannot be reached");
+    throw new ApiError(0, t("err.unreachable"));
   }
   const text = await res.text();
   let data: unknown = null;

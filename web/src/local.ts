@@ -191,7 +191,7 @@ export class LocalGame {
 
   // The human's move at ply `ply` (refused when the game moved on).
   move(text: string, ply: number): Game {
-    if (ply !== this.ply || this.thinking) throw new EngineError(2, "the game moved on");
+    if (ply !== this.ply || this.thinking) throw new EngineError(2, t("err.movedOn"));
     this.e.play(text);
     this.saved.moves.push(text);
     this.changed();
@@ -206,7 +206,7 @@ export class LocalGame {
       this.thinking = false;
     }
     const s = this.saved;
-    if (!s.moves.length) throw new EngineError(6, "no move to take back");
+    if (!s.moves.length) throw new EngineError(6, t("err.nothingBack"));
     if (s.resigned) {
       s.resigned = null;
       this.replay();
@@ -246,7 +246,7 @@ export class LocalGame {
     const s = this.saved;
     const r = await this.worker.request({ type: "search", game: s.game, options: s.options, seed: s.seed, moves: [...s.moves],
       budget: { player: "ai", movetimeMs: 1000, seed: this.ply + 1 } });
-    if (r.type !== "answer" || r.answer.status !== 0) throw new Error("no move found");
+    if (r.type !== "answer" || r.answer.status !== 0) throw new Error(t("err.noMove"));
     return r.answer.best;
   }
 

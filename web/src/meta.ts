@@ -53,7 +53,7 @@ let loading: Promise<Meta> | null = null;
 // The meta answer (asked for once; asked again after a failure).
 export function loadMeta(): Promise<Meta> {
   loading ??= api.meta().then((m) => {
-    if (!m || !Array.isArray(m.games) || !Array.isArray(m.levels)) throw new Error("the server's game list is malformed");
+    if (!m || !Array.isArray(m.games) || !Array.isArray(m.levels)) throw new Error(t("err.malformed"));
     return localMeta(m);
   }).catch((e) => {
     loading = null;
