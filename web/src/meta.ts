@@ -17,8 +17,14 @@ interface GameIt {
   pitch?: string; scoreWords?: string; sideNote?: string;
   menu?: { question?: string; note?: string; choices?: Record<string, string> };
   rules?: { heading: string; text: string }[];
+  captions?: string[];
 }
 const IT = metaIt as { levels: Record<string, string>; games: Record<string, GameIt> };
+
+/** The caption of a rules page's diagram i in the page's language. */
+export function captionText(game: string, i: number, english: string): string {
+  return lang() === "it" ? IT.games[game]?.captions?.[i] ?? english : english;
+}
 
 /** The meta answer in the page's language (English: as the server says it). */
 export function localMeta(m: Meta): Meta {

@@ -10,7 +10,7 @@ import * as api from "./api";
 import { t } from "./i18n";
 import { h } from "./dom";
 import { BOARDS } from "./games/index";
-import { gameMeta, loadMeta, rulesElements } from "./meta";
+import { captionText, gameMeta, loadMeta, rulesElements } from "./meta";
 import { PAGES, recordText } from "./diagrams";
 import type { BoardContext, GameMeta, GameName, Meta } from "./types";
 
@@ -75,7 +75,7 @@ async function drawDiagrams(info: GameMeta, figs: HTMLElement, status: HTMLEleme
       svg.dataset.ply = String(d.ply);
       const ctx: BoardContext = { svg, orientation: "white", submit: () => {}, say: () => {} };
       BOARDS[g]().draw(ctx, views[i].view, [], null);
-      const cap = h("figcaption", {}, h("strong", {}, d.ply ? t("rules.afterMove", { ply: d.ply }) : t("rules.start")), d.caption);
+      const cap = h("figcaption", {}, h("strong", {}, d.ply ? t("rules.afterMove", { ply: d.ply }) : t("rules.start")), captionText(g, i, d.caption));
       figs.appendChild(h("figure", { class: "rules-diagram" }, svg, cap));
     });
     status.textContent = "";

@@ -16,6 +16,7 @@ import { browserLang, catalog, lang, setLang, t, tn } from "../../../web/src/i18
 import { clockLabel, deadlineText } from "../../../web/src/clock";
 import { resultText } from "../../../web/src/gametext";
 import { fixtures } from "./fixtures";
+import { PAGES } from "../../../web/src/diagrams";
 
 const holes = (s: string) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
 
@@ -91,12 +92,13 @@ describe("t, tn and the language", () => {
 describe("the games' words in Italian (meta.it.json)", () => {
   test("every game of /api/meta has its pitch and as many rule sections as the server's, and every level a name", () => {
     const meta = fixtures().meta;
-    const M = metaIt as { levels: Record<string, string>; games: Record<string, { pitch?: string; rules?: unknown[]; menu?: { choices?: Record<string, string> } }> };
+    const M = metaIt as { levels: Record<string, string>; games: Record<string, { pitch?: string; rules?: unknown[]; captions?: string[]; menu?: { choices?: Record<string, string> } }> };
     for (const g of meta.games) {
       const x = M.games[g.name];
       assert.ok(x && x.pitch, `${g.name}: a pitch`);
       assert.equal(x.rules?.length, g.rules.length, `${g.name}: the rules' sections`);
       for (const c of g.menu?.choices ?? []) assert.ok(x.menu?.choices?.[c.value], `${g.name}: menu choice ${c.value}`);
+      assert.equal(x.captions?.length, PAGES[g.name as keyof typeof PAGES]?.diagrams.length, `${g.name}: a caption per diagram`);
     }
     for (const l of meta.levels) assert.ok(M.levels[String(l.level)], `level ${l.level}`);
   });
