@@ -82,6 +82,16 @@ async function pages(env, label, opts, it) {
     : game.status === "Your turn" && game.resign === "Resign" && game.flip === "Flip board"), JSON.stringify(game));
   tally.check(`${label}: game: no sideways overflow of the page`, game.overflow <= 0, String(game.overflow));
   await screenshot(page, `lang-${label}-game`);
+  if (it) {
+    // the boards with the most words of their own: Cathedral's hands, Toscana's stacks and veto
+    for (const g of ["cathedral", "toscana"]) {
+      await newGameFromHome(page, url, { game: g, opponent: "computer", level: "random", colour: "white" });
+      await page.waitForTimeout(500);
+      const o = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      tally.check(`${label}: ${g} in Italian: no sideways overflow of the page`, o <= 0, String(o));
+      await screenshot(page, `lang-${label}-${g}`);
+    }
+  }
   await page.context().close();
 }
 

@@ -145,8 +145,8 @@ export function cathedral(): BoardModule {
       "stroke-width": 0.04 }, g);
     // buildings of this side captured so far (each went back to the hand)
     const lost = sv?.captured ?? 0;
-    text(g, x + 0.5, y + 0.3, `${side === "white" ? "White" : "Black"} · ${sv?.score ?? 0} left` +
-      (lost > 0 ? ` · ${lost} captured` : ""), {
+    text(g, x + 0.5, y + 0.3, t("cat.handHead", { side: SN(side), n: sv?.score ?? 0 }) +
+      (lost > 0 ? t("cat.captured", { n: lost }) : ""), {
       "font-size": 0.36, "font-family": FONT, "dominant-baseline": "central", fill: "currentColor",
       "font-weight": mine ? 700 : 400,
     });
