@@ -628,7 +628,7 @@ function renderMoves(s: Screen): void {
     ol.appendChild(li);
     return b;
   };
-  item(0, "start");
+  item(0, t("gs.moveStart"));
   const by = movers(g.game, g.options, g.moves);
   g.moves.forEach((_, i) => {
     const label = moveLabel(g, i, by);

@@ -94,7 +94,9 @@ export function optionSets(g: GameMeta): OptionSet[] {
 // ("monuments" for "variant=monuments"), other options as they are.
 export function optionsText(g: GameMeta | undefined, options: string): string {
   const key = g?.menu?.key;
-  return options.split(" ").filter(Boolean).map((o) => (key && o.startsWith(key + "=") ? o.slice(key.length + 1) : o)).join(" ");
+  // in Italian the choice's own word ("classica" for opening=classic): its label up to " ("
+  const word = (v: string) => lang() === "it" ? g?.menu?.choices.find((c) => c.value === v)?.label.split(" (")[0] ?? v : v;
+  return options.split(" ").filter(Boolean).map((o) => (key && o.startsWith(key + "=") ? word(o.slice(key.length + 1)) : o)).join(" ");
 }
 
 // What the score counts and who wins by it: "squares of the buildings left
