@@ -183,6 +183,8 @@ suite timing "timing (wall clock)" "$BUILD/test_timing"
 suite all "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
 suite all "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
 suite all "terminal menu (tmux)" env BUILD="$BUILD" sh tests/menu_tmux.sh
+suite all "terminal languages (tmux)" env BUILD="$BUILD" sh tests/lang_tmux.sh
+suite check "terminal catalog" node tests/cli_i18n.mjs
 suite all "match records" env BUILD="$BUILD" sh tests/match_save.sh
 suite all "Toscana evaluation inputs" env BUILD="$BUILD" sh tests/toscana_features.sh
 suite all "documents" env BUILD="$BUILD" sh tests/docs_check.sh

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/i18n.h"
 #include "core/core.h"
 
 #define C_RESET "\033[0m"
@@ -160,8 +161,8 @@ static void shapes_hand(FILE *out, int side, const tav_side_view *sv, const cli_
 {
     const char *col = sty->color ? fg_owner(side) : "";
     const char *rst = sty->color ? C_RESET : "";
-    fprintf(out, " %s%s%s: %s\n", col, tav_side_name(side), rst,
-             sv->nitems ? "buildings in hand" : "no building left in hand");
+    fprintf(out, " %s%s%s: %s\n", col, cli_side((cli_lang)sty->lang, side), rst,
+             sv->nitems ? cli_tr((cli_lang)sty->lang, "buildings in hand") : cli_tr((cli_lang)sty->lang, "no building left in hand"));
     int i = 0;
     while (i < sv->nitems) {
         /* As many shapes as fit in 100 columns. */
@@ -218,7 +219,8 @@ static void shapes_hand(FILE *out, int side, const tav_side_view *sv, const cli_
  * light and dark squares as on the board, beside the stack count and the veto. */
 static void tiles_hands(FILE *out, const tav_board_view *v, const cli_style *sty)
 {
-    const char *name[2] = {"white (light)", "black (dark)"};
+    const cli_lang L = (cli_lang)sty->lang;
+    const char *name[2] = {cli_tr(L, "white (light)"), cli_tr(L, "black (dark)")};
     fprintf(out, " ");
     for (int side = 0; side < 2; side++)
         fprintf(out, "%-30s", name[side]);
@@ -247,9 +249,9 @@ static void tiles_hands(FILE *out, const tav_board_view *v, const cli_style *sty
             }
             char t[40];
             if (row == 0)
-                snprintf(t, sizeof t, " %s%s", it ? "top tile " : "stack empty", it ? it->id : "");
+                snprintf(t, sizeof t, " %s%s", it ? cli_tr(L, "top tile ") : cli_tr(L, "stack empty"), it ? it->id : "");
             else
-                snprintf(t, sizeof t, " %d left, veto %s", sv->stack, sv->veto ? "unused" : "used");
+                snprintf(t, sizeof t, sv->veto ? cli_tr(L, " %d left, veto unused") : cli_tr(L, " %d left, veto used"), sv->stack);
             fprintf(out, "%-*s", 30 - used, t);
         }
         fprintf(out, "\n");
@@ -268,16 +270,16 @@ static void plain_hands(FILE *out, const tav_board_view *v, const cli_style *sty
             for (int i = 0; i < sv->nitems; i++) {
                 const tav_hand_item *it = &sv->item[i];
                 if (it->name[0])
-                    k += tavi_bprintf(line + k, sizeof line - k, "%s%s %d", i ? ", " : "", it->name, it->count);
+                    k += tavi_bprintf(line + k, sizeof line - k, "%s%s %d", i ? ", " : "", cli_tr((cli_lang)sty->lang, it->name), it->count);
                 else
                     k += tavi_bprintf(line + k, sizeof line - k, "%s%c %d", i ? ", " : "", it->kind, it->count);
             }
             if (!sv->nitems)
-                tavi_bprintf(line, sizeof line, "nothing left");
+                tavi_bprintf(line, sizeof line, "%s", cli_tr((cli_lang)sty->lang, "nothing left"));
         } else {
-            tavi_bprintf(line, sizeof line, "%d pieces on the board, %d lost", sv->on_board, sv->captured);
+            tavi_bprintf(line, sizeof line, cli_tr((cli_lang)sty->lang, "%d pieces on the board, %d lost"), sv->on_board, sv->captured);
         }
-        fprintf(out, " %s%s%s: %s\n", sty->color ? fg_owner(side) : "", tav_side_name(side),
+        fprintf(out, " %s%s%s: %s\n", sty->color ? fg_owner(side) : "", cli_side((cli_lang)sty->lang, side),
                  sty->color ? C_RESET : "", line);
     }
 }
@@ -315,6 +317,7 @@ cli_style cli_style_for(FILE *f)
     s.unicode = lang && (strstr(lang, "UTF-8") || strstr(lang, "utf8") || strstr(lang, "UTF8") ||
                          strstr(lang, "utf-8"));
     s.color = isatty(fileno(f)) && !getenv("NO_COLOR");
+    s.lang = cli_lang_from_env();
     return s;
 }
 
@@ -339,12 +342,13 @@ void cli_draw(FILE *out, const tav_game *g, const void *st, int viewer, const cl
         fputs(text, out);
     char info[256];
     info_without_score(v->info, info, sizeof info);
-    fprintf(out, " score white %d, black %d", v->side[0].score, v->side[1].score);
+    fprintf(out, cli_tr((cli_lang)sty->lang, " score white %d, black %d"), v->side[0].score, v->side[1].score);
     if (g->score_words) {
         const char *wins = tav_score_wins_words(g->score_wins);
-        fprintf(out, " (%s%s%s)", g->score_words, wins[0] ? ", " : "", wins);
+        fprintf(out, " (%s%s%s)", cli_tr((cli_lang)sty->lang, g->score_words), wins[0] ? ", " : "",
+                cli_tr((cli_lang)sty->lang, wins));
     }
     fprintf(out, "\n");
-    fprintf(out, " %s%slast move: %s\n", info, info[0] ? "; " : "", v->last_move[0] ? v->last_move : "-");
+    fprintf(out, cli_tr((cli_lang)sty->lang, " %s%slast move: %s\n"), info, info[0] ? "; " : "", v->last_move[0] ? v->last_move : "-");
     free(v);
 }

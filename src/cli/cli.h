@@ -46,6 +46,7 @@ void cli_print_quoted(FILE *f, const char *fmt, ...) __attribute__((format(print
 /* How to draw on a terminal: colours (ANSI) and Unicode glyphs. */
 typedef struct cli_style {
     int color, unicode;
+    int lang;             /* cli_lang (cli/i18n.h): the language the texts are in */
 } cli_style;
 
 /* The style for a stream: colours when it is a terminal and NO_COLOR is not

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/i18n.h"
 #include "core/core.h"
 #include "tavoliere_record.h"
 #include "tavoliere_search.h"
@@ -41,6 +42,7 @@ typedef struct session {
     char options[400];
     pspec side[2];
     int color, unicode;
+    cli_lang lang;        /* the language it speaks (cli/i18n.h) */
     char message[1024];   /* shown under the board once */
 } session;
 
@@ -58,7 +60,7 @@ static int viewer_of(const session *s)
 /* Draw the board and the status lines, then the pending message. */
 static void draw(session *s)
 {
-    cli_style sty = {s->color, s->unicode};
+    cli_style sty = {s->color, s->unicode, s->lang};
     cli_draw(stdout, s->g, tav_session_state(s->gs), viewer_of(s), &sty);
     if (s->message[0]) {
         printf(" %s\n", s->message);
@@ -227,13 +229,13 @@ static void suggest(session *s, const char *entry, const char *why)
     size_t wl = strlen(why);
     tavi_quote(qe, sizeof qe, entry, 40);
     tavi_quote(qw, sizeof qw, why, 150);
-    tavi_bprintf(head, sizeof head, "'%s' is not a legal move%s%s%s", qe, why[0] ? ": " : "", qw,
+    tavi_bprintf(head, sizeof head, cli_tr(s->lang, "'%s' is not a legal move%s%s%s"), qe, why[0] ? ": " : "", qw,
                 wl && why[wl - 1] == '?' ? "" : ".");
     if (total == 0)
         snprintf(s->message, sizeof s->message,
-                 "%s No legal move fits it. Type 'moves' for the list, 'help' for help.", head);
+                 cli_tr(s->lang, "%s No legal move fits it. Type 'moves' for the list, 'help' for help."), head);
     else
-        tavi_bprintf(s->message, sizeof s->message, "%s Moves that fit (%d):%s%s", head, total, out,
+        tavi_bprintf(s->message, sizeof s->message, cli_tr(s->lang, "%s Moves that fit (%d):%s%s"), head, total, out,
                  total > shown ? " ..." : "");
 }
 
@@ -252,7 +254,7 @@ static int save(session *s, const char *path)
         if (!text) {
             char qe[301];
             tavi_quote(qe, sizeof qe, err, 300);
-            tavi_bprintf(s->message, sizeof s->message, "not saved: %s", qe);
+            tavi_bprintf(s->message, sizeof s->message, cli_tr(s->lang, "not saved: %s"), qe);
             return -1;
         }
     }
@@ -261,26 +263,26 @@ static int save(session *s, const char *path)
     FILE *f = fopen(path, "w");
     if (!f) {
         free(text);
-        tavi_bprintf(s->message, sizeof s->message, "cannot write %s", qp);
+        tavi_bprintf(s->message, sizeof s->message, cli_tr(s->lang, "cannot write %s"), qp);
         return -1;
     }
     fputs(text, f);
     int bad = fclose(f) != 0;
     free(text);
-    tavi_bprintf(s->message, sizeof s->message, bad ? "error writing %s" : "saved to %s", qp);
+    tavi_bprintf(s->message, sizeof s->message, bad ? cli_tr(s->lang, "error writing %s") : cli_tr(s->lang, "saved to %s"), qp);
     return bad ? -1 : 0;
 }
 
 static void help(session *s)
 {
     snprintf(s->message, sizeof s->message,
-             "Type a move in the game's notation (docs/rules/%s.md; a unique beginning is enough), or: "
-             "moves, undo, hint, save FILE, resign, help, quit.",
+             cli_tr(s->lang, "Type a move in the game's notation (docs/rules/%s.md; a unique beginning is enough), or: "
+                             "moves, undo, hint, save FILE, resign, help, quit."),
              s->g->name);
 }
 
 /* Ask a yes/no/save question: 'y', 'n' or 's'; 'y' at the end of input. */
-static int confirm(const char *q)
+static int confirm(cli_lang lang, const char *q)
 {
     char ans[64];
     for (;;) {
@@ -298,7 +300,7 @@ static int confirm(const char *q)
             return 'n';
         if (c == 's' || c == 'S')
             return 's';
-        printf(" Please answer y, n or s.\n");
+        printf("%s", cli_tr(lang, " Please answer y, n or s.\n"));
     }
 }
 
@@ -306,7 +308,7 @@ static int confirm(const char *q)
 static int save_asking(session *s)
 {
     char ans[300], q[128];
-    snprintf(q, sizeof q, " file name [%s.rec]: ", s->g->name);
+    snprintf(q, sizeof q, cli_tr(s->lang, " file name [%s.rec]: "), s->g->name);
     printf("%s", q);
     fflush(stdout);
     if (cli_read_line(stdin, ans, sizeof ans) != 1)
@@ -341,7 +343,7 @@ static void print_moves(session *s)
         return;
     if (!a[5]) {
         free(a);
-        printf(" (no legal move)\n");
+        printf("%s", cli_tr(s->lang, " (no legal move)\n"));
         return;
     }
     char *list = a;
@@ -350,7 +352,7 @@ static void print_moves(session *s)
     for (char *c = list; *c; c++)
         n += *c == ' ';
     n++;
-    printf(" %d legal move%s", n, n == 1 ? "" : "s");
+    printf(n == 1 ? cli_tr(s->lang, " %d legal move") : cli_tr(s->lang, " %d legal moves"), n);
     if (s->g->list_moves && n > 12) {
         char **mv = malloc(sizeof *mv * (size_t)n);
         if (mv) {
@@ -402,12 +404,12 @@ static void explain_decision(session *s, int side)
         for (int k = 0; k < v->side[1 - side].nitems; k++)
             if (v->side[1 - side].item[k].kind == 'S')
                 id = v->side[1 - side].item[k].id;
-        printf(" Decision for %s: %s is about to place tile %s (drawn above).\n"
-               "   accept: %s places it; you keep your veto.\n"
-               "   veto:   it goes to the bottom of %s's stack and %s places the next tile instead;\n"
-               "           you can veto only once in the game.\n",
-               tav_side_name(side), tav_side_name(1 - side), id, tav_side_name(1 - side),
-               tav_side_name(1 - side), tav_side_name(1 - side));
+        const char *me = cli_side(s->lang, side), *them = cli_side(s->lang, 1 - side);
+        printf(cli_tr(s->lang, " Decision for %s: %s is about to place tile %s (drawn above).\n"
+                               "   accept: %s places it; you keep your veto.\n"
+                               "   veto:   it goes to the bottom of %s's stack and %s places the next tile instead;\n"
+                               "           you can veto only once in the game.\n"),
+               me, them, id, them, them, them);
     }
     free(v);
 }
@@ -422,7 +424,7 @@ static int human_turn(session *s, int side)
     char line[512];
     explain_decision(s, side);
     for (;;) {
-        printf(" %s to move> ", tav_side_name(side));
+        printf(cli_tr(s->lang, " %s to move> "), cli_side(s->lang, side));
         fflush(stdout);
         int r = cli_read_line(stdin, line, sizeof line);
         if (r == 0)
@@ -434,13 +436,13 @@ static int human_turn(session *s, int side)
         while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
             p[--n] = '\0';
         if (r == 2 || r == 3) {
-            printf(r == 2 ? " That line is too long.\n" : " That line holds a control character.\n");
+            printf("%s", r == 2 ? cli_tr(s->lang, " That line is too long.\n") : cli_tr(s->lang, " That line holds a control character.\n"));
             continue;
         }
         if (n == 0)
             continue;
         if (strcmp(p, "quit") == 0 || strcmp(p, "exit") == 0) {
-            int c = confirm("Leave this game? y = leave without saving, s = save it first, n = go on [n]: ");
+            int c = confirm(s->lang, cli_tr(s->lang, "Leave this game? y = leave without saving, s = save it first, n = go on [n]: "));
             if (c == 'y' || (c == 's' && save_asking(s) == 0))
                 return TURN_QUIT;
             continue;
@@ -465,8 +467,11 @@ static int human_turn(session *s, int side)
                 if (tm >= 0 && s->side[tm].human)
                     break;
             }
-            snprintf(s->message, sizeof s->message, undone ? "took back %d move%s" : "nothing to undo",
-                     undone, undone == 1 ? "" : "s");
+            if (undone)
+                snprintf(s->message, sizeof s->message,
+                         undone == 1 ? cli_tr(s->lang, "took back %d move") : cli_tr(s->lang, "took back %d moves"), undone);
+            else
+                snprintf(s->message, sizeof s->message, "%s", cli_tr(s->lang, "nothing to undo"));
             if (!undone) {
                 say(s);
                 continue;
@@ -476,7 +481,7 @@ static int human_turn(session *s, int side)
         if (strcmp(p, "hint") == 0) {
             char mv[TAV_MOVE_TEXT];
             if (search_move(s, "ai", 7, mv, sizeof mv) == 0)
-                snprintf(s->message, sizeof s->message, "hint: %s", mv);
+                snprintf(s->message, sizeof s->message, cli_tr(s->lang, "hint: %s"), mv);
             say(s);
             continue;
         }
@@ -485,14 +490,14 @@ static int human_turn(session *s, int side)
             while (*path == ' ')
                 path++;
             if (!*path)
-                snprintf(s->message, sizeof s->message, "save needs a file name: save FILE");
+                snprintf(s->message, sizeof s->message, "%s", cli_tr(s->lang, "save needs a file name: save FILE"));
             else
                 save(s, path);
             say(s);
             continue;
         }
         if (strcmp(p, "resign") == 0) {
-            int c = confirm("Resign this game? y = resign, s = save it first, n = go on [n]: ");
+            int c = confirm(s->lang, cli_tr(s->lang, "Resign this game? y = resign, s = save it first, n = go on [n]: "));
             if (c == 'y' || (c == 's' && save_asking(s) == 0)) {
                 tav_session_resign(s->gs, side);
                 return TURN_MOVED;
@@ -504,7 +509,7 @@ static int human_turn(session *s, int side)
         char meant[TAV_MOVE_TEXT], why[200];
         int k = tavi_explain_move(s->g, tav_session_state(s->gs), p, meant, sizeof meant, why, sizeof why);
         if (k == 1 && do_play(s, meant) == 0) {
-            snprintf(s->message, sizeof s->message, "played %s (%s)", meant, why);
+            snprintf(s->message, sizeof s->message, cli_tr(s->lang, "played %s (%s)"), meant, why);
             return TURN_MOVED;
         }
         suggest(s, p, k == 0 ? why : "");
@@ -522,19 +527,32 @@ static void end_screen(session *s)
     tav_session_result(s->gs, &res);
     int resigned = tav_session_resigned(s->gs);
     if (resigned != TAV_NONE) {
-        printf(" %s resigned: %s wins.\n", tav_side_name(resigned), tav_side_name(1 - resigned));
+        printf(cli_tr(s->lang, " %s resigned: %s wins.\n"), cli_side(s->lang, resigned), cli_side(s->lang, 1 - resigned));
         return;
     }
     if (!res.over) {
-        printf(" Game left unfinished.\n");
+        printf("%s", cli_tr(s->lang, " Game left unfinished.\n"));
         return;
     }
     int w = res.winner;
-    printf(" Game over: %s.\n", w == TAV_DRAW ? "a draw" : w == TAV_WHITE ? "white wins" : "black wins");
+    if (w == TAV_DRAW)
+        printf("%s", cli_tr(s->lang, " Game over: a draw.\n"));
+    else
+        printf(cli_tr(s->lang, " Game over: %s wins.\n"), cli_side(s->lang, w == TAV_WHITE ? 0 : 1));
     /* The game's own breakdown. */
     char buf[4096];
     if (s->g->explain_result && s->g->explain_result(st, buf, sizeof buf) > 0)
         fputs(buf, stdout);
+}
+
+/* A player as the start line names it: "human" / "una persona", else as typed. */
+static const char *player_text(cli_lang lang, const pspec *p)
+{
+    if (strcmp(p->text, "human") == 0)
+        return cli_tr(lang, "human");
+    if (strcmp(p->text, "random") == 0)
+        return cli_tr(lang, "random");
+    return p->text;
 }
 
 /* Parse a player: human, random, ai, ai:level=N; 0 or -1. */
@@ -566,13 +584,13 @@ static int parse_pspec(const char *t, pspec *p)
 
 /* Ask a question on the terminal: the answer trimmed and lower-cased, 0;
  * -1 at the end of input. */
-static int ask(const char *q, char *ans, size_t n)
+static int ask(cli_lang lang, const char *q, char *ans, size_t n)
 {
     printf("%s", q);
     fflush(stdout);
     int r;
     while ((r = cli_read_line(stdin, ans, n)) == 2 || r == 3) {
-        printf("That answer is not readable. %s", q);
+        printf(cli_tr(lang, "That answer is not readable. %s"), q);
         fflush(stdout);
     }
     if (r == 0) {
@@ -595,13 +613,13 @@ static int ask(const char *q, char *ans, size_t n)
 /* Ask to choose one of n answers, by number or by name (or a prefix of a
  * name); Enter picks the first.  The chosen index, or -1 at the end of input.
  * A wrong answer is explained and the question asked again. */
-static int choose(const char *q, const char *const *names, const char *const *labels, int n)
+static int choose(cli_lang lang, const char *q, const char *const *names, const char *const *labels, int n)
 {
     char ans[128];
     for (int i = 0; i < n; i++)
         printf("  %d) %s\n", i + 1, labels[i]);
     for (;;) {
-        if (ask(q, ans, sizeof ans) != 0)
+        if (ask(lang, q, ans, sizeof ans) != 0)
             return -1;
         if (!ans[0])
             return 0;
@@ -624,14 +642,14 @@ static int choose(const char *q, const char *const *names, const char *const *la
             return hit;
         char qa[41];
         tavi_quote(qa, sizeof qa, ans, 40);
-        printf("'%s' is not one of the choices: type a number from 1 to %d, a name, or Enter for %s.\n",
+        printf(cli_tr(lang, "'%s' is not one of the choices: type a number from 1 to %d, a name, or Enter for %s.\n"),
                qa, n, names[0]);
     }
 }
 
 /* The start menu: game, its variant, opponent, side and level.  Fills the
  * game name, options and both players; 0, or -1 when the input ended. */
-static int menu(char *game, size_t gn, char *options, size_t on, char *white, char *black, size_t pn)
+static int menu(cli_lang lang, char *game, size_t gn, char *options, size_t on, char *white, char *black, size_t pn)
 {
     /* The games and their labels come from the registry. */
     enum { MAX_GAMES = 16 };
@@ -642,8 +660,8 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
         games[ng] = gi->name;
         game_labels[ng++] = gi->title ? gi->title : gi->name;
     }
-    printf("Tavoliere \xe2\x80\x94 which game?\n");
-    int k = choose("game [1]: ", games, game_labels, ng);
+    printf("%s", cli_tr(lang, "Tavoliere \xe2\x80\x94 which game?\n"));
+    int k = choose(lang, cli_tr(lang, "game [1]: "), games, game_labels, ng);
     if (k < 0)
         return -1;
     snprintf(game, gn, "%s", games[k]);
@@ -659,15 +677,15 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
         printf("%s\n", ch->question);
         if (ch->note)
             printf("%s\n", ch->note);
-        int c = choose(q, ch->values, ch->labels, nv);
+        int c = choose(lang, q, ch->values, ch->labels, nv);
         if (c < 0)
             return -1;
         snprintf(options, on, "%s=%s", ch->key, ch->values[c]);
     }
     static const char *const opp[] = {"computer", "people"};
-    static const char *const oppl[] = {"against the computer", "two people at one screen"};
-    printf("Who plays?\n");
-    int o = choose("players [1]: ", opp, oppl, 2);
+    const char *const oppl[] = {cli_tr(lang, "against the computer"), cli_tr(lang, "two people at one screen")};
+    printf("%s", cli_tr(lang, "Who plays?\n"));
+    int o = choose(lang, cli_tr(lang, "players [1]: "), opp, oppl, 2);
     if (o < 0)
         return -1;
     if (o == 1) {
@@ -685,28 +703,28 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
     if (st0 && tav_game_setup(g0, st0, options, 1, err0, sizeof err0) == TAV_OK)
         first = g0->to_move(st0);
     free(st0);
-    const char *sidel[] = {first == TAV_WHITE ? "white (moves first)" : "white",
-                           first == TAV_BLACK ? "black (moves first)" : "black"};
-    printf("Which side do you play?\n");
+    const char *sidel[] = {first == TAV_WHITE ? cli_tr(lang, "white (moves first)") : cli_tr(lang, "white"),
+                           first == TAV_BLACK ? cli_tr(lang, "black (moves first)") : cli_tr(lang, "black")};
+    printf("%s", cli_tr(lang, "Which side do you play?\n"));
     if (g0->side_note)
         printf("%s\n", g0->side_note);
-    int sd = choose("side [1]: ", sides, sidel, 2);
+    int sd = choose(lang, cli_tr(lang, "side [1]: "), sides, sidel, 2);
     if (sd < 0)
         return -1;
     char ans[128];
     uint64_t lvl = 5;
     /* The levels' measured strength in this game (docs/levels.md). */
     const tav_game *gk = tav_game_at(k);
-    printf("Levels, rated on a scale where random moves are 0 (docs/levels.md):\n");
+    printf("%s", cli_tr(lang, "Levels, rated on a scale where random moves are 0 (docs/levels.md):\n"));
     for (int l = 1; l <= 10; l++) {
         int r = tav_level_rating(gk, l);
         if (r >= 0)
-            printf("  level %2d \xe2\x80\x94 about %d\n", l, (r + 25) / 50 * 50);
+            printf(cli_tr(lang, "  level %2d \xe2\x80\x94 about %d\n"), l, (r + 25) / 50 * 50);
         else
-            printf("  level %2d \xe2\x80\x94 not rated yet\n", l);
+            printf(cli_tr(lang, "  level %2d \xe2\x80\x94 not rated yet\n"), l);
     }
     for (;;) {
-        if (ask("AI level, 1 (weakest) to 10 (strongest) [5]: ", ans, sizeof ans) != 0)
+        if (ask(lang, cli_tr(lang, "AI level, 1 (weakest) to 10 (strongest) [5]: "), ans, sizeof ans) != 0)
             return -1;
         if (!ans[0])
             break;
@@ -714,7 +732,7 @@ static int menu(char *game, size_t gn, char *options, size_t on, char *white, ch
             break;
         char qa[41];
         tavi_quote(qa, sizeof qa, ans, 40);
-        printf("'%s' is not a level: type a number from 1 to 10, or Enter for 5.\n", qa);
+        printf(cli_tr(lang, "'%s' is not a level: type a number from 1 to 10, or Enter for 5.\n"), qa);
         lvl = 5;
     }
     char ai[32];
@@ -729,13 +747,15 @@ int cli_play(int argc, char **argv)
     session s;
     memset(&s, 0, sizeof s);
     const char *load_path = NULL, *game = NULL;
-    const char *white = NULL, *black = NULL;
+    const char *white = NULL, *black = NULL, *lang_arg = NULL;
     size_t ol = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--white") == 0 && i + 1 < argc)
             white = argv[++i];
         else if (strcmp(argv[i], "--black") == 0 && i + 1 < argc)
             black = argv[++i];
+        else if (strcmp(argv[i], "--lang") == 0 && i + 1 < argc && cli_lang_parse(argv[i + 1]) >= 0)
+            lang_arg = argv[++i];
         else if (strcmp(argv[i], "--load") == 0 && i + 1 < argc)
             load_path = argv[++i];
         else if (!game && !strchr(argv[i], '=') && argv[i][0] != '-')
@@ -743,12 +763,13 @@ int cli_play(int argc, char **argv)
         else if (strchr(argv[i], '=') && ol + strlen(argv[i]) + 2 < sizeof s.options)
             ol += (size_t)snprintf(s.options + ol, sizeof s.options - ol, "%s%s", ol ? " " : "", argv[i]);
         else {
-            fprintf(stderr, "usage: tavoliere play [GAME] [KEY=VALUE ...] [--white P] [--black P] [--load FILE]\n"
+            fprintf(stderr, "usage: tavoliere play [GAME] [KEY=VALUE ...] [--white P] [--black P] [--load FILE] [--lang it|en]\n"
                             "  P is human, random, ai, ai:level=1..10 or uct\n");
             return 2;
         }
     }
     cli_style sty = cli_style_for(stdout);
+    s.lang = (cli_lang)(lang_arg ? cli_lang_parse(lang_arg) : sty.lang);
     s.unicode = sty.unicode;
     s.color = sty.color;
     tav_record loaded;
@@ -776,7 +797,7 @@ int cli_play(int argc, char **argv)
     }
     char menu_game[32], menu_white[32], menu_black[32], menu_opts[64];
     if (!game) {
-        if (menu(menu_game, sizeof menu_game, menu_opts, sizeof menu_opts, menu_white, menu_black,
+        if (menu(s.lang, menu_game, sizeof menu_game, menu_opts, sizeof menu_opts, menu_white, menu_black,
                  sizeof menu_white) != 0)
             return 0;
         game = menu_game;
@@ -824,8 +845,8 @@ int cli_play(int argc, char **argv)
             }
         tav_record_free(&loaded);
         tav_record_init(&loaded);
-        printf("%s%s%s%s: white is %s, black is %s. Type 'help' for help.\n", game, base_options[0] ? " (" : "",
-               base_options, base_options[0] ? ")" : "", s.side[0].text, s.side[1].text);
+        printf(cli_tr(s.lang, "%s%s%s%s: white is %s, black is %s. Type 'help' for help.\n"), game, base_options[0] ? " (" : "",
+               base_options, base_options[0] ? ")" : "", player_text(s.lang, &s.side[0]), player_text(s.lang, &s.side[1]));
         int left = 0, drawn = 0;
         for (;;) {
             int tm = tav_session_to_move(s.gs);
@@ -845,7 +866,7 @@ int cli_play(int argc, char **argv)
                 char mv[TAV_MOVE_TEXT];
                 if (search_move(&s, s.side[tm].kind, s.side[tm].level, mv, sizeof mv) != 0 || do_play(&s, mv) != 0)
                     break;
-                snprintf(s.message, sizeof s.message, "%s (%s) plays %s", tav_side_name(tm), s.side[tm].text, mv);
+                snprintf(s.message, sizeof s.message, cli_tr(s.lang, "%s (%s) plays %s"), cli_side(s.lang, tm), s.side[tm].text, mv);
                 drawn = 0;
             }
         }
@@ -857,7 +878,7 @@ int cli_play(int argc, char **argv)
         int again = 0;
         for (;;) {
             char ans[64];
-            printf(" n = another game (same players), s = save this game, q = quit [q]: ");
+            printf("%s", cli_tr(s.lang, " n = another game (same players), s = save this game, q = quit [q]: "));
             fflush(stdout);
             int r = cli_read_line(stdin, ans, sizeof ans);
             char c = r == 1 ? ans[strspn(ans, " \t")] : r == 0 ? 'q' : '?';
@@ -873,7 +894,7 @@ int cli_play(int argc, char **argv)
             }
             if (c == 'q' || c == 'Q' || c == '\0')
                 break;
-            printf(" Please answer n, s or q.\n");
+            printf("%s", cli_tr(s.lang, " Please answer n, s or q.\n"));
         }
         if (!again)
             break;

@@ -459,6 +459,8 @@ static const field account_fields[] = {
     {"name", F_STR, 64, 1}, {"password", F_STR, CORE_PASSWORD_MAX + 64, 1},
 };
 
+static const field lang_fields[] = {{"lang", F_STR, 8, 1}};
+
 /* The session cookie: HttpOnly, SameSite=Lax, Path=/ (Secure over TLS). */
 static void set_session_cookie(reply *r, const char *token, int secure)
 {
@@ -575,8 +577,29 @@ static int account_routes(srv *S, conn *c, const asker *who, const char *path, i
         return 1;
     }
     if (strcmp(path, "/api/me") == 0) {
-        if (!refused(r, method, 'G', who->account, 1))
-            answer_json(r, 200, player_json(S, who->account));
+        if (!refused(r, method, 'G', who->account, 1)) {
+            json_t *me = player_json(S, who->account);
+            char lang[4];
+            core_account_lang(S->C, who->account, lang);
+            json_object_set_new(me, "lang", lang[0] ? json_string(lang) : json_null());
+            answer_json(r, 200, me);
+        }
+        return 1;
+    }
+    if (strcmp(path, "/api/me/lang") == 0) {   /* SPEC "Languages" */
+        if (!refused(r, method, 'P', who->account, 1)) {
+            json_t *o = parse_body(body, blen, lang_fields, 1, r);
+            if (o) {
+                core_status st = core_set_lang(S->C, who->account, str_field(o, "lang", ""));
+                if (st == CORE_OK)
+                    answer(r, 200, strdup("{}"));
+                else if (st == CORE_BAD)
+                    refuse(r, 400, "lang is \"it\" or \"en\"");
+                else
+                    refuse(r, api_http_status(st), "the language could not be kept");
+                json_decref(o);
+            }
+        }
         return 1;
     }
     if (strcmp(path, "/api/sessions") == 0) {

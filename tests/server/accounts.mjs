@@ -27,7 +27,19 @@ await main(async (defer) => {
     "the session cookie: HttpOnly, SameSite=Lax, Path=/ (no Secure without TLS)", sc);
   const cookie = sc.split(";")[0];
   const me = await call(base, "GET", "/api/me", undefined, cookie);
-  eq([me.status, me.body], [200, { name: "Carla_9", ratings: {} }], "/api/me with the cookie");
+  eq([me.status, me.body], [200, { name: "Carla_9", ratings: {}, lang: null }], "/api/me with the cookie (no language chosen: null)");
+  // The page's language kept in the account (SPEC "Languages").
+  eq((await call(base, "POST", "/api/me/lang", { lang: "it" }, cookie)).status, 200, "POST /api/me/lang it: 200");
+  eq((await call(base, "GET", "/api/me", undefined, cookie)).body.lang, "it", "/api/me says the language kept");
+  eq((await call(base, "POST", "/api/me/lang", { lang: "fr" }, cookie)).status, 400, "a language other than it and en: 400");
+  eq((await call(base, "POST", "/api/me/lang", { lang: "it", x: 1 }, cookie)).status, 400, "an unknown field: 400");
+  eq((await call(base, "POST", "/api/me/lang", { lang: "en" })).status, 401, "without a cookie: 401");
+  eq((await call(base, "GET", "/api/me/lang", undefined, cookie)).status, 405, "GET /api/me/lang: 405");
+  eq((await call(base, "POST", "/api/me/lang", { lang: "en" }, cookie, { origin: "https://evil.example" })).status, 403,
+    "a foreign Origin: 403");
+  eq((await call(base, "GET", "/api/me", undefined, cookie)).body.lang, "it", "... and changed nothing");
+  eq((await call(base, "POST", "/api/me/lang", { lang: "en" }, cookie)).status, 200, "POST /api/me/lang en: 200");
+  eq((await call(base, "GET", "/api/me", undefined, cookie)).body.lang, "en", "/api/me: en now");
   eq((await call(base, "GET", "/api/me")).status, 401, "/api/me without a cookie: 401");
   eq((await call(base, "GET", "/api/me", undefined, "tav_session=made-up")).status, 401, "/api/me with a made-up cookie: 401");
 

@@ -157,10 +157,10 @@ static void accounts(store *st, const char *b)
 {
     char what[200], err[256];
     const store_ops *o = st->ops;
-    store_account a = {"Alice_1", "$argon2id$fake", 100};
+    store_account a = {"Alice_1", "$argon2id$fake", 100, ""};
     snprintf(what, sizeof what, "%s: an account is created", b);
     check(o->create_account(st, &a, err, sizeof err) == 0 && flush_ok(st), what, err);
-    store_account dup = {"aLICE_1", "$x", 101};
+    store_account dup = {"aLICE_1", "$x", 101, ""};
     snprintf(what, sizeof what, "%s: a name taken ignoring case is refused", b);
     check(o->create_account(st, &dup, err, sizeof err) != 0, what, NULL);
     flush_ok(st);
@@ -175,6 +175,14 @@ static void accounts(store *st, const char *b)
     check(o->set_password(st, "alice_1", "$new", err, sizeof err) == 0 && flush_ok(st) &&
               o->get_account(st, "Alice_1", &got, err, sizeof err) == 1 &&
               strcmp(got.pwhash, "$new") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: an account has no language until it chooses one, then keeps it", b);
+    check(o->get_account(st, "Alice_1", &got, err, sizeof err) == 1 && got.lang[0] == 0 &&
+              o->set_lang(st, "ALICE_1", "it", err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_account(st, "alice_1", &got, err, sizeof err) == 1 &&
+              strcmp(got.lang, "it") == 0 && strcmp(got.pwhash, "$new") == 0 &&
+              o->set_lang(st, "Alice_1", "en", err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_account(st, "Alice_1", &got, err, sizeof err) == 1 && strcmp(got.lang, "en") == 0,
           what, err);
     unsigned char h1[STORE_HASH_LEN], h2[STORE_HASH_LEN];
     memset(h1, 1, sizeof h1);
@@ -725,7 +733,7 @@ static void pg_input_checks(const char *uri)
     check(store_add_move(st, "UUUUUUUUUUUU", 0, &m, STORE_PLAYING, err, sizeof err) == -1 &&
               flush_ok(st),
           "postgresql: a write of text that is not UTF-8 is refused alone", err);
-    store_account acc = {"Carol_3", "$x", 1};
+    store_account acc = {"Carol_3", "$x", 1, ""};
     st->ops->create_account(st, &acc, err, sizeof err);
     flush_ok(st);
     snprintf(g.id, sizeof g.id, "VVVVVVVVVVVV");

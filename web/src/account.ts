@@ -13,6 +13,7 @@ import { accountError, nameProblem, passwordProblem, sessionLine, type AccountAc
 import { ApiError } from "./api";
 import { h } from "./dom";
 import type { Me } from "./types";
+import { dateTime, t } from "./i18n";
 
 let asked: Promise<Me | null> | null = null;
 const MARK = "tavoliere.account";
@@ -61,17 +62,17 @@ export function setupAccountMenu(): void {
       const onAuth = /^\/sign(in|up)/.test(location.pathname);
       const next = onAuth ? location.search : `?next=${here()}`;
       box.append(
-        h("a", { class: "nav-link", id: "sign-in-link", href: `/signin${next}` }, "Sign in"),
-        h("a", { class: "nav-link", id: "sign-up-link", href: `/signup${next}` }, "Sign up"));
+        h("a", { class: "nav-link", id: "sign-in-link", href: `/signin${next}` }, t("acc.signIn")),
+        h("a", { class: "nav-link", id: "sign-up-link", href: `/signup${next}` }, t("acc.signUp")));
       box.dataset.signedIn = "0";
       return;
     }
-    const out = h("button", { type: "button", id: "sign-out", class: "menu-item" }, "Sign out");
+    const out = h("button", { type: "button", id: "sign-out", class: "menu-item" }, t("acc.signOut"));
     const menu = h("details", { class: "account-menu", id: "account-menu" },
-      h("summary", { id: "account-name", "aria-label": `Signed in as ${me.name}: account menu` }, me.name),
+      h("summary", { id: "account-name", "aria-label": t("acc.menuLabel", { name: me.name }) }, me.name),
       h("div", { class: "menu" },
-        h("a", { class: "menu-item", href: `/players/${encodeURIComponent(me.name)}`, id: "menu-profile" }, "Profile"),
-        h("a", { class: "menu-item", href: "/account", id: "menu-account" }, "Account"),
+        h("a", { class: "menu-item", href: `/players/${encodeURIComponent(me.name)}`, id: "menu-profile" }, t("acc.profile")),
+        h("a", { class: "menu-item", href: "/account", id: "menu-account" }, t("acc.account")),
         out));
     out.addEventListener("click", async () => {
       out.disabled = true;
@@ -100,7 +101,7 @@ function field(label: string, input: HTMLInputElement, note = ""): HTMLElement {
 /** /signin and /signup: one form, two ways. */
 export function showAuth(app: HTMLElement, mode: "signin" | "signup"): void {
   const up = mode === "signup";
-  document.title = `${up ? "Sign up" : "Sign in"} — Tavoliere`;
+  document.title = t("acc.docTitle", { what: up ? t("acc.signUp") : t("acc.signIn") });
   app.className = "form-page";
   app.textContent = "";
   const next = nextPath(location.search);
@@ -108,25 +109,25 @@ export function showAuth(app: HTMLElement, mode: "signin" | "signup"): void {
   const pass = h("input", { type: "password", id: "auth-password", name: "password", autocomplete: up ? "new-password" : "current-password", required: true });
   const again = h("input", { type: "password", id: "auth-again", name: "again", autocomplete: "new-password" });
   const error = h("p", { class: "error", role: "alert", id: "auth-error" });
-  const btn = h("button", { type: "submit", class: "primary", id: "auth-submit" }, up ? "Create the account" : "Sign in");
+  const btn = h("button", { type: "submit", class: "primary", id: "auth-submit" }, up ? t("acc.create") : t("acc.signIn"));
   const other = up
-    ? h("p", {}, "Already have an account? ", h("a", { href: `/signin?next=${encodeURIComponent(next)}` }, "Sign in"))
-    : h("p", {}, "No account yet? ", h("a", { href: `/signup?next=${encodeURIComponent(next)}` }, "Sign up"), " — it takes a name and a password.");
-  const form = h("form", { class: "auth-form", "aria-label": up ? "Sign up" : "Sign in", novalidate: true },
-    h("h1", {}, up ? "Sign up" : "Sign in"),
-    up ? h("p", { class: "muted" }, "An account lets you play people from the lobby, with clocks and ratings. Games against the computer and with a friend by link need none.") : null,
-    field("Name", name, up ? "3 to 20 letters, digits, _ or -" : ""),
-    field("Password", pass, up ? "at least 8 characters" : ""),
-    up ? field("Password again", again) : null,
+    ? h("p", {}, t("acc.already"), h("a", { href: `/signin?next=${encodeURIComponent(next)}` }, t("acc.signIn")))
+    : h("p", {}, t("acc.noAccount"), h("a", { href: `/signup?next=${encodeURIComponent(next)}` }, t("acc.signUp")), t("acc.takes"));
+  const form = h("form", { class: "auth-form", "aria-label": up ? t("acc.signUp") : t("acc.signIn"), novalidate: true },
+    h("h1", {}, up ? t("acc.signUp") : t("acc.signIn")),
+    up ? h("p", { class: "muted" }, t("acc.why")) : null,
+    field(t("acc.name"), name, up ? t("acc.nameNote") : ""),
+    field(t("acc.password"), pass, up ? t("acc.pwNote") : ""),
+    up ? field(t("acc.again"), again) : null,
     btn, error, other);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     error.textContent = "";
     const n = name.value.trim();
-    const problem = nameProblem(n) || passwordProblem(pass.value) || (up && again.value !== pass.value ? "The two passwords differ." : "");
+    const problem = nameProblem(n) || passwordProblem(pass.value) || (up && again.value !== pass.value ? t("acc.differ") : "");
     if (problem && (up || !n || !pass.value)) {
-      error.textContent = up ? problem : "Enter your name and password.";
-      (problem.startsWith("A name") ? name : pass).focus();
+      error.textContent = up ? problem : t("acc.enterBoth");
+      (nameProblem(n) ? name : pass).focus();
       return;
     }
     btn.disabled = true;
@@ -146,14 +147,14 @@ export function showAuth(app: HTMLElement, mode: "signin" | "signup"): void {
 
 /** /account: who is signed in, change the password, sign out. */
 export function showAccount(app: HTMLElement): void {
-  document.title = "Your account — Tavoliere";
+  document.title = t("acc.yourAccountTitle");
   app.className = "form-page";
   app.textContent = "";
   currentUser().then((me) => {
     if (!me) {
-      app.appendChild(h("section", { class: "auth-form" }, h("h1", {}, "Your account"),
-        h("p", {}, "You are not signed in. ", h("a", { href: "/signin?next=%2Faccount" }, "Sign in"), " or ",
-          h("a", { href: "/signup?next=%2Faccount" }, "sign up"), ".")));
+      app.appendChild(h("section", { class: "auth-form" }, h("h1", {}, t("acc.yourAccount")),
+        h("p", {}, t("acc.notSignedIn"), h("a", { href: "/signin?next=%2Faccount" }, t("acc.signInCap")), t("acc.or"),
+          h("a", { href: "/signup?next=%2Faccount" }, t("acc.signupl")), ".")));
       return;
     }
     const old = h("input", { type: "password", id: "pw-old", autocomplete: "current-password" });
@@ -161,20 +162,20 @@ export function showAccount(app: HTMLElement): void {
     const again = h("input", { type: "password", id: "pw-again", autocomplete: "new-password" });
     const msg = h("p", { class: "error", role: "alert", id: "pw-error" });
     const done = h("p", { class: "good", role: "status", id: "pw-done" });
-    const btn = h("button", { type: "submit", class: "primary", id: "pw-submit" }, "Change the password");
+    const btn = h("button", { type: "submit", class: "primary", id: "pw-submit" }, t("acc.change"));
     const sessions = sessionsSection();
-    const form = h("form", { class: "auth-form", "aria-label": "Change the password", novalidate: true },
-      h("h1", {}, "Your account"),
-      h("p", {}, "Signed in as ", h("strong", { id: "account-who" }, me.name), " · ",
-        h("a", { href: `/players/${encodeURIComponent(me.name)}` }, "your profile and ratings")),
-      h("h2", {}, "Change the password"),
-      field("Current password", old), field("New password", now, "at least 8 characters"), field("New password again", again),
+    const form = h("form", { class: "auth-form", "aria-label": t("acc.change"), novalidate: true },
+      h("h1", {}, t("acc.yourAccount")),
+      h("p", {}, t("acc.signedInAs"), h("strong", { id: "account-who" }, me.name), " · ",
+        h("a", { href: `/players/${encodeURIComponent(me.name)}` }, t("acc.profileLink"))),
+      h("h2", {}, t("acc.change")),
+      field(t("acc.current"), old), field(t("acc.new"), now, t("acc.pwNote")), field(t("acc.newAgain"), again),
       btn, msg, done);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       msg.textContent = "";
       done.textContent = "";
-      const problem = !old.value ? "Enter your current password." : passwordProblem(now.value) || (now.value !== again.value ? "The two new passwords differ." : "");
+      const problem = !old.value ? t("acc.enterCurrent") : passwordProblem(now.value) || (now.value !== again.value ? t("acc.newDiffer") : "");
       if (problem) {
         msg.textContent = problem;
         return;
@@ -182,7 +183,7 @@ export function showAccount(app: HTMLElement): void {
       btn.disabled = true;
       try {
         await api.changePassword(old.value, now.value);
-        done.textContent = "Your password is changed. Every other browser signed in to this account is signed out.";
+        done.textContent = t("acc.changed");
         form.reset();
         sessions.dispatchEvent(new Event("redraw"));
       } catch (e) {
@@ -200,16 +201,16 @@ export function showAccount(app: HTMLElement): void {
 function sessionsSection(): HTMLElement {
   const list = h("ul", { class: "sessions", id: "sessions" });
   const msg = h("p", { class: "error", role: "alert", id: "sessions-error" });
-  const endOthers = h("button", { type: "button", id: "end-others" }, "Sign out everywhere else");
+  const endOthers = h("button", { type: "button", id: "end-others" }, t("acc.endOthers"));
   const draw = async () => {
     try {
       const ss = await api.sessions();
       list.textContent = "";
       for (const x of ss) {
         const li = h("li", { "data-id": x.id, class: x.current ? "current" : "" },
-          sessionLine(x, (t) => new Date(t * 1000).toLocaleString()));
+          sessionLine(x, (s) => dateTime(s * 1000)));
         if (!x.current) {
-          const b = h("button", { type: "button", class: "end-session" }, "Sign out there");
+          const b = h("button", { type: "button", class: "end-session" }, t("acc.endThere"));
           b.addEventListener("click", async () => {
             b.disabled = true;
             try { await api.endSession(x.id); } catch (e) { msg.textContent = String((e as Error).message); }
@@ -222,7 +223,7 @@ function sessionsSection(): HTMLElement {
       }
       endOthers.hidden = ss.filter((x) => !x.current).length === 0;
     } catch (e) {
-      msg.textContent = `The sessions could not be listed: ${(e as Error).message}`;
+      msg.textContent = t("acc.sessionsFailed", { error: (e as Error).message });
     }
   };
   endOthers.addEventListener("click", async () => {
@@ -237,7 +238,7 @@ function sessionsSection(): HTMLElement {
   });
   void draw();
   const section = h("section", { class: "auth-form", "aria-labelledby": "sessions-h" },
-    h("h2", { id: "sessions-h" }, "Where you are signed in"), list, endOthers, msg);
+    h("h2", { id: "sessions-h" }, t("acc.whereSignedIn")), list, endOthers, msg);
   section.addEventListener("redraw", () => void draw());   // after a password change
   return section;
 }

@@ -5,19 +5,23 @@
 // provisional), how a game between accounts ended, a profile's game lines.
 
 import type { Rating, Side } from "./types";
+import { t } from "./i18n";
+
+const S = (s: Side): string => t(s === "white" ? "side.white" : "side.black");
+const s_ = (s: Side): string => t(s === "white" ? "sidel.white" : "sidel.black");
 
 /** Why a name would be refused ("" when it is fine): SPEC's 3–20 of A–Z a–z 0–9 _ -. */
 export function nameProblem(name: string): string {
-  if (name.length < 3 || name.length > 20) return "A name is 3 to 20 characters long.";
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) return "A name has only letters A–Z, digits, _ and -.";
+  if (name.length < 3 || name.length > 20) return t("acct.nameLength");
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) return t("acct.nameChars");
   return "";
 }
 
 /** Why a password would be refused ("" when it is fine): 8–256 bytes. */
 export function passwordProblem(password: string): string {
   const n = new TextEncoder().encode(password).length;
-  if (n < 8) return "A password is at least 8 characters long.";
-  if (n > 256) return "A password is at most 256 bytes long.";
+  if (n < 8) return t("acct.pwShort");
+  if (n > 256) return t("acct.pwLong");
   return "";
 }
 
@@ -25,14 +29,14 @@ export type AccountAction = "signup" | "signin" | "password";
 
 /** A refusal of the account requests in words. */
 export function accountError(action: AccountAction, status: number, message: string): string {
-  if (status === 0) return "The server cannot be reached; try again.";
-  if (action === "signup" && status === 409) return "That name is taken: choose another.";
-  if (action === "signin" && status === 401) return "Wrong name or password.";
-  if (action === "password" && (status === 401 || status === 403)) return "The current password is wrong.";
-  if (status === 429 && (/failed/.test(message) || !message)) return "Too many failed attempts with this name: wait a few minutes and try again.";
-  if (status === 429) return `Not now: ${message}.`;
-  if (status === 400) return `Not accepted: ${message}.`;
-  return `Something went wrong (${status}): ${message}.`;
+  if (status === 0) return t("acct.unreachable");
+  if (action === "signup" && status === 409) return t("acct.nameTaken");
+  if (action === "signin" && status === 401) return t("acct.wrongLogin");
+  if (action === "password" && (status === 401 || status === 403)) return t("acct.wrongCurrent");
+  if (status === 429 && (/failed/.test(message) || !message)) return t("acct.tooMany");
+  if (status === 429) return t("acct.notNow", { message });
+  if (status === 400) return t("acct.notAccepted", { message });
+  return t("acct.wrong", { status: String(status), message });
 }
 
 /** A session as the account page lists it (GET /api/sessions): its device
@@ -40,8 +44,8 @@ export function accountError(action: AccountAction, status: number, message: str
  * when it was signed in and last used, and whether it is this browser. */
 export interface SessionInfo { device?: string; created: number; lastUsed?: number; current: boolean }
 export function sessionLine(s: SessionInfo, when: (unixSeconds: number) => string): string {
-  const used = s.lastUsed && s.lastUsed > s.created ? `, last used ${when(s.lastUsed)}` : "";
-  return `${s.device || "An unknown device"} — signed in ${when(s.created)}${used}` + (s.current ? " — this browser" : "");
+  const used = s.lastUsed && s.lastUsed > s.created ? t("sess.lastUsed", { when: when(s.lastUsed) }) : "";
+  return t("sess.line", { device: s.device || t("sess.unknown"), when: when(s.created), used }) + (s.current ? t("sess.current") : "");
 }
 
 /** A rating as shown: rounded, with "?" while provisional (few games, a wide deviation). */
@@ -58,19 +62,19 @@ const otherSide = (s: Side): Side => (s === "white" ? "black" : "white");
 export function endReason(end: string | null | undefined, winner: string, absent?: Side | null,
   names?: { white: string | null; black: string | null } | null): string {
   if (end === "time") {
-    return winner === "white" || winner === "black" ? `${cap(otherSide(winner))} lost on time.` : "The time ran out.";
+    return winner === "white" || winner === "black" ? t("end.lostOnTime", { side: S(otherSide(winner)) }) : t("end.timeRanOut");
   }
   // a side and its player: "White (alice)"
-  const who = (side: Side) => (names?.[side] ? `${cap(side)} (${names[side]})` : cap(side));
+  const who = (side: Side) => (names?.[side] ? t("end.sideName", { side: S(side), name: names[side] as string }) : S(side));
   // the server aborts a game whose first move never came (SPEC "Consent and fair endings")
-  if (end === "abort" && absent) return `Aborted: ${who(absent)} did not move. No result, and no rating changes.`;
-  if (end === "abort") return "The game was aborted: no result, and no rating changes.";
+  if (end === "abort" && absent) return t("end.abortedNoMove", { who: who(absent) });
+  if (end === "abort") return t("end.aborted");
   if (end === "abandon") {
-    const gone = absent ? who(absent) : "The other player";
-    if (winner === "draw") return `${gone} left the game: ${absent ? who(otherSide(absent)) : "the other player"} called it a draw.`;
-    return winner === "white" || winner === "black" ? `${gone} left the game: ${who(winner)} claimed the win.` : `${gone} left the game.`;
+    const gone = absent ? who(absent) : t("end.otherPlayer");
+    if (winner === "draw") return t("end.leftDraw", { gone, who: absent ? who(otherSide(absent)) : t("end.otherPlayerl") });
+    return winner === "white" || winner === "black" ? t("end.leftWin", { gone, who: who(winner) }) : t("end.left", { gone });
   }
-  if (end === "agreement") return "Drawn by agreement.";
+  if (end === "agreement") return t("end.agreement");
   return "";
 }
 
@@ -80,17 +84,17 @@ export function gameLine(name: string, g: GameLine): string {
   const lower = name.toLowerCase();
   const mine: Side | null = g.white?.toLowerCase() === lower ? "white" : g.black?.toLowerCase() === lower ? "black" : null;
   const opp = mine ? g[otherSide(mine)] : null;
-  const head = mine ? `vs ${opp ?? "a guest"} (${name} played ${mine})` : `${g.white ?? "?"} – ${g.black ?? "?"}`;
+  const head = mine ? t("line.vs", { opp: opp ?? t("line.guest"), name, side: s_(mine) }) : `${g.white ?? "?"} – ${g.black ?? "?"}`;
   let result: string;
   // an aborted game is never rated (SPEC)
-  if (g.end === "abort") return `${head} · aborted, no result`;
-  if (!g.end) result = "in progress";
-  else if (g.winner === "draw") result = g.end === "agreement" ? "drawn by agreement" : "drawn";
+  if (g.end === "abort") return t("line.aborted", { head });
+  if (!g.end) result = t("line.inProgress");
+  else if (g.winner === "draw") result = g.end === "agreement" ? t("line.drawnAgreement") : t("line.drawn");
   else if (g.winner === "white" || g.winner === "black") {
-    const how = g.end === "resign" ? " by resignation" : g.end === "time" ? " on time" : g.end === "abandon" ? " (the opponent left)" : "";
-    result = mine ? `${g.winner === mine ? "won" : "lost"}${how}` : `${g.winner} won${how}`;
-  } else result = "finished";
-  return `${head} · ${result} · ${g.rated ? "rated" : "casual"}`;
+    const how = g.end === "resign" ? t("line.byResignation") : g.end === "time" ? t("line.onTime") : g.end === "abandon" ? t("line.oppLeft") : "";
+    result = mine ? t(g.winner === mine ? "line.won" : "line.lost", { how }) : t("line.sideWon", { side: s_(g.winner), how });
+  } else result = t("line.finished");
+  return t("line.full", { head, result, rated: g.rated ? t("line.rated") : t("line.casual") });
 }
 
 /** The colour a seek's taker plays: the opposite of the seeker's choice. */

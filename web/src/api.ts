@@ -2,6 +2,7 @@
 // Every refusal becomes an ApiError holding the HTTP status and the server's
 // {"error": "..."} text.
 
+import { t } from "./i18n";
 import type { Game, GameName, Leaderboard, Me, Meta, MyGame, Player, Seek, Side, View } from "./types";
 
 export class ApiError extends Error {
@@ -20,7 +21,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
       cache: "no-store",
     });
   } catch {
-    throw new ApiError(0, "the server cannot be reached");
+    throw new ApiError(0, t("err.unreachable"));
   }
   const text = await res.text();
   let data: unknown = null;
@@ -151,6 +152,11 @@ export function signUp(name: string, password: string): Promise<{ name: string }
 
 export function signIn(name: string, password: string): Promise<{ name: string }> {
   return call("POST", "/api/login", { name, password });
+}
+
+/** Keeps the page's language in the account (SPEC "Languages"). */
+export function setMyLang(lang: "en" | "it"): Promise<unknown> {
+  return call("POST", "/api/me/lang", { lang });
 }
 
 export function signOut(): Promise<unknown> {

@@ -5,6 +5,7 @@
 // from the moment the answer arrived until the next one comes.
 
 import type { Clock, Side } from "./types";
+import { t, tn } from "./i18n";
 
 /** Any time control the API sends: a game's clock or a seek's. */
 export type AnyClock = Clock | { initial: number; increment: number } | { days: number };
@@ -52,47 +53,51 @@ export function clockNow(c: LiveClock, tomove: Side | "none", over: boolean, ela
   return t;
 }
 
-const plural = (n: number, one: string, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
 /** A correspondence deadline as people read it: "2 days 5 h left",
  * "5 h 12 min left", "12 min left", "time is up". */
 export function deadlineText(deadline: number, now: number): string {
   const ms = deadline - now;
-  if (ms <= 0) return "time is up";
+  if (ms <= 0) return t("clock.timeUp");
   const mins = Math.floor(ms / 60000);
   const days = Math.floor(mins / 1440), hours = Math.floor((mins % 1440) / 60), rest = mins % 60;
-  if (days) return `${plural(days, "day")} ${hours} h left`;
-  if (hours) return `${hours} h ${rest} min left`;
-  return mins ? `${mins} min left` : "under a minute left";
+  if (days) return t("clock.daysLeft", { days: tn("clock.days", days), h: hours });
+  if (hours) return t("clock.hoursLeft", { h: hours, m: rest });
+  return mins ? t("clock.minsLeft", { m: mins }) : t("clock.underMinute");
 }
 
 /** A time control in a few characters: "3+2" (minutes + seconds a move),
  * "½+0", "1 day", "3 days" a move. */
 export function clockLabel(c: AnyClock | null | undefined): string {
-  if (isDays(c)) return `${plural(c.days, "day")} a move`;
+  if (isDays(c)) return tn("clock.daysMove", c.days);
   if (isLive(c)) {
     const m = c.initial / 60;
     const mins = Number.isInteger(m) ? String(m) : m === 0.5 ? "½" : m.toFixed(1);
     return `${mins}+${c.increment}`;
   }
-  return "no clock";
+  return t("clock.none");
 }
 
 /** The kind of a time control, by lichess's usual bounds on initial + 40 × increment. */
 export function clockKind(c: AnyClock | null | undefined): string {
-  if (isDays(c)) return "correspondence";
+  if (isDays(c)) return t("clock.correspondence");
   if (!isLive(c)) return "";
-  const t = c.initial + 40 * c.increment;
-  return t < 480 ? "blitz" : t < 1500 ? "rapid" : "classical";
+  const s = c.initial + 40 * c.increment;
+  return s < 480 ? t("clock.blitz") : s < 1500 ? t("clock.rapid") : t("clock.classical");
 }
 
 /** The presets of the lobby's form. */
-export interface ClockPreset { id: string; label: string; clock: { initial: number; increment: number } | { days: number } }
+// Each label says the clock and its kind ("3+2 blitz", "1 day a move") in
+// the page's language, made when asked (the language is chosen at start).
+export interface ClockPreset { id: string; readonly label: string; clock: { initial: number; increment: number } | { days: number } }
+function preset(id: string, clock: ClockPreset["clock"]): ClockPreset {
+  return { id, clock, get label() { return isDays(clock) ? clockLabel(clock) : `${clockLabel(clock)} ${clockKind(clock)}`; } };
+}
 export const CLOCK_PRESETS: ClockPreset[] = [
-  { id: "3+2", label: "3+2 blitz", clock: { initial: 180, increment: 2 } },
-  { id: "10+5", label: "10+5 rapid", clock: { initial: 600, increment: 5 } },
-  { id: "30+20", label: "30+20 classical", clock: { initial: 1800, increment: 20 } },
-  { id: "1d", label: "1 day a move", clock: { days: 1 } },
-  { id: "3d", label: "3 days a move", clock: { days: 3 } },
-  { id: "7d", label: "7 days a move", clock: { days: 7 } },
+  preset("3+2", { initial: 180, increment: 2 }),
+  preset("10+5", { initial: 600, increment: 5 }),
+  preset("30+20", { initial: 1800, increment: 20 }),
+  preset("1d", { days: 1 }),
+  preset("3d", { days: 3 }),
+  preset("7d", { days: 7 }),
 ];

@@ -14,7 +14,7 @@ import { Live } from "./live";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  accountGame, canAbort, cap, claimView, offerView, rematchDeclinedText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, claimView, offerView, rematchDeclinedText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -25,8 +25,12 @@ import * as store from "./store";
 import type { BoardContext, BoardModule, Game, Meta, Presence, Side, View } from "./types";
 import { Cancelled } from "./engine/client";
 import type { LocalGame } from "./local";
+import { t } from "./i18n";
 
-const STALE = "The game moved on: a move was made elsewhere (another tab or window). The board now shows the current position.";
+const SN = (x: Side): string => t(x === "white" ? "side.white" : "side.black");
+const sn = (x: Side): string => t(x === "white" ? "sidel.white" : "sidel.black");
+
+const STALE = (): string => t("gs.stale");
 
 interface Screen {
   id: string;
@@ -93,18 +97,18 @@ export function showLocalGame(app: HTMLElement, local: LocalGame, meta: Meta | n
   const g = local.get();
   s.module = BOARDS[g.game]?.() ?? null;
   if (!s.module) {
-    fail(s, new Error(`this page cannot draw ${g.game}`));
+    fail(s, new Error(t("gs.cannotDraw", { game: g.game })));
     return;
   }
   s.ctx = {
     svg: s.svg,
     orientation: human,
     submit: (m) => submit(s, m),
-    say: (t) => { s.els.message.textContent = t; },
+    say: (m) => { s.els.message.textContent = m; },
   };
   (s.els.record as HTMLAnchorElement).download = `${g.game}-${local.saved.id}.txt`;
   s.els.upload.hidden = false;
-  s.els.conn.textContent = "Played in this browser: the computer thinks on this machine, no server needed.";
+  s.els.conn.textContent = t("gs.inBrowser");
   local.onChange = (ng) => accept(s, ng, true);
   local.onError = (m) => { s.els.message.textContent = m; };
   window.addEventListener("pagehide", () => local.close());
@@ -130,10 +134,10 @@ async function doUpload(s: Screen): Promise<void> {
   try {
     const c = await api.loadRecord(s.local.record(), "human", "human");
     const seat = c.seats.white ?? c.seats.black ?? "";
-    store.put({ id: c.id, game: s.local.saved.game, seats: c.seats, created: Date.now(), opponent: "a friend on this screen (uploaded from this browser)" });
+    store.put({ id: c.id, game: s.local.saved.game, seats: c.seats, created: Date.now(), opponent: t("gs.uploadedOpp") });
     location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent(seat)}`);
   } catch (e) {
-    s.els.message.textContent = `The record could not be sent: ${(e as Error).message}`;
+    s.els.message.textContent = t("gs.sendFailed", { error: (e as Error).message });
     btn.disabled = false;
   }
 }
@@ -143,22 +147,22 @@ async function doUpload(s: Screen): Promise<void> {
 function build(app: HTMLElement, s: Screen): void {
   const e = s.els;
   e.title = h("h1", { class: "game-title" }, "…");
-  e.status = h("p", { class: "status", id: "status", "aria-live": "polite" }, "Loading…");
+  e.status = h("p", { class: "status", id: "status", "aria-live": "polite" }, t("home.loadingShort"));
   e.message = h("p", { class: "message", id: "message", role: "status", "aria-live": "assertive" });
   e.whiteRow = h("div", { class: "player white", id: "player-white" });
   e.blackRow = h("div", { class: "player black", id: "player-black" });
-  e.moves = h("ol", { class: "move-list", id: "moves", "aria-label": "Moves" });
-  e.nav = h("div", { class: "move-nav", role: "group", "aria-label": "Step through the moves" });
+  e.moves = h("ol", { class: "move-list", id: "moves", "aria-label": t("gs.moves") });
+  e.nav = h("div", { class: "move-nav", role: "group", "aria-label": t("gs.stepMoves") });
   const navBtn = (label: string, aria: string, id: string, f: () => void) => {
     const b = h("button", { type: "button", id, "aria-label": aria, title: aria }, label);
     b.addEventListener("click", f);
     e.nav.appendChild(b);
     return b;
   };
-  navBtn("|◀", "First position", "nav-first", () => step("first", s));
-  navBtn("◀", "Previous move", "nav-prev", () => step("prev", s));
-  navBtn("▶", "Next move", "nav-next", () => step("next", s));
-  navBtn("▶|", "Current position", "nav-last", () => step("last", s));
+  navBtn("|◀", t("gs.first"), "nav-first", () => step("first", s));
+  navBtn("◀", t("gs.prev"), "nav-prev", () => step("prev", s));
+  navBtn("▶", t("gs.next"), "nav-next", () => step("next", s));
+  navBtn("▶|", t("gs.last"), "nav-last", () => step("last", s));
   e.history = h("p", { class: "history-note", id: "history-note", hidden: true });
 
   const act = (label: string, id: string, f: () => void, cls = "") => {
@@ -166,41 +170,41 @@ function build(app: HTMLElement, s: Screen): void {
     b.addEventListener("click", f);
     return b;
   };
-  e.hint = act("Hint", "hint", () => doHint(s));
-  e.undo = act("Undo", "undo", () => doUndo(s));
-  e.resign = act("Resign", "resign", () => doResign(s), "danger");
-  e.abort = act("Abort", "abort", () => doAbort(s));
-  e.abort.title = "End the game with no result (before both sides have moved)";
+  e.hint = act(t("gs.hint"), "hint", () => doHint(s));
+  e.undo = act(t("gs.undo"), "undo", () => doUndo(s));
+  e.resign = act(t("gs.resign"), "resign", () => doResign(s), "danger");
+  e.abort = act(t("gs.abort"), "abort", () => doAbort(s));
+  e.abort.title = t("gs.abortTitle");
   e.abort.hidden = true;
-  e.flip = act("Flip board", "flip", () => { s.flipped = !s.flipped; drawBoard(s); });
-  e.rules = act("Rules", "rules-btn", () => showRules(s));
-  e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, "Download record");
-  e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, "New game");
-  e.upload = act("Put it on the server", "upload", () => doUpload(s));
-  e.upload.title = "Send this game's record to the server, to share it by link or analyse it there";
+  e.flip = act(t("gs.flip"), "flip", () => { s.flipped = !s.flipped; drawBoard(s); });
+  e.rules = act(t("gs.rules"), "rules-btn", () => showRules(s));
+  e.record = h("a", { class: "button", id: "download", href: "#", download: "" }, t("gs.download"));
+  e.newGame = h("a", { class: "button", id: "new-game", href: "/" }, t("nav.newGame"));
+  e.upload = act(t("gs.upload"), "upload", () => doUpload(s));
+  e.upload.title = t("gs.uploadTitle");
   e.upload.hidden = true;
   e.sound = act("", "sound", () => { setSound(!soundOn()); showSound(s); });
   showSound(s);
-  e.rematch = act("Rematch", "rematch", () => doRematch(s), "primary");
+  e.rematch = act(t("gs.rematch"), "rematch", () => doRematch(s), "primary");
   e.rematch.hidden = true;
   e.offers = h("div", { class: "offers", id: "offers", hidden: true, "aria-live": "polite" });
-  e.notify = act("Tell me when it is my turn", "notify", () => {
+  e.notify = act(t("gs.notify"), "notify", () => {
     if (typeof Notification !== "undefined")
       void Notification.requestPermission().then(() => { if (s.game) render(s); });
   });
   e.notify.hidden = true;
   e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.notify, e.record, e.upload, e.newGame);
-  e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": "Links to this game" });
+  e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": t("gs.links") });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
-    "Whoever created this game chose its deal: they may know the order of both stacks.");
-  e.analysisBtn = act("Analyse the game", "analysis-btn", () => doAnalysis(s));
+    t("gs.deal"));
+  e.analysisBtn = act(t("gs.analyse"), "analysis-btn", () => doAnalysis(s));
   e.analysisOut = h("div", { class: "analysis-out", id: "analysis-out", "aria-live": "polite" });
-  e.analysisBar = h("progress", { class: "analysis-progress", id: "analysis-progress", max: 1, value: 0, hidden: true, "aria-label": "Analysis progress" });
-  e.analysis = h("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": "Analysis" },
-    h("h2", {}, "Analysis"), e.analysisBtn, e.analysisBar, e.analysisOut);
+  e.analysisBar = h("progress", { class: "analysis-progress", id: "analysis-progress", max: 1, value: 0, hidden: true, "aria-label": t("gs.analysisProgress") });
+  e.analysis = h("section", { class: "analysis", id: "analysis", hidden: true, "aria-label": t("gs.analysis") },
+    h("h2", {}, t("gs.analysis")), e.analysisBtn, e.analysisBar, e.analysisOut);
 
-  const boardWrap = h("section", { class: "board-wrap", "aria-label": "Board" });
+  const boardWrap = h("section", { class: "board-wrap", "aria-label": t("gs.board") });
   e.scroller = h("div", { class: "board-scroll", id: "board-scroll" });
   e.scroller.appendChild(s.svg);
   // on a phone the clocks stand above the board too (the side panel is below it)
@@ -213,7 +217,7 @@ function build(app: HTMLElement, s: Screen): void {
   e.end = h("p", { class: "end-reason", id: "end-reason", hidden: true });
   const side = h("aside", { class: "side-panel" },
     e.title, e.watching, e.blackRow, e.status, e.end, e.message, e.deal, e.whiteRow, e.links,
-    h("h2", { class: "sr-only" }, "Moves"), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
+    h("h2", { class: "sr-only" }, t("gs.moves")), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
   app.appendChild(boardWrap);
   app.appendChild(side);
   e.rulesDialog = h("dialog", { class: "rules", id: "rules" });
@@ -228,9 +232,9 @@ function build(app: HTMLElement, s: Screen): void {
 // The sound switch says what it is now.
 function showSound(s: Screen): void {
   const on = soundOn();
-  s.els.sound.textContent = on ? "Sound: on" : "Sound: off";
+  s.els.sound.textContent = on ? t("gs.soundOn") : t("gs.soundOff");
   s.els.sound.setAttribute("aria-pressed", on ? "true" : "false");
-  s.els.sound.title = on ? "Sounds for moves, captures and the end of the game: on" : "Sounds for moves, captures and the end of the game: off";
+  s.els.sound.title = on ? t("gs.soundTitleOn") : t("gs.soundTitleOff");
 }
 
 // ---- A board wider than a phone -------------------------------------------------
@@ -243,8 +247,8 @@ function buildScrollBar(s: Screen): HTMLElement {
     const sc = e.scroller;
     sc.scrollBy({ left: dir * sc.clientWidth * 0.5, behavior: "smooth" });
   };
-  e.scrollBack = h("button", { type: "button", id: "scroll-back", "aria-label": "Show more of the board on the left" }, "◀");
-  e.scrollOn = h("button", { type: "button", id: "scroll-on", "aria-label": "Show more of the board on the right" }, "▶");
+  e.scrollBack = h("button", { type: "button", id: "scroll-back", "aria-label": t("gs.scrollBack") }, "◀");
+  e.scrollOn = h("button", { type: "button", id: "scroll-on", "aria-label": t("gs.scrollOn") }, "▶");
   e.scrollBack.addEventListener("click", by(-1));
   e.scrollOn.addEventListener("click", by(1));
   e.scrollText = h("span", { class: "scroll-text", id: "scroll-text" });
@@ -307,12 +311,12 @@ function watchBoardFit(s: Screen): void {
 
 function hintScroll(s: Screen): void {
   const sc = s.els.scroller;
-  const t = scrollHint(sc.scrollLeft, sc.clientWidth, sc.scrollWidth);
-  s.els.scrollText.textContent = t.text;
-  (s.els.scrollBack as HTMLButtonElement).disabled = !t.back;
-  (s.els.scrollOn as HTMLButtonElement).disabled = !t.on;
-  sc.classList.toggle("more-left", t.back);
-  sc.classList.toggle("more-right", t.on);
+  const hint = scrollHint(sc.scrollLeft, sc.clientWidth, sc.scrollWidth);
+  s.els.scrollText.textContent = hint.text;
+  (s.els.scrollBack as HTMLButtonElement).disabled = !hint.back;
+  (s.els.scrollOn as HTMLButtonElement).disabled = !hint.on;
+  sc.classList.toggle("more-left", hint.back);
+  sc.classList.toggle("more-right", hint.on);
 }
 
 // ---- Loading and live updates -------------------------------------------------
@@ -324,7 +328,7 @@ async function load(s: Screen): Promise<void> {
     g = await api.getGame(s.id, s.token);
   } catch (e) {
     if (e instanceof ApiError && e.status === 403 && s.token) {
-      s.els.message.textContent = "This seat link is not valid for this game: you are watching it.";
+      s.els.message.textContent = t("gs.badSeat");
       s.token = null;
       g = await api.getGame(s.id).catch((e2) => { fail(s, e2); throw e2; });
     } else {
@@ -335,7 +339,7 @@ async function load(s: Screen): Promise<void> {
   s.meta = await meta;
   s.module = BOARDS[g.game]?.() ?? null;
   if (!s.module) {
-    fail(s, new Error(`this page cannot draw ${g.game}`));
+    fail(s, new Error(t("gs.cannotDraw", { game: g.game })));
     return;
   }
   if (g.seat && s.token) {
@@ -345,7 +349,7 @@ async function load(s: Screen): Promise<void> {
       const opp = g[other(g.seat)];
       store.put({
         id: s.id, game: g.game, seats: { [g.seat]: s.token }, created: Date.now(),
-        opponent: opp === "human" ? "a friend by link" : playerName(opp, s.meta),
+        opponent: opp === "human" ? t("home.opp.link") : playerName(opp, s.meta),
       });
     }
   }
@@ -353,7 +357,7 @@ async function load(s: Screen): Promise<void> {
     svg: s.svg,
     orientation: "white",
     submit: (m) => submit(s, m),
-    say: (t) => { s.els.message.textContent = t; },
+    say: (m) => { s.els.message.textContent = m; },
   };
   (s.els.record as HTMLAnchorElement).href = api.recordUrl(s.id);
   (s.els.record as HTMLAnchorElement).download = `${g.game}-${s.id}.txt`;
@@ -361,7 +365,7 @@ async function load(s: Screen): Promise<void> {
   loadRatings(s, g);
   s.live = new Live(s.id, s.token, () => s.game?.ply ?? 0, (ng) => accept(s, ng, true), (c) => {
     s.connected = c;
-    s.els.conn.textContent = c ? "" : "Reconnecting…";
+    s.els.conn.textContent = c ? "" : t("gs.reconnecting");
     if (c) refresh(s);
   }, (p) => {
     s.presence = p;
@@ -370,7 +374,7 @@ async function load(s: Screen): Promise<void> {
 }
 
 function fail(s: Screen, e: unknown): void {
-  const msg = e instanceof ApiError && e.status === 404 ? "There is no such game on this server." : `The game could not be loaded: ${(e as Error).message}`;
+  const msg = e instanceof ApiError && e.status === 404 ? t("gs.noSuchGame") : t("gs.loadFailed", { error: (e as Error).message });
   s.els.status.textContent = msg;
   s.els.title.textContent = "Tavoliere";
 }
@@ -417,7 +421,7 @@ function accept(s: Screen, g: Game, force: boolean): void {
     if (sound) playSound(sound);
     s.module?.reset();
     s.pending = false;
-    if (old && s.els.message.textContent === STALE && g.ply === old.ply) {
+    if (old && s.els.message.textContent === STALE() && g.ply === old.ply) {
       /* keep the stale message */
     } else if (old && s.els.message.dataset.keep !== "1") s.els.message.textContent = "";
     s.els.message.dataset.keep = "";
@@ -476,17 +480,17 @@ function render(s: Screen): void {
     row.classList.toggle("to-move", g.tomove === side && !g.over);
     row.appendChild(h("span", { class: `dot ${side}`, "aria-hidden": "true" }));
     const account = g.accounts?.[side];
-    row.appendChild(h("span", { class: "who" }, account ? h("span", { class: "sr-only" }, `${cap(side)}: `) : `${cap(side)}: `,
+    row.appendChild(h("span", { class: "who" }, account ? h("span", { class: "sr-only" }, `${SN(side)}: `) : `${SN(side)}: `,
       account ? h("a", { href: `/players/${encodeURIComponent(account)}`, class: "player-name" }, who) : who,
       account && s.ratings[side] ? h("span", { class: "player-rating muted" }, ` ${s.ratings[side]}`) : null));
     if (g.clock) row.appendChild(h("span", { class: "clock", id: `clock-${side}`, "data-side": side }));
     // presence (the live socket says it): whether the other player's page is open
     if (s.presence && g[side] === "human" && !mine.includes(side) && !g.over) {
       const on = s.presence[side];
-      row.appendChild(h("span", { class: `presence ${on ? "on" : "off"}`, "data-present": on ? "1" : "0" }, on ? "connected" : "not connected"));
+      row.appendChild(h("span", { class: `presence ${on ? "on" : "off"}`, "data-present": on ? "1" : "0" }, on ? t("gs.connected") : t("gs.notConnected")));
     }
-    row.appendChild(h("span", { class: "score", "aria-label": `${cap(side)} score ${score}` + (scoreWords ? ` (${scoreWords})` : "") }, String(score)));
-    row.title = scoreWords ? `score: ${scoreWords}` : "score";
+    row.appendChild(h("span", { class: "score", "aria-label": t("gs.scoreLabel", { side: sn(side), score }) + (scoreWords ? ` (${scoreWords})` : "") }, String(score)));
+    row.title = scoreWords ? t("gs.scoreTitle", { words: scoreWords }) : t("gs.score");
   }
 
   // Whose turn; who watches; why the game ended.
@@ -514,7 +518,7 @@ function render(s: Screen): void {
   (e.undo as HTMLButtonElement).disabled = g.over || g.ply === 0 || s.pending;
   (e.resign as HTMLButtonElement).hidden = mine.length === 0;
   (e.resign as HTMLButtonElement).disabled = g.over;
-  if (g.over) e.resign.textContent = "Resign";
+  if (g.over) e.resign.textContent = t("gs.resign");
 
   e.analysis.hidden = !g.over || g.ply === 0;
   // Rematch: here against the computer or on a shared screen; between two
@@ -522,17 +526,17 @@ function render(s: Screen): void {
   const plan = rematchPlan(g, mine);
   const linkRematch = g.over && mine.length === 1 && g[other(mine[0])] === "human";
   e.rematch.hidden = !plan && !linkRematch;
-  e.rematch.textContent = linkRematch && typeof g.rematch === "string" ? "Join the rematch" :
-    plan && plan.me ? `Rematch (you play ${plan.me})` : "Rematch";
+  e.rematch.textContent = linkRematch && typeof g.rematch === "string" ? t("gs.joinRematch") :
+    plan && plan.me ? t("gs.rematchYouPlay", { side: sn(plan.me) }) : t("gs.rematch");
   if (accountGame(g)) {
     // between accounts: the server's rematch, colours swapped (the other
     // player's page offers to join it once it is made)
     // between two people's accounts it is an offer (the offers panel) until made
     e.rematch.hidden = !g.over || !g.seat || g.end === "abort" ||
       (typeof g.rematch !== "string" && !!rematchView(g, g.seat, false));
-    e.rematch.textContent = typeof g.rematch === "string" ? "Join the rematch" : "Rematch";
+    e.rematch.textContent = typeof g.rematch === "string" ? t("gs.joinRematch") : t("gs.rematch");
     (e.newGame as HTMLAnchorElement).href = "/lobby";
-    e.newGame.textContent = "Lobby";
+    e.newGame.textContent = t("gs.lobby");
   }
   e.abort.hidden = !canAbort(g, mine);
   renderOffers(s, g, mine);
@@ -566,7 +570,7 @@ function renderClockBar(s: Screen): void {
   for (const side of [other(bottom), bottom]) {
     bar.appendChild(h("span", { class: "bar-side" },
       h("span", { class: `dot ${side}` }),
-      h("span", { class: "bar-name" }, g.accounts?.[side] ?? cap(side)),
+      h("span", { class: "bar-name" }, g.accounts?.[side] ?? SN(side)),
       h("span", { class: "clock", "data-side": side })));
   }
 }
@@ -614,7 +618,7 @@ function renderMoves(s: Screen): void {
     // a line break may come after each comma of a long move (Cathedral's squares)
     const parts: (string | Node)[] = [];
     label.split(",").forEach((p, i) => { if (i) parts.push(",", h("wbr")); parts.push(p); });
-    const b = h("button", { type: "button", "data-step": ply, class: "move", title: label, "aria-label": ply === 0 ? "Start position" : `Move ${ply}: ${label}` }, ...parts);
+    const b = h("button", { type: "button", "data-step": ply, class: "move", title: label, "aria-label": ply === 0 ? t("gs.startPosition") : t("gs.moveN", { ply, label }) }, ...parts);
     if (ply === shown) {
       b.setAttribute("aria-current", "step");
       b.classList.add("current");
@@ -624,7 +628,7 @@ function renderMoves(s: Screen): void {
     ol.appendChild(li);
     return b;
   };
-  item(0, "start");
+  item(0, t("gs.moveStart"));
   const by = movers(g.game, g.options, g.moves);
   g.moves.forEach((_, i) => {
     const label = moveLabel(g, i, by);
@@ -652,18 +656,18 @@ function renderLinks(s: Screen): void {
   const base = `${location.origin}/games/${encodeURIComponent(s.id)}`;
   const row = (label: string, url: string, id: string) => {
     const input = h("input", { type: "text", readonly: true, value: url, id, "aria-label": label });
-    const btn = h("button", { type: "button", class: "copy", "data-copy": id }, "Copy");
+    const btn = h("button", { type: "button", class: "copy", "data-copy": id }, t("gs.copy"));
     btn.addEventListener("click", async () => {
       const ok = await copyText(url, input);
-      btn.textContent = ok ? "Copied" : "Select and copy";
-      window.setTimeout(() => { btn.textContent = "Copy"; }, 2000);
+      btn.textContent = ok ? t("gs.copied") : t("gs.selectCopy");
+      window.setTimeout(() => { btn.textContent = t("gs.copy"); }, 2000);
     });
     return h("div", { class: "link-row" }, h("label", { for: id }, label), h("div", { class: "row" }, input, btn));
   };
   if (invite) {
-    box.appendChild(row(`Send this link to your friend (plays ${invite.side})`, `${base}?seat=${encodeURIComponent(invite.token)}`, "friend-link"));
+    box.appendChild(row(t("gs.friendLink", { side: sn(invite.side) }), `${base}?seat=${encodeURIComponent(invite.token)}`, "friend-link"));
   }
-  box.appendChild(row("Link for spectators", base, "watch-link"));
+  box.appendChild(row(t("gs.watchLink"), base, "watch-link"));
   box.hidden = !invite && g.over;
 }
 
@@ -683,12 +687,12 @@ function drawBoard(s: Screen): void {
   const canAct = !past && !s.pending && !g.over && g.seat !== null && g.tomove === g.seat;
   s.svg.dataset.ply = String(past ? s.viewPly : g.ply);
   s.svg.dataset.live = past ? "0" : "1";
-  s.svg.setAttribute("aria-label", `${title(s.meta, g.game)} board` + (past ? `, position after move ${s.viewPly}` : ""));
+  s.svg.setAttribute("aria-label", t("gs.boardLabel", { game: title(s.meta, g.game) }) + (past ? t("gs.boardAfter", { ply: s.viewPly ?? 0 }) : ""));
   try {
     s.module.draw(s.ctx, view, canAct ? legalMoves(g) : [], canAct ? g.seat : null);
   } catch (e) {
     console.warn("board drawing failed", e);
-    s.els.message.textContent = "The board could not be drawn.";
+    s.els.message.textContent = t("gs.drawFailed");
   }
 }
 
@@ -715,7 +719,7 @@ async function showPly(s: Screen, ply: number): Promise<void> {
     s.module?.reset();
     render(s);
   } catch (e) {
-    if (req === s.viewReq) s.els.message.textContent = `That position could not be shown: ${(e as Error).message}`;
+    if (req === s.viewReq) s.els.message.textContent = t("gs.positionFailed", { error: (e as Error).message });
   }
 }
 
@@ -729,12 +733,12 @@ function step(where: "first" | "prev" | "next" | "last", s: Screen): void {
 
 function onKey(ev: KeyboardEvent, s: Screen): void {
   if (ev.defaultPrevented || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-  const t = ev.target as Element | null;
-  if (t && s.svg.contains(t)) {
+  const target = ev.target as Element | null;
+  if (target && s.svg.contains(target)) {
     if (s.module?.key && s.ctx && s.module.key(s.ctx, ev)) ev.preventDefault();
     return;
   }
-  if (t && (t.closest("input, textarea, select, dialog") || (t as HTMLElement).isContentEditable)) return;
+  if (target && (target.closest("input, textarea, select, dialog") || (target as HTMLElement).isContentEditable)) return;
   const map: Record<string, "first" | "prev" | "next" | "last"> = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", ArrowUp: "first", ArrowDown: "last" };
   const w = map[ev.key];
   if (w) {
@@ -770,7 +774,7 @@ async function submit(s: Screen, move: string): Promise<void> {
   } catch (e) {
     s.pending = false;
     if (s.local) {
-      s.els.message.textContent = `That move was refused: ${(e as Error).message}`;
+      s.els.message.textContent = t("gs.refused", { error: (e as Error).message });
       accept(s, s.local.get(), true);
       return;
     }
@@ -783,15 +787,15 @@ async function submit(s: Screen, move: string): Promise<void> {
       }
       if (fresh && (fresh.ply !== ply || fresh.over !== g.over)) {
         s.els.message.dataset.keep = "1";
-        s.els.message.textContent = STALE;
+        s.els.message.textContent = STALE();
         accept(s, fresh, true);
       } else {
-        s.els.message.textContent = `That move was refused: ${e.message}`;
+        s.els.message.textContent = t("gs.refused", { error: e.message });
         if (fresh) accept(s, fresh, true);
         else render(s);
       }
     } else {
-      s.els.message.textContent = `The move could not be sent: ${(e as Error).message}`;
+      s.els.message.textContent = t("gs.sendMoveFailed", { error: (e as Error).message });
       render(s);
     }
   }
@@ -802,14 +806,14 @@ async function doHint(s: Screen): Promise<void> {
   if (!token) return;
   const btn = s.els.hint as HTMLButtonElement;
   btn.disabled = true;
-  s.els.message.textContent = "Thinking of a hint…";
+  s.els.message.textContent = t("gs.thinkingHint");
   try {
     const r = s.local ? { move: await s.local.hint() } : await api.hint(s.id, token);
-    s.els.message.textContent = `Hint: ${r.move}`;
+    s.els.message.textContent = t("gs.hintIs", { move: r.move });
     if (s.viewPly === null && s.module?.hint && s.ctx) s.module.hint(s.ctx, r.move);
   } catch (e) {
     if (e instanceof Cancelled) s.els.message.textContent = "";
-    else s.els.message.textContent = `No hint: ${(e as Error).message}`;
+    else s.els.message.textContent = t("gs.noHint", { error: (e as Error).message });
   } finally {
     btn.disabled = false;
   }
@@ -826,9 +830,9 @@ async function doUndo(s: Screen): Promise<void> {
     s.wantPly = null;
     s.pastView = null;
     accept(s, ng, true);
-    s.els.message.textContent = "Move taken back.";
+    s.els.message.textContent = t("gs.takenBack");
   } catch (e) {
-    s.els.message.textContent = `Nothing to take back: ${(e as Error).message}`;
+    s.els.message.textContent = t("gs.nothingBack", { error: (e as Error).message });
   }
 }
 
@@ -839,14 +843,14 @@ async function doResign(s: Screen): Promise<void> {
   const now = Date.now();
   if (now - s.resignArmed > 4000) {
     s.resignArmed = now;
-    btn.textContent = "Really resign?";
+    btn.textContent = t("gs.reallyResign");
     window.setTimeout(() => {
-      if (Date.now() - s.resignArmed >= 4000) btn.textContent = "Resign";
+      if (Date.now() - s.resignArmed >= 4000) btn.textContent = t("gs.resign");
     }, 4100);
     return;
   }
   s.resignArmed = 0;
-  btn.textContent = "Resign";
+  btn.textContent = t("gs.resign");
   // On a shared screen the side to move resigns.
   const side = mySides(s).length === 2 && (g.tomove === "white" || g.tomove === "black") ? g.tomove : g.seat;
   const token = side ? s.tokens[side] ?? null : null;
@@ -855,7 +859,7 @@ async function doResign(s: Screen): Promise<void> {
     const ng = s.local ? s.local.resign() : await api.resign(s.id, token);
     accept(s, ng, true);
   } catch (e) {
-    s.els.message.textContent = `Could not resign: ${(e as Error).message}`;
+    s.els.message.textContent = t("gs.resignFailed", { error: (e as Error).message });
   }
 }
 
@@ -866,7 +870,7 @@ function notifyTurn(s: Screen, old: Game | null, g: Game): void {
   if (!old || mine.length !== 1 || g.tomove !== mine[0] || old.tomove === mine[0] || g.over) return;
   if (typeof Notification === "undefined" || Notification.permission !== "granted" || !document.hidden) return;
   try {
-    new Notification("Your turn — Tavoliere", { body: `${title(s.meta, g.game)}: your opponent moved (${g.moves[g.moves.length - 1] ?? ""}).`, tag: s.id });
+    new Notification(t("gs.notifyTitle"), { body: t("gs.notifyBody", { game: title(s.meta, g.game), move: g.moves[g.moves.length - 1] ?? "" }), tag: s.id });
   } catch {
     /* some browsers allow notifications from service workers only */
   }
@@ -917,7 +921,7 @@ function renderOffers(s: Screen, g: Game, mine: Side[]): void {
           if (kind === "rematch") s.withdrew = g.offers?.rematch === g.seat;
           accept(s, await api.offer(s.id, accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), true);
         } catch (e) {
-          s.els.message.textContent = `Could not send that: ${(e as Error).message}`;
+          s.els.message.textContent = t("gs.sendFailedShort", { error: (e as Error).message });
           btn.disabled = false;
         }
       });
@@ -951,7 +955,7 @@ async function doAbort(s: Screen): Promise<void> {
   try {
     accept(s, await api.abort(s.id), true);
   } catch (e) {
-    s.els.message.textContent = `Could not abort: ${(e as Error).message}`;
+    s.els.message.textContent = t("gs.abortFailed", { error: (e as Error).message });
   } finally {
     (s.els.abort as HTMLButtonElement).disabled = false;
   }
@@ -962,13 +966,13 @@ function showRules(s: Screen): void {
   if (!g) return;
   const d = s.els.rulesDialog as HTMLDialogElement;
   d.textContent = "";
-  const close = h("button", { type: "button", class: "close", "aria-label": "Close the rules" }, "Close");
+  const close = h("button", { type: "button", class: "close", "aria-label": t("gs.closeRules") }, t("gs.close"));
   close.addEventListener("click", () => d.close());
   const body = h("div", { class: "rules-body" }, ...rulesElements(gameMeta(s.meta, g.game), "h3"));
-  if (s.module) body.appendChild(h("p", { class: "board-help" }, h("strong", {}, "On this page: "), s.module.help));
-  d.appendChild(h("h2", {}, `${title(s.meta, g.game)}: the rules`));
+  if (s.module) body.appendChild(h("p", { class: "board-help" }, h("strong", {}, t("gs.onThisPage")), s.module.help));
+  d.appendChild(h("h2", {}, t("rules.heading", { game: title(s.meta, g.game) })));
   d.appendChild(body);
-  d.appendChild(h("p", {}, h("a", { href: `/rules/${g.game}`, class: "full-rules" }, "Full rules, with diagrams")));
+  d.appendChild(h("p", {}, h("a", { href: `/rules/${g.game}`, class: "full-rules" }, t("gs.fullRules"))));
   d.appendChild(close);
   d.showModal();
   close.focus({ preventScroll: true });
@@ -999,7 +1003,7 @@ async function doRematch(s: Screen): Promise<void> {
       if (c.seats.black) seats.black = c.seats.black;
       const opp = plan.me ? plan[other(plan.me)] : "human";
       store.put({ id: c.id, game: g.game, seats, created: Date.now(),
-        opponent: plan.local ? "a friend on this screen" : playerName(opp, s.meta) });
+        opponent: plan.local ? t("home.opp.local") : playerName(opp, s.meta) });
       location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent((plan.me ? seats[plan.me] : seats.white) ?? "")}`);
       return;
     }
@@ -1021,10 +1025,10 @@ async function doRematch(s: Screen): Promise<void> {
     if (!token) return;
     const r = await api.rematch(s.id, token);
     if (r.id === undefined) return;   // (an offer: only between accounts)
-    store.put({ id: r.id, game: g.game, seats: { [r.seat]: token }, created: Date.now(), opponent: "a friend by link" });
+    store.put({ id: r.id, game: g.game, seats: { [r.seat]: token }, created: Date.now(), opponent: t("home.opp.link") });
     location.assign(`/games/${encodeURIComponent(r.id)}?seat=${encodeURIComponent(token)}`);
   } catch (e) {
-    s.els.message.textContent = `No rematch: ${(e as Error).message}`;
+    s.els.message.textContent = t("gs.noRematch", { error: (e as Error).message });
     btn.disabled = false;
   }
 }
@@ -1035,7 +1039,7 @@ async function doAnalysis(s: Screen): Promise<void> {
   const out = s.els.analysisOut;
   const btn = s.els.analysisBtn as HTMLButtonElement;
   btn.disabled = true;
-  out.textContent = "The engine is looking at every move…";
+  out.textContent = t("gs.engineLooking");
   if (s.local) {
     const bar = s.els.analysisBar as HTMLProgressElement;
     bar.hidden = false;
@@ -1045,14 +1049,14 @@ async function doAnalysis(s: Screen): Promise<void> {
       const plies = await s.local.analyse((done, total) => {
         bar.max = total;
         bar.value = done;
-        out.textContent = `The engine is looking at every move… ${done} of ${total}`;
+        out.textContent = t("gs.engineProgress", { done, total });
       });
       bar.hidden = true;
       drawAnalysis(s, { done: true, plies });
       btn.hidden = true;
     } catch (e) {
       bar.hidden = true;
-      out.textContent = e instanceof Cancelled ? "" : `No analysis: ${(e as Error).message}`;
+      out.textContent = e instanceof Cancelled ? "" : t("gs.noAnalysis", { error: (e as Error).message });
       btn.disabled = false;
     }
     return;
@@ -1063,7 +1067,7 @@ async function doAnalysis(s: Screen): Promise<void> {
     try {
       a = await api.analysis(s.id);
     } catch (e) {
-      out.textContent = `No analysis: ${(e as Error).message}`;
+      out.textContent = t("gs.noAnalysis", { error: (e as Error).message });
       btn.disabled = false;
       return;
     }
@@ -1073,7 +1077,7 @@ async function doAnalysis(s: Screen): Promise<void> {
       return;
     }
     if (Date.now() - t0 > 180000) {
-      out.textContent = "The analysis is taking long; try again later.";
+      out.textContent = t("gs.analysisLong");
       btn.disabled = false;
       return;
     }
@@ -1094,13 +1098,12 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
   out.textContent = "";
   const n = a.plies.length;
   if (!n) {
-    out.textContent = "No moves to analyse.";
+    out.textContent = t("gs.noMovesAnalyse");
     return;
   }
   const mine = mySides(s);
   const me: Side = mine.length === 1 ? mine[0] : "white";
   const by = movers(g.game, g.options, g.moves);
-  const mineWord = mine.length === 1 ? "your" : `${cap(me)}'s`;
   const NS = "http://www.w3.org/2000/svg";
   // one unit of the drawing is about one pixel: its text stays readable on a phone
   const W = Math.max(320, Math.min(1000, Math.round(out.getBoundingClientRect().width || 720)));
@@ -1110,16 +1113,16 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
   svg.setAttribute("class", "analysis-graph");
   svg.setAttribute("role", "group");
   svg.setAttribute("data-side", me);
-  svg.setAttribute("aria-label", `${cap(mineWord)} expected score after every move, from 0% (a sure loss) to 100% (a sure win)`);
+  svg.setAttribute("aria-label", mine.length === 1 ? t("an.yourScore") : t("an.sideScore", { side: SN(me) }));
   const mk = (tag: string, attrs: Record<string, string | number>, parent: Element = svg) => {
     const e = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
     parent.appendChild(e);
     return e;
   };
-  const label = (x: number, y: number, t: string, cls: string, anchor = "middle") => {
+  const label = (x: number, y: number, txt: string, cls: string, anchor = "middle") => {
     const e = mk("text", { x, y, class: cls, "text-anchor": anchor, "dominant-baseline": "central" });
-    e.textContent = t;
+    e.textContent = txt;
     return e;
   };
   const mine01 = (v: number) => (me === "white" ? v : 1 - v);
@@ -1130,11 +1133,11 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
     mk("line", { x1: X0, x2: X0 + GW, y1: y(v), y2: y(v), class: v === 0.5 ? "an-mid" : "an-grid" });
     label(X0 - 6, y(v), `${Math.round(v * 100)}%`, "an-axis", "end");
   }
-  label(X0 + 4, Y0 + 10, mine.length === 1 ? "you win" : `${me} wins`, "an-axis an-corner", "start");
-  label(X0 + 4, Y0 + GH - 10, mine.length === 1 ? "you lose" : `${me} loses`, "an-axis an-corner", "start");
+  label(X0 + 4, Y0 + 10, mine.length === 1 ? t("an.youWin") : t("an.sideWins", { side: sn(me) }), "an-axis an-corner", "start");
+  label(X0 + 4, Y0 + GH - 10, mine.length === 1 ? t("an.youLose") : t("an.sideLoses", { side: sn(me) }), "an-axis an-corner", "start");
   const step = Math.max(1, Math.ceil(n / 10 / 5) * 5);
   for (let p = 1; p <= n; p += p === 1 && step > 1 ? step - 1 : step) label(x(p), Y0 + GH + 14, String(p), "an-axis");
-  label(X0 + GW / 2, H - 8, `move · the line: ${mineWord} expected score when ${mine.length === 1 ? "you are" : `${me} is`} to move`, "an-axis an-title");
+  label(X0 + GW / 2, H - 8, mine.length === 1 ? t("an.axisYou") : t("an.axisSide", { side: sn(me) }), "an-axis an-title");
   // the line through the positions where `me` is to move
   const line = a.plies.map((p, i) => ({ ply: i + 1, v: mine01(p.value) }))
     .filter((q) => by[q.ply - 1] !== me || q.ply === n);
@@ -1150,12 +1153,13 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
       cx: x(ply).toFixed(1), cy: y(mine01(p.value)).toFixed(1), r: p.mark ? 6 : 2.4,
       class: `an-pt${p.mark === "??" ? " blunder" : p.mark === "?" ? " mistake" : ""}${who === me ? " mine" : " theirs"}`,
       "data-step": ply, "data-by": who ?? "", tabindex: p.mark ? 0 : -1, role: "button",
-      "aria-label": `Move ${ply} (${who ?? "?"}): ${p.move}${p.mark ? ` ${p.mark}` : ""}, ${mineWord} expected score ${Math.round(mine01(p.value) * 100)}%` +
-        (p.mark && p.best ? `, the engine preferred ${p.best}` : ""),
+      "aria-label": t(mine.length === 1 ? "an.pointYou" : "an.pointSide", { ply, by: who ? sn(who) : "?", move: p.move,
+        mark: p.mark ? ` ${p.mark}` : "", side: SN(me), pct: Math.round(mine01(p.value) * 100) }) +
+        (p.mark && p.best ? t("an.preferred", { best: p.best }) : ""),
     });
     const title = document.createElementNS(NS, "title");
-    title.textContent = `${ply}. ${p.move}${p.mark} by ${who ?? "?"} (${mineWord} ${Math.round(mine01(p.value) * 100)}%)` +
-      (p.mark && p.best ? ` — best ${p.best}` : "");
+    title.textContent = t(mine.length === 1 ? "an.tipYou" : "an.tipSide", { ply, move: p.move, mark: p.mark, by: who ? sn(who) : "?",
+      side: SN(me), pct: Math.round(mine01(p.value) * 100) }) + (p.mark && p.best ? t("an.tipBest", { best: p.best }) : "");
     c.appendChild(title);
     c.addEventListener("click", (ev) => { ev.stopPropagation(); showPly(s, ply); });
     c.addEventListener("keydown", (ev) => {
@@ -1176,7 +1180,7 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
   out.appendChild(svg);
   const bad = a.plies.map((p, i) => ({ ...p, ply: i + 1, by: by[i] })).filter((p) => p.mark);
   const count = (side: Side) => bad.filter((p) => p.by === side).length;
-  out.appendChild(h("p", { class: "an-summary" }, `Mistakes marked: white ${count("white")}, black ${count("black")}.`));
+  out.appendChild(h("p", { class: "an-summary" }, t("an.summary", { w: count("white"), b: count("black") })));
   if (bad.length) {
     const ul = h("ul", { class: "an-list" });
     for (const p of bad.slice(0, 20)) {
@@ -1187,6 +1191,6 @@ function drawAnalysis(s: Screen, a: api.Analysis): void {
     }
     out.appendChild(ul);
   } else {
-    out.appendChild(h("p", { class: "muted" }, "No mistakes marked."));
+    out.appendChild(h("p", { class: "muted" }, t("an.none")));
   }
 }

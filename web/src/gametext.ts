@@ -7,30 +7,34 @@
 import { parseSquare, squareName } from "./games/boardkit";
 import { endReason } from "./accounttext";
 import { playerName } from "./meta";
+import { t } from "./i18n";
 import type { Game, LegalGroup, LegalMove, Meta, MoveParts, Side } from "./types";
 
 export const other = (s: Side): Side => (s === "white" ? "black" : "white");
 export const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+// A side's name: "White" (S), "white" (s) in a sentence.
+export const S = (s: Side): string => t(s === "white" ? "side.white" : "side.black");
+export const s_ = (s: Side): string => t(s === "white" ? "sidel.white" : "sidel.black");
 
 // "White wins", "Drawn", "Black resigned: white wins".
 export function resultText(g: Game): string {
-  if (g.end === "abort") return "Aborted";
-  if (g.end === "time" && (g.winner === "white" || g.winner === "black")) return `${cap(g.winner)} wins on time`;
-  if (g.resigned) return `${cap(g.resigned)} resigned: ${other(g.resigned)} wins`;
-  if (g.winner === "draw") return g.end === "agreement" ? "Drawn by agreement" : "Drawn";
-  if (g.winner === "white" || g.winner === "black") return `${cap(g.winner)} wins`;
-  return "Game over";
+  if (g.end === "abort") return t("game.aborted");
+  if (g.end === "time" && (g.winner === "white" || g.winner === "black")) return t("game.winsOnTime", { side: S(g.winner) });
+  if (g.resigned) return t("game.resignedWins", { side: S(g.resigned), other: s_(other(g.resigned)) });
+  if (g.winner === "draw") return g.end === "agreement" ? t("game.drawnAgreement") : t("game.drawn");
+  if (g.winner === "white" || g.winner === "black") return t("game.wins", { side: S(g.winner) });
+  return t("game.over");
 }
 
 // Whose turn, for a screen holding the seats `mine`.
 export function statusText(g: Game, mine: Side[]): string {
   if (g.over) return resultText(g);
   if (g.tomove === "none") return "…";
-  if (mine.includes(g.tomove)) return mine.length === 2 ? `${cap(g.tomove)} to move` : "Your turn";
-  if (g[g.tomove] !== "human") return g.thinking ? "The computer is thinking…" : `${cap(g.tomove)} (computer) to move`;
+  if (mine.includes(g.tomove)) return mine.length === 2 ? t("game.toMove", { side: S(g.tomove) }) : t("game.yourTurn");
+  if (g[g.tomove] !== "human") return g.thinking ? t("game.thinking") : t("game.computerToMove", { side: S(g.tomove) });
   const name = g.accounts?.[g.tomove];
-  if (name) return mine.length ? `Waiting for ${name}` : `${name} (${g.tomove}) to move`;
-  return mine.length ? `Waiting for ${g.tomove}` : `${cap(g.tomove)} to move`;
+  if (name) return mine.length ? t("game.waitingFor", { name }) : t("game.nameToMove", { name, side: s_(g.tomove) });
+  return mine.length ? t("game.waitingFor", { name: s_(g.tomove) }) : t("game.toMove", { side: S(g.tomove) });
 }
 
 // Who plays a side, for a screen holding the seats `mine`: "You", "on this
@@ -40,18 +44,16 @@ export function whoText(g: Game, side: Side, mine: Side[], meta: Meta | null): s
   const p = g[side];
   if (p !== "human") return playerName(p, meta);
   const account = g.accounts?.[side];
-  if (account) return mine.length === 1 && mine[0] === side ? `${account} (you)` : account;
-  if (mine.length === 2) return "on this screen";
-  if (mine.length === 1) return mine[0] === side ? "You" : "Friend";
-  return "a player";
+  if (account) return mine.length === 1 && mine[0] === side ? t("game.accountYou", { name: account }) : account;
+  if (mine.length === 2) return t("game.onThisScreen");
+  if (mine.length === 1) return mine[0] === side ? t("game.you") : t("game.friend");
+  return t("game.aPlayer");
 }
 
 // The line that tells a screen holding no seat that it only watches ("" for a player).
 export function watchingText(g: Game, mine: Side[]): string {
   if (mine.length) return "";
-  return g.over ? "You are watching this game: it is over." : accountGame(g) ?
-    "You are watching this game: only its two players can move." :
-    "You are watching this game: only the players' own links can move.";
+  return g.over ? t("game.watchingOver") : accountGame(g) ? t("game.watchingAccounts") : t("game.watchingLinks");
 }
 
 // The side that made each move of a game (movers[i] made moves[i]), from the
@@ -93,9 +95,11 @@ export function movers(game: string, options: string, moves: string[]): Side[] {
 // One line of the analysis' list: "12. Hd4 ?? White's mistake (best: Pe5)",
 // "your mistake" / "your opponent's" for a screen holding one seat.
 export function mistakeText(ply: number, move: string, mark: string, best: string, by: Side | undefined, mine: Side[]): string {
-  const who = !by ? "" : mine.length === 1 ? (by === mine[0] ? "your" : "your opponent's") : `${cap(by)}'s`;
-  const what = mark === "??" ? "blunder" : "mistake";
-  return `${ply}. ${move} ${mark} ${who ? `${who} ${what}` : cap(what)}` + (best && best !== move ? ` (best: ${best})` : "");
+  const bl = mark === "??";
+  const who = !by ? (bl ? t("mistake.blunder") : t("mistake.mistake"))
+    : mine.length === 1 ? (by === mine[0] ? t(bl ? "mistake.yourBlunder" : "mistake.yourMistake") : t(bl ? "mistake.oppBlunder" : "mistake.oppMistake"))
+    : t(bl ? "mistake.sideBlunder" : "mistake.sideMistake", { side: S(by) });
+  return `${ply}. ${move} ${mark} ${who}` + (best && best !== move ? t("mistake.best", { move: best }) : "");
 }
 
 // Why the game ended, for the end screen: the server's sentence (view.end)
@@ -103,7 +107,7 @@ export function mistakeText(ply: number, move: string, mark: string, best: strin
 export function endText(g: Game): string {
   if (!g.over) return "";
   const parts: string[] = [];
-  if (g.resigned) parts.push(`${cap(g.resigned)} resigned.`);
+  if (g.resigned) parts.push(t("game.sideResigned", { side: S(g.resigned) }));
   const reason = endReason(g.end, g.winner, g.absent, g.accounts);
   if (reason) parts.push(reason);
   const end = (g.view?.end ?? "").trim();
@@ -130,7 +134,7 @@ export function canAbort(g: Game, mine: Side[]): boolean {
 export function pageTitle(g: Game | null, mine: Side[], gameTitle: string): string {
   const base = `${gameTitle} — Tavoliere`;
   if (!g || g.over || mine.length !== 1 || g.tomove !== mine[0]) return base;
-  return `Your turn · ${base}`;
+  return t("game.titleYourTurn", { base });
 }
 
 // The parts of one move of a group, standing on its anchor (null: the group
@@ -182,8 +186,7 @@ export function stepTarget(where: StepTo, cur: number, ply: number): number | nu
 // The note under the move list while a past position is shown ("" for the current one).
 export function historyText(viewPly: number | null, ply: number): string {
   if (viewPly === null) return "";
-  return (viewPly === 0 ? "Showing the start position" : `Showing the position after move ${viewPly} of ${ply}`) +
-    ". Press End or ▶| to return to the game.";
+  return (viewPly === 0 ? t("history.start") : t("history.after", { ply: viewPly, total: ply })) + t("history.back");
 }
 
 // What a Toscana veto tells the players (issue 34), when the last move of
@@ -195,12 +198,10 @@ export function vetoNotice(old: Game | null, g: Game, mine: Side[]): string {
   const by = movers(g.game, g.options, g.moves)[g.moves.length - 1];
   const vetoed = other(by);
   const id = old && old.ply === g.ply - 1 ? (old.view.sides[vetoed]?.hand ?? []).find((t) => t.kind === "S")?.id : undefined;
-  const tile = id ? `tile ${id}` : "tile";
-  if (mine.length === 1 && mine[0] === vetoed) {
-    return `${cap(by)} vetoed your ${tile}: it goes to the bottom of your stack. Place your next tile.`;
-  }
-  if (mine.length === 1 && mine[0] === by) return `You vetoed ${vetoed}'s ${tile}: it goes to the bottom of ${vetoed}'s stack.`;
-  return `${cap(by)} vetoed ${vetoed}'s ${tile}: it goes to the bottom of ${vetoed}'s stack.`;
+  const tile = id ? t("veto.tileId", { id }) : t("veto.tile");
+  if (mine.length === 1 && mine[0] === vetoed) return t("veto.yours", { by: S(by), tile });
+  if (mine.length === 1 && mine[0] === by) return t("veto.mine", { vetoed: s_(vetoed), tile });
+  return t("veto.theirs", { by: S(by), vetoed: s_(vetoed), tile });
 }
 
 // The move list's label of move i (0-based) of g, or null for a move the
@@ -210,7 +211,7 @@ export function moveLabel(g: Game, i: number, by: Side[]): string | null {
   const m = g.moves[i];
   if (g.game !== "toscana") return m;
   if (m === "accept") return null;
-  if (m === "veto") return `veto by ${by[i] ?? "?"}`;
+  if (m === "veto") return t("veto.by", { side: by[i] ? s_(by[i]) : "?" });
   return m;
 }
 
@@ -244,7 +245,7 @@ export interface OfferView { text: string; buttons: OfferButton[] }
 
 // The name a side plays under: its account, else its colour.
 function sideName(g: Game, side: Side): string {
-  return g.accounts?.[side] ?? cap(side);
+  return g.accounts?.[side] ?? S(side);
 }
 
 // Between two accounts a rematch is an offer (SPEC "Consent and fair
@@ -258,20 +259,20 @@ export function rematchView(g: Game, me: Side | null, spent = false): OfferView 
   const them = me === "white" ? "black" : "white";
   const r = g.offers?.rematch ?? null;
   if (r === them) {
-    return { text: `${sideName(g, them)} offers a rematch.`, buttons: [
-      { kind: "rematch", act: "accept", label: "Accept" }, { kind: "rematch", act: "decline", label: "Decline" }] };
+    return { text: t("offer.rematchOffered", { name: sideName(g, them) }), buttons: [
+      { kind: "rematch", act: "accept", label: t("offer.accept") }, { kind: "rematch", act: "decline", label: t("offer.decline") }] };
   }
   if (r === me) {
-    return { text: `Rematch offered — waiting for ${sideName(g, them)}.`, buttons: [
-      { kind: "rematch", act: "decline", label: "Withdraw" }] };
+    return { text: t("offer.rematchWaiting", { name: sideName(g, them) }), buttons: [
+      { kind: "rematch", act: "decline", label: t("offer.withdraw") }] };
   }
   if (spent) return null;
-  return { text: "", buttons: [{ kind: "rematch", act: "offer", label: "Offer a rematch" }] };
+  return { text: "", buttons: [{ kind: "rematch", act: "offer", label: t("offer.offerRematch") }] };
 }
 
 // Said to the player whose rematch offer the other declined.
 export function rematchDeclinedText(g: Game, me: Side): string {
-  return `${sideName(g, me === "white" ? "black" : "white")} declined the rematch.`;
+  return t("offer.rematchDeclined", { name: sideName(g, me === "white" ? "black" : "white") });
 }
 
 // The opponent, to move, left (no page of theirs open): a countdown, then
@@ -283,36 +284,36 @@ export function claimView(g: Game, me: Side | null, msLeft: number | null): Offe
   const wait = msLeft > 0;
   const secs = Math.ceil(msLeft / 1000);
   const text = wait
-    ? `${sideName(g, them)} has left. If they are not back, you may end the game in ${secs} s.`
-    : `${sideName(g, them)} has left the game. You may end it now.`;
+    ? t("claim.waiting", { name: sideName(g, them), secs })
+    : t("claim.now", { name: sideName(g, them) });
   return { text, buttons: [
-    { kind: "claim", act: "win", label: "Claim the win", disabled: wait },
-    { kind: "claim", act: "draw", label: "Call it a draw", disabled: wait }] };
+    { kind: "claim", act: "win", label: t("claim.win"), disabled: wait },
+    { kind: "claim", act: "draw", label: t("claim.draw"), disabled: wait }] };
 }
 export function offerView(g: Game, me: Side | null, local: boolean): OfferView | null {
   if (!me || g.over || local || g.white !== "human" || g.black !== "human" || !g.offers) return null;
   const them = me === "white" ? "black" : "white";
   const lines: string[] = [];
   const buttons: OfferView["buttons"] = [];
-  const d = g.offers.draw, t = g.offers.takeback;
+  const d = g.offers.draw, tb = g.offers.takeback;
   if (d === them) {
-    lines.push(`${cap(them)} offers a draw.`);
-    buttons.push({ kind: "draw", act: "accept", label: "Accept the draw" }, { kind: "draw", act: "decline", label: "Decline" });
+    lines.push(t("offer.drawOffered", { side: S(them) }));
+    buttons.push({ kind: "draw", act: "accept", label: t("offer.acceptDraw") }, { kind: "draw", act: "decline", label: t("offer.decline") });
   } else if (d === me) {
-    lines.push("You offered a draw.");
-    buttons.push({ kind: "draw", act: "decline", label: "Withdraw the offer" });
+    lines.push(t("offer.youOfferedDraw"));
+    buttons.push({ kind: "draw", act: "decline", label: t("offer.withdrawOffer") });
   } else {
-    buttons.push({ kind: "draw", act: "offer", label: "Offer a draw" });
+    buttons.push({ kind: "draw", act: "offer", label: t("offer.offerDraw") });
   }
   if (g.game !== "toscana") {
-    if (t === them) {
-      lines.push(`${cap(them)} asks to take back their last move.`);
-      buttons.push({ kind: "takeback", act: "accept", label: "Allow the take-back" }, { kind: "takeback", act: "decline", label: "Refuse" });
-    } else if (t === me) {
-      lines.push("You asked to take back your last move.");
-      buttons.push({ kind: "takeback", act: "decline", label: "Withdraw the request" });
+    if (tb === them) {
+      lines.push(t("offer.takebackAsked", { side: S(them) }));
+      buttons.push({ kind: "takeback", act: "accept", label: t("offer.allowTakeback") }, { kind: "takeback", act: "decline", label: t("offer.refuse") });
+    } else if (tb === me) {
+      lines.push(t("offer.youAskedTakeback"));
+      buttons.push({ kind: "takeback", act: "decline", label: t("offer.withdrawRequest") });
     } else if (g.moves.length > 0) {
-      buttons.push({ kind: "takeback", act: "offer", label: "Ask to take back" });
+      buttons.push({ kind: "takeback", act: "offer", label: t("offer.askTakeback") });
     }
   }
   return { text: lines.join(" "), buttons };

@@ -13,6 +13,7 @@ import { computerName, playUrl, unfinished } from "./local";
 import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
 import { PICTURES } from "./pictures";
 import * as store from "./store";
+import { t, tn, dateTime } from "./i18n";
 import type { GameMeta, GameName, Me, Meta, MyGame, Side } from "./types";
 
 function radio(name: string, value: string, label: string, checked: boolean, extra: Record<string, string> = {}): HTMLLabelElement {
@@ -20,6 +21,8 @@ function radio(name: string, value: string, label: string, checked: boolean, ext
     h("input", { type: "radio", name, value, checked }),
     h("span", {}, label));
 }
+
+const sl = (s: Side): string => t(s === "white" ? "sidel.white" : "sidel.black");
 
 function go(id: string, token?: string): void {
   location.assign(`/games/${encodeURIComponent(id)}` + (token ? `?seat=${encodeURIComponent(token)}` : ""));
@@ -29,72 +32,72 @@ export function showHome(app: HTMLElement): void {
   document.title = "Tavoliere";
   app.className = "home";
   app.textContent = "";
-  const status = h("p", { class: "muted", role: "status" }, "Loading the games…");
+  const status = h("p", { class: "muted", role: "status" }, t("home.loading"));
   app.appendChild(status);
   Promise.all([loadMeta(), currentUser()]).then(([meta, me]) => {
     status.remove();
     build(app, meta, me);
   }).catch((e) => {
-    status.textContent = `The games could not be loaded: ${(e as Error).message}. Reload the page to try again.`;
+    status.textContent = t("home.loadFailed", { error: (e as Error).message });
   });
 }
 
 function build(app: HTMLElement, meta: Meta, me: Me | null): void {
   // The games the server offers and this page can draw, in the server's order.
   const games = meta.games.filter((g) => g.name in BOARDS);
-  document.title = `Tavoliere — play ${games.map((g) => g.title).join(", ").replace(/, ([^,]*)$/, " and $1")}`;
+  document.title = t("home.docTitle", { games: games.map((g) => g.title).join(", ").replace(/, ([^,]*)$/, t("home.and") + "$1") });
   const error = h("p", { class: "error", role: "alert", id: "home-error" });
 
   // The games.
-  const cards = h("div", { class: "game-cards", role: "radiogroup", "aria-label": "Game" });
+  const cards = h("div", { class: "game-cards", role: "radiogroup", "aria-label": t("home.game") });
   games.forEach((g, i) => {
     const input = h("input", { type: "radio", name: "game", value: g.name, checked: i === 0, id: `game-${g.name}` });
     cards.appendChild(h("label", { class: "game-card", for: `game-${g.name}`, "data-game": g.name },
       input, svgPicture(PICTURES[g.name] ?? "", g.title),
       h("span", { class: "game-name" }, g.title),
       h("span", { class: "game-pitch" }, g.pitch),
-      h("a", { class: "game-rules", href: `/rules/${g.name}` }, `How to play ${g.title}`)));
+      h("a", { class: "game-rules", href: `/rules/${g.name}` }, t("home.howToPlay", { game: g.title }))));
   });
 
-  const optionBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Options" });
-  const optionLegend = h("legend", {}, "Options");
+  const optionBox = h("div", { class: "choices", role: "radiogroup", "aria-label": t("home.options") });
+  const optionLegend = h("legend", {}, t("home.options"));
   const optionNote = h("p", { class: "history-note", id: "option-note" }, "");
   const optionField = h("fieldset", { class: "field" }, optionLegend, optionBox, optionNote);
 
-  const levelSelect = h("select", { id: "level", name: "level", "aria-label": "Computer level" });
+  const levelSelect = h("select", { id: "level", name: "level", "aria-label": t("home.computerLevel") });
   const fillLevels = (g: GameMeta | undefined) => {
     const keep = levelSelect.value;
     levelSelect.textContent = "";
-    levelSelect.appendChild(h("option", { value: "random" }, "Random mover (easiest) — rated 0"));
+    levelSelect.appendChild(h("option", { value: "random" }, t("home.randomMover")));
     for (const l of meta.levels) levelSelect.appendChild(h("option", { value: `ai:level=${l.level}` }, levelLabel(g, l)));
     levelSelect.value = keep || "ai:level=3";
     if (!levelSelect.value) levelSelect.value = "ai:level=3";
   };
 
-  const opponentBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Opponent" },
-    radio("opponent", "computer", "The computer", true),
-    radio("opponent", "local", "A friend on this screen", false),
-    radio("opponent", "link", "A friend, by a link", false));
+  const opponentBox = h("div", { class: "choices", role: "radiogroup", "aria-label": t("home.opponent") },
+    radio("opponent", "computer", t("home.theComputer"), true),
+    radio("opponent", "local", t("home.friendScreen"), false),
+    radio("opponent", "link", t("home.friendLink"), false));
   // The computer in this browser (local.ts): no server needed, works offline.
   const inPage = h("input", { type: "checkbox", id: "in-page", name: "in-page" }) as HTMLInputElement;
   inPage.checked = engineSupported();
   inPage.disabled = !engineSupported();
   const inPageRow = h("label", { class: "in-page-row", for: "in-page" }, inPage,
-    " Play it in this browser (works offline; the time a level takes depends on your machine)");
-  const levelRow = h("div", { class: "level-row" }, h("label", {}, "Level ", levelSelect), inPageRow);
-  const colourBox = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
-    radio("colour", "white", "White", true),
-    radio("colour", "black", "Black", false),
-    radio("colour", "random", "Random", false));
+    t("home.inPage"));
+  const levelRow = h("div", { class: "level-row" }, h("label", {}, t("home.level"), levelSelect), inPageRow);
+  const colourBox = h("div", { class: "choices", role: "radiogroup", "aria-label": t("home.yourColour") },
+    radio("colour", "white", t("side.white"), true),
+    radio("colour", "black", t("side.black"), false),
+    radio("colour", "random", t("home.random"), false));
   const colourNote = h("p", { class: "history-note", id: "colour-note" }, "");
-  const colourField = h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colourBox, colourNote);
+  const colourField = h("fieldset", { class: "field" }, h("legend", {}, t("home.yourColour")), colourBox, colourNote);
 
-  const playBtn = h("button", { type: "submit", class: "primary big", id: "play" }, "Play");
-  const form = h("form", { class: "new-game", "aria-label": "New game" },
-    h("h1", {}, "Play a game"),
+  const playBtn = h("button", { type: "submit", class: "primary big", id: "play" }, t("home.play"));
+  const form = h("form", { class: "new-game", "aria-label": t("home.newGame") },
+    h("h1", {}, t("home.playAGame")),
     cards,
     optionField,
-    h("fieldset", { class: "field" }, h("legend", {}, "Opponent"), opponentBox, levelRow),
+    h("fieldset", { class: "field" }, h("legend", {}, t("home.opponent")), opponentBox, levelRow),
     colourField,
     playBtn,
     error);
@@ -111,7 +114,7 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
       optionBox.textContent = "";
       sets.forEach((o, i) => optionBox.appendChild(radio("gopt", o.options, o.label, i === 0)));
       optionField.hidden = sets.length < 2;
-      optionLegend.textContent = g.menu?.question || "Options";
+      optionLegend.textContent = g.menu?.question || t("home.options");
       optionNote.textContent = g.menu?.note ?? "";
       optionNote.hidden = !g.menu?.note;
       colourNote.textContent = g.sideNote ?? "";
@@ -172,13 +175,13 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
       }
       const entry: store.Saved = {
         id: c.id, game: g, seats, created: Date.now(),
-        opponent: opp === "computer" ? playerName(computer, meta) : opp === "local" ? "a friend on this screen" : "a friend by link",
+        opponent: opp === "computer" ? playerName(computer, meta) : opp === "local" ? t("home.opp.local") : t("home.opp.link"),
       };
       if (opp === "link" && c.seats[other]) entry.invite = { side: other, token: c.seats[other] as string };
       store.put(entry);
       go(c.id, seats[me] ?? seats.white ?? seats.black);
     } catch (e) {
-      error.textContent = `The game could not be created: ${(e as Error).message}`;
+      error.textContent = t("home.createFailed", { error: (e as Error).message });
       playBtn.disabled = false;
     }
   });
@@ -194,31 +197,30 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
 
 // The way to the lobby: play people, with clocks and ratings.
 function lobbyCard(me: Me | null): HTMLElement {
-  return h("section", { class: "lobby-card", "aria-label": "Play people" },
-    h("a", { href: "/lobby", id: "home-lobby", class: "button" }, "Lobby: play people"),
-    h("span", { class: "muted" }, me ? " Open games with clocks and ratings; offer your own." :
-      " Open games with clocks and ratings (an account is needed to play there; here below, none)."));
+  return h("section", { class: "lobby-card", "aria-label": t("home.playPeople") },
+    h("a", { href: "/lobby", id: "home-lobby", class: "button" }, t("home.lobbyLink")),
+    h("span", { class: "muted" }, me ? t("home.lobbyNoteIn") : t("home.lobbyNoteOut")));
 }
 
 // A signed-in player's games between accounts that go on, their turn first
 // (GET /api/me/games); the page's title says "Your turn" when one is.
 function accountGames(meta: Meta, me: Me): HTMLElement {
   const sec = h("section", { class: "my-games", id: "my-games", "aria-labelledby": "my-games-h" },
-    h("h2", { id: "my-games-h" }, "Your games against people"));
-  const note = h("p", { class: "muted" }, "Loading…");
+    h("h2", { id: "my-games-h" }, t("home.yourGamesPeople")));
+  const note = h("p", { class: "muted" }, t("home.loadingShort"));
   sec.appendChild(note);
   myGames().then((list) => {
     note.remove();
     if (!list.length) {
-      sec.appendChild(h("p", { class: "muted" }, "None going on. ", h("a", { href: "/lobby" }, "Find one in the lobby"), "."));
+      sec.appendChild(h("p", { class: "muted" }, t("home.noneGoingOn"), h("a", { href: "/lobby" }, t("home.findInLobby")), "."));
       return;
     }
-    if (list.some((g) => g.yourTurn)) document.title = `Your turn · ${document.title}`;
+    if (list.some((g) => g.yourTurn)) document.title = t("game.titleYourTurn", { base: document.title });
     const ul = h("ul", { class: "recent-list" });
     for (const g of list) ul.appendChild(myGameRow(meta, me, g));
     sec.appendChild(ul);
   }).catch((e) => {
-    note.textContent = `Your games could not be loaded: ${(e as Error).message}`;
+    note.textContent = t("home.yourGamesFailed", { error: (e as Error).message });
   });
   return sec;
 }
@@ -229,11 +231,11 @@ function myGameRow(meta: Meta, me: Me, g: MyGame): HTMLElement {
   let clock = "";
   const c = g.clock;
   if (c && "deadline" in c) clock = c.deadline ? deadlineText(c.deadline, Date.now()) : "";
-  else if (c && mine) clock = `${formatClock(c[mine])} on your clock`;
+  else if (c && mine) clock = t("home.onYourClock", { time: formatClock(c[mine]) });
   return h("li", { "data-id": g.id, class: g.yourTurn ? "your-turn" : "" },
-    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, `${title(meta, g.game)} against ${opp ?? "a guest"}`),
-    h("span", { class: "muted" }, mine ? ` · you play ${mine} · ` : " · "),
-    h("span", { class: `recent-status${g.yourTurn ? " your-turn" : ""}` }, g.yourTurn ? "your turn" : `waiting for ${opp ?? g.tomove}`),
+    h("a", { href: `/games/${encodeURIComponent(g.id)}` }, t("home.against", { game: title(meta, g.game), opp: opp ?? t("line.guest") })),
+    h("span", { class: "muted" }, mine ? t("home.youPlaySep", { side: sl(mine) }) : " · "),
+    h("span", { class: `recent-status${g.yourTurn ? " your-turn" : ""}` }, g.yourTurn ? t("home.yourTurnl") : t("home.waitingForl", { name: opp ?? (g.tomove === "none" ? "…" : sl(g.tomove)) })),
     clock ? h("span", { class: "muted" }, ` · ${clock}`) : null);
 }
 
@@ -247,29 +249,29 @@ function localGames(meta: Meta): HTMLElement | null {
   for (const s of list) {
     const who = playerName(computerName(s.level), meta);
     ul.appendChild(h("li", { "data-game": s.game },
-      h("a", { href: playUrl(s) }, `${title(meta, s.game)} against ${who}`),
-      h("span", { class: "muted" }, ` · you play ${s.human} · ${s.moves.length} moves · ${new Date(s.created).toLocaleString()}`)));
+      h("a", { href: playUrl(s) }, t("home.against", { game: title(meta, s.game), opp: who })),
+      h("span", { class: "muted" }, t("home.localLine", { side: sl(s.human), moves: tn("moves", s.moves.length), when: dateTime(s.created) }))));
   }
   return h("section", { class: "recent", "aria-labelledby": "local-h" },
-    h("h2", { id: "local-h" }, "Your games in this browser"), ul);
+    h("h2", { id: "local-h" }, t("home.localGames")), ul);
 }
 
 function recentGames(meta: Meta): HTMLElement {
   const list = store.loadAll();
-  const sec = h("section", { class: "recent", "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, "Your games"));
+  const sec = h("section", { class: "recent", "aria-labelledby": "recent-h" }, h("h2", { id: "recent-h" }, t("home.yourGames")));
   if (!list.length) {
-    sec.appendChild(h("p", { class: "muted" }, "Games you start or join in this browser are listed here."));
+    sec.appendChild(h("p", { class: "muted" }, t("home.listedHere")));
     return sec;
   }
   const ul = h("ul", { class: "recent-list" });
   for (const s of list.slice(0, 20)) {
     const token = s.seats.white ?? s.seats.black;
     const href = `/games/${encodeURIComponent(s.id)}` + (token ? `?seat=${encodeURIComponent(token)}` : "");
-    const status = h("span", { class: "recent-status" }, s.over ? s.result ?? "finished" : "…");
-    const when = new Date(s.created).toLocaleString();
-    const forget = h("button", { type: "button", class: "link-btn", "aria-label": `Forget the ${title(meta, s.game)} game of ${when}` }, "forget");
+    const status = h("span", { class: "recent-status" }, s.over ? s.result ?? t("home.finished") : "…");
+    const when = dateTime(s.created);
+    const forget = h("button", { type: "button", class: "link-btn", "aria-label": t("home.forgetLabel", { game: title(meta, s.game), when }) }, t("home.forget"));
     const li = h("li", { "data-id": s.id },
-      h("a", { href }, `${title(meta, s.game)} against ${s.opponent}`),
+      h("a", { href }, t("home.against", { game: title(meta, s.game), opp: s.opponent })),
       h("span", { class: "muted" }, ` · ${when} · `), status, " ", forget);
     forget.addEventListener("click", () => {
       store.remove(s.id);
@@ -279,20 +281,20 @@ function recentGames(meta: Meta): HTMLElement {
     if (!s.over) {
       getGame(s.id, token).then((g) => {
         if (g.over) {
-          const r = g.winner === "draw" ? "drawn" : g.winner === "none" ? "finished" : `${g.winner} won`;
+          const r = g.winner === "draw" ? t("home.drawn") : g.winner === "none" ? t("home.finished") : t("home.sideWon", { side: sl(g.winner as Side) });
           status.textContent = r;
           store.update(s.id, { over: true, result: r });
         } else if (g.seat && g.tomove === g.seat) {
-          status.textContent = "your turn";
+          status.textContent = t("home.yourTurnl");
           status.classList.add("your-turn");
         } else if (s.seats.white && s.seats.black) {
-          status.textContent = `${g.tomove} to move`;
+          status.textContent = t("home.sideToMove", { side: sl(g.tomove as Side) });
           status.classList.add("your-turn");
         } else {
-          status.textContent = "waiting for the opponent";
+          status.textContent = t("home.waitingOpp");
         }
       }).catch((e) => {
-        status.textContent = e instanceof ApiError && e.status === 404 ? "no longer on this server" : "unknown";
+        status.textContent = e instanceof ApiError && e.status === 404 ? t("home.gone") : t("home.unknown");
       });
     }
   }
@@ -302,10 +304,10 @@ function recentGames(meta: Meta): HTMLElement {
 
 // Load a record (paste or file) and start a game from it.
 function recordLoader(): HTMLElement {
-  const area = h("textarea", { id: "record-text", rows: 6, "aria-label": "Game record", placeholder: "Paste a game record here, or choose a file." });
-  const file = h("input", { type: "file", id: "record-file", accept: ".txt,.tav,text/plain", "aria-label": "Record file" });
+  const area = h("textarea", { id: "record-text", rows: 6, "aria-label": t("home.recordLabel"), placeholder: t("home.recordPlaceholder") });
+  const file = h("input", { type: "file", id: "record-file", accept: ".txt,.tav,text/plain", "aria-label": t("home.recordFile") });
   const err = h("p", { class: "error", role: "alert" });
-  const btn = h("button", { type: "button", id: "record-load" }, "Open the record");
+  const btn = h("button", { type: "button", id: "record-load" }, t("home.openRecord"));
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
     if (f) area.value = await f.text();
@@ -313,21 +315,21 @@ function recordLoader(): HTMLElement {
   btn.addEventListener("click", async () => {
     err.textContent = "";
     if (!area.value.trim()) {
-      err.textContent = "Paste a record or choose a file first.";
+      err.textContent = t("home.pasteFirst");
       return;
     }
     btn.disabled = true;
     try {
       const c = await loadRecord(area.value, "human", "human");
       const g = await getGame(c.id);
-      store.put({ id: c.id, game: g.game, seats: c.seats, created: Date.now(), opponent: "a loaded record" });
+      store.put({ id: c.id, game: g.game, seats: c.seats, created: Date.now(), opponent: t("home.loadedRecord") });
       go(c.id, c.seats.white ?? c.seats.black);
     } catch (e) {
-      err.textContent = `The record could not be read: ${(e as Error).message}`;
+      err.textContent = t("home.recordFailed", { error: (e as Error).message });
       btn.disabled = false;
     }
   });
-  const link = h("p", { class: "muted" }, "The game opens at its last position; step through its moves in the move list, or play on.");
-  const sec = h("details", { class: "record-loader" }, h("summary", {}, "Load a game record"), area, h("div", { class: "row" }, file, btn), link, err);
+  const link = h("p", { class: "muted" }, t("home.recordNote"));
+  const sec = h("details", { class: "record-loader" }, h("summary", {}, t("home.loadRecord")), area, h("div", { class: "row" }, file, btn), link, err);
   return sec;
 }

@@ -16,6 +16,9 @@ import { LiveSocket } from "./live";
 import { BOARDS } from "./games/index";
 import { gameMeta, levelName, loadMeta, optionSets, optionsText, title } from "./meta";
 import type { GameName, Me, Meta, Seek } from "./types";
+import { t, tn } from "./i18n";
+
+const sl = (s: string): string => (s === "white" ? t("sidel.white") : s === "black" ? t("sidel.black") : t("random"));
 
 /** The lobby socket (/api/lobby): the seeks lists and "started". */
 function lobbySocket(onSeeks: (s: Seek[]) => void, onStarted: (game: string) => void, onState: (up: boolean) => void): LiveSocket {
@@ -31,10 +34,10 @@ function lobbySocket(onSeeks: (s: Seek[]) => void, onStarted: (game: string) => 
 const goGame = (id: string) => location.assign(`/games/${encodeURIComponent(id)}`);
 
 export function showLobby(app: HTMLElement): void {
-  document.title = "Lobby — Tavoliere";
+  document.title = t("lobby.title");
   app.className = "lobby";
   app.textContent = "";
-  const status = h("p", { class: "muted", role: "status" }, "Loading the lobby…");
+  const status = h("p", { class: "muted", role: "status" }, t("lobby.loading"));
   app.appendChild(status);
   Promise.all([loadMeta().catch(() => null), currentUser()]).then(([meta, me]) => {
     status.remove();
@@ -44,19 +47,19 @@ export function showLobby(app: HTMLElement): void {
 
 function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
   const list = h("ul", { class: "seek-list", id: "seeks", "aria-live": "polite" });
-  const empty = h("p", { class: "muted", id: "no-seeks" }, "No open games right now." + (me ? " Make one: the form is below." : ""));
+  const empty = h("p", { class: "muted", id: "no-seeks" }, t("lobby.noSeeks") + (me ? t("lobby.makeOne") : ""));
   const conn = h("p", { class: "conn muted", id: "lobby-conn" });
   const error = h("p", { class: "error", role: "alert", id: "lobby-error" });
   const seeksSec = h("section", { class: "seeks", "aria-labelledby": "seeks-h" },
-    h("h2", { id: "seeks-h" }, "Open games"), empty, list, error, conn);
+    h("h2", { id: "seeks-h" }, t("lobby.openGames")), empty, list, error, conn);
 
   const header = h("div", { class: "lobby-head" },
-    h("h1", {}, "Lobby: play people"),
-    me ? h("p", { class: "muted" }, `Signed in as ${me.name}. Accept an open game with one click, or offer one of your own; it stays open while this page is.`)
-      : h("p", { class: "signin-note", id: "lobby-signin" }, "To play, ",
-        h("a", { href: "/signin?next=%2Flobby" }, "sign in"), " or ", h("a", { href: "/signup?next=%2Flobby" }, "sign up"),
-        ". Games against the computer or a friend by link need no account: ", h("a", { href: "/" }, "start one here"), "."),
-    h("p", {}, h("a", { href: "/leaderboard/urbino", id: "lobby-leaderboard" }, "Leaderboards")));
+    h("h1", {}, t("lobby.heading")),
+    me ? h("p", { class: "muted" }, t("lobby.signedInAs", { name: me.name }))
+      : h("p", { class: "signin-note", id: "lobby-signin" }, t("lobby.toPlay"),
+        h("a", { href: "/signin?next=%2Flobby" }, t("lobby.signIn")), t("lobby.or"), h("a", { href: "/signup?next=%2Flobby" }, t("lobby.signUp")),
+        t("lobby.noAccountNeeded"), h("a", { href: "/" }, t("lobby.startHere")), "."),
+    h("p", {}, h("a", { href: "/leaderboard/urbino", id: "lobby-leaderboard" }, t("lobby.leaderboards"))));
   app.appendChild(header);
   app.appendChild(seeksSec);
   const form = me && meta ? seekForm(meta, error) : null;
@@ -69,24 +72,24 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
     empty.hidden = seeks.length > 0;
     const mine = seeks.some((s) => me && s.by === me.name);
     const waiting = form?.querySelector("#seek-waiting");
-    if (waiting) waiting.textContent = mine ? "Your game is open: waiting for an opponent. Keep this page open; the game starts here when someone accepts." : "";
+    if (waiting) waiting.textContent = mine ? t("lobby.waiting") : "";
     for (const s of seeks) list.appendChild(seekRow(s, meta, me, error));
   };
-  lobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : "Reconnecting to the lobby…"; });
+  lobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : t("lobby.reconnecting"); });
 }
 
 // The computer levels as players with ratings: a rated game against one.
 function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
   const games = meta.games.filter((g) => g.name in BOARDS);
-  const gameSel = h("select", { id: "cpu-game", "aria-label": "Game" });
+  const gameSel = h("select", { id: "cpu-game", "aria-label": t("home.game") });
   for (const g of games) gameSel.appendChild(h("option", { value: g.name }, g.title));
-  const levelSel = h("select", { id: "cpu-level", "aria-label": "Level" });
+  const levelSel = h("select", { id: "cpu-level", "aria-label": t("lobby.level") });
   // a rated game needs a clock (SPEC "Consent and fair endings")
-  const clockSel = h("select", { id: "cpu-clock", "aria-label": "Clock" },
+  const clockSel = h("select", { id: "cpu-clock", "aria-label": t("lobby.clock") },
     ...CLOCK_PRESETS.map((p, i) => h("option", { value: p.id, ...(i === 1 ? { selected: true } : {}) }, p.label)));
-  const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
-    radio("cpu-colour", "white", "White", true), radio("cpu-colour", "black", "Black", false));
-  const btn = h("button", { type: "button", class: "primary", id: "cpu-play" }, "Play rated");
+  const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": t("home.yourColour") },
+    radio("cpu-colour", "white", t("side.white"), true), radio("cpu-colour", "black", t("side.black"), false));
+  const btn = h("button", { type: "button", class: "primary", id: "cpu-play" }, t("lobby.playRated"));
   let list: api.Computer[] = [];
   const fill = () => {
     const keep = levelSel.value;
@@ -94,7 +97,7 @@ function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
     for (const c of list) {
       const r = c.ratings[gameSel.value];
       const rating = r ? `${Math.round(r.rating)}${r.provisional ? "?" : ""}` : "1500?";
-      levelSel.appendChild(h("option", { value: c.player }, `Level ${c.level} (${levelName(meta, c.level)}): rated ${rating}`));
+      levelSel.appendChild(h("option", { value: c.player }, t("lobby.levelRated", { level: c.level, name: levelName(meta, c.level), rating })));
     }
     if (keep) levelSel.value = keep;
   };
@@ -110,17 +113,17 @@ function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
         colour === "white" ? levelSel.value : "human", preset.clock);
       goGame(c.id);
     } catch (e) {
-      error.textContent = `The game could not start: ${(e as Error).message}`;
+      error.textContent = t("lobby.couldNotStart", { error: (e as Error).message });
       btn.disabled = false;
     }
   });
   return h("section", { class: "seek-form computers", id: "computers", "aria-labelledby": "cpu-h" },
-    h("h2", { id: "cpu-h" }, "Play the computer, rated"),
-    h("p", { class: "muted" }, "Each level is a player with a rating of its own on the same scale as yours: it rises and falls with its games."),
-    h("div", { class: "row" }, h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Game"), gameSel),
-      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Level"), levelSel),
-      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Clock"), clockSel)),
-    h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colours),
+    h("h2", { id: "cpu-h" }, t("lobby.cpuHeading")),
+    h("p", { class: "muted" }, t("lobby.cpuNote")),
+    h("div", { class: "row" }, h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("home.game")), gameSel),
+      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("lobby.level")), levelSel),
+      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("lobby.clock")), clockSel)),
+    h("fieldset", { class: "field" }, h("legend", {}, t("home.yourColour")), colours),
     h("div", { class: "row" }, btn));
 }
 
@@ -129,8 +132,8 @@ function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
 function nowSection(meta: Meta | null): HTMLElement {
   const games = h("ul", { class: "playing-list", id: "playing" });
   const onlineP = h("p", { class: "online", id: "online" });
-  const sec = h("section", { class: "now", "aria-labelledby": "now-h" }, h("h2", { id: "now-h" }, "Being played now"), games,
-    h("h2", {}, "Online"), onlineP);
+  const sec = h("section", { class: "now", "aria-labelledby": "now-h" }, h("h2", { id: "now-h" }, t("lobby.beingPlayed")), games,
+    h("h2", {}, t("lobby.online")), onlineP);
   const refresh = async () => {
     if (!sec.isConnected) return;   /* the visitor went to another page */
     try {
@@ -138,10 +141,10 @@ function nowSection(meta: Meta | null): HTMLElement {
       games.textContent = "";
       for (const g of pl)
         games.appendChild(h("li", { "data-id": g.id }, h("a", { href: `/games/${encodeURIComponent(g.id)}` },
-          `${title(meta, g.game)}: ${g.white} – ${g.black}`), ` · move ${g.ply + 1}${g.rated ? " · rated" : ""}`));
-      if (!pl.length) games.appendChild(h("li", { class: "muted" }, "No game between players right now."));
+          `${title(meta, g.game)}: ${g.white} – ${g.black}`), t("lobby.moveRated", { n: g.ply + 1, rated: g.rated ? t("lobby.ratedSep") : "" })));
+      if (!pl.length) games.appendChild(h("li", { class: "muted" }, t("lobby.noPlaying")));
       onlineP.textContent = "";
-      onlineP.appendChild(document.createTextNode(on.count === 1 ? "1 player: " : `${on.count} players${on.count ? ": " : ""}`));
+      onlineP.appendChild(document.createTextNode(on.count ? tn("lobby.players", on.count) : t("lobby.noPlayers")));
       on.names.forEach((n, i) => {
         if (i) onlineP.appendChild(document.createTextNode(", "));
         onlineP.appendChild(h("a", { href: `/players/${encodeURIComponent(n)}` }, n));
@@ -162,26 +165,26 @@ function seekRow(s: Seek, meta: Meta | null, me: Me | null, error: HTMLElement):
   const own = !!me && s.by === me.name;
   const li = h("li", { class: `seek${own ? " own" : ""}`, "data-seek": s.id, "data-by": s.by },
     h("span", { class: "seek-game" }, title(meta, s.game) + (opts ? ` · ${opts}` : "") +
-      (s.to ? (own ? ` · challenge to ${s.to}` : " · a challenge for you") : "")),
+      (s.to ? (own ? t("lobby.challengeTo", { name: s.to }) : t("lobby.challengeForYou")) : "")),
     h("span", { class: "seek-clock", title: clockKind(s.clock) }, clockLabel(s.clock)),
-    h("span", { class: "seek-rated" }, s.rated ? "rated" : "casual"),
+    h("span", { class: "seek-rated" }, s.rated ? t("lobby.rated") : t("lobby.casual")),
     h("span", { class: "seek-by" }, h("a", { href: `/players/${encodeURIComponent(s.by)}` }, s.by), ` ${Math.round(s.rating)}`),
-    h("span", { class: "seek-colour muted" }, own ? `you play ${s.colour}` : me ? `you play ${takerColour(s.colour)}` : `who accepts plays ${takerColour(s.colour)}`));
+    h("span", { class: "seek-colour muted" }, own ? t("lobby.youPlay", { side: sl(s.colour) }) : me ? t("lobby.youPlay", { side: sl(takerColour(s.colour)) }) : t("lobby.whoAccepts", { side: sl(takerColour(s.colour)) })));
   let btn: HTMLButtonElement | null = null;
   if (own) {
-    btn = h("button", { type: "button", class: "withdraw" }, "Withdraw");
+    btn = h("button", { type: "button", class: "withdraw" }, t("offer.withdraw"));
     btn.addEventListener("click", async () => {
       (btn as HTMLButtonElement).disabled = true;
       try {
         await api.withdrawSeek(s.id);
       } catch (e) {
-        error.textContent = `Could not withdraw: ${(e as Error).message}`;
+        error.textContent = t("lobby.withdrawFailed", { error: (e as Error).message });
         (btn as HTMLButtonElement).disabled = false;
       }
     });
   } else if (me) {
-    btn = h("button", { type: "button", class: "primary accept" }, "Play");
-    btn.setAttribute("aria-label", `Play ${title(meta, s.game)} ${clockLabel(s.clock)} against ${s.by}`);
+    btn = h("button", { type: "button", class: "primary accept" }, t("home.play"));
+    btn.setAttribute("aria-label", t("lobby.playAgainst", { game: title(meta, s.game), clock: clockLabel(s.clock), name: s.by }));
     btn.addEventListener("click", async () => {
       (btn as HTMLButtonElement).disabled = true;
       error.textContent = "";
@@ -189,12 +192,12 @@ function seekRow(s: Seek, meta: Meta | null, me: Me | null, error: HTMLElement):
         const r = await api.acceptSeek(s.id);
         goGame(r.game);
       } catch (e) {
-        error.textContent = e instanceof ApiError && e.status === 409 ? "Someone else took that game first." : `Could not start the game: ${(e as Error).message}`;
+        error.textContent = e instanceof ApiError && e.status === 409 ? t("lobby.takenFirst") : t("lobby.startFailed", { error: (e as Error).message });
         (btn as HTMLButtonElement).disabled = false;
       }
     });
   }
-  li.appendChild(h("span", { class: "seek-act" }, btn ?? h("a", { href: "/signin?next=%2Flobby", class: "muted" }, "sign in to play")));
+  li.appendChild(h("span", { class: "seek-act" }, btn ?? h("a", { href: "/signin?next=%2Flobby", class: "muted" }, t("lobby.signInToPlay"))));
   return li;
 }
 
@@ -205,36 +208,36 @@ function radio(name: string, value: string, label: string, checked: boolean): HT
 // The form that makes a seek.
 function seekForm(meta: Meta, error: HTMLElement): HTMLFormElement {
   const games = meta.games.filter((g) => g.name in BOARDS);
-  const gameSel = h("select", { id: "seek-game", "aria-label": "Game" });
+  const gameSel = h("select", { id: "seek-game", "aria-label": t("home.game") });
   for (const g of games) gameSel.appendChild(h("option", { value: g.name }, g.title));
-  const optSel = h("select", { id: "seek-options", "aria-label": "Options" });
-  const optRow = h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Options"), optSel);
+  const optSel = h("select", { id: "seek-options", "aria-label": t("home.options") });
+  const optRow = h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("home.options")), optSel);
   const fillOptions = () => {
     const g = gameMeta(meta, gameSel.value);
     optSel.textContent = "";
     const sets = g ? optionSets(g) : [];
     for (const o of sets) optSel.appendChild(h("option", { value: o.options }, o.label));
     optRow.hidden = sets.length < 2;
-    (optRow.firstChild as HTMLElement).textContent = g?.menu?.question ?? "Options";
+    (optRow.firstChild as HTMLElement).textContent = g?.menu?.question ?? t("home.options");
   };
   gameSel.addEventListener("change", fillOptions);
   fillOptions();
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true });
-  const to = h("input", { type: "text", id: "seek-to", maxlength: 20, autocomplete: "off", placeholder: "anyone",
-    pattern: "[A-Za-z0-9_\\-]{3,20}", "aria-label": "Challenge a player (leave empty for anyone)" });
-  const clocks = h("div", { class: "choices", role: "radiogroup", "aria-label": "Clock" },
+  const to = h("input", { type: "text", id: "seek-to", maxlength: 20, autocomplete: "off", placeholder: t("lobby.anyone"),
+    pattern: "[A-Za-z0-9_\\-]{3,20}", "aria-label": t("lobby.challengeLabel") });
+  const clocks = h("div", { class: "choices", role: "radiogroup", "aria-label": t("lobby.clock") },
     ...CLOCK_PRESETS.map((p, i) => radio("clock", p.id, p.label, i === 1)));
-  const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": "Your colour" },
-    radio("seek-colour", "random", "Random", true), radio("seek-colour", "white", "White", false), radio("seek-colour", "black", "Black", false));
-  const btn = h("button", { type: "submit", class: "primary", id: "seek-submit" }, "Offer the game");
+  const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": t("home.yourColour") },
+    radio("seek-colour", "random", t("home.random"), true), radio("seek-colour", "white", t("side.white"), false), radio("seek-colour", "black", t("side.black"), false));
+  const btn = h("button", { type: "submit", class: "primary", id: "seek-submit" }, t("lobby.offerTheGame"));
   const waiting = h("p", { class: "waiting", id: "seek-waiting", role: "status" });
   const form = h("form", { class: "seek-form", id: "seek-form", "aria-labelledby": "seek-h" },
-    h("h2", { id: "seek-h" }, "Offer a game"),
-    h("div", { class: "row" }, h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Game"), gameSel), optRow),
-    h("fieldset", { class: "field" }, h("legend", {}, "Clock"), clocks),
-    h("fieldset", { class: "field" }, h("legend", {}, "Your colour"), colours),
-    h("label", { class: "check" }, rated, " Rated (the result changes both players' ratings)"),
-    h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, "Only for (a player's name)"), to),
+    h("h2", { id: "seek-h" }, t("lobby.offerAGame")),
+    h("div", { class: "row" }, h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("home.game")), gameSel), optRow),
+    h("fieldset", { class: "field" }, h("legend", {}, t("lobby.clock")), clocks),
+    h("fieldset", { class: "field" }, h("legend", {}, t("home.yourColour")), colours),
+    h("label", { class: "check" }, rated, t("lobby.ratedCheck")),
+    h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("lobby.onlyFor")), to),
     h("div", { class: "row" }, btn), waiting);
   const checked = (name: string) => (form.querySelector(`input[name="${name}"]:checked`) as HTMLInputElement | null)?.value ?? "";
   form.addEventListener("submit", async (ev) => {
@@ -249,7 +252,7 @@ function seekForm(meta: Meta, error: HTMLElement): HTMLFormElement {
         ...(to.value.trim() ? { to: to.value.trim() } : {}),
       });
     } catch (e) {
-      error.textContent = e instanceof ApiError && e.status === 404 ? `There is no player called ${to.value.trim()}.` : `The game could not be offered: ${(e as Error).message}`;
+      error.textContent = e instanceof ApiError && e.status === 404 ? t("lobby.noSuchPlayer", { name: to.value.trim() }) : t("lobby.offerFailed", { error: (e as Error).message });
     } finally {
       btn.disabled = false;
     }

@@ -7,6 +7,7 @@
 // as it draws a server game: LocalGame answers its calls with the same JSON.
 
 import { BLACK, Engine, EngineError, WHITE } from "./engine/tav";
+import { t } from "./i18n";
 import { Cancelled, EngineWorker } from "./engine/client";
 import type { Game, GameName, Side, View } from "./types";
 import type { AnalysedPly } from "./engine/protocol";
@@ -172,7 +173,7 @@ export class LocalGame {
         if (r.type !== "answer" || this.ply !== ply || !this.thinking) return;
         this.thinking = false;
         if (r.answer.status !== 0) {
-          this.onError(`The computer found no move (${r.answer.status}).`);
+          this.onError(t("local.noMove", { status: String(r.answer.status) }));
           this.onChange(this.json());
           return;
         }
@@ -183,14 +184,14 @@ export class LocalGame {
       .catch((e) => {
         if (e instanceof Cancelled) return;
         this.thinking = false;
-        this.onError(`The computer could not move: ${(e as Error).message}`);
+        this.onError(t("local.couldNotMove", { error: (e as Error).message }));
         this.onChange(this.json());
       });
   }
 
   // The human's move at ply `ply` (refused when the game moved on).
   move(text: string, ply: number): Game {
-    if (ply !== this.ply || this.thinking) throw new EngineError(2, "the game moved on");
+    if (ply !== this.ply || this.thinking) throw new EngineError(2, t("err.movedOn"));
     this.e.play(text);
     this.saved.moves.push(text);
     this.changed();
@@ -205,7 +206,7 @@ export class LocalGame {
       this.thinking = false;
     }
     const s = this.saved;
-    if (!s.moves.length) throw new EngineError(6, "no move to take back");
+    if (!s.moves.length) throw new EngineError(6, t("err.nothingBack"));
     if (s.resigned) {
       s.resigned = null;
       this.replay();
@@ -245,7 +246,7 @@ export class LocalGame {
     const s = this.saved;
     const r = await this.worker.request({ type: "search", game: s.game, options: s.options, seed: s.seed, moves: [...s.moves],
       budget: { player: "ai", movetimeMs: 1000, seed: this.ply + 1 } });
-    if (r.type !== "answer" || r.answer.status !== 0) throw new Error("no move found");
+    if (r.type !== "answer" || r.answer.status !== 0) throw new Error(t("err.noMove"));
     return r.answer.best;
   }
 

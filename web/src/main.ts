@@ -11,6 +11,9 @@ import { setupAccountMenu, showAccount, showAuth } from "./account";
 import { showLobby } from "./lobby";
 import { showLeaderboard, showPlayer } from "./players";
 import { showPlay } from "./play";
+import { has, initLang, lang, saveLang, savedLang, setLang, t, type Lang } from "./i18n";
+import { currentUser } from "./account";
+import { setMyLang } from "./api";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -75,6 +78,53 @@ function route(): void {
   }
 }
 
+// The page's language (SPEC "Languages"): chosen at start (i18n.ts); the
+// static texts of index.html carry data-i18n keys; the header's
+// data-lang buttons switch it, keep the choice in this browser (and in the
+// account when signed in) and show the page again in it.
+function translateStatic(): void {
+  for (const el of document.querySelectorAll<HTMLElement>("[data-i18n]")) {
+    const k = el.dataset.i18n ?? "";
+    if (has(k)) el.textContent = t(k);
+  }
+  for (const [attr, data] of [["aria-label", "i18nAriaLabel"], ["title", "i18nTitle"]] as const) {
+    for (const el of document.querySelectorAll<HTMLElement>(`[data-${attr === "title" ? "i18n-title" : "i18n-aria-label"}]`)) {
+      const k = el.dataset[data] ?? "";
+      if (has(k)) el.setAttribute(attr, t(k));
+    }
+  }
+  for (const b of document.querySelectorAll<HTMLElement>("[data-lang]")) {
+    b.setAttribute("aria-pressed", b.dataset.lang === lang() ? "true" : "false");
+  }
+}
+
+function setupLang(inPage: boolean): void {
+  initLang();
+  translateStatic();
+  for (const b of document.querySelectorAll<HTMLElement>("[data-lang]")) {
+    b.addEventListener("click", async () => {
+      const l = b.dataset.lang as Lang;
+      if (l !== "it" && l !== "en") return;
+      saveLang(l);
+      if (!inPage) {
+        const me = await currentUser();
+        if (me) await setMyLang(l).catch(() => { /* kept in this browser only */ });
+      }
+      if (l !== lang()) location.reload();
+    });
+  }
+  // Signed in: the account's language wins over this browser's.
+  if (!inPage) {
+    void currentUser().then((me) => {
+      if (me && (me.lang === "it" || me.lang === "en") && me.lang !== lang()) {
+        saveLang(me.lang);
+        if (savedLang() === me.lang) location.reload();   // never a loop when nothing can be kept
+        else { setLang(me.lang); translateStatic(); }
+      }
+    });
+  }
+}
+
 // The service worker (sw.js): keeps the page and the engine, so the
 // computer can be played with no network once the site was opened.
 function registerServiceWorker(): void {
@@ -84,6 +134,7 @@ function registerServiceWorker(): void {
 
 // A game played in the page asks the server nothing: no account menu there.
 const inPage = /^\/play\//.test(location.pathname);
+setupLang(inPage);
 setupTheme();
 if (!inPage) setupAccountMenu();
 registerServiceWorker();

@@ -6,14 +6,61 @@
 import * as api from "./api";
 import { h } from "./dom";
 import type { GameMeta, Meta } from "./types";
+import { lang, t } from "./i18n";
+import metaIt from "../i18n/meta.it.json";
+
+// The Italian of what the server says in English about its games (the game
+// library's tables stay in English: SPEC "Languages" puts the page's words
+// in the page): pitches, option menus, score words, notes, level names and
+// the rules, written afresh from docs/rules/*.md (docs/glossary.md's terms).
+interface GameIt {
+  pitch?: string; scoreWords?: string; sideNote?: string;
+  menu?: { question?: string; note?: string; choices?: Record<string, string> };
+  rules?: { heading: string; text: string }[];
+  captions?: string[];
+}
+const IT = metaIt as { levels: Record<string, string>; games: Record<string, GameIt> };
+
+/** The caption of a rules page's diagram i in the page's language. */
+export function captionText(game: string, i: number, english: string): string {
+  return lang() === "it" ? IT.games[game]?.captions?.[i] ?? english : english;
+}
+
+/** The meta answer in the page's language (English: as the server says it). */
+export function localMeta(m: Meta): Meta {
+  if (lang() !== "it") return m;
+  return {
+    ...m,
+    levels: m.levels.map((l) => ({ ...l, name: IT.levels[String(l.level)] ?? l.name })),
+    games: m.games.map((g) => {
+      const it = IT.games[g.name];
+      if (!it) return g;
+      const out: GameMeta = { ...g };
+      if (it.pitch) out.pitch = it.pitch;
+      if (it.scoreWords) out.scoreWords = it.scoreWords;
+      if (it.sideNote && g.sideNote) out.sideNote = it.sideNote;
+      if (it.rules && it.rules.length === g.rules.length) out.rules = it.rules;
+      if (g.menu && it.menu) {
+        const mi = it.menu;
+        out.menu = {
+          ...g.menu,
+          question: mi.question ?? g.menu.question,
+          note: g.menu.note && mi.note ? mi.note : g.menu.note,
+          choices: g.menu.choices.map((c) => ({ ...c, label: mi.choices?.[c.value] ?? c.label })),
+        };
+      }
+      return out;
+    }),
+  };
+}
 
 let loading: Promise<Meta> | null = null;
 
 // The meta answer (asked for once; asked again after a failure).
 export function loadMeta(): Promise<Meta> {
   loading ??= api.meta().then((m) => {
-    if (!m || !Array.isArray(m.games) || !Array.isArray(m.levels)) throw new Error("the server's game list is malformed");
-    return m;
+    if (!m || !Array.isArray(m.games) || !Array.isArray(m.levels)) throw new Error(t("err.malformed"));
+    return localMeta(m);
   }).catch((e) => {
     loading = null;
     throw e;
@@ -39,7 +86,7 @@ export function title(meta: Meta | null, name: string): string {
 export interface OptionSet { label: string; options: string }
 export function optionSets(g: GameMeta): OptionSet[] {
   const menu = g.menu;
-  if (!menu || !menu.choices.length) return [{ label: "Standard", options: "" }];
+  if (!menu || !menu.choices.length) return [{ label: t("meta.standard"), options: "" }];
   return menu.choices.map((c) => ({ label: capital(c.label), options: `${menu.key}=${c.value}` }));
 }
 
@@ -47,36 +94,38 @@ export function optionSets(g: GameMeta): OptionSet[] {
 // ("monuments" for "variant=monuments"), other options as they are.
 export function optionsText(g: GameMeta | undefined, options: string): string {
   const key = g?.menu?.key;
-  return options.split(" ").filter(Boolean).map((o) => (key && o.startsWith(key + "=") ? o.slice(key.length + 1) : o)).join(" ");
+  // in Italian the choice's own word ("classica" for opening=classic): its label up to " ("
+  const word = (v: string) => lang() === "it" ? g?.menu?.choices.find((c) => c.value === v)?.label.split(" (")[0] ?? v : v;
+  return options.split(" ").filter(Boolean).map((o) => (key && o.startsWith(key + "=") ? word(o.slice(key.length + 1)) : o)).join(" ");
 }
 
 // What the score counts and who wins by it: "squares of the buildings left
 // outside, lower wins".
 export function scoreText(g: GameMeta | undefined): string {
   if (!g) return "";
-  return g.scoreWins === "none" ? g.scoreWords : `${g.scoreWords}, ${g.scoreWins} wins`;
+  return g.scoreWins === "none" ? g.scoreWords : t("meta.scoreWins", { words: g.scoreWords, who: t(g.scoreWins === "higher" ? "meta.higher" : "meta.lower") });
 }
 
 // Level n's name ("Club player"), or "level n".
 export function levelName(meta: Meta | null, n: number): string {
   const l = meta?.levels.find((x) => x.level === n);
-  return l ? capital(l.name) : `level ${n}`;
+  return l ? capital(l.name) : t("meta.levelN", { n });
 }
 
 // A level in the computer's menu with the game's rating for it: "Level 4 ·
 // Club player — about 1050" (ratings rounded to 50).
 export function levelLabel(g: GameMeta | undefined, l: { level: number; name: string }): string {
   const r = g?.ratings[l.level - 1];
-  const base = `Level ${l.level} · ${capital(l.name)}`;
-  return typeof r === "number" ? `${base} — about ${Math.round(r / 50) * 50}` : base;
+  const base = t("meta.levelLabel", { level: l.level, name: capital(l.name) });
+  return typeof r === "number" ? t("meta.about", { base, rating: Math.round(r / 50) * 50 }) : base;
 }
 
 // How to name a player string ("human", "random", "ai:level=4").
 export function playerName(p: string, meta: Meta | null): string {
-  if (p === "human") return "Player";
-  if (p === "random") return "Computer (random moves)";
+  if (p === "human") return t("meta.player");
+  if (p === "random") return t("meta.randomComputer");
   const m = /^ai(?::level=(\d+))?$/.exec(p);
-  if (m) return m[1] ? `Computer (${levelName(meta, Number(m[1]))})` : "Computer";
+  if (m) return m[1] ? t("meta.computerLevel", { level: levelName(meta, Number(m[1])) }) : t("meta.computer");
   return p;
 }
 

@@ -11,6 +11,8 @@
 // picked) and, when they fit beside them, the squares it should (the
 // landings, the front pieces offered, the captures).
 
+import { t } from "./i18n";
+
 /** The smallest square a finger should have to hit, in CSS pixels. */
 export const MIN_SQUARE = 40;
 /** A square's size when the board scrolls. */
@@ -59,8 +61,8 @@ export function scrollToShow(left: number, width: number, total: number, must: S
 /** The words beside a scrolling board: which way there is more of it. */
 export function scrollHint(left: number, width: number, total: number): { text: string; back: boolean; on: boolean } {
   const back = left > 1, on = left + width < total - 1;
-  const text = back && on ? "The board scrolls sideways: more on both sides"
-    : on ? "The board scrolls sideways: more to the right"
-    : back ? "The board scrolls sideways: more to the left" : "";
+  const text = back && on ? t("phone.both")
+    : on ? t("phone.right")
+    : back ? t("phone.left") : "";
   return { text, back, on };
 }

@@ -5,6 +5,7 @@
 // loaded first (and kept by the service worker, sw.js, for offline play).
 
 import { h } from "./dom";
+import { t } from "./i18n";
 import { engineModule, engineSupported } from "./engine/client";
 import { Engine } from "./engine/tav";
 import { showLocalGame } from "./game";
@@ -22,23 +23,23 @@ async function offlineReady(): Promise<void> {
 export async function showPlay(app: HTMLElement, game: string, q: URLSearchParams): Promise<void> {
   app.className = "";
   app.textContent = "";
-  const say = (t: string) => {
+  const say = (s: string) => {
     app.textContent = "";
-    app.appendChild(h("p", { class: "loading", id: "status" }, t));
+    app.appendChild(h("p", { class: "loading", id: "status" }, s));
   };
   if (!(GAMES as string[]).includes(game)) {
-    say(`There is no game called "${game}" here.`);
+    say(t("play.noGame", { game }));
     return;
   }
   if (!engineSupported()) {
-    say("This browser cannot run the engine (it needs WebAssembly and workers): play the computer from the home page instead.");
+    say(t("play.noEngine"));
     return;
   }
   const lv = Number(q.get("level") ?? "3");
   const level = Number.isInteger(lv) && lv >= 0 && lv <= 10 ? lv : 3;
   const colour: Side = q.get("colour") === "black" ? "black" : "white";
   const options = q.get("options") ?? "";
-  say("Loading the engine…");
+  say(t("play.loadingEngine"));
   let local: LocalGame;
   let meta;
   try {
@@ -49,7 +50,7 @@ export async function showPlay(app: HTMLElement, game: string, q: URLSearchParam
     await local.warm();
     await offlineReady();
   } catch (e) {
-    say(`The game could not be started: ${(e as Error).message}`);
+    say(t("play.startFailed", { error: (e as Error).message }));
     return;
   }
   // a reload resumes this game (not a new one)

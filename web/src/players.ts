@@ -12,6 +12,8 @@ import { BOARDS } from "./games/index";
 import { loadMeta, title } from "./meta";
 import type { Meta } from "./types";
 
+import { t } from "./i18n";
+
 const GAMES = ["urbino", "toscana", "cathedral", "epaminondas"];
 const playerLink = (name: string) => h("a", { href: `/players/${encodeURIComponent(name)}` }, name);
 
@@ -24,7 +26,7 @@ function gameNames(meta: Meta | null): string[] {
 function ratingPlot(label: string, game: string, values: number[]): HTMLElement {
   const W = 320, H = 160, M = 24;
   const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "rating-plot", role: "img", "data-game": game,
-    "aria-label": `${label}: rating ${Math.round(values[0])} to ${Math.round(values[values.length - 1])} over ${values.length - 1} rated games` });
+    "aria-label": t("pl.plotLabel", { label, from: Math.round(values[0]), to: Math.round(values[values.length - 1]), n: values.length - 1 }) });
   const pts = plotPoints(values, W, H, M);
   el("line", { x1: M, y1: H - M, x2: W - M, y2: H - M, class: "axis" }, svg);
   el("line", { x1: M, y1: M, x2: M, y2: H - M, class: "axis" }, svg);
@@ -36,7 +38,7 @@ function ratingPlot(label: string, game: string, values: number[]): HTMLElement 
   const end = el("text", { x: last.x - 4, y: last.y - 6, class: "value end" }, svg);
   end.textContent = String(Math.round(values[values.length - 1]));
   const axis = el("text", { x: W / 2, y: H - 6, class: "axis-label" }, svg);
-  axis.textContent = "rated games";
+  axis.textContent = t("pl.ratedGames");
   return h("figure", { class: "rating-history" }, h("figcaption", {}, label), svg);
 }
 
@@ -44,15 +46,15 @@ export function showPlayer(app: HTMLElement, name: string): void {
   document.title = `${name} — Tavoliere`;
   app.className = "profile";
   app.textContent = "";
-  const status = h("p", { class: "muted", role: "status" }, "Loading…");
+  const status = h("p", { class: "muted", role: "status" }, t("pl.loading"));
   app.appendChild(status);
   Promise.all([loadMeta().catch(() => null), api.player(name)]).then(([meta, p]) => {
     status.remove();
     document.title = `${p.name} — Tavoliere`;
     app.appendChild(h("h1", { id: "profile-name" }, p.name));
     const table = h("table", { class: "ratings", id: "ratings" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Rating"),
-        h("th", { scope: "col" }, "Deviation"), h("th", { scope: "col" }, "Rated games"))));
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("pl.game")), h("th", { scope: "col" }, t("pl.rating")),
+        h("th", { scope: "col" }, t("pl.deviation")), h("th", { scope: "col" }, t("pl.ratedGamesCap")))));
     const body = h("tbody");
     for (const g of gameNames(meta)) {
       const r = p.ratings[g];
@@ -63,8 +65,8 @@ export function showPlayer(app: HTMLElement, name: string): void {
         h("td", {}, r ? String(r.games) : "0")));
     }
     table.appendChild(body);
-    app.appendChild(h("section", { "aria-labelledby": "ratings-h" }, h("h2", { id: "ratings-h" }, "Ratings"), table,
-      h("p", { class: "muted note" }, "Glicko-2: every player starts at 1500. A \"?\" marks a provisional rating (few games yet); the deviation is twice the rating deviation, about 95% sure.")));
+    app.appendChild(h("section", { "aria-labelledby": "ratings-h" }, h("h2", { id: "ratings-h" }, t("pl.ratings")), table,
+      h("p", { class: "muted note" }, t("pl.glicko"))));
     // The rating history, one plot per game played rated.
     const plots = h("div", { class: "rating-plots", id: "rating-plots" });
     for (const g of gameNames(meta)) {
@@ -72,35 +74,35 @@ export function showPlayer(app: HTMLElement, name: string): void {
       if (hist.length) plots.appendChild(ratingPlot(title(meta, g), g, hist));
     }
     if (plots.childNodes.length)
-      app.appendChild(h("section", { "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, "Rating history"), plots));
+      app.appendChild(h("section", { "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, t("pl.history")), plots));
     const games = h("ul", { class: "player-games", id: "player-games" });
     for (const g of p.games) {
       games.appendChild(h("li", { "data-id": g.id },
         h("a", { href: `/games/${encodeURIComponent(g.id)}` }, title(meta, g.game)), " ", gameLine(p.name, g)));
     }
-    app.appendChild(h("section", { "aria-labelledby": "pgames-h" }, h("h2", { id: "pgames-h" }, "Games"),
-      p.games.length ? games : h("p", { class: "muted" }, "No games yet.")));
+    app.appendChild(h("section", { "aria-labelledby": "pgames-h" }, h("h2", { id: "pgames-h" }, t("pl.games")),
+      p.games.length ? games : h("p", { class: "muted" }, t("pl.noGames"))));
   }).catch((e) => {
-    status.textContent = e instanceof ApiError && e.status === 404 ? `There is no player called ${name}.` : `The profile could not be loaded: ${(e as Error).message}`;
+    status.textContent = e instanceof ApiError && e.status === 404 ? t("pl.noPlayer", { name }) : t("pl.profileFailed", { error: (e as Error).message });
   });
 }
 
 export function showLeaderboard(app: HTMLElement, game: string): void {
   app.className = "leaderboard";
   app.textContent = "";
-  const status = h("p", { class: "muted", role: "status" }, "Loading…");
+  const status = h("p", { class: "muted", role: "status" }, t("pl.loading"));
   app.appendChild(status);
   Promise.all([loadMeta().catch(() => null), api.leaderboard(game)]).then(([meta, lb]) => {
     status.remove();
-    document.title = `${title(meta, game)} leaderboard — Tavoliere`;
-    app.appendChild(h("h1", {}, `Leaderboard: ${title(meta, game)}`));
-    const tabs = h("nav", { class: "tabs", "aria-label": "Games" });
+    document.title = t("pl.lbTitle", { game: title(meta, game) });
+    app.appendChild(h("h1", {}, t("pl.lbHeading", { game: title(meta, game) })));
+    const tabs = h("nav", { class: "tabs", "aria-label": t("pl.gamesNav") });
     for (const g of gameNames(meta)) {
       tabs.appendChild(h("a", { href: `/leaderboard/${g}`, class: g === game ? "tab current" : "tab", "aria-current": g === game ? "page" : undefined }, title(meta, g)));
     }
     app.appendChild(tabs);
     if (!lb.players.length) {
-      app.appendChild(h("p", { class: "muted", id: "leaders-empty" }, "No rated games of this game yet. ", h("a", { href: "/lobby" }, "Play one in the lobby"), "."));
+      app.appendChild(h("p", { class: "muted", id: "leaders-empty" }, t("pl.noRated"), h("a", { href: "/lobby" }, t("pl.playOne")), "."));
       return;
     }
     const body = h("tbody");
@@ -108,10 +110,10 @@ export function showLeaderboard(app: HTMLElement, game: string): void {
       h("td", { class: "rank" }, String(i + 1)), h("th", { scope: "row" }, playerLink(p.name)),
       h("td", { class: "rating" }, ratingText(p)), h("td", {}, String(p.games)))));
     app.appendChild(h("table", { class: "ratings", id: "leaders" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
-        h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Rated games"))), body));
-    app.appendChild(h("p", { class: "muted note" }, "A \"?\" marks a provisional rating (few games yet)."));
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("pl.player")),
+        h("th", { scope: "col" }, t("pl.rating")), h("th", { scope: "col" }, t("pl.ratedGamesCap")))), body));
+    app.appendChild(h("p", { class: "muted note" }, t("pl.provisional")));
   }).catch((e) => {
-    status.textContent = e instanceof ApiError && e.status === 404 ? `There is no game called ${game}.` : `The leaderboard could not be loaded: ${(e as Error).message}`;
+    status.textContent = e instanceof ApiError && e.status === 404 ? t("pl.noGame", { game }) : t("pl.lbFailed", { error: (e as Error).message });
   });
 }

@@ -136,7 +136,7 @@ export type Clock =
   | { days: number; deadline: number | null };
 
 export interface Rating { rating: number; rd: number; games: number; provisional?: boolean }
-export interface Me { name: string; ratings: Record<string, Rating> }
+export interface Me { name: string; ratings: Record<string, Rating>; lang?: "en" | "it" | null }
 export interface Seek {
   /** A challenge: the only player who may accept (seen by the two only). */
   to?: string;

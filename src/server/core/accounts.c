@@ -440,6 +440,7 @@ typedef struct acct_write {
     int64_t now, expires;
     int make_session;         /* 1 make it, 0 none, -1 end it */
     int set_password;         /* ... and end every other session of the account */
+    int set_lang;             /* a.lang: the account's language */
     int touch;                /* the session `hash` was used at `now` */
     char ua[STORE_UA_LEN];
     char key[STORE_NAME_LEN]; /* sign-up: the pending name to forget once settled */
@@ -513,6 +514,8 @@ static int acct_apply(store *st, const void *data, char *err, size_t errlen)
         if (rc == 0)   /* a new password ends every session (the caller gets a new one) */
             rc = end_sessions(st, w->a.name, w->now, NULL, 0, err, errlen);
     }
+    if (rc == 0 && w->set_lang)
+        rc = st->ops->set_lang(st, w->a.name, w->a.lang, err, errlen);
     if (rc == 0 && w->make_session > 0) {
         rc = st->ops->create_session(st, w->hash, w->a.name, w->now, w->expires, w->ua, err,
                                      errlen);
@@ -918,6 +921,29 @@ int core_sessions(core *C, const char *name, const char *token,
     char err[256];
     return C->st->ops->each_session(C->st, name, core_unix_ms() / 1000, sess_each, &x, err,
                                     sizeof err);
+}
+
+/* The account's language, "it" or "en" (SPEC "Languages"). */
+core_status core_set_lang(core *C, const char *name, const char *lang)
+{
+    if (strcmp(lang, "it") != 0 && strcmp(lang, "en") != 0)
+        return CORE_BAD;
+    acct_write w;
+    memset(&w, 0, sizeof w);
+    snprintf(w.a.name, sizeof w.a.name, "%s", name);
+    snprintf(w.a.lang, sizeof w.a.lang, "%s", lang);
+    w.set_lang = 1;
+    return wq_call(C, acct_apply, acct_settled, &w, sizeof w) == 0 ? CORE_OK : CORE_UNAVAILABLE;
+}
+
+/* The account's language: "it", "en", or "" when it chose none. */
+void core_account_lang(core *C, const char *name, char out[4])
+{
+    store_account a;
+    char e[256];
+    out[0] = 0;
+    if (C->st->ops->get_account(C->st, name, &a, e, sizeof e) == 1)
+        snprintf(out, 4, "%s", a.lang);
 }
 
 core_status core_end_session(core *C, const char *name, const char *id)

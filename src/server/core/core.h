@@ -473,6 +473,10 @@ int core_sessions(core *C, const char *name, const char *token,
                   void (*fn)(void *ctx, const core_session_info *s), void *ctx);
 /* End one of the account's sessions by its id: CORE_OK, CORE_NOTFOUND. */
 core_status core_end_session(core *C, const char *name, const char *id);
+/* The account's language (SPEC "Languages"): set ("it" or "en"; else
+ * CORE_BADREQ), read ("" for none). */
+core_status core_set_lang(core *C, const char *name, const char *lang);
+void core_account_lang(core *C, const char *name, char out[4]);
 /* The account a session token stands for: 1 with its name, 0 none. */
 int core_session(core *C, const char *token, char name[STORE_NAME_LEN]);
 int core_mover_at(const game *g, int ply);

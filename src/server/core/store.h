@@ -72,6 +72,7 @@ typedef struct store_account {
     char name[STORE_NAME_LEN];
     char pwhash[STORE_PWHASH_LEN];
     int64_t created;               /* unix seconds */
+    char lang[4];                  /* the page's language chosen: "it", "en" or "" (none) */
 } store_account;
 
 /* A session's browser, as its User-Agent said (cut to this many bytes - 1). */
@@ -165,6 +166,8 @@ struct store_ops {
     int (*create_account)(store *st, const store_account *a, char *err, size_t errlen);
     int (*get_account)(store *st, const char *name, store_account *out, char *err, size_t errlen);
     int (*set_password)(store *st, const char *name, const char *pwhash, char *err, size_t errlen);
+    /* The account's language ("it", "en"; SPEC "Languages"). */
+    int (*set_lang)(store *st, const char *name, const char *lang, char *err, size_t errlen);
     /* A session: the hash of its token, the account, when it expires, the
      * browser's User-Agent (at most STORE_UA_LEN - 1 bytes; its last use is
      * `created`). */

@@ -38,7 +38,7 @@
 #include "server/core/store.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 10
+#define PG_SCHEMA 11
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -146,13 +146,15 @@ static const pg_migration migrations[] = {
      "  pending integer NOT NULL,"       /* guesses being hashed */
      "  touched bigint NOT NULL"         /* the last reservation */
      ");"},
+    /* 10 -> 11: the page's language the account chose ('' none). */
+    {10, 11, "ALTER TABLE accounts ADD COLUMN lang text NOT NULL DEFAULT '';"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
 enum {
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_MOVES, Q_UNFINISHED,
-    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
+    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_SET_LANG, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
     Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     Q_SET_GAME_RATINGS, Q_SET_OFFERS,
@@ -203,8 +205,9 @@ static const char *const queries[NQ] = {
                     " ORDER BY created, id COLLATE \"C\"",
     [Q_SET_END] = "UPDATE games SET winner = $2, end_reason = $3 WHERE id = $1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES ($1, $2, $3)",
-    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE lower(name) = lower($1)",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang FROM accounts WHERE lower(name) = lower($1)",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = $2 WHERE lower(name) = lower($1)",
+    [Q_SET_LANG] = "UPDATE accounts SET lang = $2 WHERE lower(name) = lower($1)",
     [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent,"
                       " last_used) VALUES ($1, $2, $3, $4, $5, $3)",
     [Q_TOUCH_SESSION] = "UPDATE sessions SET last_used = $2 WHERE hash = $1 AND last_used < $2",
@@ -1108,7 +1111,8 @@ static int pg_get_account(store *base, const char *name, store_account *out, cha
         return rc;
     memset(out, 0, sizeof *out);
     int bad = col_text(r, 0, 0, out->name, sizeof out->name) != 0 ||
-              col_text(r, 0, 1, out->pwhash, sizeof out->pwhash) != 0;
+              col_text(r, 0, 1, out->pwhash, sizeof out->pwhash) != 0 ||
+              col_text(r, 0, 3, out->lang, sizeof out->lang) != 0;
     out->created = col_i64(r, 0, 2);
     PQclear(r);
     if (bad) {
@@ -1116,6 +1120,11 @@ static int pg_get_account(store *base, const char *name, store_account *out, cha
         return -1;
     }
     return 1;
+}
+
+static int pg_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen)
+{
+    return write1((pg_store *)base, Q_SET_LANG, 1, "language", err, errlen, "tt", name, lang);
 }
 
 static int pg_set_password(store *base, const char *name, const char *pwhash, char *err,
@@ -1596,6 +1605,7 @@ const store_ops store_pg_ops = {
     .create_account = pg_create_account,
     .get_account = pg_get_account,
     .set_password = pg_set_password,
+    .set_lang = pg_set_lang,
     .create_session = pg_create_session,
     .get_session = pg_get_session,
     .touch_session = pg_touch_session,

@@ -116,6 +116,8 @@ static const char *const migrations[] = {
     "ALTER TABLE sessions ADD COLUMN user_agent TEXT NOT NULL DEFAULT '';"
     "ALTER TABLE sessions ADD COLUMN last_used INTEGER NOT NULL DEFAULT 0;"
     "UPDATE sessions SET last_used = created;",
+    /* 10 -> 11: the page's language the account chose ('' none). */
+    "ALTER TABLE accounts ADD COLUMN lang TEXT NOT NULL DEFAULT '';",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -123,7 +125,7 @@ enum {
     Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO,
     Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
     Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
-    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_INS_SESSION, Q_GET_SESSION,
+    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_SET_LANG, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
     Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     NQ
@@ -157,8 +159,9 @@ static const char *const queries[NQ] = {
                      " (clock_initial > 0 OR clock_days > 0)) ORDER BY created, id",
     [Q_SET_END] = "UPDATE games SET winner = ?2, end_reason = ?3 WHERE id = ?1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?1, ?2, ?3)",
-    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created FROM accounts WHERE name = ?1",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang FROM accounts WHERE name = ?1",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = ?2 WHERE name = ?1",
+    [Q_SET_LANG] = "UPDATE accounts SET lang = ?2 WHERE name = ?1",
     [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent, last_used)"
                       " VALUES (?1, ?2, ?3, ?4, ?5, ?3)",
     [Q_TOUCH_SESSION] = "UPDATE sessions SET last_used = ?2 WHERE hash = ?1 AND last_used < ?2",
@@ -797,7 +800,8 @@ static int sq_get_account(store *base, const char *name, store_account *out, cha
         return rc;
     memset(out, 0, sizeof *out);
     int bad = col_text(s, 0, out->name, sizeof out->name) != 0 ||
-              col_text(s, 1, out->pwhash, sizeof out->pwhash) != 0;
+              col_text(s, 1, out->pwhash, sizeof out->pwhash) != 0 ||
+              col_text(s, 3, out->lang, sizeof out->lang) != 0;
     out->created = sqlite3_column_int64(s, 2);
     done1(s);
     if (bad) {
@@ -812,6 +816,12 @@ static int sq_set_password(store *base, const char *name, const char *pwhash, ch
 {
     sq_store *st = (sq_store *)base;
     return write1(st, bind(st, Q_SET_PASSWORD, "tt", name, pwhash), 1, "password", err, errlen);
+}
+
+static int sq_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_SET_LANG, "tt", name, lang), 1, "language", err, errlen);
 }
 
 static int sq_create_session(store *base, const unsigned char hash[STORE_HASH_LEN],
@@ -1082,7 +1092,7 @@ const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
     sq_set_rematch, sq_load_game,  sq_each_unfinished,
-    sq_set_end,    sq_create_account, sq_get_account, sq_set_password,
+    sq_set_end,    sq_create_account, sq_get_account, sq_set_password, sq_set_lang,
     sq_create_session, sq_get_session, sq_touch_session, sq_delete_session, sq_each_session,
     sq_create_seek, sq_close_seek, sq_seek_state, sq_each_seek,
     sq_get_rating, sq_set_rating, sq_each_rating, sq_leaderboard, sq_player_unfinished,

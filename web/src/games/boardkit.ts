@@ -12,6 +12,7 @@
 // at the bottom; with "black" the board is turned half round.
 
 import type { BoardContext, LegalMove, Side, View } from "../types";
+import { t } from "../i18n";
 
 export const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -709,9 +710,9 @@ export class CarryBoard implements CarryState {
   // returns the x after them.
   turnButtons(parent: Element, x: number, y: number, w: number, h: number, what: string, font: number): number {
     const disabled = !this.game.carried();
-    button(parent, x, y, w, h, "⟲", { key: "rot-left", aria: `Turn the ${what} anticlockwise (Shift+R)`,
+    button(parent, x, y, w, h, "⟲", { key: "rot-left", aria: t("kit.turnLeft", { what }),
       disabled, onPress: () => this.rotate(-1), font });
-    button(parent, x + w + h * 0.2, y, w, h, "⟳", { key: "rot-right", aria: `Turn the ${what} clockwise (R)`,
+    button(parent, x + w + h * 0.2, y, w, h, "⟳", { key: "rot-right", aria: t("kit.turnRight", { what }),
       disabled, onPress: () => this.rotate(1), font });
     return x + 2 * w + h * 0.2;
   }

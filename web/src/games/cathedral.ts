@@ -28,7 +28,11 @@ import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types"
 import {
   button, Carried, carriedOf, focusRing, pieceName, CarryBoard, Cells, el, markedCells, handle, markHandled, normalise, outlinePath, refocus, text, wrapLines,
 } from "./boardkit";
-import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, squareLabel, squares } from "./cathedralkit";
+import { buildings, Colour, colourOf, COLOURS, flown, handPieces, NAMES, ownedName, squareLabel, squares } from "./cathedralkit";
+import { t } from "../i18n";
+
+const SN = (s: Side): string => t(s === "white" ? "side.white" : "side.black");
+const sn = (s: Side): string => t(s === "white" ? "sidel.white" : "sidel.black");
 
 const BOARD = { light: "#d9bb85", line: "#a8894f" };
 const GOOD = "#2e9d46", BAD = "#d9362b";
@@ -91,12 +95,12 @@ export function cathedral(): BoardModule {
       return true;
     },
     idle: () => {
-      cb.ctx?.say(cb.legal.every((m) => m === "pass") ? "No building fits: press Pass." : "Pick a building from your hand first.");
+      cb.ctx?.say(cb.legal.every((m) => m === "pass") ? t("cat.noFitPass") : t("cat.pickFirst"));
       cb.complained();
     },
-    refused: (off) => cb.ctx?.say(off ? "Part of the building is off the board." :
-      `The ${NAMES[sel!] ?? sel} cannot stand there.`),
-    tapped: (ok) => { if (!ok) cb.ctx?.say(`The ${NAMES[sel!] ?? sel} cannot stand there; turn it or move it.`); },
+    refused: (off) => cb.ctx?.say(off ? t("cat.offBoard") :
+      t("cat.cannotStand", { name: NAMES[sel!] ?? sel ?? "" })),
+    tapped: (ok) => { if (!ok) cb.ctx?.say(t("cat.cannotStandTurn", { name: NAMES[sel!] ?? sel ?? "" })); },
     submitted: () => choose(null),
   });
 
@@ -130,7 +134,7 @@ export function cathedral(): BoardModule {
 
   function drawPanel(root: Element, view: View, side: Side, x: number, y: number, w: number): void {
     const g = el("g", { class: `tav-hand tav-hand-${side}`, "data-side": side, role: "group",
-      "aria-label": `${side}'s hand` }, root);
+      "aria-label": t("cat.hand", { side: SN(side) }) }, root);
     const sv = view.sides[side];
     const mine = cb.mover === side;
     if (mine) {
@@ -141,14 +145,14 @@ export function cathedral(): BoardModule {
       "stroke-width": 0.04 }, g);
     // buildings of this side captured so far (each went back to the hand)
     const lost = sv?.captured ?? 0;
-    text(g, x + 0.5, y + 0.3, `${side === "white" ? "White" : "Black"} · ${sv?.score ?? 0} left` +
-      (lost > 0 ? ` · ${lost} captured` : ""), {
+    text(g, x + 0.5, y + 0.3, t("cat.handHead", { side: SN(side), n: sv?.score ?? 0 }) +
+      (lost > 0 ? t("cat.captured", { n: lost }) : ""), {
       "font-size": 0.36, "font-family": FONT, "dominant-baseline": "central", fill: "currentColor",
       "font-weight": mine ? 700 : 400,
     });
     const ps = handPieces(view, side, cb.grid);
     if (!ps.length) {
-      text(g, x + 0.1, y + HEADER_H + 0.25, "all built", { "font-size": 0.33, "font-family": FONT,
+      text(g, x + 0.1, y + HEADER_H + 0.25, t("cat.allBuilt"), { "font-size": 0.33, "font-family": FONT,
         fill: "currentColor", opacity: 0.7, "dominant-baseline": "central" });
       return;
     }
@@ -160,8 +164,8 @@ export function cathedral(): BoardModule {
       const pg = el("g", {
         class: "tav-piece" + (selected ? " selected" : ""), "data-piece": p.code, "data-side": side,
         "data-key": `hand-${side}-${p.code}-${p.index}`,
-        "aria-label": `${side} ${NAMES[p.code] ?? p.code} (${p.code}), ${squares(p.cells.length)}` +
-          (selected ? ", selected" : usable ? "" : mine ? ", no room" : ""),
+        "aria-label": `${ownedName(side, p.code)} (${p.code}), ${squares(p.cells.length)}` +
+          (selected ? t("cat.selected") : usable ? "" : mine ? t("cat.noRoom") : ""),
         role: usable ? "button" : "img", tabindex: usable ? 0 : -1,
         "aria-pressed": usable ? String(selected) : "false",
         style: usable ? "cursor:pointer" : "",
@@ -191,12 +195,12 @@ export function cathedral(): BoardModule {
   function drawBoard(root: Element, view: View): void {
     const { bx, by, grid } = cb;
     cb.drawBoard(root, {
-      aria: "Cathedral board, 10 by 10. Arrows move the ghost, R turns it, Enter places it.",
+      aria: t("cat.boardAria"),
       fill: () => BOARD.light, stroke: () => BOARD.line, label: (name) => squareLabel(name, view.squares[name]),
       margin: MARGIN, coords: 0.33,
       piece: (name) => {
         const sq = view.squares[name];
-        return sq?.kind ? (sq.kind === "Y" ? "the Cathedral" : `${sq.owner}'s ${NAMES[sq.kind] ?? sq.kind}`) : "";
+        return sq?.kind ? (sq.kind === "Y" ? t("cat.theCathedral") : t("cat.ownersPiece", { owner: sq.owner ? sn(sq.owner as Side) : "", name: NAMES[sq.kind] ?? sq.kind })) : "";
       },
       deco: (deco) => {
         // territory
@@ -231,22 +235,22 @@ export function cathedral(): BoardModule {
     const onlyPass = cb.legal.length > 0 && cb.legal.every((m) => m === "pass");
     let msg = "";
     if (onlyPass) {
-      msg = "No building fits anywhere: you must pass.";
-      button(g, x + w - 2.2, y + 0.15, 2.2, 0.8, "Pass", { key: "pass", primary: true,
-        aria: "Pass (no building fits)", onPress: () => cb.submit("pass") });
+      msg = t("cat.mustPass");
+      button(g, x + w - 2.2, y + 0.15, 2.2, 0.8, t("pass"), { key: "pass", primary: true,
+        aria: t("cat.passAria"), onPress: () => cb.submit("pass") });
     } else if (cb.legal.length && cb.mover) {
-      let px = cb.turnButtons(g, x, y + 0.15, 0.9, 0.8, "building", 0.5) + 0.25;
+      let px = cb.turnButtons(g, x, y + 0.15, 0.9, 0.8, t("kit.buildingThe"), 0.5) + 0.25;
       if (carried && sel) {
         const cells = normalise(cb.cellsAt([0, 0], cb.rot, carried));
         const cw = Math.max(...cells.map((c) => c[0])) + 1, ch = Math.max(...cells.map((c) => c[1])) + 1;
         const s = Math.min(0.26, 0.9 / Math.max(cw, ch));
         drawShape(g, cells, px, y + 0.1 + (0.9 - ch * s) / 2, s, colourOf(sel === "Y" ? "neutral" : cb.mover), "");
         px += cw * s + 0.25;
-        msg = `${NAMES[sel]}: ${!cb.spots(cb.rot).length ? "no room turned this way: turn it" :
-          cb.pointerType === "touch" ? "tap a square, tap again to place" : "R or wheel turns, click places"}`;
+        msg = `${NAMES[sel]}: ${!cb.spots(cb.rot).length ? t("cat.noRoomTurn") :
+          cb.pointerType === "touch" ? t("cat.tapPlace") : t("cat.wheelPlace")}`;
       } else {
-        msg = codes.size === 1 && codes.has("Y") ? "Place the Cathedral: pick it from your hand." :
-          "Pick a building from your hand.";
+        msg = codes.size === 1 && codes.has("Y") ? t("cat.placeCathedral") :
+          t("cat.pickBuilding");
       }
       // cut into lines where the room beside the buttons is short (a phone)
       const lines = wrapLines(msg, x + w - px, 0.33).slice(0, 2);
@@ -254,7 +258,7 @@ export function cathedral(): BoardModule {
         "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" }));
       return;
     } else if (cb.view?.phase === "over") {
-      msg = "Game over.";
+      msg = t("gameOver");
     }
     if (msg) text(g, x, y + 0.55, msg, { "font-size": 0.33, "font-family": FONT, fill: "currentColor",
       "dominant-baseline": "central", class: "tav-msg" });
@@ -343,8 +347,7 @@ export function cathedral(): BoardModule {
   }
 
   return {
-    help: "pick a building from your hand (click it, or Tab to it, or type its letter), turn it with R, the " +
-      "wheel or the turn buttons, and click where the green ghost fits (or carry it with the arrows and press Enter).",
+    get help() { return t("cat.help"); },
     draw(ctx: BoardContext, view: View, legal: LegalMove[], mover: Side | null): void {
       const prev = cb.view;
       cb.take(ctx, view, legal, mover);

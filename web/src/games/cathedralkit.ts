@@ -6,11 +6,18 @@
 
 import type { Side, Square, View } from "../types";
 import { Cells, Grid, normalise } from "./boardkit";
+import { t, tn, type Key } from "../i18n";
 
-export const NAMES: Record<string, string> = {
-  T: "Tavern", S: "Stable", I: "Inn", B: "Bridge", Q: "Square", M: "Manor", A: "Abbey",
-  D: "Academy", X: "Infirmary", C: "Castle", W: "Tower", Y: "Cathedral",
-};
+const SIDE = (s: string | undefined): string => (s === "white" ? t("sidel.white") : s === "black" ? t("sidel.black") : s ?? "");
+
+// The buildings' names in the page's language (read when shown).
+export const NAMES: Record<string, string> = Object.defineProperties({} as Record<string, string>,
+  Object.fromEntries("TSIBQMADXCWY".split("").map((c) => [c, { enumerable: true, get: () => t(`piece.${c}` as Key) }])));
+
+/** A side's building: "white Tavern" / "Taverna del Bianco". */
+export function ownedName(owner: string | undefined, code: string): string {
+  return t("cat.ownerPiece", { owner: SIDE(owner), name: NAMES[code] ?? code });
+}
 
 export const COLOURS = {
   white: { fill: "#f6eddc", edge: "#7a6444", letter: "#6b5637" },
@@ -47,17 +54,17 @@ export function handCount(view: View, side: Side, kind: string): number {
 
 // "1 square", "5 squares".
 export function squares(n: number): string {
-  return `${n} square${n === 1 ? "" : "s"}`;
+  return tn("cat.squares", n);
 }
 
 export function squareLabel(name: string, sq: Square | undefined): string {
   const parts = [name];
   if (sq?.kind) {
-    parts.push(sq.kind === "Y" ? "the Cathedral" : `${sq.owner} ${NAMES[sq.kind] ?? sq.kind}`);
-  } else parts.push("empty");
-  if (sq?.marks?.includes("terrWhite")) parts.push("white territory");
-  if (sq?.marks?.includes("terrBlack")) parts.push("black territory");
-  if (sq?.marks?.includes("last")) parts.push("last move");
+    parts.push(sq.kind === "Y" ? t("cat.theCathedral") : ownedName(sq.owner, sq.kind));
+  } else parts.push(t("cat.empty"));
+  if (sq?.marks?.includes("terrWhite")) parts.push(t("cat.terrWhite"));
+  if (sq?.marks?.includes("terrBlack")) parts.push(t("cat.terrBlack"));
+  if (sq?.marks?.includes("last")) parts.push(t("sq.last"));
   return parts.join(", ");
 }
 

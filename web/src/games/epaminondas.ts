@@ -20,13 +20,12 @@
 
 import type { BoardContext, BoardModule, LegalMove, View } from "../types";
 import { el, text } from "./boardkit";
+import { t as tr } from "../i18n";
 import { drawCoordinates, drawSquares, squareModule } from "./squareboard";
 import { crossingWarning, epaminondasClick, epaminondasMarks, FH, FW, prompt, squareClass, squareLabel } from "./epaminondaskit";
 
 // How to move, for the rules dialog.
-const HELP = "click the rear stone of the phalanx you move, then its front stone, then the landing square (a single " +
-  "stone: click it, then its target). Captures are ringed in red, the stones they take crossed out. Tab reaches " +
-  "the board; the arrows move between squares and Enter clicks.";
+const HELP = (): string => tr("epa.help");
 
 const OX = 0.7, OY = 1.05;
 const W = OX + FW + 0.3;
@@ -112,7 +111,7 @@ export function epaminondas(): BoardModule {
   }
 
   // Forget the pieces picked.
-  const board = squareModule(st, { help: HELP, size: [W, H], paint, reset: () => { st.rear = null; st.front = null; } });
+  const board = squareModule(st, { get help() { return HELP(); }, size: [W, H], paint, reset: () => { st.rear = null; st.front = null; } });
   const render = board.render;
   return board;
 }

@@ -7,6 +7,7 @@
 
 import type { LegalMove, Side, View } from "../types";
 import { parseSquare } from "./boardkit";
+import { t as tr } from "../i18n";
 
 export const FW = 14, FH = 12;    // files, ranks
 
@@ -41,8 +42,8 @@ export function farRows(view: View): { white: number; black: number } {
 export function crossingWarning(view: View): string {
   const far = farRows(view);
   if (view.phase === "over") return "";
-  if (far.white > far.black) return `White leads ${far.white}:${far.black} on the far rows: black must capture or cross now, or lose.`;
-  if (far.black > far.white) return `Black leads ${far.black}:${far.white} on the far rows: white must capture or cross now, or lose.`;
+  if (far.white > far.black) return tr("epa.leads", { side: tr("side.white"), a: far.white, b: far.black, other: tr("sidel.black") });
+  if (far.black > far.white) return tr("epa.leads", { side: tr("side.black"), a: far.black, b: far.white, other: tr("sidel.white") });
   return "";
 }
 
@@ -66,9 +67,9 @@ export interface Step { submit?: string; reset?: boolean; say?: string; render?:
 export function afterRear(moves: Mv[], rear: string): string {
   const fronts = moves.some((m) => m.rear === rear && m.front !== rear);
   const alone = moves.some((m) => m.rear === rear && m.front === rear);
-  if (fronts && alone) return "Click one of your pieces ringed with a dashed circle (the front of the phalanx), or a dotted square to move this piece alone.";
-  if (fronts) return "Click one of your pieces ringed with a dashed circle: the front of the phalanx.";
-  return "Click a dotted square to move this piece.";
+  if (fronts && alone) return tr("epa.clickFrontOrAlone");
+  if (fronts) return tr("epa.clickFront");
+  return tr("epa.clickDotThis");
 }
 
 // A click (or Enter) on square `name`: changes `pick` and says what follows.
@@ -88,7 +89,7 @@ export function epaminondasClick(pick: EpaminondasPick, legal: LegalMove[], view
     if (name === pick.rear) return drop();
     if (moves.some((m) => m.rear === pick.rear && m.front === name && m.front !== m.rear)) { pick.front = name; return { render: true }; }
     if (rears.has(name)) { pick.rear = name; pick.front = null; return { render: true }; }
-    return { say: "Click a dotted square to move the phalanx there, or pick other pieces." };
+    return { say: tr("epa.clickDotPhalanx") };
   }
   if (pick.rear) {
     if (name === pick.rear) return drop();
@@ -96,7 +97,7 @@ export function epaminondasClick(pick: EpaminondasPick, legal: LegalMove[], view
     if (single) return { submit: single.move };
     if (moves.some((m) => m.rear === pick.rear && m.front === name && m.front !== m.rear)) {
       pick.front = name;
-      return { say: "Now click where the front piece lands.", render: true };
+      return { say: tr("epa.nowLand"), render: true };
     }
     if (rears.has(name)) { pick.rear = name; return { say: afterRear(moves, name), render: true }; }
     return { say: afterRear(moves, pick.rear) };
@@ -105,7 +106,7 @@ export function epaminondasClick(pick: EpaminondasPick, legal: LegalMove[], view
     pick.rear = name;
     return { say: afterRear(moves, name), render: true };
   }
-  return { say: pieceOwner(view, name) ? "That piece cannot move." : "Click one of your pieces." };
+  return { say: pieceOwner(view, name) ? tr("epa.cannotMove") : tr("epa.clickYours") };
 }
 
 // What the board shows for the half-made move: the pieces that may lead a
@@ -149,27 +150,27 @@ export function epaminondasMarks(pick: EpaminondasPick, legal: LegalMove[]): Epa
 export function prompt(pick: EpaminondasPick, legal: LegalMove[], view: View | null, mk: EpaminondasMarks): string {
   const mover = legal.length ? pieceOwner(view, mk.moves[0]?.rear ?? "") : null;
   if (!mover) return "";
-  if (!pick.rear) return "Click the rear piece of the phalanx you move.";
-  if (pick.front) return "Click a dotted square to land.";
+  if (!pick.rear) return tr("epa.clickRear");
+  if (pick.front) return tr("epa.clickLand");
   const fronts = mk.fronts.size > 0, alone = [...mk.targets.values()].length > 0;
-  return fronts && alone ? "Click a ringed piece (the front), or a dotted square." : fronts ? "Click a ringed piece: the front." :
-    "Click a dotted square.";
+  return fronts && alone ? tr("epa.ringedOrDot") : fronts ? tr("epa.ringed") :
+    tr("epa.dot");
 }
 
 // A square's aria-label: what stands there, its marks, what the half-made move offers.
 export function squareLabel(name: string, view: View, mk: EpaminondasMarks, pick: EpaminondasPick): string {
   const sq = view.squares?.[name];
-  let l = name + (sq?.kind ? `, ${sq.owner} piece` : ", empty");
+  let l = name + (sq?.kind ? tr("epa.sqPiece", { owner: sq.owner === "white" ? tr("sidel.white") : sq.owner === "black" ? tr("sidel.black") : sq.owner ?? "" }) : tr("urb.sqEmpty"));
   const marks = sq?.marks ?? [];
-  if (marks.includes("homeWhite")) l += ", white's home row";
-  if (marks.includes("homeBlack")) l += ", black's home row";
-  if (marks.includes("last")) l += ", last move";
-  if (mk.picked.has(name)) l += ", picked";
+  if (marks.includes("homeWhite")) l += tr("epa.homeWhite");
+  if (marks.includes("homeBlack")) l += tr("epa.homeBlack");
+  if (marks.includes("last")) l += tr("urb.sqLast");
+  if (mk.picked.has(name)) l += tr("epa.picked");
   const t = mk.targets.get(name);
-  if (t) l += t.captured.length ? ", capture here" : ", land here";
-  else if (mk.fronts.has(name)) l += ", front piece choice";
-  else if (!pick.rear && mk.rears.has(name)) l += ", can move";
-  if (mk.doomed.has(name)) l += ", would be captured";
+  if (t) l += t.captured.length ? tr("epa.captureHere") : tr("epa.landHere");
+  else if (mk.fronts.has(name)) l += tr("epa.frontChoice");
+  else if (!pick.rear && mk.rears.has(name)) l += tr("epa.canMove");
+  if (mk.doomed.has(name)) l += tr("epa.wouldBeCaptured");
   return l;
 }
 

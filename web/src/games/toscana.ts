@@ -26,6 +26,9 @@
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
 import { button, Carried, carriedOf, CarryBoard, focusRing, Cells, el, markedCells, markHandled, outlinePath, refocus, text, wrapLines } from "./boardkit";
+import { t as tr } from "../i18n";
+const SN = (s: string): string => tr(s === "white" ? "side.white" : "side.black");
+const sn = (s: string): string => tr(s === "white" ? "sidel.white" : "sidel.black");
 import { canArm, COL, colourName, decision, FRAME, frameTurned, squareFill, squareLabel, tileColour, topTile } from "./toscanakit";
 
 const N = 17;
@@ -89,24 +92,24 @@ export function toscana(): BoardModule {
       return true;
     },
     idle: () => {
-      if (decide) cb.ctx?.say("First decide: veto the opponent's first tile, or let it be.");
-      else if (cb.legal.includes("pass")) cb.ctx?.say("Your tile fits nowhere: press Pass.");
+      if (decide) cb.ctx?.say(tr("tos.decideFirst"));
+      else if (cb.legal.includes("pass")) cb.ctx?.say(tr("tos.fitsNowherePress"));
     },
-    refused: (off) => cb.ctx?.say(off ? "Part of the tile is off the board." :
-      "Your tile cannot go there: look for the green dots."),
+    refused: (off) => cb.ctx?.say(off ? tr("tos.offBoard") :
+      tr("tos.cannotGo")),
   });
 
   // A side's panel at (x0, y0), drawn at `scale` (larger on a tall screen).
   function drawPanel(root: Element, view: View, side: Side, x0: number, y0: number, scale: number): void {
     const sv = view.sides[side];
     const g = el("g", { class: `tav-hand tav-hand-${side}`, "data-side": side, role: "group",
-      "aria-label": `${side}'s tiles (${colourName(side)})`, transform: `translate(${x0} ${y0}) scale(${scale})` }, root);
+      "aria-label": tr("tos.tilesAria", { side: SN(side), colour: colourName(side) }), transform: `translate(${x0} ${y0}) scale(${scale})` }, root);
     const x = 0, y = 0;
     const score = sv?.score ?? 0;   // the tiles his largest area touches
     el("rect", { x: x + 0.05, y: y + 0.12, width: 0.5, height: 0.5, rx: 0.08, fill: side === "white" ? COL.L : COL.D,
       stroke: side === "white" ? COL.areaWhite : COL.areaBlack, "stroke-width": 0.08 }, g);
     const mine = cb.mover === side && place;
-    text(g, x + 0.8, y + 0.4, `${side === "white" ? "White" : "Black"} · area ${score}`, {
+    text(g, x + 0.8, y + 0.4, tr("tos.area", { side: SN(side), score }), {
       "font-size": FS, "font-family": FONT, fill: "currentColor", "dominant-baseline": "central",
       "font-weight": mine ? 700 : 400, class: "tav-score", "data-score": score,
     });
@@ -118,7 +121,7 @@ export function toscana(): BoardModule {
       const tg = el("g", {
         class: "tav-tile", "data-side": side, "data-tile": t.id ?? "", "data-key": `tile-${side}`,
         role: mine ? "button" : "img", tabindex: mine ? 0 : -1,
-        "aria-label": `${side}'s top tile ${t.id ?? ""}` + (mine ? ", yours to place: Enter to carry it to the board" : ""),
+        "aria-label": tr("tos.topTile", { side: SN(side), id: t.id ?? "" }) + (mine ? tr("tos.yoursToPlace") : ""),
         style: mine ? "cursor:pointer" : "",
       }, g);
       const cells = drawTile(tg, x + 0.1, ty, s, side, t.off ?? [], rot);
@@ -147,14 +150,14 @@ export function toscana(): BoardModule {
       const seats = cb.ctx?.seats ?? [];
       if (seats.includes(owner) && canArm(view, owner)) {
         const on = armed[owner] === t.id;
-        const b = button(g, x + 0.1, ty + 1.95, 3.9, 0.62, on ? "✓ Veto armed" : "Veto this tile", {
+        const b = button(g, x + 0.1, ty + 1.95, 3.9, 0.62, on ? tr("tos.vetoArmed") : tr("tos.vetoThis"), {
           key: `veto-toggle-${owner}`, primary: on, font: 0.34,
-          aria: on ? `Veto armed against ${side}'s tile ${t.id}: press to keep the veto` :
-            `Veto ${side}'s tile ${t.id} (once a game): it goes to the bottom of ${side}'s stack`,
+          aria: on ? tr("tos.vetoArmedAria", { side: sn(side), id: t.id ?? "" }) :
+            tr("tos.vetoAria", { side: sn(side), id: t.id ?? "" }),
           onPress: () => {
             if (armed[owner] === t.id) delete armed[owner]; else armed[owner] = t.id ?? "";
-            cb.ctx?.say(armed[owner] !== undefined ? `Veto armed: ${side}'s tile ${t.id} will go to the bottom of the stack after your move.` :
-              "Veto kept for later.");
+            cb.ctx?.say(armed[owner] !== undefined ? tr("tos.vetoArmedSay", { side: sn(side), id: t.id ?? "" }) :
+              tr("tos.vetoKept"));
             cb.render();
           },
         });
@@ -162,14 +165,14 @@ export function toscana(): BoardModule {
         b.setAttribute("data-armed", on ? "1" : "0");
       }
       const lx = x + 0.1 + Math.max(tw, 4 * s) + 0.35;
-      text(g, lx, ty + 0.3, `tile ${t.id ?? "?"}`, { "font-size": FS * 0.85, "font-family": FONT, fill: "currentColor",
+      text(g, lx, ty + 0.3, tr("tos.tileN", { id: t.id ?? "?" }), { "font-size": FS * 0.85, "font-family": FONT, fill: "currentColor",
         "dominant-baseline": "central", opacity: 0.8 });
-      text(g, lx, ty + 0.95, `${sv?.stack ?? 0} in stack`, { "font-size": FS * 0.85, "font-family": FONT,
+      text(g, lx, ty + 0.95, tr("tos.inStack", { n: sv?.stack ?? 0 }), { "font-size": FS * 0.85, "font-family": FONT,
         fill: "currentColor", "dominant-baseline": "central", class: "tav-stack", "data-stack": sv?.stack ?? 0 });
-      text(g, lx, ty + 1.6, sv?.veto ? "veto unused" : "veto used", { "font-size": FS * 0.85, "font-family": FONT,
+      text(g, lx, ty + 1.6, sv?.veto ? tr("tos.vetoUnused") : tr("tos.vetoUsed"), { "font-size": FS * 0.85, "font-family": FONT,
         fill: "currentColor", "dominant-baseline": "central", opacity: sv?.veto ? 1 : 0.6 });
     } else {
-      text(g, x + 0.1, ty + 0.6, `no tiles left (${sv?.stack ?? 0} in stack)`, { "font-size": FS * 0.85,
+      text(g, x + 0.1, ty + 0.6, tr("tos.noTiles", { n: sv?.stack ?? 0 }), { "font-size": FS * 0.85,
         "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-stack",
         "data-stack": sv?.stack ?? 0 });
     }
@@ -178,7 +181,7 @@ export function toscana(): BoardModule {
   function drawBoard(root: Element, view: View): void {
     const { bx, by, grid } = cb;
     cb.drawBoard(root, {
-      aria: "Toscana board, 17 by 17. Arrows move the tile, R turns it, Enter places it.",
+      aria: tr("tos.boardAria"),
       fill: (name) => squareFill(view, name),
       stroke: (name) => (view.squares[name]?.kind ? "#0002" : COL.line),
       label: (name) => squareLabel(name, view),
@@ -255,23 +258,23 @@ export function toscana(): BoardModule {
         "font-size": fs, "font-family": FONT, fill: "currentColor", "dominant-baseline": "central", class: "tav-msg" }));
     };
     if (cb.legal.length === 1 && cb.legal[0] === "pass") {
-      button(g, x, y + 0.2, 2.6, 0.95, "Pass", { key: "pass", primary: true, aria: "Pass (your tile fits nowhere)",
+      button(g, x, y + 0.2, 2.6, 0.95, tr("pass"), { key: "pass", primary: true, aria: tr("tos.passAria"),
         onPress: () => cb.submit("pass") });
-      line("Your tile fits nowhere: you must pass.", x + 2.9);
+      line(tr("tos.mustPass"), x + 2.9);
     } else if (decide) {
       // the game's first decision, asked: nothing was on show before it
-      button(g, x, y + 0.2, 2.6, 0.95, "Veto", { key: "veto", aria: "Veto the opponent's first tile (V)",
+      button(g, x, y + 0.2, 2.6, 0.95, tr("tos.veto"), { key: "veto", aria: tr("tos.vetoFirstAria"),
         onPress: () => cb.submit("veto") });
-      button(g, x + 2.8, y + 0.2, 2.6, 0.95, "Let it be", { key: "accept", primary: true,
-        aria: "Keep your veto for later (A)", onPress: () => cb.submit("accept") });
-      line("Veto their first tile? It goes under their stack (once a game).", x + 5.7);
+      button(g, x + 2.8, y + 0.2, 2.6, 0.95, tr("tos.letItBe"), { key: "accept", primary: true,
+        aria: tr("tos.keepVetoAria"), onPress: () => cb.submit("accept") });
+      line(tr("tos.vetoQuestion"), x + 5.7);
     } else if (place) {
-      const after = cb.turnButtons(g, x, y + 0.2, 1.3, 0.95, "tile", 0.7);
-      line(!cb.spots(cb.rot).length ? "No room for the tile turned this way: turn it." :
-        cb.pointerType === "touch" ? "Tap a green dot; tap it again to place the tile." :
-        "Put the tile on a green dot: R or wheel turns, click places.", after + 0.3);
+      const after = cb.turnButtons(g, x, y + 0.2, 1.3, 0.95, tr("kit.tile"), 0.7);
+      line(!cb.spots(cb.rot).length ? tr("tos.noRoomTurn") :
+        cb.pointerType === "touch" ? tr("tos.tapDot") :
+        tr("tos.putOnDot"), after + 0.3);
     } else if (cb.view?.phase === "over") {
-      line("Game over.", x);
+      line(tr("gameOver"), x);
     }
   }
 
@@ -313,9 +316,7 @@ export function toscana(): BoardModule {
   }
 
   return {
-    help: "move your tile over the board (or Tab to the board and use the arrows), turn it with R, the wheel or " +
-      "the turn buttons, and click (or press Enter) where it fits: the green dots show where. To veto the " +
-      "opponent's next tile (once a game), press \"Veto this tile\" beside it (or V) before you place yours.",
+    get help() { return tr("tos.help"); },
     draw(ctx: BoardContext, view: View, legal: LegalMove[], mover: Side | null): void {
       cb.take(ctx, view, legal, mover);
       const first = cb.placements()[0];

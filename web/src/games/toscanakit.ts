@@ -5,6 +5,7 @@
 
 import type { HandItem, Side, View } from "../types";
 import { Cells, turn } from "./boardkit";
+import { t } from "../i18n";
 
 export const COL = {
   empty: "#8fa889", line: "#7a9474",
@@ -39,7 +40,7 @@ export function tileColour(side: Side, off: boolean): string {
   return off ? other : own;
 }
 
-export function colourName(side: Side): string { return side === "white" ? "light" : "dark"; }
+export function colourName(side: Side): string { return side === "white" ? t("tos.light") : t("tos.dark"); }
 
 // A board square's fill: the light or dark square of a tile, else empty.
 export function squareFill(view: View, name: string): string {
@@ -50,12 +51,13 @@ export function squareLabel(name: string, view: View): string {
   const sq = view.squares[name];
   const parts = [name];
   if (sq?.kind) {
-    parts.push(`${sq.kind === "L" ? "light" : "dark"} square of ${sq.owner}'s tile ${sq.piece ?? ""}`.trim());
-  } else parts.push("empty");
-  if (sq?.marks?.includes("centre")) parts.push("centre");
-  if (sq?.marks?.includes("areaWhite")) parts.push("in white's largest area");
-  if (sq?.marks?.includes("areaBlack")) parts.push("in black's largest area");
-  if (sq?.marks?.includes("last")) parts.push("last move");
+    parts.push(t("tos.sqOf", { shade: sq.kind === "L" ? t("tos.lightSq") : t("tos.darkSq"),
+      owner: sq.owner === "white" ? t("sidel.white") : sq.owner === "black" ? t("sidel.black") : sq.owner ?? "", id: sq.piece ?? "" }).trim());
+  } else parts.push(t("cat.empty"));
+  if (sq?.marks?.includes("centre")) parts.push(t("tos.centre"));
+  if (sq?.marks?.includes("areaWhite")) parts.push(t("tos.areaWhite"));
+  if (sq?.marks?.includes("areaBlack")) parts.push(t("tos.areaBlack"));
+  if (sq?.marks?.includes("last")) parts.push(t("sq.last"));
   return parts.join(", ");
 }
 

@@ -24,14 +24,15 @@
 // labels and classes) is in urbinokit.ts.
 
 import type { BoardContext, BoardModule, LegalMove, Side, View } from "../types";
+import { t } from "../i18n";
 import { el, outlinePath, pieceName, text } from "./boardkit";
 import { drawCoordinates, drawSquares, squareModule, stripButton } from "./squareboard";
 import { builds, Kind, KIND_NAME, KINDS, keyKind, offerLabel, squareClass, supply, urbinoClick, urbinoMarks } from "./urbinokit";
 
 // How to move, for the rules dialog.
-const HELP = "click an architect and its new square to move it first (or keep both), choose a house, palace or tower " +
-  "(the buttons or the keys H, P, T), then click a lot offered for it. Tab reaches the board; the arrows move " +
-  "between squares and Enter clicks.";
+const HELP = (): string => t("urb.help");
+const SN = (s: string): string => t(s === "white" ? "side.white" : "side.black");
+const sn = (s: string): string => t(s === "white" ? "sidel.white" : "sidel.black");
 
 const W = 9.7;           // viewBox width (390 px wide: squares of 40 px)
 const OX = 0.5;          // board origin
@@ -58,9 +59,9 @@ function drawBuilding(g: Element, kind: string, owner: string): void {
 }
 
 function drawSupply(parent: Element, view: View, side: Side, x: number, y: number): void {
-  const g = el("g", { class: "supply", "aria-label": `${side}'s supply`, role: "img" }, parent);
+  const g = el("g", { class: "supply", "aria-label": t("urb.supply", { side: SN(side) }), role: "img" }, parent);
   const s = supply(view, side);
-  text(g, x, y + 0.45, side === "white" ? "White" : "Black", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
+  text(g, x, y + 0.45, SN(side), { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
   let cx = x + 1.35;
   for (const k of KINDS) {
     const ig = el("g", { transform: `translate(${cx} ${y + 0.05}) scale(0.8)` }, g);
@@ -140,7 +141,7 @@ export function urbino(): BoardModule {
       if (repositioned && n === st.dest) kindHere = "A";
       if (kindHere) {
         drawBuilding(g, kindHere, sq?.owner ?? "neutral");
-        pieceName(g, kindHere === "A" ? "an architect" : `${sq?.owner ?? ""}'s ${KIND_NAME[kindHere] ?? kindHere}`.trim(), (t) => ctx.say(t));
+        pieceName(g, kindHere === "A" ? t("urb.anArchitect") : t("cat.ownersPiece", { owner: sq?.owner ? sn(sq.owner) : "", name: KIND_NAME[kindHere] ?? kindHere }).trim(), (t) => ctx.say(t));
       }
       if (repositioned && n === st.arch) el("circle", { class: "arch ghost", cx: 0.5, cy: 0.5, r: 0.3 }, g);
       if (!kindHere && (targets.has(n) || setupSquares.has(n) || dests.has(n))) el("circle", { class: "dot", cx: 0.5, cy: 0.5, r: 0.13 }, g);
@@ -184,16 +185,16 @@ export function urbino(): BoardModule {
     const firstMoves = legal.filter((m) => m.parts.action === "first");
     const pass = legal.find((m) => m.parts.action === "pass");
     if (firstMoves.length) {
-      text(root, OX, sy + 0.5, "Who builds first?", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
+      text(root, OX, sy + 0.5, t("urb.whoFirst"), { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
       let x = OX + 3.1;
       for (const m of firstMoves) {
         const who = m.parts.side ?? "white";
-        stripButton(root, x, sy + 0.05, 2.9, 1, `${who === "white" ? "White" : "Black"} first`, { key: m.move, onPress: () => ctx.submit(m.move), aria: `${who} builds first` });
+        stripButton(root, x, sy + 0.05, 2.9, 1, t("urb.sideFirst", { side: SN(who) }), { key: m.move, onPress: () => ctx.submit(m.move), aria: t("urb.sideBuildsFirst", { side: sn(who) }) });
         x += 3.05;
       }
     } else if (pass) {
-      text(root, OX, sy + 0.5, "No building fits anywhere:", { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
-      stripButton(root, OX + 5.4, sy + 0.05, 2.6, 1, "Pass", { key: pass.move, onPress: () => ctx.submit(pass.move) });
+      text(root, OX, sy + 0.5, t("urb.noFit"), { class: "strip-label", "dominant-baseline": "central", "font-size": 0.36 });
+      stripButton(root, OX + 5.4, sy + 0.05, 2.6, 1, t("pass"), { key: pass.move, onPress: () => ctx.submit(pass.move) });
     } else if (all.length) {
       const s = supply(view, me);
       let x = OX;
@@ -201,16 +202,16 @@ export function urbino(): BoardModule {
         const ok = avail.some((b) => b.kind === k);
         const g = stripButton(root, x, sy + 0.05, 2.05, 1, "", {
           key: `kind-${k}`, selected: k === kind && ok, disabled: !ok, onPress: () => chooseKind(k),
-          aria: `${KIND_NAME[k]} (${s[k]} left)` + (ok ? "" : ", no lot for it"),
+          aria: t("urb.left", { name: KIND_NAME[k], n: s[k] }) + (ok ? "" : t("urb.noLotFor")),
         });
         const ig = el("g", { transform: `translate(${x + 0.1} ${sy + 0.1}) scale(0.8)`, "pointer-events": "none" }, g);
         drawBuilding(ig, k, me);
-        pieceName(g, `${KIND_NAME[k]} (${k}), worth ${k === "H" ? 1 : k === "P" ? 2 : 3}`, (t) => ctx.say(t));
+        pieceName(g, t("urb.worth", { name: KIND_NAME[k], k, v: k === "H" ? 1 : k === "P" ? 2 : 3 }), (t) => ctx.say(t));
         text(g, x + 1.35, sy + 0.5, `${k} ×${s[k]}`, { "dominant-baseline": "central", "text-anchor": "middle", "font-size": 0.36, "pointer-events": "none" });
         x += 2.2;
       }
       if (st.arch) {
-        stripButton(root, x + 0.05, sy + 0.05, 2.1, 1, "Keep both", { key: "keep", onPress: () => { st.arch = null; st.dest = null; ctx.say(""); render(); }, aria: "Keep both architects where they stand" });
+        stripButton(root, x + 0.05, sy + 0.05, 2.1, 1, t("urb.keepBoth"), { key: "keep", onPress: () => { st.arch = null; st.dest = null; ctx.say(""); render(); }, aria: t("urb.keepBothAria") });
       }
     } else {
       drawSupply(root, view, me, OX, sy);
@@ -218,7 +219,7 @@ export function urbino(): BoardModule {
   }
 
   const board = squareModule(st, {
-    help: HELP,
+    get help() { return HELP(); },
     size: [W, H],
     paint,
     // Forget the architect picked and its new square.
@@ -227,7 +228,7 @@ export function urbino(): BoardModule {
     // Said once for a new position, not on every redraw (a hint stays shown).
     drawn: (ctx, fresh) => {
       const all = builds(st.legal);
-      if (fresh && all.length && !all.some((b) => !b.from)) ctx.say("No lot is open: move an architect first (click one).");
+      if (fresh && all.length && !all.some((b) => !b.from)) ctx.say(t("urb.noLot"));
     },
     // The engine's suggestion: its building chosen.
     hinted: (p) => { if (p.piece && KINDS.includes(p.piece as Kind)) st.kind = p.piece as Kind; },

@@ -5,10 +5,15 @@
 // classes, each side's supply.  Tested in node (tests/web/unit).
 
 import type { LegalMove, Square, Side, View } from "../types";
+import { t, type Key } from "../i18n";
 
 export type Kind = "H" | "P" | "T";
 export const KINDS: Kind[] = ["H", "P", "T"];
-export const KIND_NAME: Record<string, string> = { H: "house", P: "palace", T: "tower", A: "architect" };
+const KIND_CAT: Record<string, Key> = { H: "urb.house", P: "urb.palace", T: "urb.tower", A: "urb.architect" };
+// The kinds' names in the page's language (read when shown).
+export const KIND_NAME: Record<string, string> = Object.defineProperties({} as Record<string, string>,
+  Object.fromEntries(Object.entries(KIND_CAT).map(([k, key]) => [k, { enumerable: true, get: () => t(key) }])));
+const SIDE = (s: string | undefined): string => (s === "white" ? t("sidel.white") : s === "black" ? t("sidel.black") : s ?? "");
 export const KIND_KEY: Record<string, Kind> = { h: "H", p: "P", t: "T" };
 
 // A building move, from its parts: the architect moved first (from, to; ""
@@ -61,31 +66,31 @@ export function urbinoClick(pick: UrbinoPick, legal: LegalMove[], name: string):
     }
     if (all.some((b) => b.from === pick.arch && b.to === name)) {
       pick.dest = name;
-      return { say: "Now choose a building and click a lot.", render: true };
+      return { say: t("urb.chooseBuilding"), render: true };
     }
     if (all.some((b) => b.from === name)) {
       pick.arch = name;
       return { render: true };
     }
-    return { say: "Click a highlighted square for the architect, or the architect again to keep it." };
+    return { say: t("urb.clickHighlighted") };
   }
   // The moved architect clicked again: take the repositioning back.
   if (pick.arch && pick.dest && name === pick.dest) {
     pick.dest = null;
-    return { say: "Click the architect's new square.", render: true };
+    return { say: t("urb.clickNewSquare"), render: true };
   }
   const avail = prefixed(pick, all);
   const kind = currentKind(pick, avail);
   const hit = avail.find((b) => b.sq === name && b.kind === kind);
   if (hit) return { submit: hit.move };
   if (avail.some((b) => b.sq === name)) {
-    return { say: `A ${KIND_NAME[kind ?? "H"]} may not stand there; choose another building.` };
+    return { say: t("urb.notThere", { name: KIND_NAME[kind ?? "H"] }) };
   }
   if (!pick.dest && all.some((b) => b.from === name)) {
     pick.arch = name;
-    return { say: "Click the architect's new square (highlighted), or click it again to keep it.", render: true };
+    return { say: t("urb.clickNewSquare2"), render: true };
   }
-  return { say: pick.dest ? "Click a lot offered for this building." : "Click a shaded lot to build, or an architect to move it first." };
+  return { say: pick.dest ? t("urb.clickLotFor") : t("urb.clickShaded") };
 }
 
 // The kind a key chooses (H, P, T) when it is offered now; null when the key
@@ -133,15 +138,15 @@ export function urbinoMarks(pick: UrbinoPick, legal: LegalMove[]): UrbinoMarks {
 // A square's aria-label from the view: what stands there, its marks, its district.
 export function squareLabel(name: string, sq: Square | undefined, view: View): string {
   let s = name;
-  if (sq?.kind === "A") s += ", architect";
-  else if (sq?.kind) s += `, ${sq.owner} ${KIND_NAME[sq.kind] ?? sq.kind}`;
-  else s += ", empty";
-  if (sq?.marks?.includes("lot")) s += ", building lot";
-  if (sq?.marks?.includes("monument")) s += ", part of a monument";
-  if (sq?.marks?.includes("last")) s += ", last move";
+  if (sq?.kind === "A") s += t("urb.sqArchitect");
+  else if (sq?.kind) s += t("urb.sqOwner", { owner: SIDE(sq.owner), name: KIND_NAME[sq.kind] ?? sq.kind });
+  else s += t("urb.sqEmpty");
+  if (sq?.marks?.includes("lot")) s += t("urb.sqLot");
+  if (sq?.marks?.includes("monument")) s += t("urb.sqMonument");
+  if (sq?.marks?.includes("last")) s += t("urb.sqLast");
   if (sq?.region) {
     const r = view.regions.find((x) => x.id === sq.region);
-    if (r) s += `, district: white ${r.white}, black ${r.black}` + (r.scorer === "white" || r.scorer === "black" ? `, ${r.scorer} scores ${r.points}` : ", nobody scores");
+    if (r) s += t("urb.district", { w: r.white, b: r.black }) + (r.scorer === "white" || r.scorer === "black" ? t("urb.scores", { side: SIDE(r.scorer), n: r.points }) : t("urb.nobody"));
   }
   return s;
 }
@@ -149,10 +154,10 @@ export function squareLabel(name: string, sq: Square | undefined, view: View): s
 // The label with what the half-made move offers on the square.
 export function offerLabel(name: string, view: View, mk: UrbinoMarks): string {
   let l = squareLabel(name, view.squares?.[name], view);
-  if (mk.setupSquares.has(name)) l += ", place an architect here";
-  else if (mk.dests.has(name)) l += ", move the architect here";
-  else if (mk.targets.has(name)) l += `, build a ${KIND_NAME[mk.kind ?? "H"]} here`;
-  else if (mk.movable.has(name)) l += ", click to move this architect";
+  if (mk.setupSquares.has(name)) l += t("urb.placeArch");
+  else if (mk.dests.has(name)) l += t("urb.moveArch");
+  else if (mk.targets.has(name)) l += t("urb.buildHere", { name: KIND_NAME[mk.kind ?? "H"] });
+  else if (mk.movable.has(name)) l += t("urb.clickMove");
   return l;
 }
 
