@@ -92,7 +92,8 @@ void jobs_batch_failed(core *C, game *g, int created);
 void jobs_kick(core *C, game *g);
 void jobs_done(void *ctx, const tav_answer *a);
 void jobs_cancel(core *C, job *j);
-job *jobs_submit(core *C, int kind, game *g, const tav_session *s, const char *player, tav_budget *b, int priority);
+job *jobs_submit(core *C, int kind, game *g, const tav_session *s, const char *player, tav_budget *b,
+                 int priority);
 void jobs_sweep(core *C);
 void jobs_test_clock_read(core *C);
 void jobs_done_push(core *C, job *j);
@@ -120,9 +121,11 @@ void analysis_answer(core *C, job *j);
 void records_made(core *C, job *j);
 void *records_thread(void *arg);
 /* create.c: new games */
-core_status create_allowed(core *C, peer *by, const char *const player[2], char *err, size_t errlen);
+core_status create_allowed(core *C, peer *by, const char *const player[2], char *err,
+                           size_t errlen);
 extern const char create_players_msg[];
 int create_computer_accounts(core *C, char *err, size_t errlen);
-core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by, int local, const game *seats_of, core_made *m);
+core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by, int local,
+                        const game *seats_of, core_made *m);
 
 #endif
