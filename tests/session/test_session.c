@@ -36,6 +36,8 @@
  *     tavoliere_game.h) is played, projected, recorded, checked and
  *     searched through a session made with tav_session_new_game, and tables
  *     of another abi_version or missing an operation are refused;
+ *   - tav_session_play_as: a retry, stale plies, the turn, the caller's cap,
+ *     the end, in that order, and a refusal changes nothing;
  *   - the public API's statuses: the table helpers, records and the
  *     search service's doors say why they fail (tav_status), and the
  *     version macros agree with each other.
@@ -1688,6 +1690,47 @@ static void own_game(void)
               "%s: a table of this version", tav_game_at(i)->name);
 }
 
+/* tav_session_play_as: every check before a seat's move, in order, and a
+ * refusal changes nothing. */
+static void play_as(void)
+{
+    const tav_game *g = &ttt_game;
+    char err[256] = "";
+    tav_session *s;
+    if (tav_session_new_game(&s, g, "", 7, err, sizeof err) != TAV_OK) {
+        check(0, "play_as: new_game: %s", err);
+        return;
+    }
+    int rep = -1;
+    check(tav_session_play_as(s, TAV_WHITE, 0, 0, "a1", &rep, err, sizeof err) == TAV_OK &&
+              rep == 0 && tav_session_ply(s) == 1, "play_as: white a1 at ply 0 (%s)", err);
+    check(tav_session_play_as(s, TAV_WHITE, 0, 0, "a1", &rep, err, sizeof err) == TAV_OK &&
+              rep == 1 && tav_session_ply(s) == 1, "play_as: the same move again is a retry");
+    check(tav_session_play_as(s, TAV_BLACK, 0, 0, "a1", &rep, err, sizeof err) == TAV_E_ILLEGAL &&
+              strcmp(err, "stale ply 0: 1 moves were played") == 0,
+          "play_as: the same text by the other side is stale (%s)", err);
+    check(tav_session_play_as(s, TAV_BLACK, 0, 0, "a2", &rep, err, sizeof err) == TAV_E_ILLEGAL &&
+              strstr(err, "stale ply 0"), "play_as: another move at an old ply is stale (%s)", err);
+    check(tav_session_play_as(s, TAV_BLACK, 5, 0, "a2", NULL, err, sizeof err) == TAV_E_ILLEGAL &&
+              strcmp(err, "stale ply 5: 1 moves were played") == 0,
+          "play_as: a future ply is stale (%s)", err);
+    check(tav_session_play_as(s, TAV_WHITE, 1, 0, "a2", NULL, err, sizeof err) == TAV_E_ILLEGAL &&
+              strcmp(err, "it is not your turn") == 0, "play_as: not white's turn (%s)", err);
+    check(tav_session_play_as(s, TAV_BLACK, 1, 1, "a2", NULL, err, sizeof err) == TAV_E_OVER &&
+              strcmp(err, "a game on this server has at most 1 moves") == 0,
+          "play_as: the caller's cap (%s)", err);
+    check(tav_session_play_as(s, TAV_BLACK, 1, 0, "a1", NULL, err, sizeof err) == TAV_E_ILLEGAL &&
+              strstr(err, "not a legal move"), "play_as: an illegal move (%s)", err);
+    check(tav_session_ply(s) == 1, "play_as: refusals changed nothing");
+    static const char *const rest[] = {"a2", "b1", "b2", "c1"};
+    for (int i = 0; i < 4; i++)
+        check(tav_session_play_as(s, i % 2 ? TAV_WHITE : TAV_BLACK, 1 + i, 0, rest[i], NULL, err,
+                                  sizeof err) == TAV_OK, "play_as: %s (%s)", rest[i], err);
+    check(tav_session_play_as(s, TAV_BLACK, 5, 0, "c2", NULL, err, sizeof err) == TAV_E_OVER &&
+              strcmp(err, "the game is over") == 0, "play_as: after the end (%s)", err);
+    tav_session_free(s);
+}
+
 /* ---- The public API's statuses: the reason is never lost. ---- */
 static void statuses(void)
 {
@@ -1841,6 +1884,7 @@ int main(int argc, char **argv)
     for (uint64_t seed = 1; seed <= 12; seed++)
         hidden(seed);
     own_game();
+    play_as();
     end_reasons();
     statuses();
     for (int i = 0; i < tav_game_count(); i++)

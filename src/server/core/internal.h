@@ -113,6 +113,7 @@ int clock_end_by_server(core *C, game *g, const char *end, int winner);
 void clock_rebuild(game *g);
 /* moves.c: a move committed, what follows a change */
 int moves_commit(core *C, game *g, const char *text, char *err, size_t errlen);
+int moves_record(core *C, game *g, int ply, char *err, size_t errlen);
 void moves_after_change(core *C, game *g);
 /* analysis.c: a game that ends, analyses */
 void analysis_finished(core *C, game *g);

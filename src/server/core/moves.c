@@ -22,6 +22,13 @@ int moves_commit(core *C, game *g, const char *text, char *err, size_t errlen)
     tav_status st = tav_session_play_text(g->s, text, err, errlen);
     if (st != TAV_OK)
         return st;
+    return moves_record(C, g, ply, err, errlen);
+}
+
+/* The move at `ply` was just played in g's session: its time, the store
+ * (taken back if the write cannot be queued), offers, clocks, the end. */
+int moves_record(core *C, game *g, int ply, char *err, size_t errlen)
+{
     int64_t now = core_game_ms(C);
     int64_t ms = g->last_ms > 0 && now > g->last_ms ? now - g->last_ms : 0;
     tav_session_set_move_ms(g->s, ply, ms);
@@ -78,46 +85,35 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
             return CORE_UNAVAILABLE;
         }
     }
-    int now = tav_session_ply(g->s);
-    tav_result res;
-    tav_session_result(g->s, &res);
     if (side < 0) {
         snprintf(err, errlen, "not a seat of this game");
         return CORE_FORBIDDEN;
     }
-    if (ply < now && ply >= 0) {
-        /* A retry of a move already played answers as the first time. */
-        if (strcmp(tav_session_move_text(g->s, ply), move) == 0 && core_mover_at(g, ply) == side)
-            return CORE_OK;
-        snprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
-        return CORE_CONFLICT;
+    if (ply == tav_session_ply(g->s)) {
+        /* What only the server knows, before the session's own checks:
+         * a flag fallen, an end decided here (abort, agreement, ...). */
+        int noshow = 0;
+        int fell = clock_flag_fallen(g, core_game_ms(C), &noshow);
+        if (fell >= 0) {
+            clock_flag(C, g, fell, noshow);
+            snprintf(err, errlen, noshow ? "the first move came too late: the game is aborted"
+                                         : "time is up: the game is over");
+            return CORE_CONFLICT;
+        }
+        if (g->end[0]) {
+            snprintf(err, errlen, "the game is over");
+            return CORE_CONFLICT;
+        }
     }
-    if (ply != now) {
-        snprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
-        return CORE_CONFLICT;
-    }
-    int noshow = 0;
-    int fell = clock_flag_fallen(g, core_game_ms(C), &noshow);
-    if (fell >= 0) {
-        clock_flag(C, g, fell, noshow);
-        snprintf(err, errlen, noshow ? "the first move came too late: the game is aborted"
-                                     : "time is up: the game is over");
-        return CORE_CONFLICT;
-    }
-    if (res.over || g->end[0]) {
-        snprintf(err, errlen, "the game is over");
-        return CORE_CONFLICT;
-    }
-    if (tav_session_to_move(g->s) != side) {
-        snprintf(err, errlen, "it is not your turn");
-        return CORE_CONFLICT;
-    }
-    if (now >= CORE_PLIES_MAX) {
-        snprintf(err, errlen, "a game on this server has at most %d moves", CORE_PLIES_MAX);
-        return CORE_CONFLICT;
-    }
+    /* The session's checks (stale ply or a retry, over, turn, the cap) and
+     * the move itself, once. */
     err[0] = 0;
-    int st = moves_commit(C, g, move, err, errlen);
+    int repeated = 0;
+    int st = tav_session_play_as(g->s, side, ply, CORE_PLIES_MAX, move, &repeated, err, errlen);
+    if (st == TAV_OK && repeated)
+        return CORE_OK;
+    if (st == TAV_OK)
+        st = moves_record(C, g, ply, err, errlen);
     if (st == TAV_OK) {
         moves_after_change(C, g);
         return CORE_OK;
