@@ -11,8 +11,10 @@
 #   5 cli       src/cli/, and src/wasm/ (the browser's adapter: docs/wasm.md)
 #   6 server    src/server/
 # One exception: src/cli/main.c, the program's entry point (its table of
-# subcommands), starts `serve` too.  (The server's own floors, core and
-# edge, are not told apart here.)
+# subcommands), starts `serve` too.  The server's own two floors: an edge
+# file (src/server/*.[ch]) includes of the core (src/server/core/) its
+# public header server/core/core.h only, and the core includes nothing of
+# the edge.
 # Prints "N passed, N failed".
 P=0
 F=0
@@ -67,6 +69,30 @@ for f in include/*.h $(find src -name '*.[ch]' | sort); do
             continue
         fi
         [ "$f" = src/cli/main.c ] && [ "$path" = src/server/server.h ] && continue
+        # The server's floors: the edge sees the core's public header only;
+        # the core never sees the edge.
+        case $f in
+        src/server/core/*)
+            case $path in
+            src/server/core/*) ;;
+            src/server/*)
+                F=$((F + 1))
+                echo "FAIL $f (core) includes $inc ($path): the core includes nothing of the edge"
+                continue
+                ;;
+            esac
+            ;;
+        src/server/*)
+            case $path in
+            src/server/core/core.h) ;;
+            src/server/core/*)
+                F=$((F + 1))
+                echo "FAIL $f (edge) includes $inc ($path): the edge sees server/core/core.h only"
+                continue
+                ;;
+            esac
+            ;;
+        esac
         a=${from%[sr]}
         b=${to%[sr]}
         # Below, or the same layer; search and records never include each other.

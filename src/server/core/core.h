@@ -512,9 +512,14 @@ core_status core_resign(core *C, game *g, const core_cred *who, char *err, size_
 core_status core_seek(core *C, const char *account, const store_seek *want, char id[STORE_ID_LEN],
                       char *err, size_t errlen);
 /* The open seeks `viewer` (an account, or NULL) may see: all but others'
- * challenges. */
-void core_seeks_each(core *C, const char *viewer, void (*fn)(void *ctx, const store_seek *s),
-                     void *ctx);
+ * challenges, each with its owner's rating in its game (1500 unrated). */
+void core_seeks_each(core *C, const char *viewer,
+                     void (*fn)(void *ctx, const store_seek *s, double rating), void *ctx);
+/* An account's ratings, one per game played rated. */
+void core_ratings_each(core *C, const char *name,
+                       int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx);
+/* Whether a rating is still provisional (its deviation is large). */
+int core_rating_provisional(const store_rating *r);
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen);
 /* Whether an open challenge (seen by its two players only) involves
  * `account` (NULL: any). */
