@@ -29,8 +29,8 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT)
 LDFLAGS += $(LDSAN)
 LDLIBS  += -lm -lpthread
 
-LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/record/*.c src/session/*.c src/protocol/*.c)
-CLI_SRC := $(wildcard src/cli/*.c)
+LIB_SRC := $(wildcard src/base/*.c src/games/*.c src/search/*.c src/record/*.c src/session/*.c src/protocol/*.c)
+CLI_SRC := $(wildcard src/cli/*.c src/bench/*.c)
 # The server (src/server/): its own layer, linked into the program only.
 SRV_SRC := $(wildcard src/server/*.c src/server/core/*.c)
 SRV_PKG := libwebsockets jansson sqlite3 libsodium libpq
@@ -89,7 +89,7 @@ WASM_OK    := $(shell command -v $(WASM_CC) >/dev/null 2>&1 && command -v wasm-l
                 test -f $(WASM_SYSLIB) && echo 1)
 WASM_FLAGS := --target=wasm32-wasi $(CSTD) $(WARN) -O3 -DTAV_NO_THREADS -Iinclude -Isrc \
               -D_POSIX_C_SOURCE=200809L
-WASM_SRC   := $(LIB_SRC) src/wasm/tavwasm.c src/cli/bench.c
+WASM_SRC   := $(LIB_SRC) src/wasm/tavwasm.c src/bench/bench.c
 WASM_OBJ   := $(WASM_SRC:%.c=$(BUILD)/wasm/%.o)
 DEPS       += $(WASM_OBJ:.o=.d)
 ifeq ($(WASM_OK),1)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
 
 #define C_RESET "\033[0m"
 

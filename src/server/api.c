@@ -537,7 +537,7 @@ static json_t *player_json(srv *S, const char *name)
     return json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
 }
 
-static void add_session(void *ctx, const core_session_info *s)
+static void add_session(void *ctx, const core_signin_info *s)
 {
     char device[64];
     core_device(s->ua, device, sizeof device);
@@ -580,14 +580,14 @@ static int account_routes(srv *S, conn *c, const asker *who, const char *path, i
     if (strcmp(path, "/api/sessions") == 0) {
         if (!refused(r, method, 'G', who->account, 1)) {
             json_t *list = json_array();
-            core_sessions(S->C, who->account, who->token, add_session, list);
+            core_signins_each(S->C, who->account, who->token, add_session, list);
             answer_json(r, 200, list);
         }
         return 1;
     }
     if (strncmp(path, "/api/sessions/", 14) == 0) {
         if (!refused(r, method, 'D', who->account, 1)) {
-            core_status st = core_end_session(S->C, who->account, path + 14);
+            core_status st = core_signin_end(S->C, who->account, path + 14);
             if (st == CORE_OK)
                 answer(r, 200, strdup("{}"));
             else

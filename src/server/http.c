@@ -565,7 +565,7 @@ static void run_api(srv *S, conn *c)
         respond_error(c, 403, "a request from another site: refused");
         return;
     }
-    if (who.token && !core_session(S->C, who.token, who.account))
+    if (who.token && !core_signin_who(S->C, who.token, who.account))
         who.account[0] = 0;
     reply r;
     api_handle(S, c, &who, c->path, c->method, c->body ? c->body : "", c->blen, seat, ply, &r);

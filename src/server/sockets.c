@@ -417,7 +417,7 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
         c->close_after = 1;
         return;
     }
-    if (token && !core_session(S->C, token, account))
+    if (token && !core_signin_who(S->C, token, account))
         account[0] = 0;
     sodium_memzero(tokbuf, sizeof tokbuf);
     if (n > 0 && strcmp(uri, "/api/lobby") == 0) {

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "tavoliere_record.h"
 #include "session/explain.h"
 #include "tavoliere_session.h"

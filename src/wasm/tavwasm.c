@@ -31,7 +31,7 @@
  *   tw_engine(line)                    one line of the engine protocol
  *                                      (docs/protocol.md), for the agreement tests
  *   tw_meta                            the games' words for people (/api/meta's shape)
- *   tw_bench(scale, search)            `tavoliere bench` (src/cli/bench.c), its
+ *   tw_bench(scale, search)            `tavoliere bench` (src/bench/bench.c), its
  *                                      lines written to standard output
  */
 #include <stdint.h>
@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
+#include "bench/bench.h"
 #include "protocol/protocol.h"
 #include "tavoliere.h"
 #include "tavoliere_record.h"
@@ -824,9 +824,7 @@ EXPORT("tw_meta") const char *tw_meta(tw_ctx *c)
     return done(c);
 }
 
-/* ---- the benchmark (src/cli/bench.c, printing to standard output) ---- */
-
-double cli_now(void) { return tav_now(); }
+/* ---- the benchmark (src/bench/bench.c, printing to standard output) ---- */
 
 EXPORT("tw_bench") int tw_bench(double scale, int search, const char *only)
 {
@@ -840,7 +838,7 @@ EXPORT("tw_bench") int tw_bench(double scale, int search, const char *only)
         argv[argc++] = a3;
     if (game[0])
         argv[argc++] = game;
-    int r = cli_bench(argc, argv);
+    int r = bench_run(argc, argv, stdout, stderr);
     fflush(stdout);
     return r;
 }

@@ -455,20 +455,21 @@ int core_password_common(const char *pw);
 void core_device(const char *ua, char *out, size_t outlen);
 /* End a session (its token): CORE_OK once queued, CORE_UNAVAILABLE. */
 core_status core_logout(core *C, const char *token);
-/* An account's unexpired sessions, newest first: each with an id for
+/* Sign-ins (the cookie's sessions, not a game's tav_session).
+ * An account's unexpired sign-ins, newest first: each with an id for
  * people (its hash's first 8 bytes in hex) and whether it is `token`'s. */
-typedef struct core_session_info {
+typedef struct core_signin_info {
     const char *id;
     int64_t created, expires, last_used;
     const char *ua;      /* as the browser said it ("" unknown) */
     int current;
-} core_session_info;
-int core_sessions(core *C, const char *name, const char *token,
-                  void (*fn)(void *ctx, const core_session_info *s), void *ctx);
-/* End one of the account's sessions by its id: CORE_OK, CORE_NOTFOUND. */
-core_status core_end_session(core *C, const char *name, const char *id);
-/* The account a session token stands for: 1 with its name, 0 none. */
-int core_session(core *C, const char *token, char name[STORE_NAME_LEN]);
+} core_signin_info;
+int core_signins_each(core *C, const char *name, const char *token,
+                      void (*fn)(void *ctx, const core_signin_info *s), void *ctx);
+/* End one of the account's sign-ins by its id: CORE_OK, CORE_NOTFOUND. */
+core_status core_signin_end(core *C, const char *name, const char *id);
+/* The account a sign-in token stands for: 1 with its name, 0 none. */
+int core_signin_who(core *C, const char *token, char name[STORE_NAME_LEN]);
 int core_mover_at(const game *g, int ply);
 /* A stamp that changes whenever what a viewer sees of g may change. */
 unsigned long core_stamp(const game *g);
