@@ -40,7 +40,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SRV_OBJ := $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
-           $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d \
+           $(patsubst %.c,$(BUILD)/obj/%.d,$(wildcard tests/session/*.c)) $(BUILD)/obj/tests/search/test_service.d \
            $(BUILD)/obj/tests/server/test_store.d $(BUILD)/obj/tests/server/test_core.d \
            $(BUILD)/obj/tests/search/test_timing.d \
            $(BUILD)/obj/tools/tosfeat.d
@@ -157,8 +157,10 @@ $(BUILD)/test_core: $(BUILD)/obj/tests/server/test_core.o $(CORE_OBJ) $(BUILD)/l
 	$(CC) $(LDFLAGS) -o $@ $< $(CORE_OBJ) $(BUILD)/libtavoliere-internal.a $(CORE_LIBS) $(LDLIBS)
 
 # Test programs over the public library API (tests/*/test_*.c).
-$(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
+# The session API's tests: a runner (test_session.c) and a file per topic.
+TSESSION_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/session/*.c))
+$(BUILD)/test_session: $(TSESSION_OBJ) $(BUILD)/libtavoliere.a
+	$(CC) $(LDFLAGS) -o $@ $(TSESSION_OBJ) $(BUILD)/libtavoliere.a $(LDLIBS)
 
 $(BUILD)/test_service: $(BUILD)/obj/tests/search/test_service.o $(BUILD)/libtavoliere-internal.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)
