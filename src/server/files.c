@@ -121,23 +121,33 @@ static const char not_built[] =
     "fills the build's <code>web</code> folder) or start the server with <code>--web DIR</code>."
     "</p><p>The API is at <code>/api/</code> (docs/server-api.md).</p></body></html>\n";
 
-void files_serve(srv *S, conn *c, const char *path)
+/* An answer of files_answer. */
+static void set(file_answer *a, int status, const char *ctype, char *body, size_t len)
 {
-    if (c->method != 'G') {
-        http_respond(c, 405, "text/plain; charset=utf-8", strdup("use GET\n"), 8);
+    a->status = status;
+    a->ctype = ctype;
+    a->body = body;
+    a->len = len;
+}
+
+void files_answer(srv *S, int method, const char *path, file_answer *a)
+{
+    memset(a, 0, sizeof *a);
+    if (method != 'G') {
+        set(a, 405, "text/plain; charset=utf-8", strdup("use GET\n"), 8);
         return;
     }
     const char *last = strrchr(path, '/');
     int page = strcmp(path, "/") == 0 || (last && !strchr(last, '.'));
     if (!path_safe(path)) {
-        http_respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
+        set(a, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
         return;
     }
     if (!S->have_web) {
         if (page)
-            http_respond(c, 200, "text/html; charset=utf-8", strdup(not_built), sizeof not_built - 1);
+            set(a, 200, "text/html; charset=utf-8", strdup(not_built), sizeof not_built - 1);
         else
-            http_respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
+            set(a, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
         return;
     }
     const sfile *f = NULL;
@@ -146,9 +156,9 @@ void files_serve(srv *S, conn *c, const char *path)
     if (!f && page)
         f = web_file(S, "/index.html");   /* the page's own routes (/, /games/ID) */
     if (!f) {
-        http_respond(c, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
+        set(a, 404, "text/plain; charset=utf-8", strdup("not found\n"), 10);
         return;
     }
-    http_respond(c, 200, f->type, f->data, f->len);
-    c->resp_static = 1;   /* the cache's own bytes: not freed with the answer */
+    set(a, 200, f->type, f->data, f->len);
+    a->shared = 1;   /* the cache's own bytes: not freed with the answer */
 }

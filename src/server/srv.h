@@ -289,7 +289,7 @@ char *json_game_copy(core *C, game *g, int viewer, size_t *len);
  * accounts with a lobby or game socket open, each once, at most max names. */
 json_t *json_online(srv *S, int max);
 
-/* ---- serve.c ---- */
+/* ---- flush.c ---- */
 /* After a write: hand the batch to the core's writer once the loop has
  * read what is waiting. */
 void srv_dirty(srv *S);
@@ -302,23 +302,35 @@ void http_reply_ready(conn *c, reply *r);
  * drop the live messages that would tell of it. */
 void http_committed(srv *S, long n, int ok);
 void http_conns_free(srv *S);        /* after the loop: the connection counts */
-peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
 extern const struct lws_protocols *const srv_protocols;
 /* SIGTERM's drain: whether answers still wait for a commit; close every
  * WebSocket with 1001 once its queue is sent. */
 int http_answers_pending(const srv *S);
 void http_close_sockets(srv *S);
-/* For files.c and sockets.c: the server of a connection, an answer, the
- * Host and Origin checks, a query argument, the sign-in cookie. */
-srv *http_server_of(struct lws *wsi);
 void http_respond(conn *c, int status, const char *ctype, char *body, size_t len);
+
+/* ---- request.c: what a request carries (HTTP and live sockets alike) ---- */
+srv *http_server_of(struct lws *wsi);
+peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
+/* Whether addr is the proxy in front (--behind-proxy): its clients count. */
+int http_trusted_proxy(const srv *S, const char *addr);
 int http_host_allowed(srv *S, struct lws *wsi);
 int http_foreign_origin(struct lws *wsi);
 const char *http_url_arg(struct lws *wsi, const char *name, char *out, size_t n);
 const char *http_session_token(struct lws *wsi, char *out, size_t n);
 
 /* ---- files.c: the page's files, from memory ---- */
-void files_serve(srv *S, conn *c, const char *path);
+/* The answer to a request for `path` (method 'G' for GET): its status,
+ * type and body; `shared` when the body is the cache's own bytes (never
+ * freed with the answer). */
+typedef struct file_answer {
+    int status;
+    const char *ctype;
+    char *body;
+    size_t len;
+    int shared;
+} file_answer;
+void files_answer(srv *S, int method, const char *path, file_answer *a);
 void http_files_free(srv *S);
 
 /* ---- sockets.c: the live sockets, presence, the lobby's messages ---- */
