@@ -3,7 +3,11 @@
  * view, errors, the meta answer and analyses.
  *
  * Everything is built from the session's projection for one viewer, so
- * what a viewer may not see never reaches these functions.
+ * what a viewer may not see never reaches these functions.  The answers
+ * built at every change (a game, its view, its legal moves) are written
+ * straight into one growing buffer with the library's writer
+ * (src/session/json.c, the page's engine's too: no tree of nodes, no
+ * allocation per value); the rest with jansson.
  */
 #include <ctype.h>
 #include <stdarg.h>
