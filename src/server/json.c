@@ -400,87 +400,11 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     return tavi_jb_done(&b);
 }
 
-/* Levels named in words, 1..10. */
-static const char *const level_names[] = {
-    "beginner", "novice", "casual", "club player", "good club player",
-    "strong", "expert", "master", "grandmaster", "full strength",
-};
-
-/* A string, or null for none. */
-static json_t *string_or_null(const char *t)
-{
-    return t ? json_string(t) : json_null();
-}
-
-/* What a game's table says for people (docs/server-api.md, /api/meta): its
- * title, pitch, score words, its option menu, the note on sides and the
- * rules, added to the game's meta object o. */
-static void meta_words(json_t *o, const tav_game *g)
-{
-    json_object_set_new(o, "title", json_string(g->title ? g->title : g->name));
-    json_object_set_new(o, "pitch", json_string(g->pitch ? g->pitch : ""));
-    json_object_set_new(o, "scoreWords", json_string(g->score_words ? g->score_words : ""));
-    json_object_set_new(o, "scoreWins",
-                        json_string(g->score_wins == TAV_SCORE_HIGHER_WINS  ? "higher"
-                                    : g->score_wins == TAV_SCORE_LOWER_WINS ? "lower"
-                                                                            : "none"));
-    json_t *menu = json_null();
-    const tav_choice *ch = g->menu;
-    if (ch && ch->key && ch->values) {
-        json_t *choices = json_array();
-        for (int k = 0; ch->values[k]; k++)
-            json_array_append_new(choices, json_pack("{s:s,s:s}", "value", ch->values[k], "label",
-                                                     ch->labels && ch->labels[k] ? ch->labels[k]
-                                                                                 : ch->values[k]));
-        menu = json_pack("{s:s,s:s,s:o,s:o}", "key", ch->key, "question",
-                         ch->question ? ch->question : "", "note", string_or_null(ch->note),
-                         "choices", choices);
-    }
-    json_object_set_new(o, "menu", menu);
-    json_object_set_new(o, "sideNote", string_or_null(g->side_note));
-    json_t *rules = json_array();
-    for (int k = 0; g->rules && g->rules[k].heading; k++)
-        json_array_append_new(rules, json_pack("{s:s,s:s}", "heading", g->rules[k].heading, "text",
-                                               g->rules[k].text ? g->rules[k].text : ""));
-    json_object_set_new(o, "rules", rules);
-}
-
 char *json_meta(void)
 {
-    json_t *games = json_array();
-    for (int i = 0; i < tav_game_count(); i++) {
-        const tav_game *g = tav_game_at(i);
-        json_t *samples = json_array();
-        if (g->samples)
-            for (int k = 0; g->samples[k]; k++)
-                json_array_append_new(samples, json_string(g->samples[k]));
-        /* The levels' measured ratings (random = 0; null: not rated yet). */
-        json_t *ratings = json_array();
-        for (int l = 1; l <= 10; l++) {
-            int r = tav_level_rating(g, l);
-            json_array_append_new(ratings, r >= 0 ? json_integer(r) : json_null());
-        }
-        json_t *o = json_pack("{s:s,s:o,s:o}", "name", g->name, "options", samples, "ratings",
-                              ratings);
-        meta_words(o, g);
-        json_array_append_new(games, o);
-    }
-    json_t *players = json_array();
-    json_array_append_new(players, json_string("human"));
-    const char *const *tp = tav_players();
-    for (int i = 0; tp && tp[i]; i++)
-        json_array_append_new(players, json_string(tp[i]));
-    json_t *levels = json_array();
-    for (int i = 0; i < 10; i++)
-        json_array_append_new(levels, json_pack("{s:i,s:s,s:s}", "level", i + 1, "name",
-                                                level_names[i], "player", ""));
-    for (int i = 0; i < 10; i++) {
-        char spec[24];
-        snprintf(spec, sizeof spec, "ai:level=%d", i + 1);
-        json_object_set_new(json_array_get(levels, (size_t)i), "player", json_string(spec));
-    }
-    return dump(json_pack("{s:o,s:o,s:o}", "games", games, "players", players, "levels",
-                          levels));
+    tavi_jbuf b = {0};
+    tavi_json_meta(&b);
+    return tavi_jb_done(&b);
 }
 
 char *json_analysis(const tav_session *s, const analysis *an)

@@ -1,7 +1,7 @@
 /*
  * json.c — the library's one JSON writer for a game (docs/server-api.md):
- * a growing buffer with escaped, valid UTF-8 strings, and the drawing view
- * (squares, sides and their hands, regions).  The game server's edge
+ * a growing buffer with escaped, valid UTF-8 strings, the drawing view
+ * (squares, sides and their hands, regions) and the meta answer.  The game server's edge
  * (src/server/json.c) and the page's engine (src/wasm/tavwasm.c) both write
  * with it, so both speak the same bytes.  No jansson, no global state.
  */
@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "session/json.h"
+#include "tavoliere.h"
+#include "tavoliere_search.h"
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid (an
  * overlong form, a surrogate, past U+10FFFF, or cut short). */
@@ -110,6 +112,8 @@ void tavi_jb_int(tavi_jbuf *b, long v)
 void tavi_jb_strn(tavi_jbuf *b, const char *t, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
+    if (!t)
+        t = "", n = 0;
     tavi_jb_grow(b, n + 2);
     tavi_jb_ch(b, '"');
     size_t i = 0, run = 0;
@@ -123,6 +127,11 @@ void tavi_jb_strn(tavi_jbuf *b, const char *t, size_t n)
         tavi_jb_raw(b, t + run, i - run);
         if (c == '"' || c == '\\') {
             char e[2] = {'\\', (char)c};
+            tavi_jb_raw(b, e, 2);
+            i++;
+        } else if (c && strchr("\b\f\n\r\t", c)) {
+            /* The short forms, as jansson writes them (the meta's texts). */
+            char e[2] = {'\\', "bfnrt"[strchr("\b\f\n\r\t", c) - "\b\f\n\r\t"]};
             tavi_jb_raw(b, e, 2);
             i++;
         } else if (c < 0x20) {
@@ -378,4 +387,113 @@ char *tavi_jb_done(tavi_jbuf *b)
         return NULL;
     }
     return b->p;
+}
+
+/* The computer's levels in words, 1 to 10. */
+static const char *const level_names[] = {
+    "beginner", "novice", "casual", "club player", "good club player",
+    "strong", "expert", "master", "grandmaster", "full strength",
+};
+
+/* What /api/meta answers (docs/server-api.md): every game's name, sample
+ * option sets, levels' ratings and words for people, the players, the
+ * levels with their names. */
+void tavi_json_meta(tavi_jbuf *b)
+{
+    tavi_jb_lit(b, "{\"games\":[");
+    for (int i = 0; i < tav_game_count(); i++) {
+        const tav_game *g = tav_game_at(i);
+        if (i)
+            tavi_jb_ch(b, ',');
+        tavi_jb_lit(b, "{\"name\":");
+        tavi_jb_str(b, g->name);
+        tavi_jb_lit(b, ",\"options\":[");
+        for (int k = 0; g->samples && g->samples[k]; k++) {
+            if (k)
+                tavi_jb_ch(b, ',');
+            tavi_jb_str(b, g->samples[k]);
+        }
+        tavi_jb_lit(b, "],\"ratings\":[");
+        for (int l = 1; l <= 10; l++) {
+            int r = tav_level_rating(g, l);
+            if (l > 1)
+                tavi_jb_ch(b, ',');
+            if (r >= 0)
+                tavi_jb_int(b, r);
+            else
+                tavi_jb_lit(b, "null");
+        }
+        tavi_jb_lit(b, "],\"title\":");
+        tavi_jb_str(b, g->title ? g->title : g->name);
+        tavi_jb_lit(b, ",\"pitch\":");
+        tavi_jb_str(b, g->pitch ? g->pitch : "");
+        tavi_jb_lit(b, ",\"scoreWords\":");
+        tavi_jb_str(b, g->score_words ? g->score_words : "");
+        tavi_jb_lit(b, ",\"scoreWins\":");
+        tavi_jb_str(b, g->score_wins == TAV_SCORE_HIGHER_WINS  ? "higher"
+                       : g->score_wins == TAV_SCORE_LOWER_WINS ? "lower"
+                                                               : "none");
+        tavi_jb_lit(b, ",\"menu\":");
+        const tav_choice *ch = g->menu;
+        if (ch && ch->key && ch->values) {
+            tavi_jb_lit(b, "{\"key\":");
+            tavi_jb_str(b, ch->key);
+            tavi_jb_lit(b, ",\"question\":");
+            tavi_jb_str(b, ch->question ? ch->question : "");
+            tavi_jb_lit(b, ",\"note\":");
+            if (ch->note)
+                tavi_jb_str(b, ch->note);
+            else
+                tavi_jb_lit(b, "null");
+            tavi_jb_lit(b, ",\"choices\":[");
+            for (int k = 0; ch->values[k]; k++) {
+                if (k)
+                    tavi_jb_ch(b, ',');
+                tavi_jb_lit(b, "{\"value\":");
+                tavi_jb_str(b, ch->values[k]);
+                tavi_jb_lit(b, ",\"label\":");
+                tavi_jb_str(b, ch->labels && ch->labels[k] ? ch->labels[k] : ch->values[k]);
+                tavi_jb_ch(b, '}');
+            }
+            tavi_jb_lit(b, "]}");
+        } else {
+            tavi_jb_lit(b, "null");
+        }
+        tavi_jb_lit(b, ",\"sideNote\":");
+        if (g->side_note)
+            tavi_jb_str(b, g->side_note);
+        else
+            tavi_jb_lit(b, "null");
+        tavi_jb_lit(b, ",\"rules\":[");
+        for (int k = 0; g->rules && g->rules[k].heading; k++) {
+            if (k)
+                tavi_jb_ch(b, ',');
+            tavi_jb_lit(b, "{\"heading\":");
+            tavi_jb_str(b, g->rules[k].heading);
+            tavi_jb_lit(b, ",\"text\":");
+            tavi_jb_str(b, g->rules[k].text ? g->rules[k].text : "");
+            tavi_jb_ch(b, '}');
+        }
+        tavi_jb_lit(b, "]}");
+    }
+    tavi_jb_lit(b, "],\"players\":[\"human\"");
+    for (const char *const *tp = tav_players(); tp && *tp; tp++) {
+        tavi_jb_ch(b, ',');
+        tavi_jb_str(b, *tp);
+    }
+    tavi_jb_lit(b, "],\"levels\":[");
+    for (int i = 0; i < 10; i++) {
+        char spec[24];
+        snprintf(spec, sizeof spec, "ai:level=%d", i + 1);
+        if (i)
+            tavi_jb_ch(b, ',');
+        tavi_jb_lit(b, "{\"level\":");
+        tavi_jb_int(b, i + 1);
+        tavi_jb_lit(b, ",\"name\":");
+        tavi_jb_str(b, level_names[i]);
+        tavi_jb_lit(b, ",\"player\":");
+        tavi_jb_str(b, spec);
+        tavi_jb_ch(b, '}');
+    }
+    tavi_jb_lit(b, "]}");
 }

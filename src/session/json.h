@@ -36,5 +36,7 @@ void tavi_jb_lit(tavi_jbuf *b, const char *t);
 void tavi_jb_u64(tavi_jbuf *b, uint64_t v);
 void tavi_jb_num(tavi_jbuf *b, double v);
 char *tavi_jb_done(tavi_jbuf *b);
+/* The meta answer (/api/meta, the page engine's tw_meta). */
+void tavi_json_meta(tavi_jbuf *b);
 
 #endif
