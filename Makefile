@@ -29,8 +29,8 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT)
 LDFLAGS += $(LDSAN)
 LDLIBS  += -lm -lpthread
 
-LIB_SRC := $(wildcard src/core/*.c src/games/*.c src/search/*.c src/record/*.c src/session/*.c src/protocol/*.c)
-CLI_SRC := $(wildcard src/cli/*.c)
+LIB_SRC := $(wildcard src/base/*.c src/games/*.c src/search/*.c src/record/*.c src/session/*.c src/protocol/*.c)
+CLI_SRC := $(wildcard src/cli/*.c src/bench/*.c)
 # The server (src/server/): its own layer, linked into the program only.
 SRV_SRC := $(wildcard src/server/*.c src/server/core/*.c)
 SRV_PKG := libwebsockets jansson sqlite3 libsodium libpq
@@ -40,7 +40,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SRV_OBJ := $(SRV_SRC:%.c=$(BUILD)/obj/%.o)
 DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
-           $(BUILD)/obj/tests/session/test_session.d $(BUILD)/obj/tests/search/test_service.d \
+           $(patsubst %.c,$(BUILD)/obj/%.d,$(wildcard tests/session/*.c)) $(BUILD)/obj/tests/search/test_service.d \
            $(BUILD)/obj/tests/server/test_store.d $(BUILD)/obj/tests/server/test_core.d \
            $(BUILD)/obj/tests/server/test_tournament.d \
            $(BUILD)/obj/tests/search/test_timing.d \
@@ -90,7 +90,7 @@ WASM_OK    := $(shell command -v $(WASM_CC) >/dev/null 2>&1 && command -v wasm-l
                 test -f $(WASM_SYSLIB) && echo 1)
 WASM_FLAGS := --target=wasm32-wasi $(CSTD) $(WARN) -O3 -DTAV_NO_THREADS -Iinclude -Isrc \
               -D_POSIX_C_SOURCE=200809L
-WASM_SRC   := $(LIB_SRC) src/wasm/tavwasm.c src/cli/bench.c
+WASM_SRC   := $(LIB_SRC) src/wasm/tavwasm.c src/bench/bench.c
 WASM_OBJ   := $(WASM_SRC:%.c=$(BUILD)/wasm/%.o)
 DEPS       += $(WASM_OBJ:.o=.d)
 ifeq ($(WASM_OK),1)
@@ -150,7 +150,8 @@ $(BUILD)/obj/tests/server/test_store.o: CPPFLAGS += $(shell pkg-config --cflags 
 CORE_OBJ := $(filter $(BUILD)/obj/src/server/core/%,$(SRV_OBJ))
 CORE_LIBS := $(shell pkg-config --libs sqlite3 libsodium libpq)
 $(BUILD)/test_store: $(BUILD)/obj/tests/server/test_store.o $(BUILD)/obj/src/server/core/store.o \
-                     $(BUILD)/obj/src/server/core/store_sqlite.o $(BUILD)/obj/src/server/core/store_pg.o
+                     $(BUILD)/obj/src/server/core/store_sqlite.o \
+                     $(filter $(BUILD)/obj/src/server/core/store_pg%,$(SRV_OBJ))
 	$(CC) $(LDFLAGS) -o $@ $^ $(CORE_LIBS) $(LDLIBS)
 
 $(BUILD)/test_core: $(BUILD)/obj/tests/server/test_core.o $(CORE_OBJ) $(BUILD)/libtavoliere-internal.a
@@ -161,8 +162,10 @@ $(BUILD)/test_tournament: $(BUILD)/obj/tests/server/test_tournament.o $(BUILD)/o
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Test programs over the public library API (tests/*/test_*.c).
-$(BUILD)/test_session: $(BUILD)/obj/tests/session/test_session.o $(BUILD)/libtavoliere.a
-	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere.a $(LDLIBS)
+# The session API's tests: a runner (test_session.c) and a file per topic.
+TSESSION_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/session/*.c))
+$(BUILD)/test_session: $(TSESSION_OBJ) $(BUILD)/libtavoliere.a
+	$(CC) $(LDFLAGS) -o $@ $(TSESSION_OBJ) $(BUILD)/libtavoliere.a $(LDLIBS)
 
 $(BUILD)/test_service: $(BUILD)/obj/tests/search/test_service.o $(BUILD)/libtavoliere-internal.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)

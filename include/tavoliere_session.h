@@ -101,6 +101,15 @@ int tav_session_resigned(const tav_session *s);         /* side that resigned, o
  * over; TAV_E_ILLEGAL with, when one is close, an explanation ("a tower
  * may not stand beside a tower", "did you mean d3d4xd5?"). */
 tav_status tav_session_play_text(tav_session *s, const char *text, char *err, size_t errlen);
+/* A move as a seat sends it (a server, a second screen): every check before
+ * a move, then tav_session_play_text.  `ply` is the ply the sender saw:
+ * a smaller one names a move already played, and the same text by the same
+ * side is a retry (TAV_OK, *repeated set, nothing played); any other ply
+ * is stale (TAV_E_ILLEGAL).  Then the game over (TAV_E_OVER), `side` not to
+ * move (TAV_E_ILLEGAL), `max_plies` (> 0) plies already played (TAV_E_OVER),
+ * and the move itself as tav_session_play_text.  `repeated` may be NULL. */
+tav_status tav_session_play_as(tav_session *s, int side, int ply, int max_plies,
+                               const char *text, int *repeated, char *err, size_t errlen);
 /* Play a move value listed by tav_session_legal for the current state. */
 tav_status tav_session_play(tav_session *s, tav_move m);
 /* Take back the last move (and a resignation first, if there is one);

@@ -42,12 +42,12 @@ for r in "$TMP"/*.rec; do
 done
 [ "$n" -gt 0 ] && pass || fail "no example record found in the docs"
 
-# README's protocol example is what the engine answers: the block after
-# "Playing a game through the protocol" alternates a command, any `info` lines,
+# The protocol example (docs/guide.md, linked from the README) is what the
+# engine answers: the block after "Playing a game through the protocol" alternates a command, any `info` lines,
 # one answer line.  "..." in an answer stands for any text; the figures of
 # `info` lines and the move of `bestmove` vary from run to run.
 awk '/^## Playing a game through the protocol/ { sec = 1 } sec && /^```/ { if (inb) exit; inb = 1; next } inb' \
-    README.md >"$TMP/readme.block"
+    docs/guide.md >"$TMP/readme.block"
 awk -v cmds="$TMP/readme.cmds" -v expf="$TMP/readme.exp" '
     !want { print > cmds; want = 1; next }
     { print > expf; if ($0 !~ /^info /) want = 0 }

@@ -5,7 +5,7 @@
 # registered game's name as a string or asks a game probe, so that
 # everything it needs comes from the game's table (registry, drawing view,
 # words for people).  The bench's
-# per-game search budgets (src/cli/bench.c) are benchmark configuration, and
+# per-game search budgets (src/bench/bench.c) are benchmark configuration, and
 # the search profiles (src/search/profiles.c: search tuning per game and
 # player, and the levels' measured ratings, keyed by the game's name) search
 # configuration: both allowed.
@@ -21,7 +21,7 @@ if [ -z "$names" ]; then
     exit 0
 fi
 for g in $names; do
-    hits=$(grep -rn "\"$g\"" src/session src/record src/protocol src/cli src/search src/server | grep -v '^src/cli/bench\.c:' | grep -v '^src/search/profiles\.c:')
+    hits=$(grep -rn "\"$g\"" src/session src/record src/protocol src/cli src/search src/server | grep -v '^src/bench/bench\.c:' | grep -v '^src/search/profiles\.c:')
     if [ -z "$hits" ]; then
         P=$((P + 1))
     else

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "base/base.h"
 #include "cli/i18n.h"
-#include "core/core.h"
 
 #define C_RESET "\033[0m"
 

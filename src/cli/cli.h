@@ -16,7 +16,6 @@ int cli_engine(int argc, char **argv);
 int cli_test(int argc, char **argv);
 int cli_refcheck(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
-int cli_bench(int argc, char **argv);
 int cli_servicebench(int argc, char **argv);
 int cli_match(int argc, char **argv);
 int cli_check(int argc, char **argv);
@@ -38,7 +37,7 @@ int cli_read_line(FILE *f, char *buf, size_t max);
 
 /* Print a message that quotes input (a test file's lines, the engine's
  * answers) to f, no newline added: formatted, then passed whole through
- * tavi_quote (src/core/core.h), so what reaches the terminal is valid UTF-8
+ * tavi_quote (src/base/base.h), so what reaches the terminal is valid UTF-8
  * without control characters; ASCII text prints as it is. */
 void cli_vprint_quoted(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 void cli_print_quoted(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

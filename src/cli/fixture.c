@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
 #include "protocol/protocol.h"
 
 #define FX_LINE 65536

@@ -8,7 +8,8 @@
 #include <time.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
+#include "bench/bench.h"
 #include "server/server.h"
 
 typedef struct subcommand {
@@ -18,11 +19,12 @@ typedef struct subcommand {
 } subcommand;
 
 static int cli_help(int argc, char **argv);
+static int cmd_bench(int argc, char **argv);
 
 static const subcommand subcommands[] = {
     {"play", cli_play, "play in the terminal: tavoliere play [GAME] [K=V ...] [--white P] [--black P] [--load FILE]"},
     {"engine", cli_engine, "speak the engine protocol on standard input/output (docs/protocol.md)"},
-    {"bench", cli_bench, "deterministic benchmark: signature and speed per game"},
+    {"bench", cmd_bench, "deterministic benchmark: signature and speed per game"},
     {"servicebench", cli_servicebench, "many sessions, searches on a small pool: tavoliere servicebench [--sessions N] [--workers N]"},
     {"match", cli_match, "computer-vs-computer match: tavoliere match GAME --a P --b P ..."},
     {"check", cli_check, "validate game records: tavoliere check FILE ..."},
@@ -99,6 +101,9 @@ void cli_print_quoted(FILE *f, const char *fmt, ...)
     cli_vprint_quoted(f, fmt, ap);
     va_end(ap);
 }
+
+/* `tavoliere bench`: the shared benchmark (src/bench), on the terminal. */
+static int cmd_bench(int argc, char **argv) { return bench_run(argc, argv, stdout, stderr); }
 
 double cli_now(void)
 {

@@ -22,8 +22,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "base/base.h"
 #include "cli/i18n.h"
-#include "core/core.h"
 #include "tavoliere_record.h"
 #include "tavoliere_search.h"
 #include "tavoliere_session.h"

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
 #include "tavoliere_record.h"
 #include "tavoliere_session.h"
 

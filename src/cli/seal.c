@@ -23,7 +23,7 @@
 #include <sodium.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
 
 #define KEY_BYTES crypto_secretbox_KEYBYTES
 

@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
 #include "protocol/protocol.h"
 #include "tavoliere_record.h"
 #include "tavoliere_search.h"

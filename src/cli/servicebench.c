@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
 #include "tavoliere.h"
 #include "tavoliere_search.h"
 #include "tavoliere_session.h"

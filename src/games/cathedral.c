@@ -52,7 +52,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "games.h"
 
 #define CAT_N 10

@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "tavoliere.h"
 
 #define TAV_CONFORMANCE_MAX_PLIES 20000

@@ -45,7 +45,7 @@
  */
 #include <string.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "epaminondas_core.h"
 #include "games.h"
 

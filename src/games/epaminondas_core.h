@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "games.h"
 
 #ifndef EPA_VEC

@@ -52,7 +52,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "games.h"
 
 #define TOS_N 17                 /* files and ranks */

@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "games.h"
 
 #define URB_N 9

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "tavoliere_search.h"
 #include "tavoliere_session.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/core.h"
+#include "base/base.h"
 
 typedef struct cursor {
     const char *p, *end;

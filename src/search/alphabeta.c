@@ -32,7 +32,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "search/search_internal.h"
 
 #define AB_WIN 30000

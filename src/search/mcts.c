@@ -43,7 +43,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "search/search_internal.h"
 
 #define MAX_PLAYOUT 100000

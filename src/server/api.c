@@ -15,7 +15,6 @@
 #include <jansson.h>
 #include <sodium.h>
 
-#include "server/core/glicko.h"
 #include "server/srv.h"
 
 enum { F_STR, F_INT, F_BOOL, F_OBJ };
@@ -528,7 +527,7 @@ static int add_rating(void *ctx, const char *gname, const store_rating *sr)
     json_object_set_new(ratings, gname,
                         json_pack("{s:f,s:f,s:i,s:b}", "rating", sr->rating, "rd", sr->rd,
                                   "games", sr->games, "provisional",
-                                  sr->rd > GLICKO_PROVISIONAL_RD));
+                                  core_rating_provisional(sr)));
     return 0;
 }
 
@@ -536,12 +535,11 @@ static int add_rating(void *ctx, const char *gname, const store_rating *sr)
 static json_t *player_json(srv *S, const char *name)
 {
     json_t *ratings = json_object();
-    char err[256];
-    S->C->st->ops->each_rating(S->C->st, name, add_rating, ratings, err, sizeof err);
+    core_ratings_each(S->C, name, add_rating, ratings);
     return json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
 }
 
-static void add_session(void *ctx, const core_session_info *s)
+static void add_session(void *ctx, const core_signin_info *s)
 {
     char device[64];
     core_device(s->ua, device, sizeof device);
@@ -605,14 +603,14 @@ static int account_routes(srv *S, conn *c, const asker *who, const char *path, i
     if (strcmp(path, "/api/sessions") == 0) {
         if (!refused(r, method, 'G', who->account, 1)) {
             json_t *list = json_array();
-            core_sessions(S->C, who->account, who->token, add_session, list);
+            core_signins_each(S->C, who->account, who->token, add_session, list);
             answer_json(r, 200, list);
         }
         return 1;
     }
     if (strncmp(path, "/api/sessions/", 14) == 0) {
         if (!refused(r, method, 'D', who->account, 1)) {
-            core_status st = core_end_session(S->C, who->account, path + 14);
+            core_status st = core_signin_end(S->C, who->account, path + 14);
             if (st == CORE_OK)
                 answer(r, 200, strdup("{}"));
             else
@@ -670,16 +668,9 @@ static json_t *clock_json(const store_seek *k)
     return json_null();
 }
 
-static void add_seek_json(void *ctx, const store_seek *k)
+static void add_seek_json(void *ctx, const store_seek *k, double rating)
 {
-    void **a = ctx;
-    srv *S = a[0];
-    json_t *list = a[1];
-    store_rating sr;
-    char err[256];
-    double rating = 1500;
-    if (S->C->st->ops->get_rating(S->C->st, k->by, k->game, &sr, err, sizeof err) == 1)
-        rating = sr.rating;
+    json_t *list = ctx;
     static const char *const colours[3] = {"white", "black", "random"};
     json_t *o = json_pack("{s:s,s:s,s:s,s:b,s:s,s:o,s:s,s:i}", "id", k->id, "game", k->game,
                           "options", k->options, "rated", k->rated, "colour",
@@ -693,8 +684,7 @@ static void add_seek_json(void *ctx, const store_seek *k)
 char *api_seeks_json(srv *S, const char *viewer)
 {
     json_t *list = json_array();
-    void *a[2] = {S, list};
-    core_seeks_each(S->C, viewer, add_seek_json, a);
+    core_seeks_each(S->C, viewer, add_seek_json, list);
     char *text = json_dumps(list, JSON_COMPACT);
     json_decref(list);
     return text;
@@ -841,7 +831,7 @@ static int add_leader(void *ctx, const char *name, const store_rating *sr)
 {
     json_array_append_new(ctx, json_pack("{s:s,s:f,s:f,s:i,s:b}", "name", name, "rating",
                                          sr->rating, "rd", sr->rd, "games", sr->games,
-                                         "provisional", sr->rd > GLICKO_PROVISIONAL_RD));
+                                         "provisional", core_rating_provisional(sr)));
     return 0;
 }
 

@@ -3,7 +3,11 @@
  * view, errors, the meta answer and analyses.
  *
  * Everything is built from the session's projection for one viewer, so
- * what a viewer may not see never reaches these functions.
+ * what a viewer may not see never reaches these functions.  The answers
+ * built at every change (a game, its view, its legal moves) are written
+ * straight into one growing buffer with the library's writer
+ * (src/session/json.c, the page's engine's too: no tree of nodes, no
+ * allocation per value); the rest with jansson.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -14,6 +18,7 @@
 #include <jansson.h>
 
 #include "server/srv.h"
+#include "session/json.h"
 
 /* Serialize and free. */
 static char *dump(json_t *o)
@@ -25,33 +30,13 @@ static char *dump(json_t *o)
     return s;
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid (an
- * overlong form, a surrogate, past U+10FFFF, or cut short). */
-static int utf8_seq(const unsigned char *s)
-{
-    unsigned c = s[0];
-    int n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
-    if (n <= 1)
-        return n;
-    unsigned cp = c & (0x7fu >> n);
-    for (int i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    static const unsigned least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
 /* Make a message valid UTF-8 in place: a byte that begins no valid
  * sequence (a character cut by a length limit, stray bytes) becomes '?'. */
 static void utf8_clean(char *s)
 {
     unsigned char *p = (unsigned char *)s;
     while (*p) {
-        int n = utf8_seq(p);
+        int n = tavi_utf8_seq(p);
         if (n == 0) {
             *p++ = '?';
         } else {
@@ -72,365 +57,26 @@ char *json_error(const char *fmt, ...)
     return dump(json_pack("{s:s}", "error", buf));
 }
 
-static const char *owner_name(int owner)
-{
-    switch (owner) {
-    case TAV_WHITE: return "white";
-    case TAV_BLACK: return "black";
-    default: return "neutral";
-    }
-}
-
-static const char *side_or_none(int side)
-{
-    return side == TAV_WHITE ? "white" : side == TAV_BLACK ? "black" : "none";
-}
-
-/* ---- a direct writer for the answers built at every change ----
- *
- * A game's JSON is built once per change and kind of viewer, and its legal
- * moves can be thousands: it is written straight into one growing buffer
- * (no tree of nodes, no allocation per value), which is several times
- * cheaper than building it with jansson.  Every string is escaped, and
- * kept valid UTF-8. */
-
-typedef struct jbuf {
-    char *p;
-    size_t len, cap;
-    int failed;
-} jbuf;
-
-static void jb_grow(jbuf *b, size_t more)
-{
-    if (b->failed || b->len + more + 1 <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 4096;
-    while (cap < b->len + more + 1)
-        cap *= 2;
-    char *np = realloc(b->p, cap);
-    if (!np) {
-        b->failed = 1;
-        return;
-    }
-    b->p = np;
-    b->cap = cap;
-}
-
-static void jb_raw(jbuf *b, const char *t, size_t n)
-{
-    jb_grow(b, n);
-    if (b->failed)
-        return;
-    memcpy(b->p + b->len, t, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-#define JB_LIT(b, lit) jb_raw((b), (lit), sizeof(lit) - 1)
-
-static void jb_ch(jbuf *b, char c)
-{
-    if (b->len + 2 > b->cap) {
-        jb_grow(b, 1);
-        if (b->failed)
-            return;
-    }
-    b->p[b->len++] = c;
-    b->p[b->len] = 0;
-}
-
-static void jb_int(jbuf *b, long v)
-{
-    char t[24];
-    int k = 23;
-    t[k] = 0;
-    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
-    do
-        t[--k] = (char)('0' + u % 10);
-    while ((u /= 10) && k > 1);
-    if (v < 0)
-        t[--k] = '-';
-    jb_raw(b, t + k, (size_t)(23 - k));
-}
-
-/* A string of at most n bytes (stops at NUL), quoted and escaped; bytes
- * that begin no valid UTF-8 sequence become '?'. */
-static void jb_strn(jbuf *b, const char *t, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    jb_grow(b, n + 2);
-    jb_ch(b, '"');
-    size_t i = 0, run = 0;
-    const unsigned char *u = (const unsigned char *)t;
-    while (i < n && u[i]) {
-        unsigned char c = u[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-            i++;
-            continue;
-        }
-        jb_raw(b, t + run, i - run);
-        if (c == '"' || c == '\\') {
-            char e[2] = {'\\', (char)c};
-            jb_raw(b, e, 2);
-            i++;
-        } else if (c < 0x20) {
-            char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            jb_raw(b, e, 6);
-            i++;
-        } else {
-            int k = utf8_seq(u + i);
-            if (k == 0 || i + (size_t)k > n) {
-                jb_ch(b, '?');
-                i++;
-            } else {
-                jb_raw(b, t + i, (size_t)k);
-                i += (size_t)k;
-            }
-        }
-        run = i;
-    }
-    jb_raw(b, t + run, i - run);
-    jb_ch(b, '"');
-}
-
-static void jb_str(jbuf *b, const char *t) { jb_strn(b, t, t ? strlen(t) : 0); }
-
-static void jb_bool(jbuf *b, int v)
-{
-    if (v)
-        JB_LIT(b, "true");
-    else
-        JB_LIT(b, "false");
-}
-
-/* A square's name, quoted: file letter, rank number from 1 ("e5", "q17"). */
-static void jb_square(jbuf *b, int file, int rank)
-{
-    char name[8];
-    int n = 0, r = rank + 1;
-    name[n++] = '"';
-    name[n++] = (char)('a' + file);
-    if (r >= 10)
-        name[n++] = (char)('0' + r / 10 % 10);
-    name[n++] = (char)('0' + r % 10);
-    name[n++] = '"';
-    jb_raw(b, name, (size_t)n);
-}
-
-static void jb_side_or_null(jbuf *b, int side)
-{
-    if (side == TAV_WHITE)
-        JB_LIT(b, "\"white\"");
-    else if (side == TAV_BLACK)
-        JB_LIT(b, "\"black\"");
-    else
-        JB_LIT(b, "null");
-}
-
-static void marks_write(jbuf *b, unsigned m)
-{
-    static const struct { unsigned bit; const char *name; } names[] = {
-        {TAV_MARK_LAST, "last"}, {TAV_MARK_LOT, "lot"}, {TAV_MARK_TERR_W, "terrWhite"},
-        {TAV_MARK_TERR_B, "terrBlack"}, {TAV_MARK_AREA_W, "areaWhite"},
-        {TAV_MARK_AREA_B, "areaBlack"}, {TAV_MARK_HOME_W, "homeWhite"},
-        {TAV_MARK_HOME_B, "homeBlack"}, {TAV_MARK_MONUMENT, "monument"},
-        {TAV_MARK_CENTRE, "centre"},
-    };
-    jb_ch(b, '[');
-    int first = 1;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (m & names[i].bit) {
-            if (!first)
-                jb_ch(b, ',');
-            first = 0;
-            jb_str(b, names[i].name);
-        }
-    jb_ch(b, ']');
-}
-
-static void hand_item_write(jbuf *b, const tav_hand_item *it)
-{
-    char kind[2] = {it->kind, 0};
-    JB_LIT(b, "{\"kind\":");
-    jb_str(b, kind);
-    JB_LIT(b, ",\"count\":");
-    jb_int(b, it->count);
-    if (it->id[0]) {
-        JB_LIT(b, ",\"id\":");
-        jb_strn(b, it->id, sizeof it->id);
-    }
-    if (it->ncells > 0) {
-        int nc = it->ncells > TAV_SHAPE_CELLS ? TAV_SHAPE_CELLS : it->ncells;
-        JB_LIT(b, ",\"cells\":[");
-        int noff = 0;
-        for (int i = 0; i < nc; i++) {
-            if (i)
-                jb_ch(b, ',');
-            jb_ch(b, '[');
-            jb_int(b, it->cell[i][0]);
-            jb_ch(b, ',');
-            jb_int(b, it->cell[i][1]);
-            jb_ch(b, ']');
-            noff += it->offcolour[i] != 0;
-        }
-        jb_ch(b, ']');
-        if (noff > 0 || it->id[0]) {
-            JB_LIT(b, ",\"off\":[");
-            int first = 1;
-            for (int i = 0; i < nc; i++)
-                if (it->offcolour[i]) {
-                    if (!first)
-                        jb_ch(b, ',');
-                    first = 0;
-                    jb_int(b, i);
-                }
-            jb_ch(b, ']');
-        }
-    }
-    jb_ch(b, '}');
-}
-
-static void side_write(jbuf *b, const tav_side_view *sv)
-{
-    JB_LIT(b, "{\"hand\":[");
-    int n = sv->nitems > TAV_HAND_ITEMS ? TAV_HAND_ITEMS : sv->nitems;
-    for (int i = 0; i < n; i++) {
-        if (i)
-            jb_ch(b, ',');
-        hand_item_write(b, &sv->item[i]);
-    }
-    JB_LIT(b, "],\"stack\":");
-    jb_int(b, sv->stack);
-    JB_LIT(b, ",\"veto\":");
-    if (sv->veto)
-        JB_LIT(b, "true");
-    else
-        JB_LIT(b, "false");
-    JB_LIT(b, ",\"onBoard\":");
-    jb_int(b, sv->on_board);
-    JB_LIT(b, ",\"captured\":");
-    jb_int(b, sv->captured);
-    JB_LIT(b, ",\"score\":");
-    jb_int(b, sv->score);
-    jb_ch(b, '}');
-}
-
-/* The drawing view object of docs/server-api.md. */
-static void view_write(jbuf *b, const tav_board_view *v)
-{
-    int w = v->width, h = v->height;
-    if (w < 0 || h < 0 || w * h > TAV_MAX_SQUARES)
-        w = h = 0;
-    JB_LIT(b, "{\"width\":");
-    jb_int(b, w);
-    JB_LIT(b, ",\"height\":");
-    jb_int(b, h);
-    JB_LIT(b, ",\"phase\":");
-    jb_strn(b, v->phase, sizeof v->phase);
-    JB_LIT(b, ",\"last\":");
-    jb_strn(b, v->last_move, TAV_MOVE_TEXT);
-    JB_LIT(b, ",\"info\":");
-    jb_strn(b, v->info, sizeof v->info);
-    JB_LIT(b, ",\"end\":");
-    jb_strn(b, v->end, sizeof v->end);
-    JB_LIT(b, ",\"squares\":{");
-    int first = 1;
-    for (int r = 0; r < h; r++)
-        for (int f = 0; f < w; f++) {
-            const tav_square *q = &v->sq[r * w + f];
-            if (!q->kind && !q->marks && !q->region)
-                continue;
-            if (!first)
-                jb_ch(b, ',');
-            first = 0;
-            jb_square(b, f, r);
-            JB_LIT(b, ":{");
-            int any = 0;
-            if (q->kind) {
-                char kind[2] = {q->kind, 0};
-                JB_LIT(b, "\"kind\":");
-                jb_str(b, kind);
-                JB_LIT(b, ",\"owner\":");
-                jb_str(b, owner_name(q->owner));
-                any = 1;
-            }
-            if (q->piece) {
-                if (any)
-                    jb_ch(b, ',');
-                JB_LIT(b, "\"piece\":");
-                jb_int(b, q->piece);
-                any = 1;
-            }
-            if (q->region) {
-                if (any)
-                    jb_ch(b, ',');
-                JB_LIT(b, "\"region\":");
-                jb_int(b, q->region);
-                any = 1;
-            }
-            if (q->marks) {
-                if (any)
-                    jb_ch(b, ',');
-                JB_LIT(b, "\"marks\":");
-                marks_write(b, q->marks);
-            }
-            jb_ch(b, '}');
-        }
-    JB_LIT(b, "},\"sides\":{\"white\":");
-    side_write(b, &v->side[0]);
-    JB_LIT(b, ",\"black\":");
-    side_write(b, &v->side[1]);
-    JB_LIT(b, "},\"regions\":[");
-    int nr = v->nregions > TAV_MAX_REGIONS ? TAV_MAX_REGIONS : v->nregions;
-    for (int i = 0; i < nr; i++) {
-        const tav_region *rg = &v->region[i];
-        if (i)
-            jb_ch(b, ',');
-        JB_LIT(b, "{\"id\":");
-        jb_int(b, rg->id);
-        JB_LIT(b, ",\"white\":");
-        jb_int(b, rg->value[0]);
-        JB_LIT(b, ",\"black\":");
-        jb_int(b, rg->value[1]);
-        JB_LIT(b, ",\"scorer\":");
-        jb_str(b, side_or_none(rg->scorer));
-        JB_LIT(b, ",\"points\":");
-        jb_int(b, rg->points);
-        jb_ch(b, '}');
-    }
-    JB_LIT(b, "]}");
-}
-
 /* The view of ply `ply` for viewer (null when there is none). */
-static void view_at(jbuf *b, const tav_session *s, int ply, int viewer)
+static void view_at(tavi_jbuf *b, const tav_session *s, int ply, int viewer)
 {
     tav_board_view *v = calloc(1, sizeof *v);
     if (v && tav_session_view(s, ply, viewer, v) == TAV_OK)
-        view_write(b, v);
+        tavi_json_view(b, v);
     else
-        JB_LIT(b, "null");
+        TAVI_JB_LIT(b, "null");
     free(v);
-}
-
-/* Finish a buffer: the text (caller frees), or NULL when memory ran out. */
-static char *jb_done(jbuf *b)
-{
-    if (b->failed || !b->p) {
-        free(b->p);
-        return NULL;
-    }
-    return b->p;
 }
 
 char *json_view(const tav_session *s, int ply, int viewer)
 {
-    jbuf b = {0};
-    JB_LIT(&b, "{\"ply\":");
-    jb_int(&b, ply);
-    JB_LIT(&b, ",\"view\":");
+    tavi_jbuf b = {0};
+    TAVI_JB_LIT(&b, "{\"ply\":");
+    tavi_jb_int(&b, ply);
+    TAVI_JB_LIT(&b, ",\"view\":");
     view_at(&b, s, ply, viewer);
-    jb_ch(&b, '}');
-    return jb_done(&b);
+    tavi_jb_ch(&b, '}');
+    return tavi_jb_done(&b);
 }
 
 /* ---- the legal moves' parts, in groups (docs/server-api.md, legalGroups) ----
@@ -492,67 +138,67 @@ static void parts_key(const tav_move_parts *p, const int a[2], tav_move_parts *k
     }
 }
 
-static void jb_offset(jbuf *b, const int8_t d[2])
+static void tavi_jb_offset(tavi_jbuf *b, const int8_t d[2])
 {
-    jb_ch(b, '[');
-    jb_int(b, d[0]);
-    jb_ch(b, ',');
-    jb_int(b, d[1]);
-    jb_ch(b, ']');
+    tavi_jb_ch(b, '[');
+    tavi_jb_int(b, d[0]);
+    tavi_jb_ch(b, ',');
+    tavi_jb_int(b, d[1]);
+    tavi_jb_ch(b, ']');
 }
 
-static void offsets_write(jbuf *b, const int8_t (*d)[2], int n)
+static void offsets_write(tavi_jbuf *b, const int8_t (*d)[2], int n)
 {
-    jb_ch(b, '[');
+    tavi_jb_ch(b, '[');
     for (int i = 0; i < n; i++) {
         if (i)
-            jb_ch(b, ',');
-        jb_offset(b, d[i]);
+            tavi_jb_ch(b, ',');
+        tavi_jb_offset(b, d[i]);
     }
-    jb_ch(b, ']');
+    tavi_jb_ch(b, ']');
 }
 
 /* One group's parts (what is absent is left out; "action" and "squares"
  * always there). */
-static void group_write(jbuf *b, const pgroup *g)
+static void group_write(tavi_jbuf *b, const pgroup *g)
 {
     const tav_move_parts *k = &g->key;
-    JB_LIT(b, "{\"action\":");
-    jb_strn(b, k->action, sizeof k->action);
-    JB_LIT(b, ",\"squares\":");
+    TAVI_JB_LIT(b, "{\"action\":");
+    tavi_jb_strn(b, k->action, sizeof k->action);
+    TAVI_JB_LIT(b, ",\"squares\":");
     offsets_write(b, (const int8_t(*)[2])k->squares, k->nsquares);
     if (k->piece[0]) {
-        JB_LIT(b, ",\"piece\":");
-        jb_strn(b, k->piece, sizeof k->piece);
+        TAVI_JB_LIT(b, ",\"piece\":");
+        tavi_jb_strn(b, k->piece, sizeof k->piece);
     }
     if (k->from[0] != 127) {
-        JB_LIT(b, ",\"from\":");
-        jb_offset(b, k->from);
+        TAVI_JB_LIT(b, ",\"from\":");
+        tavi_jb_offset(b, k->from);
     }
     if (k->to[0] != 127) {
-        JB_LIT(b, ",\"to\":");
-        jb_offset(b, k->to);
+        TAVI_JB_LIT(b, ",\"to\":");
+        tavi_jb_offset(b, k->to);
     }
     if (k->nmarked) {
-        JB_LIT(b, ",\"marked\":");
+        TAVI_JB_LIT(b, ",\"marked\":");
         offsets_write(b, (const int8_t(*)[2])k->marked, k->nmarked);
     }
     if (k->rotation >= 0) {
-        JB_LIT(b, ",\"rotation\":");
-        jb_int(b, k->rotation);
+        TAVI_JB_LIT(b, ",\"rotation\":");
+        tavi_jb_int(b, k->rotation);
     }
     if (k->side == TAV_WHITE || k->side == TAV_BLACK) {
-        JB_LIT(b, ",\"side\":");
-        jb_str(b, tav_side_name(k->side));
+        TAVI_JB_LIT(b, ",\"side\":");
+        tavi_jb_str(b, tav_side_name(k->side));
     }
 }
 
 /* `legal` and `legalGroups` for the n moves lm: 0, or -1 on no memory. */
-static int legal_write(jbuf *b, const tav_session *s, const tav_move *lm, int n)
+static int legal_write(tavi_jbuf *b, const tav_session *s, const tav_move *lm, int n)
 {
-    JB_LIT(b, ",\"legal\":[");
+    TAVI_JB_LIT(b, ",\"legal\":[");
     if (n == 0) {
-        JB_LIT(b, "],\"legalGroups\":[]");
+        TAVI_JB_LIT(b, "],\"legalGroups\":[]");
         return 0;
     }
     pgroup *grp = malloc(sizeof *grp * (size_t)n);
@@ -617,30 +263,30 @@ static int legal_write(jbuf *b, const tav_session *s, const tav_move *lm, int n)
         char text[TAV_MOVE_TEXT];
         int k = tav_session_move_str(s, lm[order[i]], text, sizeof text);
         if (i)
-            jb_ch(b, ',');
-        jb_strn(b, text, k > 0 ? (size_t)k : 0);
+            tavi_jb_ch(b, ',');
+        tavi_jb_strn(b, text, k > 0 ? (size_t)k : 0);
     }
-    JB_LIT(b, "],\"legalGroups\":[");
+    TAVI_JB_LIT(b, "],\"legalGroups\":[");
     for (int gi = 0, i = 0; gi < ng; gi++) {
         if (gi)
-            jb_ch(b, ',');
+            tavi_jb_ch(b, ',');
         group_write(b, &grp[gi]);
         if (grp[gi].anchored) {
-            JB_LIT(b, ",\"at\":[");
+            TAVI_JB_LIT(b, ",\"at\":[");
             for (int m = 0; m < grp[gi].count; m++, i++) {
                 if (m)
-                    jb_ch(b, ',');
-                jb_square(b, anchor[order[i]][0], anchor[order[i]][1]);
+                    tavi_jb_ch(b, ',');
+                tavi_jb_square(b, anchor[order[i]][0], anchor[order[i]][1]);
             }
-            jb_ch(b, ']');
+            tavi_jb_ch(b, ']');
         } else {
-            JB_LIT(b, ",\"count\":");
-            jb_int(b, grp[gi].count);
+            TAVI_JB_LIT(b, ",\"count\":");
+            tavi_jb_int(b, grp[gi].count);
             i += grp[gi].count;
         }
-        jb_ch(b, '}');
+        tavi_jb_ch(b, '}');
     }
-    jb_ch(b, ']');
+    tavi_jb_ch(b, ']');
     free(grp), free(of), free(order), free(anchor), free(start), free(slot);
     return 0;
 }
@@ -649,7 +295,7 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
 {
     const tav_game *tg = tav_session_game(s);
     int ply = tav_session_ply(s);
-    jbuf b = {0};
+    tavi_jbuf b = {0};
     char opts[1024];
     tav_session_public_options(s, opts, sizeof opts);
     tav_result r;
@@ -660,181 +306,105 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
         r.over = 1;
         r.winner = strcmp(g->end, "abort") == 0 ? TAV_NONE : g->end_winner;
     }
-    JB_LIT(&b, "{\"id\":");
-    jb_str(&b, g->id);
-    JB_LIT(&b, ",\"game\":");
-    jb_str(&b, tg->name);
-    JB_LIT(&b, ",\"options\":");
-    jb_str(&b, opts);
-    JB_LIT(&b, ",\"white\":");
-    jb_str(&b, g->player[0]);
-    JB_LIT(&b, ",\"black\":");
-    jb_str(&b, g->player[1]);
-    JB_LIT(&b, ",\"moves\":[");
+    TAVI_JB_LIT(&b, "{\"id\":");
+    tavi_jb_str(&b, g->id);
+    TAVI_JB_LIT(&b, ",\"game\":");
+    tavi_jb_str(&b, tg->name);
+    TAVI_JB_LIT(&b, ",\"options\":");
+    tavi_jb_str(&b, opts);
+    TAVI_JB_LIT(&b, ",\"white\":");
+    tavi_jb_str(&b, g->player[0]);
+    TAVI_JB_LIT(&b, ",\"black\":");
+    tavi_jb_str(&b, g->player[1]);
+    TAVI_JB_LIT(&b, ",\"moves\":[");
     for (int i = 0; i < ply; i++) {
         if (i)
-            jb_ch(&b, ',');
-        jb_str(&b, tav_session_move_text(s, i));
+            tavi_jb_ch(&b, ',');
+        tavi_jb_str(&b, tav_session_move_text(s, i));
     }
-    JB_LIT(&b, "],\"tomove\":");
-    jb_str(&b, side_or_none(tav_session_to_move(s)));
-    JB_LIT(&b, ",\"over\":");
-    jb_bool(&b, r.over);
-    JB_LIT(&b, ",\"winner\":");
-    jb_str(&b, r.over && r.winner != TAV_NONE ? tav_side_name(r.winner) : "none");
-    JB_LIT(&b, ",\"score\":[");
-    jb_int(&b, r.score[0]);
-    jb_ch(&b, ',');
-    jb_int(&b, r.score[1]);
+    TAVI_JB_LIT(&b, "],\"tomove\":");
+    tavi_jb_str(&b, tavi_json_side_name(tav_session_to_move(s)));
+    TAVI_JB_LIT(&b, ",\"over\":");
+    tavi_jb_bool(&b, r.over);
+    TAVI_JB_LIT(&b, ",\"winner\":");
+    tavi_jb_str(&b, r.over && r.winner != TAV_NONE ? tav_side_name(r.winner) : "none");
+    TAVI_JB_LIT(&b, ",\"score\":[");
+    tavi_jb_int(&b, r.score[0]);
+    tavi_jb_ch(&b, ',');
+    tavi_jb_int(&b, r.score[1]);
     /* The legal moves this viewer may see (none unless it is the seat to
      * act), in groups of the same parts. */
-    JB_LIT(&b, "]");
+    TAVI_JB_LIT(&b, "]");
     tav_move *lm = malloc(sizeof *lm * (size_t)(tg->max_moves > 0 ? tg->max_moves : 1));
     int n = lm ? tav_session_legal(s, viewer, lm) : 0;
     if (!lm || legal_write(&b, s, lm, n) != 0)
         b.failed = 1;
     free(lm);
-    JB_LIT(&b, ",\"ply\":");
-    jb_int(&b, ply);
-    JB_LIT(&b, ",\"seat\":");
-    jb_side_or_null(&b, viewer);
-    JB_LIT(&b, ",\"resigned\":");
-    jb_side_or_null(&b, tav_session_resigned(s));
-    JB_LIT(&b, ",\"thinking\":");
-    jb_bool(&b, g->thinking);
-    JB_LIT(&b, ",\"view\":");
+    TAVI_JB_LIT(&b, ",\"ply\":");
+    tavi_jb_int(&b, ply);
+    TAVI_JB_LIT(&b, ",\"seat\":");
+    tavi_jb_side_or_null(&b, viewer);
+    TAVI_JB_LIT(&b, ",\"resigned\":");
+    tavi_jb_side_or_null(&b, tav_session_resigned(s));
+    TAVI_JB_LIT(&b, ",\"thinking\":");
+    tavi_jb_bool(&b, g->thinking);
+    TAVI_JB_LIT(&b, ",\"view\":");
     view_at(&b, s, ply, viewer);
     /* Whether a seat may ever take a move back here: only against a
      * computer seat, and never with hidden information (the core). */
-    JB_LIT(&b, ",\"undo\":");
-    jb_bool(&b, g->undo);
-    JB_LIT(&b, ",\"help\":");
-    jb_bool(&b, g->help);
+    TAVI_JB_LIT(&b, ",\"undo\":");
+    tavi_jb_bool(&b, g->undo);
+    TAVI_JB_LIT(&b, ",\"help\":");
+    tavi_jb_bool(&b, g->help);
     /* A deal chosen by the game's creator (Toscana's seed or stacks, through
      * the API): still hidden from both sides, but nobody plays it unaware. */
-    JB_LIT(&b, ",\"dealChosen\":");
-    jb_bool(&b, core_deal_chosen(s));
-    JB_LIT(&b, ",\"rematch\":");
+    TAVI_JB_LIT(&b, ",\"dealChosen\":");
+    tavi_jb_bool(&b, core_deal_chosen(s));
+    TAVI_JB_LIT(&b, ",\"rematch\":");
     if (g->rematch && g->rematch[0])
-        jb_str(&b, g->rematch);
+        tavi_jb_str(&b, g->rematch);
     else
-        JB_LIT(&b, "null");
+        TAVI_JB_LIT(&b, "null");
     /* SPEC "Accounts, the lobby, clocks and ratings". */
-    JB_LIT(&b, ",\"accounts\":{\"white\":");
+    TAVI_JB_LIT(&b, ",\"accounts\":{\"white\":");
     for (int side = 0; side < 2; side++) {
         if (side)
-            JB_LIT(&b, ",\"black\":");
+            TAVI_JB_LIT(&b, ",\"black\":");
         if (g->account[side] && g->account[side][0])
-            jb_str(&b, g->account[side]);
+            tavi_jb_str(&b, g->account[side]);
         else
-            JB_LIT(&b, "null");
+            TAVI_JB_LIT(&b, "null");
     }
-    JB_LIT(&b, "},\"rated\":");
-    jb_bool(&b, g->rated);
-    JB_LIT(&b, ",\"end\":");
+    TAVI_JB_LIT(&b, "},\"rated\":");
+    tavi_jb_bool(&b, g->rated);
+    TAVI_JB_LIT(&b, ",\"end\":");
     if (!r.over)
-        JB_LIT(&b, "null");
+        TAVI_JB_LIT(&b, "null");
     else if (forced)
-        jb_str(&b, g->end);
+        tavi_jb_str(&b, g->end);
     else
-        jb_str(&b, tav_session_resigned(s) != TAV_NONE ? "resign" : "normal");
+        tavi_jb_str(&b, tav_session_resigned(s) != TAV_NONE ? "resign" : "normal");
     /* Extension: a draw offered, a take-back asked (the side, or null). */
-    JB_LIT(&b, ",\"offers\":{\"draw\":");
-    jb_side_or_null(&b, g->draw_offer);
-    JB_LIT(&b, ",\"takeback\":");
-    jb_side_or_null(&b, g->takeback_offer);
-    JB_LIT(&b, ",\"rematch\":");
-    jb_side_or_null(&b, g->rematch_offer);
+    TAVI_JB_LIT(&b, ",\"offers\":{\"draw\":");
+    tavi_jb_side_or_null(&b, g->draw_offer);
+    TAVI_JB_LIT(&b, ",\"takeback\":");
+    tavi_jb_side_or_null(&b, g->takeback_offer);
+    TAVI_JB_LIT(&b, ",\"rematch\":");
+    tavi_jb_side_or_null(&b, g->rematch_offer);
     /* Extension: the side whose absence ended it (abort: it did not make
      * its first move; abandon: it left), else null. */
-    JB_LIT(&b, "},\"absent\":");
-    jb_side_or_null(&b, r.over && forced ? g->absent : -1);
-    JB_LIT(&b, ",\"clock\":null");
-    jb_ch(&b, '}');
-    return jb_done(&b);
-}
-
-/* Levels named in words, 1..10. */
-static const char *const level_names[] = {
-    "beginner", "novice", "casual", "club player", "good club player",
-    "strong", "expert", "master", "grandmaster", "full strength",
-};
-
-/* A string, or null for none. */
-static json_t *string_or_null(const char *t)
-{
-    return t ? json_string(t) : json_null();
-}
-
-/* What a game's table says for people (docs/server-api.md, /api/meta): its
- * title, pitch, score words, its option menu, the note on sides and the
- * rules, added to the game's meta object o. */
-static void meta_words(json_t *o, const tav_game *g)
-{
-    json_object_set_new(o, "title", json_string(g->title ? g->title : g->name));
-    json_object_set_new(o, "pitch", json_string(g->pitch ? g->pitch : ""));
-    json_object_set_new(o, "scoreWords", json_string(g->score_words ? g->score_words : ""));
-    json_object_set_new(o, "scoreWins",
-                        json_string(g->score_wins == TAV_SCORE_HIGHER_WINS  ? "higher"
-                                    : g->score_wins == TAV_SCORE_LOWER_WINS ? "lower"
-                                                                            : "none"));
-    json_t *menu = json_null();
-    const tav_choice *ch = g->menu;
-    if (ch && ch->key && ch->values) {
-        json_t *choices = json_array();
-        for (int k = 0; ch->values[k]; k++)
-            json_array_append_new(choices, json_pack("{s:s,s:s}", "value", ch->values[k], "label",
-                                                     ch->labels && ch->labels[k] ? ch->labels[k]
-                                                                                 : ch->values[k]));
-        menu = json_pack("{s:s,s:s,s:o,s:o}", "key", ch->key, "question",
-                         ch->question ? ch->question : "", "note", string_or_null(ch->note),
-                         "choices", choices);
-    }
-    json_object_set_new(o, "menu", menu);
-    json_object_set_new(o, "sideNote", string_or_null(g->side_note));
-    json_t *rules = json_array();
-    for (int k = 0; g->rules && g->rules[k].heading; k++)
-        json_array_append_new(rules, json_pack("{s:s,s:s}", "heading", g->rules[k].heading, "text",
-                                               g->rules[k].text ? g->rules[k].text : ""));
-    json_object_set_new(o, "rules", rules);
+    TAVI_JB_LIT(&b, "},\"absent\":");
+    tavi_jb_side_or_null(&b, r.over && forced ? g->absent : -1);
+    TAVI_JB_LIT(&b, ",\"clock\":null");
+    tavi_jb_ch(&b, '}');
+    return tavi_jb_done(&b);
 }
 
 char *json_meta(void)
 {
-    json_t *games = json_array();
-    for (int i = 0; i < tav_game_count(); i++) {
-        const tav_game *g = tav_game_at(i);
-        json_t *samples = json_array();
-        if (g->samples)
-            for (int k = 0; g->samples[k]; k++)
-                json_array_append_new(samples, json_string(g->samples[k]));
-        /* The levels' measured ratings (random = 0; null: not rated yet). */
-        json_t *ratings = json_array();
-        for (int l = 1; l <= 10; l++) {
-            int r = tav_level_rating(g, l);
-            json_array_append_new(ratings, r >= 0 ? json_integer(r) : json_null());
-        }
-        json_t *o = json_pack("{s:s,s:o,s:o}", "name", g->name, "options", samples, "ratings",
-                              ratings);
-        meta_words(o, g);
-        json_array_append_new(games, o);
-    }
-    json_t *players = json_array();
-    json_array_append_new(players, json_string("human"));
-    const char *const *tp = tav_players();
-    for (int i = 0; tp && tp[i]; i++)
-        json_array_append_new(players, json_string(tp[i]));
-    json_t *levels = json_array();
-    for (int i = 0; i < 10; i++)
-        json_array_append_new(levels, json_pack("{s:i,s:s,s:s}", "level", i + 1, "name",
-                                                level_names[i], "player", ""));
-    for (int i = 0; i < 10; i++) {
-        char spec[24];
-        snprintf(spec, sizeof spec, "ai:level=%d", i + 1);
-        json_object_set_new(json_array_get(levels, (size_t)i), "player", json_string(spec));
-    }
-    return dump(json_pack("{s:o,s:o,s:o}", "games", games, "players", players, "levels",
-                          levels));
+    tavi_jbuf b = {0};
+    tavi_json_meta(&b);
+    return tavi_jb_done(&b);
 }
 
 char *json_analysis(const tav_session *s, const analysis *an)

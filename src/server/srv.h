@@ -289,21 +289,53 @@ char *json_game_copy(core *C, game *g, int viewer, size_t *len);
  * accounts with a lobby or game socket open, each once, at most max names. */
 json_t *json_online(srv *S, int max);
 
-/* ---- serve.c ---- */
+/* ---- flush.c ---- */
 /* After a write: hand the batch to the core's writer once the loop has
  * read what is waiting. */
 void srv_dirty(srv *S);
 void srv_flush(srv *S);
 void srv_log(const srv *S, const char *fmt, ...);
 
-/* ---- http.c ---- */
-gview *gview_of(game *g);                    /* the edge's data of g, made when new */
-void live_broadcast(srv *S, game *g);
+/* ---- http.c: requests, answers, connections, the protocol callback ---- */
 void http_reply_ready(conn *c, reply *r);
 /* Batch n is settled: send what waited for it, or (failed) answer 503 and
  * drop the live messages that would tell of it. */
 void http_committed(srv *S, long n, int ok);
 void http_conns_free(srv *S);        /* after the loop: the connection counts */
+extern const struct lws_protocols *const srv_protocols;
+/* SIGTERM's drain: whether answers still wait for a commit; close every
+ * WebSocket with 1001 once its queue is sent. */
+int http_answers_pending(const srv *S);
+void http_close_sockets(srv *S);
+void http_respond(conn *c, int status, const char *ctype, char *body, size_t len);
+
+/* ---- request.c: what a request carries (HTTP and live sockets alike) ---- */
+srv *http_server_of(struct lws *wsi);
+peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
+/* Whether addr is the proxy in front (--behind-proxy): its clients count. */
+int http_trusted_proxy(const srv *S, const char *addr);
+int http_host_allowed(srv *S, struct lws *wsi);
+int http_foreign_origin(struct lws *wsi);
+const char *http_url_arg(struct lws *wsi, const char *name, char *out, size_t n);
+const char *http_session_token(struct lws *wsi, char *out, size_t n);
+
+/* ---- files.c: the page's files, from memory ---- */
+/* The answer to a request for `path` (method 'G' for GET): its status,
+ * type and body; `shared` when the body is the cache's own bytes (never
+ * freed with the answer). */
+typedef struct file_answer {
+    int status;
+    const char *ctype;
+    char *body;
+    size_t len;
+    int shared;
+} file_answer;
+void files_answer(srv *S, int method, const char *path, file_answer *a);
+void http_files_free(srv *S);
+
+/* ---- sockets.c: the live sockets, presence, the lobby's messages ---- */
+gview *gview_of(game *g);   /* (json.c) the edge's data of g, made when new */
+void live_broadcast(srv *S, game *g);
 /* Live sockets silent for half of --live-idle (SRV_IDLE_SECS) are pinged,
  * and closed after all of it, each a little later than that by its own
  * jitter (called a few times a second). */
@@ -314,13 +346,12 @@ void lobby_broadcast(srv *S);
 void lobby_started(srv *S, const char *account, const char *game_id);
 /* Whether the account has a lobby or game socket open on this instance. */
 int srv_account_present(srv *S, const char *account);
-void http_files_free(srv *S);
-peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
 void http_seeks_lapse(srv *S);   /* seeks whose owner has no lobby socket lapse */
-extern const struct lws_protocols *const srv_protocols;
-/* SIGTERM's drain: whether answers still wait for a commit; close every
- * WebSocket with 1001 once its queue is sent. */
-int http_answers_pending(const srv *S);
-void http_close_sockets(srv *S);
+/* The socket's side of the protocol callback (http.c). */
+void ws_open(srv *S, conn *c, struct lws *wsi);
+int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len);
+int ws_writable(srv *S, conn *c, struct lws *wsi);
+void ws_closed(srv *S, conn *c);
+void ws_msg_unref(msg *m);
 
 #endif

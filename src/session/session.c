@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/core.h"
+#include "base/base.h"
 #include "tavoliere_record.h"
 #include "session/explain.h"
 #include "tavoliere_session.h"
@@ -463,6 +463,44 @@ tav_status tav_session_play_text(tav_session *s, const char *text, char *err, si
     }
     free(list);
     return st;
+}
+
+/* Every check before a seat's move, in the order a seat hears of them. */
+tav_status tav_session_play_as(tav_session *s, int side, int ply, int max_plies,
+                               const char *text, int *repeated, char *err, size_t errlen)
+{
+    if (repeated)
+        *repeated = 0;
+    int now = s->ply;
+    if (ply < now && ply >= 0) {
+        /* A retry of a move already played answers as the first time. */
+        const void *then = state_ptr(s, ply);
+        if (text && strcmp(tav_session_move_text(s, ply), text) == 0 &&
+            s->g->to_move(then) == side) {
+            if (repeated)
+                *repeated = 1;
+            return TAV_OK;
+        }
+    }
+    if (ply != now) {
+        tavi_bprintf(err, errlen, "stale ply %d: %d moves were played", ply, now);
+        return TAV_E_ILLEGAL;
+    }
+    tav_result r;
+    tav_session_result(s, &r);
+    if (r.over) {
+        set_err(err, errlen, "the game is over");
+        return TAV_E_OVER;
+    }
+    if (tav_session_to_move(s) != side) {
+        set_err(err, errlen, "it is not your turn");
+        return TAV_E_ILLEGAL;
+    }
+    if (max_plies > 0 && now >= max_plies) {
+        tavi_bprintf(err, errlen, "a game on this server has at most %d moves", max_plies);
+        return TAV_E_OVER;
+    }
+    return tav_session_play_text(s, text, err, errlen);
 }
 
 tav_status tav_session_play(tav_session *s, tav_move m)

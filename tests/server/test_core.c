@@ -512,9 +512,9 @@ static void accounts(core *C, seen *s)
               s->waiter == (void *)0x5,
           "sign up: an account and a session token", r.err);
     char name[STORE_NAME_LEN] = "";
-    check(core_session(C, r.token, name) == 1 && strcmp(name, "Ann-1") == 0,
+    check(core_signin_who(C, r.token, name) == 1 && strcmp(name, "Ann-1") == 0,
           "the session stands for the account", name);
-    check(core_session(C, "nonsense", name) == 0, "a made-up token stands for nobody", NULL);
+    check(core_signin_who(C, "nonsense", name) == 0, "a made-up token stands for nobody", NULL);
     store_account a;
     check(C->st->ops->get_account(C->st, "ann-1", &a, err, sizeof err) == 1 &&
               strncmp(a.pwhash, "$argon2id$", 10) == 0,
@@ -540,9 +540,9 @@ static void accounts(core *C, seen *s)
                      err);
     char tok2[48];
     snprintf(tok2, sizeof tok2, "%s", r.token);
-    check(r.status == CORE_OK && strcmp(r.name, "Ann-1") == 0 && core_session(C, tok2, name) == 1,
+    check(r.status == CORE_OK && strcmp(r.name, "Ann-1") == 0 && core_signin_who(C, tok2, name) == 1,
           "sign in (any letter case): a second session", r.err);
-    check(core_logout(C, tok2) == CORE_OK && commit(C) == 0 && core_session(C, tok2, name) == 0,
+    check(core_logout(C, tok2) == CORE_OK && commit(C) == 0 && core_signin_who(C, tok2, name) == 0,
           "sign out: that session no longer works", NULL);
     peer *q = peer_get(C, "10.0.0.10");
     for (int i = 0; i < 9; i++)
@@ -704,7 +704,7 @@ static void signin_limits(core *C, seen *s)
     snprintf(what, sizeof what, "%d sign-ins after the sign-up: %d sessions kept (at most %d), the "
              "oldest ended", signed_in, nsess, CORE_SESSIONS_PER_ACCOUNT);
     check(signed_in == CORE_LOGINS_PER_ACCOUNT && nsess == CORE_SESSIONS_PER_ACCOUNT &&
-              core_session(C, first, name) == 0 && core_session(C, last, name) == 1,
+              core_signin_who(C, first, name) == 0 && core_signin_who(C, last, name) == 1,
           what, err);
     r = account_call(C, s, core_login(C, peer_get(C, "10.5.2.1"), (void *)0x7, "Many-1",
                                       "a long password", NULL, &j, err, sizeof err), err);
@@ -729,8 +729,8 @@ static void signin_limits(core *C, seen *s)
                                          sizeof err),
                      err);
     check(r.status == CORE_OK && r.token[0] && strcmp(r.token, t1) != 0 &&
-              core_session(C, t1, name) == 0 && core_session(C, t2, name) == 0 &&
-              core_session(C, r.token, name) == 1,
+              core_signin_who(C, t1, name) == 0 && core_signin_who(C, t2, name) == 0 &&
+              core_signin_who(C, r.token, name) == 1,
           "a password change: both old sessions end, the new token works", r.err);
     sodium_memzero(&r, sizeof r);
 }

@@ -844,7 +844,7 @@ core_status core_logout(core *C, const char *token)
     return rc == 0 ? CORE_OK : CORE_UNAVAILABLE;
 }
 
-int core_session(core *C, const char *token, char name[STORE_NAME_LEN])
+int core_signin_who(core *C, const char *token, char name[STORE_NAME_LEN])
 {
     if (!token || !token[0] || strlen(token) > 64)
         return 0;
@@ -872,10 +872,10 @@ int core_session(core *C, const char *token, char name[STORE_NAME_LEN])
 typedef struct sess_ctx {
     unsigned char current[STORE_HASH_LEN];
     int has_current;
-    const char *want;          /* core_end_session: the id sought */
+    const char *want;          /* core_signin_end: the id sought */
     unsigned char found[STORE_HASH_LEN];
     int hit;
-    void (*fn)(void *ctx, const core_session_info *s);
+    void (*fn)(void *ctx, const core_signin_info *s);
     void *ctx;
 } sess_ctx;
 
@@ -900,15 +900,15 @@ static int sess_each(void *ctx, const unsigned char *hash, int64_t created, int6
         }
         return 0;
     }
-    core_session_info s = {id, created, expires, last_used > created ? last_used : created, ua,
+    core_signin_info s = {id, created, expires, last_used > created ? last_used : created, ua,
                            x->has_current &&
                                sodium_memcmp(hash, x->current, STORE_HASH_LEN) == 0};
     x->fn(x->ctx, &s);
     return 0;
 }
 
-int core_sessions(core *C, const char *name, const char *token,
-                  void (*fn)(void *ctx, const core_session_info *s), void *ctx)
+int core_signins_each(core *C, const char *name, const char *token,
+                      void (*fn)(void *ctx, const core_signin_info *s), void *ctx)
 {
     sess_ctx x;
     memset(&x, 0, sizeof x);
@@ -946,7 +946,7 @@ void core_account_lang(core *C, const char *name, char out[4])
         snprintf(out, 4, "%s", a.lang);
 }
 
-core_status core_end_session(core *C, const char *name, const char *id)
+core_status core_signin_end(core *C, const char *name, const char *id)
 {
     sess_ctx x;
     memset(&x, 0, sizeof x);

@@ -461,24 +461,25 @@ int core_password_common(const char *pw);
 void core_device(const char *ua, char *out, size_t outlen);
 /* End a session (its token): CORE_OK once queued, CORE_UNAVAILABLE. */
 core_status core_logout(core *C, const char *token);
-/* An account's unexpired sessions, newest first: each with an id for
+/* Sign-ins (the cookie's sessions, not a game's tav_session).
+ * An account's unexpired sign-ins, newest first: each with an id for
  * people (its hash's first 8 bytes in hex) and whether it is `token`'s. */
-typedef struct core_session_info {
+typedef struct core_signin_info {
     const char *id;
     int64_t created, expires, last_used;
     const char *ua;      /* as the browser said it ("" unknown) */
     int current;
-} core_session_info;
-int core_sessions(core *C, const char *name, const char *token,
-                  void (*fn)(void *ctx, const core_session_info *s), void *ctx);
-/* End one of the account's sessions by its id: CORE_OK, CORE_NOTFOUND. */
-core_status core_end_session(core *C, const char *name, const char *id);
+} core_signin_info;
+int core_signins_each(core *C, const char *name, const char *token,
+                      void (*fn)(void *ctx, const core_signin_info *s), void *ctx);
+/* End one of the account's sign-ins by its id: CORE_OK, CORE_NOTFOUND. */
+core_status core_signin_end(core *C, const char *name, const char *id);
 /* The account's language (SPEC "Languages"): set ("it" or "en"; else
  * CORE_BADREQ), read ("" for none). */
 core_status core_set_lang(core *C, const char *name, const char *lang);
 void core_account_lang(core *C, const char *name, char out[4]);
-/* The account a session token stands for: 1 with its name, 0 none. */
-int core_session(core *C, const char *token, char name[STORE_NAME_LEN]);
+/* The account a sign-in token stands for: 1 with its name, 0 none. */
+int core_signin_who(core *C, const char *token, char name[STORE_NAME_LEN]);
 int core_mover_at(const game *g, int ply);
 /* A stamp that changes whenever what a viewer sees of g may change. */
 unsigned long core_stamp(const game *g);
@@ -522,9 +523,14 @@ core_status core_resign(core *C, game *g, const core_cred *who, char *err, size_
 core_status core_seek(core *C, const char *account, const store_seek *want, char id[STORE_ID_LEN],
                       char *err, size_t errlen);
 /* The open seeks `viewer` (an account, or NULL) may see: all but others'
- * challenges. */
-void core_seeks_each(core *C, const char *viewer, void (*fn)(void *ctx, const store_seek *s),
-                     void *ctx);
+ * challenges, each with its owner's rating in its game (1500 unrated). */
+void core_seeks_each(core *C, const char *viewer,
+                     void (*fn)(void *ctx, const store_seek *s, double rating), void *ctx);
+/* An account's ratings, one per game played rated. */
+void core_ratings_each(core *C, const char *name,
+                       int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx);
+/* Whether a rating is still provisional (its deviation is large). */
+int core_rating_provisional(const store_rating *r);
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen);
 /* Whether an open challenge (seen by its two players only) involves
  * `account` (NULL: any). */

@@ -69,4 +69,64 @@ void results_game_ended(core *C, game *g);
 /* lobby.c: a valid clock (a real-time one, days a move, or none: 0 0 0). */
 int lobby_clock_ok(const store_seek *s);
 
+/* ---- shared between the core's files (games.c and its rooms) ---- */
+
+/* What offers_store writes, kept to put back when it fails. */
+typedef struct offer_keep {
+    int draw, takeback, rematch, absent, spent[3];
+} offer_keep;
+
+/* games.c: the table of games in memory, loading, claims between instances */
+void game_changed(game *g);
+int game_claim(core *C, game *g);
+int game_refresh(core *C, game *g, int must);
+int game_store_status(const game *g);
+int game_computer_to_act(const game *g);
+void game_tell(core *C, game *g);
+void game_free(core *C, game *g);
+void game_release_claim(core *C, game *g);
+void games_insert(core *C, game *g);
+game *games_find(core *C, const char *id);
+/* jobs.c: searches on the workers, the watchdog, the loop's tick */
+void jobs_batch_failed(core *C, game *g, int created);
+void jobs_kick(core *C, game *g);
+void jobs_done(void *ctx, const tav_answer *a);
+void jobs_cancel(core *C, job *j);
+job *jobs_submit(core *C, int kind, game *g, const tav_session *s, const char *player, tav_budget *b,
+                 int priority);
+void jobs_sweep(core *C);
+void jobs_test_clock_read(core *C);
+void jobs_done_push(core *C, job *j);
+/* offers.c: offers between two people */
+int offers_store(core *C, game *g, const offer_keep *k);
+offer_keep offers_keep(const game *g);
+void offers_unpack(game *g, int draw_col, int takeback_col);
+int offers_write(core *C, game *g, int draw, int takeback);
+int offers_counted(core *C, const char *account);
+/* clocks.c: clocks, flags and claims */
+void clock_list(core *C, game *g);
+void clock_tick(core *C);
+int clock_flag(core *C, game *g, int side, int noshow);
+int clock_on(const game *g);
+int clock_flag_fallen(const game *g, int64_t now_ms, int *noshow);
+int clock_end_by_server(core *C, game *g, const char *end, int winner);
+void clock_rebuild(game *g);
+/* moves.c: a move committed, what follows a change */
+int moves_commit(core *C, game *g, const char *text, char *err, size_t errlen);
+int moves_record(core *C, game *g, int ply, char *err, size_t errlen);
+void moves_after_change(core *C, game *g);
+/* analysis.c: a game that ends, analyses */
+void analysis_finished(core *C, game *g);
+void analysis_answer(core *C, job *j);
+/* records.c: the slow thread, records checked on it */
+void records_made(core *C, job *j);
+void *records_thread(void *arg);
+/* create.c: new games */
+core_status create_allowed(core *C, peer *by, const char *const player[2], char *err,
+                           size_t errlen);
+extern const char create_players_msg[];
+int create_computer_accounts(core *C, char *err, size_t errlen);
+core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by, int local,
+                        const game *seats_of, core_made *m);
+
 #endif

@@ -17,6 +17,7 @@
 
 #include <sodium.h>
 
+#include "server/core/glicko.h"
 #include "server/core/internal.h"
 #include "server/core/writer.h"
 
@@ -236,8 +237,8 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
     return CORE_CREATED;
 }
 
-void core_seeks_each(core *C, const char *viewer, void (*fn)(void *ctx, const store_seek *s),
-                     void *ctx)
+void core_seeks_each(core *C, const char *viewer,
+                     void (*fn)(void *ctx, const store_seek *s, double rating), void *ctx)
 {
     lobby_ready(C);
     for (lobby_seek *k = C->seeks; k; k = k->next) {
@@ -247,9 +248,23 @@ void core_seeks_each(core *C, const char *viewer, void (*fn)(void *ctx, const st
         if (k->s.to[0] && (!viewer || !viewer[0] ||
                            (strcasecmp(viewer, k->s.to) != 0 && strcasecmp(viewer, k->s.by) != 0)))
             continue;
-        fn(ctx, &k->s);
+        store_rating sr;
+        char err[256];
+        double rating = 1500;
+        if (C->st->ops->get_rating(C->st, k->s.by, k->s.game, &sr, err, sizeof err) == 1)
+            rating = sr.rating;
+        fn(ctx, &k->s, rating);
     }
 }
+
+void core_ratings_each(core *C, const char *name,
+                       int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx)
+{
+    char err[256];
+    C->st->ops->each_rating(C->st, name, fn, ctx, err, sizeof err);
+}
+
+int core_rating_provisional(const store_rating *r) { return r->rd > GLICKO_PROVISIONAL_RD; }
 
 core_status core_unseek(core *C, const char *account, const char *id, char *err, size_t errlen)
 {

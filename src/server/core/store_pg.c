@@ -36,6 +36,7 @@
 #include <libpq-fe.h>
 
 #include "server/core/store.h"
+#include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
 #define PG_SCHEMA 11
@@ -151,18 +152,6 @@ static const pg_migration migrations[] = {
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
-enum {
-    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_ADD_MOVE, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
-    Q_GET_GAME, Q_GET_MOVES, Q_UNFINISHED,
-    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_SET_LANG, Q_INS_SESSION, Q_GET_SESSION,
-    Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
-    Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
-    Q_SET_GAME_RATINGS, Q_SET_OFFERS,
-    Q_GAME_STAMP, Q_UNCLAIMED,
-    Q_GUARD_RESERVE, Q_GUARD_SETTLE,
-    Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
-    NQ
-};
 
 static const char *const queries[NQ] = {
     [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
@@ -267,29 +256,9 @@ static const char *const queries[NQ] = {
     [Q_SET_VERSION] = "UPDATE schema_version SET version = $1",
 };
 
-typedef struct pg_store {
-    store base;              /* first: a pg_store is a store */
-    PGconn *conn;
-    char prepared[NQ];       /* prepared on this connection (cleared by a reset) */
-    int in_tx;               /* a batch is open: BEGIN sent, writes wait for flush */
-    int sp_held;             /* the last operation's savepoint is not released yet */
-    int batch_lost;          /* the open batch died with the connection: flush says so */
-    int was_lost;            /* the connection was reset since wait_notify last looked */
-    char **claims;           /* the keys this connection holds */
-    int nclaims, capclaims;
-    char **channels;         /* LISTENed (again after a reset) */
-    int nchannels, capchannels;
-    int64_t trips, bytes_out, bytes_in;
-    /* The stamp (xmin) of the game the open batch's last write left, when
-     * that write was a move (it returns it): the writer's game_stamp then
-     * costs no round trip.  Any other write forgets it. */
-    char stamp_id[STORE_ID_LEN];
-    int64_t stamp_val;
-    int stamp_ok;
-} pg_store;
 
 /* A text result: copied into err with the URI's password (if any) masked. */
-static void set_err(pg_store *st, char *err, size_t errlen, const char *what, const char *msg)
+void pg_set_err(pg_store *st, char *err, size_t errlen, const char *what, const char *msg)
 {
     if (!err || errlen == 0)
         return;
@@ -306,7 +275,7 @@ static void set_err(pg_store *st, char *err, size_t errlen, const char *what, co
 }
 
 /* The connection is gone: the batch with it, the statements, the claims. */
-static void lost(pg_store *st)
+void pg_lost(pg_store *st)
 {
     if (st->in_tx) {
         st->in_tx = 0;
@@ -345,13 +314,13 @@ static int simple(pg_store *st, const char *sql, const char *what, char *err, si
     st->bytes_out += (int64_t)strlen(sql);
     int ok = r && res_ok(r);
     if (!ok)
-        set_err(st, err, errlen, what,
+        pg_set_err(st, err, errlen, what,
                 r ? PQresultErrorMessage(r) : PQerrorMessage(st->conn));
     if (r)
         count_in(st, r);
     PQclear(r);
     if (!ok && PQstatus(st->conn) != CONNECTION_OK)
-        lost(st);
+        pg_lost(st);
     return ok ? 0 : -1;
 }
 
@@ -359,15 +328,15 @@ static int simple(pg_store *st, const char *sql, const char *what, char *err, si
 static int setup(pg_store *st, char *err, size_t errlen);
 
 /* The connection, reset once if it was lost: 0 usable, -1 not (with a message). */
-static int ensure(pg_store *st, char *err, size_t errlen)
+int pg_ensure(pg_store *st, char *err, size_t errlen)
 {
     if (PQstatus(st->conn) == CONNECTION_OK)
         return 0;
-    lost(st);
+    pg_lost(st);
     PQreset(st->conn);
     st->trips++;
     if (PQstatus(st->conn) != CONNECTION_OK) {
-        set_err(st, err, errlen, "database connection lost", PQerrorMessage(st->conn));
+        pg_set_err(st, err, errlen, "database connection lost", PQerrorMessage(st->conn));
         return -1;
     }
     return setup(st, err, errlen);
@@ -406,19 +375,8 @@ static int utf8_ok(const char *s)
     return 1;
 }
 
-#define MAXP 17
-#define BAD_TEXT (-3)
 
-/* A statement's parameters, built from a format: 't' text, 'i' int64_t,
- * 'd' double, 'h' a STORE_HASH_LEN hash (sent as binary bytea). */
-typedef struct params {
-    int n;
-    const char *val[MAXP];
-    int len[MAXP], form[MAXP];
-    char num[MAXP][32];
-} params;
-
-static void params_v(params *p, const char *fmt, va_list ap)
+void pg_params_v(params *p, const char *fmt, va_list ap)
 {
     p->n = 0;
     for (; fmt[p->n] && p->n < MAXP; p->n++) {
@@ -450,17 +408,17 @@ static void params_v(params *p, const char *fmt, va_list ap)
  * PQclear), STORE_CONFLICT when a constraint refused it (a key taken),
  * BAD_TEXT for text that is not UTF-8 (nothing sent), -1 an error with a
  * message. */
-static int run_p(pg_store *st, int q, PGresult **out, const char *what, char *err, size_t errlen,
+int pg_run_p(pg_store *st, int q, PGresult **out, const char *what, char *err, size_t errlen,
                  const params *p)
 {
     if (out)
         *out = NULL;
     for (int i = 0; i < p->n; i++)
         if (p->form[i] == 0 && !utf8_ok(p->val[i])) {
-            set_err(st, err, errlen, what, "text that is not UTF-8");
+            pg_set_err(st, err, errlen, what, "text that is not UTF-8");
             return BAD_TEXT;
         }
-    if (ensure(st, err, errlen) != 0)
+    if (pg_ensure(st, err, errlen) != 0)
         return -1;
     char name[16];
     snprintf(name, sizeof name, "tav%d", q);
@@ -470,11 +428,11 @@ static int run_p(pg_store *st, int q, PGresult **out, const char *what, char *er
         st->bytes_out += (int64_t)strlen(queries[q]);
         int ok = pr && res_ok(pr);
         if (!ok)
-            set_err(st, err, errlen, what, pr ? PQresultErrorMessage(pr) : PQerrorMessage(st->conn));
+            pg_set_err(st, err, errlen, what, pr ? PQresultErrorMessage(pr) : PQerrorMessage(st->conn));
         PQclear(pr);
         if (!ok) {
             if (PQstatus(st->conn) != CONNECTION_OK)
-                lost(st);
+                pg_lost(st);
             return -1;
         }
         st->prepared[q] = 1;
@@ -493,26 +451,26 @@ static int run_p(pg_store *st, int q, PGresult **out, const char *what, char *er
     }
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     int conflict = state && strncmp(state, "23", 2) == 0;   /* integrity constraint */
-    set_err(st, err, errlen, what, r ? PQresultErrorMessage(r) : PQerrorMessage(st->conn));
+    pg_set_err(st, err, errlen, what, r ? PQresultErrorMessage(r) : PQerrorMessage(st->conn));
     PQclear(r);
     if (PQstatus(st->conn) != CONNECTION_OK)
-        lost(st);
+        pg_lost(st);
     return conflict ? STORE_CONFLICT : -1;
 }
 
-static int run(pg_store *st, int q, PGresult **out, const char *what, char *err, size_t errlen,
+int pg_run(pg_store *st, int q, PGresult **out, const char *what, char *err, size_t errlen,
                const char *fmt, ...)
 {
     params p;
     va_list ap;
     va_start(ap, fmt);
-    params_v(&p, fmt, ap);
+    pg_params_v(&p, fmt, ap);
     va_end(ap);
-    return run_p(st, q, out, what, err, errlen, &p);
+    return pg_run_p(st, q, out, what, err, errlen, &p);
 }
 
 /* Rows changed by a write. */
-static long changed(PGresult *r) { return r ? strtol(PQcmdTuples(r), NULL, 10) : 0; }
+long pg_changed(PGresult *r) { return r ? strtol(PQcmdTuples(r), NULL, 10) : 0; }
 
 /* ---- batches ---- */
 
@@ -520,12 +478,12 @@ static long changed(PGresult *r) { return r ? strtol(PQcmdTuples(r), NULL, 10) :
  * savepoint.  The savepoint of the operation before, when it succeeded, is
  * released in the same round trip (RELEASE op; SAVEPOINT op): two round
  * trips an operation (savepoint, statement), and COMMIT releases the last. */
-static int wbegin(pg_store *st, char *err, size_t errlen)
+int pg_wbegin(pg_store *st, char *err, size_t errlen)
 {
-    if (ensure(st, err, errlen) != 0)
+    if (pg_ensure(st, err, errlen) != 0)
         return -1;
     if (st->batch_lost) {
-        set_err(st, err, errlen, "write",
+        pg_set_err(st, err, errlen, "write",
                 "the open batch was lost with the database connection (flush reports it)");
         return -1;
     }
@@ -549,7 +507,7 @@ static int wbegin(pg_store *st, char *err, size_t errlen)
 /* Close the operation: kept (rc 0: its savepoint released with the next
  * one's, or by COMMIT) or undone alone (the batch goes on); the
  * operation's answer: 0, STORE_CONFLICT or -1. */
-static int wend(pg_store *st, int rc, char *err, size_t errlen)
+int pg_wend(pg_store *st, int rc, char *err, size_t errlen)
 {
     if (rc == 0) {
         st->sp_held = st->in_tx;
@@ -561,25 +519,25 @@ static int wend(pg_store *st, int rc, char *err, size_t errlen)
     return rc == STORE_CONFLICT ? rc : -1;
 }
 
-/* One write statement as a whole operation: `want` rows changed (-1 any). */
-static int write1(pg_store *st, int q, int want, const char *what, char *err, size_t errlen,
+/* One write statement as a whole operation: `want` rows pg_changed (-1 any). */
+int pg_write1(pg_store *st, int q, int want, const char *what, char *err, size_t errlen,
                   const char *fmt, ...)
 {
     params p;
     va_list ap;
     va_start(ap, fmt);
-    params_v(&p, fmt, ap);
+    pg_params_v(&p, fmt, ap);
     va_end(ap);
-    if (wbegin(st, err, errlen) != 0)
+    if (pg_wbegin(st, err, errlen) != 0)
         return -1;
     PGresult *r = NULL;
-    int rc = run_p(st, q, &r, what, err, errlen, &p);
-    if (rc == 0 && want >= 0 && changed(r) != want) {
+    int rc = pg_run_p(st, q, &r, what, err, errlen, &p);
+    if (rc == 0 && want >= 0 && pg_changed(r) != want) {
         rc = -1;
-        set_err(st, err, errlen, what, "nothing to change");
+        pg_set_err(st, err, errlen, what, "nothing to change");
     }
     PQclear(r);
-    return wend(st, rc, err, errlen);
+    return pg_wend(st, rc, err, errlen);
 }
 
 static int pg_pending(const store *base)
@@ -594,7 +552,7 @@ static int pg_flush(store *base, char *err, size_t errlen)
     st->stamp_ok = 0;
     if (st->batch_lost) {
         st->batch_lost = 0;
-        set_err(st, err, errlen, "commit", "the batch was lost with the database connection");
+        pg_set_err(st, err, errlen, "commit", "the batch was lost with the database connection");
         return -1;
     }
     if (!st->in_tx)
@@ -604,7 +562,7 @@ static int pg_flush(store *base, char *err, size_t errlen)
     char e2[128];
     if (PQtransactionStatus(st->conn) == PQTRANS_INERROR) {
         simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
-        set_err(st, err, errlen, "commit", "the transaction failed and was rolled back");
+        pg_set_err(st, err, errlen, "commit", "the transaction failed and was rolled back");
         return -1;
     }
     PGresult *r = PQexec(st->conn, "COMMIT");
@@ -613,14 +571,14 @@ static int pg_flush(store *base, char *err, size_t errlen)
     /* A COMMIT of a failed transaction answers ROLLBACK. */
     int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0;
     if (!ok)
-        set_err(st, err, errlen, "commit",
+        pg_set_err(st, err, errlen, "commit",
                 r && PQresultStatus(r) != PGRES_COMMAND_OK ? PQresultErrorMessage(r)
                 : r ? "the transaction was rolled back by the database"
                     : PQerrorMessage(st->conn));
     PQclear(r);
     if (!ok) {
         if (PQstatus(st->conn) != CONNECTION_OK)
-            lost(st);
+            pg_lost(st);
         else if (PQtransactionStatus(st->conn) != PQTRANS_IDLE)
             simple(st, "ROLLBACK", "rollback", e2, sizeof e2);
         st->batch_lost = 0;
@@ -647,7 +605,7 @@ static void pg_discard(store *base)
 /* ---- results ---- */
 
 /* A text column copied into a fixed buffer; -1 when NULL or it does not fit. */
-static int col_text(const PGresult *r, int row, int col, char *buf, size_t n)
+int pg_col_text(const PGresult *r, int row, int col, char *buf, size_t n)
 {
     if (PQgetisnull(r, row, col))
         return -1;
@@ -659,17 +617,17 @@ static int col_text(const PGresult *r, int row, int col, char *buf, size_t n)
     return 0;
 }
 
-static int64_t col_i64(const PGresult *r, int row, int col)
+int64_t pg_col_i64(const PGresult *r, int row, int col)
 {
     return (int64_t)strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-static int col_int(const PGresult *r, int row, int col)
+int pg_col_int(const PGresult *r, int row, int col)
 {
     return (int)strtol(PQgetvalue(r, row, col), NULL, 10);
 }
 
-static double col_double(const PGresult *r, int row, int col)
+double pg_col_double(const PGresult *r, int row, int col)
 {
     return strtod(PQgetvalue(r, row, col), NULL);
 }
@@ -681,7 +639,7 @@ static int hexval(int c)
 }
 
 /* A bytea column (text form, hex: \x...) of exactly STORE_HASH_LEN bytes. */
-static int col_hash(const PGresult *r, int row, int col, unsigned char out[STORE_HASH_LEN])
+int pg_col_hash(const PGresult *r, int row, int col, unsigned char out[STORE_HASH_LEN])
 {
     if (PQgetisnull(r, row, col) || PQgetlength(r, row, col) != 2 + 2 * STORE_HASH_LEN)
         return -1;
@@ -700,18 +658,18 @@ static int col_hash(const PGresult *r, int row, int col, unsigned char out[STORE
 /* ---- open, migrate, close ---- */
 
 /* LISTEN on one channel (its name quoted as an identifier). */
-static int listen1(pg_store *st, const char *channel, char *err, size_t errlen)
+int pg_listen1(pg_store *st, const char *channel, char *err, size_t errlen)
 {
     char *id = PQescapeIdentifier(st->conn, channel, strlen(channel));
     if (!id) {
-        set_err(st, err, errlen, "listen", PQerrorMessage(st->conn));
+        pg_set_err(st, err, errlen, "listen", PQerrorMessage(st->conn));
         return -1;
     }
     char sql[256];
     int fits = snprintf(sql, sizeof sql, "LISTEN %s", id) < (int)sizeof sql;
     PQfreemem(id);
     if (!fits) {
-        set_err(st, err, errlen, "listen", "channel name too long");
+        pg_set_err(st, err, errlen, "listen", "channel name too long");
         return -1;
     }
     return simple(st, sql, "listen", err, errlen);
@@ -723,7 +681,7 @@ static int setup(pg_store *st, char *err, size_t errlen)
     if (simple(st, "SET synchronous_commit = on", "settings", err, errlen) != 0)
         return -1;
     for (int i = 0; i < st->nchannels; i++)
-        if (listen1(st, st->channels[i], err, errlen) != 0)
+        if (pg_listen1(st, st->channels[i], err, errlen) != 0)
             return -1;
     return 0;
 }
@@ -741,14 +699,14 @@ static int migrate(pg_store *st, char *err, size_t errlen)
                "migrate: lock", err, errlen) != 0 ||
         simple(st, "CREATE TABLE IF NOT EXISTS schema_version (version integer NOT NULL)",
                "migrate", err, errlen) != 0 ||
-        run(st, Q_GET_VERSION, &r, "schema version", err, errlen, "") != 0)
+        pg_run(st, Q_GET_VERSION, &r, "schema version", err, errlen, "") != 0)
         goto fail;
     if (PQntuples(r) > 0)
-        v = col_int(r, 0, 0);
+        v = pg_col_int(r, 0, 0);
     PQclear(r);
     r = NULL;
     if (v < 0) {
-        if (run(st, Q_INIT_VERSION, NULL, "schema version", err, errlen, "") != 0)
+        if (pg_run(st, Q_INIT_VERSION, NULL, "schema version", err, errlen, "") != 0)
             goto fail;
         v = 0;
     }
@@ -768,14 +726,14 @@ static int migrate(pg_store *st, char *err, size_t errlen)
         snprintf(err, errlen, "database schema version %d: no migration to %d", v, PG_SCHEMA);
         goto fail;
     }
-    if (v != from && run(st, Q_SET_VERSION, NULL, "schema version", err, errlen, "i",
+    if (v != from && pg_run(st, Q_SET_VERSION, NULL, "schema version", err, errlen, "i",
                          (int64_t)v) != 0)
         goto fail;
     r = PQexec(st->conn, "COMMIT");
     st->trips++;
     int ok = r && PQresultStatus(r) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(r), "COMMIT") == 0;
     if (!ok)
-        set_err(st, err, errlen, "migrate: commit",
+        pg_set_err(st, err, errlen, "migrate: commit",
                 r ? PQresultErrorMessage(r) : PQerrorMessage(st->conn));
     PQclear(r);
     return ok ? 0 : -1;
@@ -820,7 +778,7 @@ static store *pg_open(const char *uri, char *err, size_t errlen)
     st->conn = PQconnectdbParams(kw, val, 1);
     st->trips++;
     if (!st->conn || PQstatus(st->conn) != CONNECTION_OK) {
-        set_err(st, err, errlen, "cannot connect to PostgreSQL",
+        pg_set_err(st, err, errlen, "cannot connect to PostgreSQL",
                 st->conn ? PQerrorMessage(st->conn) : "out of memory");
         pg_close(&st->base);
         return NULL;
@@ -853,739 +811,6 @@ static void pg_close(store *base)
     free(st);
 }
 
-/* ---- games ---- */
-
-static int insert_move(pg_store *st, const char *id, int ply, const store_move *m, char *err,
-                       size_t errlen)
-{
-    return run(st, Q_INS_MOVE, NULL, "insert move", err, errlen, "titii", id, (int64_t)ply,
-               m->text, m->ms, m->time);
-}
-
-static int pg_create_game(store *base, const store_game *g, const store_move *moves, int nmoves,
-                          char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (wbegin(st, err, errlen) != 0)
-        return -1;
-    int rc = run(st, Q_INS_GAME, NULL, "insert game", err, errlen, "tttittiiiittiiiii", g->id,
-                 g->game, g->options ? g->options : "", (int64_t)g->seed, g->player[0],
-                 g->player[1], g->created, (int64_t)g->status, (int64_t)g->resigned,
-                 (int64_t)(g->local != 0), g->account[0], g->account[1], (int64_t)(g->rated != 0),
-                 g->clock_initial, g->clock_increment, g->clock_days, g->started_ms);
-    for (int side = 0; rc == 0 && side < 2; side++)
-        if (g->has_seat[side])
-            rc = run(st, Q_INS_SEAT, NULL, "insert seat", err, errlen, "tih", g->id,
-                     (int64_t)side, g->seat_hash[side]);
-    for (int i = 0; rc == 0 && i < nmoves; i++)
-        rc = insert_move(st, g->id, i, &moves[i], err, errlen);
-    /* A game already there is an error, not a conflict (SQLite's answer). */
-    return wend(st, rc == 0 ? 0 : -1, err, errlen);
-}
-
-static int pg_add_move(store *base, const char *id, int ply, const store_move *m, int status,
-                       char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (wbegin(st, err, errlen) != 0)
-        return -1;
-    /* A ply taken already (or an unknown game): a constraint, a conflict. */
-    PGresult *r = NULL;
-    int rc = run(st, Q_ADD_MOVE, &r, "insert move", err, errlen, "titiii", id, (int64_t)ply,
-                 m->text, m->ms, m->time, (int64_t)status);
-    int64_t stamp = rc == 0 && r && PQntuples(r) == 1 ? col_i64(r, 0, 0) : 0;
-    if (r)
-        PQclear(r);
-    rc = wend(st, rc, err, errlen);
-    if (rc == 0 && stamp && strlen(id) < sizeof st->stamp_id) {
-        strcpy(st->stamp_id, id);
-        st->stamp_val = stamp;
-        st->stamp_ok = 1;
-    }
-    return rc;
-}
-
-static int pg_truncate(store *base, const char *id, int ply, int status, char *err,
-                       size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (wbegin(st, err, errlen) != 0)
-        return -1;
-    int rc = run(st, Q_DEL_MOVES, NULL, "delete moves", err, errlen, "ti", id, (int64_t)ply);
-    if (rc == 0)
-        rc = run(st, Q_SET_RESULT, NULL, "update game", err, errlen, "tii", id, (int64_t)status,
-                 (int64_t)-1);
-    return wend(st, rc == 0 ? 0 : -1, err, errlen);
-}
-
-static int pg_set_result(store *base, const char *id, int status, int resigned, char *err,
-                         size_t errlen)
-{
-    return write1((pg_store *)base, Q_SET_RESULT, -1, "update game", err, errlen, "tii", id,
-                  (int64_t)status, (int64_t)resigned);
-}
-
-static int pg_set_rematch(store *base, const char *id, const char *rematch, char *err,
-                          size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (wbegin(st, err, errlen) != 0)
-        return -1;
-    PGresult *r = NULL;
-    int rc = run(st, Q_SET_REMATCH, &r, "update game", err, errlen, "tt", id, rematch);
-    if (rc == 0 && changed(r) != 1) {
-        snprintf(err, errlen, "game %.16s: unknown, or followed by a rematch already", id);
-        rc = STORE_CONFLICT;
-    }
-    PQclear(r);
-    return wend(st, rc == 0 || rc == STORE_CONFLICT ? rc : -1, err, errlen);
-}
-
-static int pg_load_game(store *base, const char *id, store_game *outp, store_row_fn row,
-                        store_move_fn move, void *ctx, char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    store_game mine, *out = outp ? outp : &mine;
-    memset(out, 0, sizeof *out);
-    if (strlen(id) >= STORE_ID_LEN)
-        return 0;
-    strcpy(out->id, id);
-    PGresult *r = NULL;
-    int rc = run(st, Q_GET_GAME, &r, "load game", err, errlen, "t", id);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    if (PQntuples(r) == 0) {
-        PQclear(r);
-        return 0;
-    }
-    out->options = PQgetisnull(r, 0, 1) ? NULL : strdup(PQgetvalue(r, 0, 1));
-    int bad = !out->options || col_text(r, 0, 0, out->game, sizeof out->game) != 0 ||
-              col_text(r, 0, 3, out->player[0], STORE_PLAYER_LEN) != 0 ||
-              col_text(r, 0, 4, out->player[1], STORE_PLAYER_LEN) != 0 ||
-              col_text(r, 0, 9, out->rematch, sizeof out->rematch) != 0 ||
-              col_text(r, 0, 10, out->account[0], STORE_NAME_LEN) != 0 ||
-              col_text(r, 0, 11, out->account[1], STORE_NAME_LEN) != 0 ||
-              col_text(r, 0, 13, out->winner, sizeof out->winner) != 0 ||
-              col_text(r, 0, 14, out->end, sizeof out->end) != 0;
-    out->seed = (uint64_t)col_i64(r, 0, 2);
-    out->created = col_i64(r, 0, 5);
-    out->status = col_int(r, 0, 6);
-    out->resigned = col_int(r, 0, 7);
-    out->local = col_int(r, 0, 8);
-    out->rated = col_int(r, 0, 12);
-    out->clock_initial = col_i64(r, 0, 15);
-    out->clock_increment = col_i64(r, 0, 16);
-    out->clock_days = col_i64(r, 0, 17);
-    out->started_ms = col_i64(r, 0, 18);
-    out->draw_offer = col_int(r, 0, 19);
-    out->takeback_offer = col_int(r, 0, 20);
-    out->stamp = col_i64(r, 0, 23);
-    for (int side = 0; side < 2; side++)
-        if (!PQgetisnull(r, 0, 21 + side)) {
-            if (col_hash(r, 0, 21 + side, out->seat_hash[side]) != 0)
-                bad = 1;
-            else
-                out->has_seat[side] = 1;
-        }
-    PQclear(r);
-    if (bad) {
-        snprintf(err, errlen, "game %s: damaged row", id);
-        store_game_done(out);
-        return -1;
-    }
-    if (row && row(ctx, out) != 0) {
-        snprintf(err, errlen, "game %s: its row was refused", id);
-        store_game_done(out);
-        return -1;
-    }
-    if (run(st, Q_GET_MOVES, &r, "load moves", err, errlen, "t", id) != 0) {
-        store_game_done(out);
-        return -1;
-    }
-    int n = PQntuples(r), stop = 0;
-    for (int i = 0; i < n && !stop; i++) {
-        store_move m;
-        int ply = col_int(r, i, 0);
-        m.text = PQgetvalue(r, i, 1);
-        m.ms = col_i64(r, i, 2);
-        m.time = col_i64(r, i, 3);
-        if (ply != i) {
-            snprintf(err, errlen, "game %s: moves out of order at ply %d", id, ply);
-            stop = 1;
-        } else if (move && move(ctx, ply, &m) != 0) {
-            snprintf(err, errlen, "game %s: move %d (%s) does not replay", id, ply, m.text);
-            stop = 1;
-        }
-    }
-    PQclear(r);
-    if (stop) {
-        store_game_done(out);
-        return -1;
-    }
-    if (!outp)
-        store_game_done(out);
-    return 1;
-}
-
-/* The ids in column 0 of a result, each handed to fn (the result is ours:
- * fn may use the store). */
-static void each_id(PGresult *r, int max, store_id_fn fn, void *ctx)
-{
-    int n = PQntuples(r);
-    for (int i = 0; i < n && i < max; i++) {
-        char id[STORE_ID_LEN];
-        if (col_text(r, i, 0, id, sizeof id) == 0)
-            fn(ctx, id);
-    }
-}
-
-static int pg_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err, size_t errlen)
-{
-    PGresult *r = NULL;
-    if (run((pg_store *)base, Q_UNFINISHED, &r, "list games", err, errlen, "") != 0)
-        return -1;
-    each_id(r, PQntuples(r), fn, ctx);
-    PQclear(r);
-    return 0;
-}
-
-static int pg_each_unclaimed(store *base, const char *prefix, store_id_fn fn, void *ctx, char *err,
-                             size_t errlen)
-{
-    PGresult *r = NULL;
-    if (run((pg_store *)base, Q_UNCLAIMED, &r, "list unclaimed games", err, errlen, "t", prefix) != 0)
-        return -1;
-    each_id(r, PQntuples(r), fn, ctx);
-    PQclear(r);
-    return 0;
-}
-
-/* ---- accounts, sessions, seeks, ratings ---- */
-
-/* A LIMIT: a negative one is none (SQLite's reading; PostgreSQL refuses it). */
-static int64_t nolimit(int limit) { return limit < 0 ? INT64_MAX : (int64_t)limit; }
-
-/* A read: 1 rows (in *r), 0 none (unknown text included), -1 error. */
-static int read_rows(pg_store *st, int q, PGresult **r, const char *what, char *err,
-                     size_t errlen, const char *fmt, ...)
-{
-    params p;
-    va_list ap;
-    va_start(ap, fmt);
-    params_v(&p, fmt, ap);
-    va_end(ap);
-    int rc = run_p(st, q, r, what, err, errlen, &p);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    if (PQntuples(*r) == 0) {
-        PQclear(*r);
-        *r = NULL;
-        return 0;
-    }
-    return 1;
-}
-
-static int pg_set_end(store *base, const char *id, const char *winner, const char *end, char *err,
-                      size_t errlen)
-{
-    return write1((pg_store *)base, Q_SET_END, 1, "game end", err, errlen, "ttt", id, winner, end);
-}
-
-static int pg_create_account(store *base, const store_account *a, char *err, size_t errlen)
-{
-    return write1((pg_store *)base, Q_INS_ACCOUNT, 1, "insert account", err, errlen, "tti",
-                  a->name, a->pwhash, a->created);
-}
-
-static int pg_get_account(store *base, const char *name, store_account *out, char *err,
-                          size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_GET_ACCOUNT, &r, "load account", err, errlen, "t",
-                       name);
-    if (rc != 1)
-        return rc;
-    memset(out, 0, sizeof *out);
-    int bad = col_text(r, 0, 0, out->name, sizeof out->name) != 0 ||
-              col_text(r, 0, 1, out->pwhash, sizeof out->pwhash) != 0 ||
-              col_text(r, 0, 3, out->lang, sizeof out->lang) != 0;
-    out->created = col_i64(r, 0, 2);
-    PQclear(r);
-    if (bad) {
-        snprintf(err, errlen, "account: damaged row");
-        return -1;
-    }
-    return 1;
-}
-
-static int pg_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen)
-{
-    return write1((pg_store *)base, Q_SET_LANG, 1, "language", err, errlen, "tt", name, lang);
-}
-
-static int pg_set_password(store *base, const char *name, const char *pwhash, char *err,
-                           size_t errlen)
-{
-    return write1((pg_store *)base, Q_SET_PASSWORD, 1, "password", err, errlen, "tt", name,
-                  pwhash);
-}
-
-static int pg_create_session(store *base, const unsigned char hash[STORE_HASH_LEN],
-                             const char *name, int64_t created, int64_t expires,
-                             const char *ua, char *err, size_t errlen)
-{
-    char u[STORE_UA_LEN];
-    store_cut_ua(ua, u);
-    return write1((pg_store *)base, Q_INS_SESSION, 1, "insert session", err, errlen, "htiit",
-                  hash, name, created, expires, u);
-}
-
-static int pg_touch_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                            char *err, size_t errlen)
-{
-    return write1((pg_store *)base, Q_TOUCH_SESSION, -1, "touch session", err, errlen, "hi",
-                  hash, now);
-}
-
-static int pg_get_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                          char name[STORE_NAME_LEN], int64_t *last_used, char *err,
-                          size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_GET_SESSION, &r, "load session", err, errlen, "hi",
-                       hash, now);
-    if (rc != 1)
-        return rc;
-    int bad = col_text(r, 0, 0, name, STORE_NAME_LEN) != 0;
-    if (last_used)
-        *last_used = col_i64(r, 0, 1);
-    PQclear(r);
-    return bad ? -1 : 1;
-}
-
-static int pg_delete_session(store *base, const unsigned char hash[STORE_HASH_LEN], char *err,
-                             size_t errlen)
-{
-    return write1((pg_store *)base, Q_DEL_SESSION, -1, "end session", err, errlen, "h", hash);
-}
-
-static int pg_each_session(store *base, const char *name, int64_t now, store_session_fn fn,
-                           void *ctx, char *err, size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_SESSIONS_OF, &r, "list sessions", err, errlen, "ti",
-                       name, now);
-    if (rc != 1)
-        return rc;
-    int n = PQntuples(r), stop = 0;
-    for (int i = 0; i < n && !stop; i++) {
-        unsigned char h[STORE_HASH_LEN];
-        if (col_hash(r, i, 0, h) != 0)
-            continue;
-        char u[STORE_UA_LEN] = "";
-        store_cut_ua(PQgetvalue(r, i, 3), u);
-        stop = fn(ctx, h, col_i64(r, i, 1), col_i64(r, i, 2), u, col_i64(r, i, 4));
-    }
-    PQclear(r);
-    return 0;
-}
-
-static int pg_create_seek(store *base, const store_seek *k, char *err, size_t errlen)
-{
-    return write1((pg_store *)base, Q_INS_SEEK, 1, "insert seek", err, errlen, "ttttiiiiiit",
-                  k->id, k->by, k->game, k->options, (int64_t)k->rated, (int64_t)k->colour,
-                  k->initial, k->increment, k->days, k->created, k->to);
-}
-
-static int pg_seek_state(store *base, const char *id)
-{
-    char err[128];
-    PGresult *r;
-    if (read_rows((pg_store *)base, Q_SEEK_STATE, &r, "seek", err, sizeof err, "t", id) != 1)
-        return -1;
-    int state = col_int(r, 0, 0);
-    PQclear(r);
-    return state;
-}
-
-static int pg_close_seek(store *base, const char *id, const char *game, char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (write1(st, Q_CLOSE_SEEK, 1, "close seek", err, errlen, "tti", id, game,
-               (int64_t)(game[0] ? 1 : 2)) == 0)
-        return 0;
-    int state = pg_seek_state(base, id);
-    return state == 1 || state == 2 ? STORE_CONFLICT : -1;
-}
-
-static int pg_each_seek(store *base, store_seek_fn fn, void *ctx, char *err, size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_OPEN_SEEKS, &r, "list seeks", err, errlen, "");
-    if (rc != 1)
-        return rc;
-    int n = PQntuples(r), stop = 0;
-    for (int i = 0; i < n && !stop; i++) {
-        store_seek k;
-        memset(&k, 0, sizeof k);
-        if (col_text(r, i, 0, k.id, sizeof k.id) != 0 || col_text(r, i, 1, k.by, sizeof k.by) != 0 ||
-            col_text(r, i, 2, k.game, sizeof k.game) != 0 ||
-            col_text(r, i, 3, k.options, sizeof k.options) != 0 ||
-            col_text(r, i, 10, k.to, sizeof k.to) != 0)
-            continue;
-        k.rated = col_int(r, i, 4);
-        k.colour = col_int(r, i, 5);
-        k.initial = col_i64(r, i, 6);
-        k.increment = col_i64(r, i, 7);
-        k.days = col_i64(r, i, 8);
-        k.created = col_i64(r, i, 9);
-        stop = fn(ctx, &k);
-    }
-    PQclear(r);
-    return 0;
-}
-
-static int pg_get_rating(store *base, const char *name, const char *game, store_rating *out,
-                         char *err, size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_GET_RATING, &r, "load rating", err, errlen, "tt", name,
-                       game);
-    if (rc != 1)
-        return rc;
-    out->rating = col_double(r, 0, 0);
-    out->rd = col_double(r, 0, 1);
-    out->vol = col_double(r, 0, 2);
-    out->games = col_int(r, 0, 3);
-    PQclear(r);
-    return 1;
-}
-
-static int pg_set_rating(store *base, const char *name, const char *game, const store_rating *r,
-                         char *err, size_t errlen)
-{
-    return write1((pg_store *)base, Q_SET_RATING, 1, "rating", err, errlen, "ttdddi", name, game,
-                  r->rating, r->rd, r->vol, (int64_t)r->games);
-}
-
-static int pg_each_rating(store *base, const char *name,
-                          int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx,
-                          char *err, size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_RATINGS, &r, "list ratings", err, errlen, "t", name);
-    if (rc != 1)
-        return rc;
-    int n = PQntuples(r), stop = 0;
-    for (int i = 0; i < n && !stop; i++) {
-        char game[32];
-        if (col_text(r, i, 0, game, sizeof game) != 0)
-            continue;
-        store_rating x = {col_double(r, i, 1), col_double(r, i, 2), col_double(r, i, 3),
-                          col_int(r, i, 4)};
-        stop = fn(ctx, game, &x);
-    }
-    PQclear(r);
-    return 0;
-}
-
-static int pg_leaderboard(store *base, const char *game, int limit,
-                          int (*fn)(void *ctx, const char *name, const store_rating *r),
-                          void *ctx, char *err, size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_LEADERBOARD, &r, "leaderboard", err, errlen, "ti",
-                       game, nolimit(limit));
-    if (rc != 1)
-        return rc;
-    int n = PQntuples(r), stop = 0;
-    for (int i = 0; i < n && !stop; i++) {
-        char name[STORE_NAME_LEN];
-        if (col_text(r, i, 0, name, sizeof name) != 0)
-            continue;
-        store_rating x = {col_double(r, i, 1), col_double(r, i, 2), col_double(r, i, 3),
-                          col_int(r, i, 4)};
-        stop = fn(ctx, name, &x);
-    }
-    PQclear(r);
-    return 0;
-}
-
-static int pg_player_unfinished(store *base, const char *name, int limit, store_id_fn fn,
-                                void *ctx, char *err, size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_UNFINISHED_OF, &r, "list games", err, errlen, "ti",
-                       name, nolimit(limit));
-    if (rc != 1)
-        return rc;
-    each_id(r, 100, fn, ctx);
-    PQclear(r);
-    return 0;
-}
-
-static int pg_player_games(store *base, const char *name, int limit, store_pgame_fn fn, void *ctx,
-                           char *err, size_t errlen)
-{
-    PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_PLAYER_GAMES, &r, "list games", err, errlen, "ti",
-                       name, nolimit(limit));
-    if (rc != 1)
-        return rc;
-    int n = PQntuples(r), stop = 0;
-    for (int i = 0; i < n && !stop; i++) {
-        store_player_game g;
-        memset(&g, 0, sizeof g);
-        char acc[2][STORE_NAME_LEN];
-        if (col_text(r, i, 0, g.id, sizeof g.id) != 0 ||
-            col_text(r, i, 1, g.game, sizeof g.game) != 0 ||
-            col_text(r, i, 2, g.white, sizeof g.white) != 0 ||
-            col_text(r, i, 3, g.black, sizeof g.black) != 0 ||
-            col_text(r, i, 4, acc[0], sizeof acc[0]) != 0 ||
-            col_text(r, i, 5, acc[1], sizeof acc[1]) != 0 ||
-            col_text(r, i, 6, g.winner, sizeof g.winner) != 0 ||
-            col_text(r, i, 7, g.end, sizeof g.end) != 0)
-            continue;
-        if (acc[0][0])
-            snprintf(g.white, sizeof g.white, "%s", acc[0]);
-        if (acc[1][0])
-            snprintf(g.black, sizeof g.black, "%s", acc[1]);
-        g.rated = col_int(r, i, 8);
-        g.rating_after[0] = col_double(r, i, 9);
-        g.rating_after[1] = col_double(r, i, 10);
-        g.created = col_i64(r, i, 11);
-        stop = fn(ctx, &g);
-    }
-    PQclear(r);
-    return 0;
-}
-
-static int pg_set_game_ratings(store *base, const char *id, double white, double black,
-                               char *err, size_t errlen)
-{
-    return write1((pg_store *)base, Q_SET_GAME_RATINGS, 1, "game ratings", err, errlen, "tdd", id,
-                  white, black);
-}
-
-static int pg_set_offers(store *base, const char *id, int draw, int takeback, char *err,
-                         size_t errlen)
-{
-    return write1((pg_store *)base, Q_SET_OFFERS, 1, "offers", err, errlen, "tii", id,
-                  (int64_t)draw, (int64_t)takeback);
-}
-
-/* ---- many instances ---- */
-
-static int pg_notify(store *base, const char *channel, const char *payload, char *err,
-                     size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (!st->in_tx || st->batch_lost)
-        return write1(st, Q_NOTIFY, -1, "notify", err, errlen, "tt", channel, payload);
-    /* Inside the batch, no savepoint of its own (a round trip saved): a
-     * message this short does not fail but with the connection, and that
-     * fails the batch anyway. */
-    return run(st, Q_NOTIFY, NULL, "notify", err, errlen, "tt", channel, payload) == 0 ? 0 : -1;
-}
-
-/* Add a string to a list (once). */
-static int remember(char ***list, int *n, int *cap, const char *s)
-{
-    for (int i = 0; i < *n; i++)
-        if (strcmp((*list)[i], s) == 0)
-            return 0;
-    if (*n == *cap) {
-        int nc = *cap ? *cap * 2 : 8;
-        char **p = realloc(*list, (size_t)nc * sizeof *p);
-        if (!p)
-            return -1;
-        *list = p;
-        *cap = nc;
-    }
-    char *c = strdup(s);
-    if (!c)
-        return -1;
-    (*list)[(*n)++] = c;
-    return 0;
-}
-
-static int pg_listen(store *base, const char *const *channels, int n, char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (ensure(st, err, errlen) != 0)
-        return -1;
-    for (int i = 0; i < n; i++) {
-        if (listen1(st, channels[i], err, errlen) != 0)
-            return -1;
-        if (remember(&st->channels, &st->nchannels, &st->capchannels, channels[i]) != 0) {
-            set_err(st, err, errlen, "listen", "out of memory");
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Hand the messages already received to fn. */
-static int drain(pg_store *st, void (*fn)(void *ctx, const char *channel, const char *payload),
-                 void *ctx)
-{
-    int n = 0;
-    PGnotify *m;
-    while ((m = PQnotifies(st->conn)) != NULL) {
-        st->bytes_in += (int64_t)(strlen(m->relname) + strlen(m->extra));
-        fn(ctx, m->relname, m->extra);
-        PQfreemem(m);
-        n++;
-    }
-    return n;
-}
-
-static int64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int pg_wait_notify(store *base, int timeout_ms,
-                          void (*fn)(void *ctx, const char *channel, const char *payload),
-                          void *ctx, char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (ensure(st, err, errlen) != 0)
-        return -1;
-    if (st->was_lost) {
-        st->was_lost = 0;
-        set_err(st, err, errlen, "wait", "the database connection was lost and made again:"
-                " messages may have been missed");
-        return -1;
-    }
-    int n = drain(st, fn, ctx);
-    int64_t end = mono_ms() + (timeout_ms > 0 ? timeout_ms : 0);
-    while (n == 0) {
-        int64_t left = end - mono_ms();
-        if (left < 0)
-            left = 0;
-        struct pollfd p = {PQsocket(st->conn), POLLIN, 0};
-        if (p.fd < 0) {
-            lost(st);
-            st->was_lost = 0;
-            set_err(st, err, errlen, "wait", "the database connection was lost");
-            return -1;
-        }
-        int rc = poll(&p, 1, (int)left);
-        if (rc < 0 && errno != EINTR) {
-            set_err(st, err, errlen, "wait", strerror(errno));
-            return -1;
-        }
-        if (rc > 0) {
-            if (!PQconsumeInput(st->conn) || PQstatus(st->conn) != CONNECTION_OK) {
-                set_err(st, err, errlen, "wait: the database connection was lost",
-                        PQerrorMessage(st->conn));
-                lost(st);
-                st->was_lost = 0;
-                return -1;
-            }
-            n = drain(st, fn, ctx);
-        }
-        if (left == 0)
-            break;
-    }
-    return n;
-}
-
-static int pg_login_guard(store *base, const char *name, int64_t now, int window, int limit,
-                          int op, char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    PGresult *r = NULL;
-    if (op == 0) {
-        if (run(st, Q_GUARD_RESERVE, &r, "sign-in guard", err, errlen, "tiii", name, now,
-                (int64_t)window, (int64_t)limit) != 0)
-            return -1;
-        int got = PQntuples(r) == 1;
-        PQclear(r);
-        return got;
-    }
-    return run(st, Q_GUARD_SETTLE, NULL, "sign-in guard", err, errlen, "ti", name,
-               (int64_t)(op == 1)) != 0 ? -1 : 0;
-}
-
-static int pg_try_claim(store *base, const char *key, char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (ensure(st, err, errlen) != 0)
-        return -1;
-    for (int i = 0; i < st->nclaims; i++)
-        if (strcmp(st->claims[i], key) == 0)
-            return 1;
-    PGresult *r = NULL;
-    if (run(st, Q_TRY_CLAIM, &r, "claim", err, errlen, "t", key) != 0)
-        return -1;
-    int got = PQntuples(r) == 1 && PQgetvalue(r, 0, 0)[0] == 't';
-    PQclear(r);
-    if (got && remember(&st->claims, &st->nclaims, &st->capclaims, key) != 0) {
-        char e2[128];
-        run(st, Q_RELEASE_CLAIM, NULL, "release claim", e2, sizeof e2, "t", key);
-        set_err(st, err, errlen, "claim", "out of memory");
-        return -1;
-    }
-    return got;
-}
-
-static void pg_release_claim(store *base, const char *key)
-{
-    pg_store *st = (pg_store *)base;
-    for (int i = 0; i < st->nclaims; i++)
-        if (strcmp(st->claims[i], key) == 0) {
-            char e2[128];
-            if (PQstatus(st->conn) == CONNECTION_OK)
-                run(st, Q_RELEASE_CLAIM, NULL, "release claim", e2, sizeof e2, "t", key);
-            free(st->claims[i]);
-            st->claims[i] = st->claims[--st->nclaims];
-            return;
-        }
-}
-
-/* Round trips: every PQexec, PQprepare, PQexecPrepared and PQreset on this
- * connection.  Bytes: the SQL text and parameter values sent and the
- * result values (and notifications) received: an approximation of the
- * traffic, without the protocol's framing. */
-static void pg_stats(const store *base, int64_t *round_trips, int64_t *bytes_out,
-                     int64_t *bytes_in)
-{
-    const pg_store *st = (const pg_store *)base;
-    if (round_trips)
-        *round_trips = st->trips;
-    if (bytes_out)
-        *bytes_out = st->bytes_out;
-    if (bytes_in)
-        *bytes_in = st->bytes_in;
-}
-
-static int pg_game_stamp(store *base, const char *id, int64_t *stamp, char *err, size_t errlen)
-{
-    pg_store *st = (pg_store *)base;
-    if (st->in_tx && st->stamp_ok && strcmp(st->stamp_id, id) == 0) {
-        *stamp = st->stamp_val;   /* the move just written returned it */
-        return 1;
-    }
-    PGresult *r = NULL;
-    int rc = run(st, Q_GAME_STAMP, &r, "game stamp", err, errlen, "t", id);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    int found = PQntuples(r) == 1;
-    if (found)
-        *stamp = col_i64(r, 0, 0);
-    PQclear(r);
-    return found;
-}
 
 const store_ops store_pg_ops = {
     .name = "postgresql",

@@ -1,5 +1,7 @@
 /*
- * bench.c — `tavoliere bench [GAME] [--scale F]`: the deterministic benchmark.
+ * bench.c — the deterministic benchmark, `tavoliere bench [GAME] [--scale F]`
+ * and the page's tw_bench: below both adapters (src/cli, src/wasm), it
+ * writes its lines to the stream it is given.
  *
  * For each game a fixed, seeded workload of uniformly random games is played
  * through the operations table on one thread.  Each line prints the
@@ -22,8 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-#include "core/core.h"
+#include "base/base.h"
+#include "bench/bench.h"
+#include "tavoliere_search.h"
 
 /* The random-games workload of each game comes from the registry:
  * tav_game.bench_games games with its first sample option set. */
@@ -45,16 +48,16 @@ static const search_load search_loads[] = {
 #define BENCH_POSITIONS 4   /* start, then after 8, 16 and 24 random plies */
 
 /* Run the search lines; returns their folded signature. */
-static uint64_t bench_search(const char *only, double scale)
+static uint64_t bench_search(const char *only, double scale, FILE *out, FILE *errs)
 {
     uint64_t total = 0;
     /* The search service with one worker and 64 MiB of search memory. */
     tav_service *svc = tav_service_new(1, (size_t)64 << 20);
     if (!svc) {
-        fprintf(stderr, "tavoliere bench: out of memory\n");
+        fprintf(errs, "tavoliere bench: out of memory\n");
         return 0;
     }
-    printf("\n%-12s %-4s %9s %11s %11s %16s %9s %12s\n", "search", "ai", "budget", "playouts",
+    fprintf(out, "\n%-12s %-4s %9s %11s %11s %16s %9s %12s\n", "search", "ai", "budget", "playouts",
            "nodes", "signature", "seconds", "per second");
     for (size_t k = 0; k < sizeof search_loads / sizeof search_loads[0]; k++) {
         const search_load *w = &search_loads[k];
@@ -91,7 +94,7 @@ static uint64_t bench_search(const char *only, double scale)
             if (budget < 10)
                 budget = 10;
             uint64_t sig = 0, playouts = 0, nodes = 0;
-            double t0 = cli_now();
+            double t0 = tav_now();
             for (int i = 0; i < npos; i++) {
                 /* One thread, a node budget, seed 7, nothing kept: the
                  * same moves and counts on any machine. */
@@ -108,11 +111,11 @@ static uint64_t bench_search(const char *only, double scale)
                 playouts += a.playouts;
                 nodes += a.nodes;
             }
-            double dt = cli_now() - t0;
+            double dt = tav_now() - t0;
             if (dt <= 0)
                 dt = 1e-9;
             uint64_t work = playouts ? playouts : nodes;
-            printf("%-12s %-4s %9" PRIu64 " %11" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %s\n",
+            fprintf(out, "%-12s %-4s %9" PRIu64 " %11" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %s\n",
                    w->game, player, budget, playouts, nodes, sig, dt, work / dt,
                    playouts ? "playouts/s" : "nodes/s");
             total = tavi_mix64(total ^ sig);
@@ -122,11 +125,11 @@ static uint64_t bench_search(const char *only, double scale)
         free(pos);
     }
     tav_service_free(svc);
-    printf("%-12s %-4s %9s %11s %11s %016" PRIx64 "\n", "search", "all", "", "", "", total);
+    fprintf(out, "%-12s %-4s %9s %11s %11s %016" PRIx64 "\n", "search", "all", "", "", "", total);
     return total;
 }
 
-int cli_bench(int argc, char **argv)
+int bench_run(int argc, char **argv, FILE *out, FILE *errs)
 {
     const char *only = NULL;
     double scale = 1.0;
@@ -143,7 +146,7 @@ int cli_bench(int argc, char **argv)
         scale = 1.0;
     uint64_t total_sig = 0, total_gens = 0, total_moves = 0;
     double total_time = 0;
-    printf("%-12s %7s %9s %11s %16s %9s %12s %12s\n", "game", "games", "plies", "moves",
+    fprintf(out, "%-12s %7s %9s %11s %16s %9s %12s %12s\n", "game", "games", "plies", "moves",
            "signature", "seconds", "games/s", "movegen/s");
     for (int k = 0; k < tav_game_count(); k++) {
         const tav_game *g = tav_game_at(k);
@@ -156,12 +159,12 @@ int cli_bench(int argc, char **argv)
         tav_move *list = malloc(sizeof(tav_move) * (size_t)g->max_moves);
         unsigned char *st = malloc(g->state_size);
         if (!list || !st) {
-            fprintf(stderr, "tavoliere: out of memory\n");
+            fprintf(errs, "tavoliere: out of memory\n");
             return 1;
         }
         char err[256];
         if (g->init(st, options, err, sizeof err) != 0) {
-            printf("%-12s not available: %s\n", g->name, err);
+            fprintf(out, "%-12s not available: %s\n", g->name, err);
             free(list);
             free(st);
             continue;
@@ -169,7 +172,7 @@ int cli_bench(int argc, char **argv)
         tav_rng rng;
         tav_rng_seed(&rng, 20261122);
         uint64_t gens = 0, moves = 0, plies = 0, sig = 0;
-        double t0 = cli_now();
+        double t0 = tav_now();
         for (int i = 0; i < games; i++) {
             memset(st, 0, g->state_size);
             g->init(st, options, err, sizeof err);
@@ -192,10 +195,10 @@ int cli_bench(int argc, char **argv)
             sig = tavi_mix64(sig ^ g->hash(st) ^ ((uint64_t)r.winner << 8) ^
                             ((uint64_t)(uint32_t)r.score[0] << 16) ^ ((uint64_t)(uint32_t)r.score[1] << 40));
         }
-        double dt = cli_now() - t0;
+        double dt = tav_now() - t0;
         if (dt <= 0)
             dt = 1e-9;
-        printf("%-12s %7d %9" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %12.0f\n", g->name,
+        fprintf(out, "%-12s %7d %9" PRIu64 " %11" PRIu64 " %016" PRIx64 " %9.3f %12.0f %12.0f\n", g->name,
                games, plies, moves, sig, dt, games / dt, gens / dt);
         total_sig = tavi_mix64(total_sig ^ sig);
         total_gens += gens;
@@ -204,9 +207,9 @@ int cli_bench(int argc, char **argv)
         free(list);
         free(st);
     }
-    printf("%-12s %7s %9s %11" PRIu64 " %016" PRIx64 " %9.3f %12s %12.0f\n", "total", "", "",
+    fprintf(out, "%-12s %7s %9s %11" PRIu64 " %016" PRIx64 " %9.3f %12s %12.0f\n", "total", "", "",
            total_moves, total_sig, total_time, "", total_gens / (total_time > 0 ? total_time : 1));
     if (search)
-        bench_search(only, scale);
+        bench_search(only, scale, out, errs);
     return 0;
 }

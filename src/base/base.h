@@ -1,9 +1,11 @@
 /*
- * core.h — small shared helpers below every game: bit tricks, square
- * names, option parsing, hashing mixers.  No state, no allocation.
+ * base.h — the base of the library (src/base/; once src/core, a name the
+ * server's core has too): small shared helpers below every game: bit
+ * tricks, square names, option parsing, hashing mixers.  No state, no
+ * allocation.
  */
-#ifndef TAV_CORE_H
-#define TAV_CORE_H
+#ifndef TAV_BASE_H
+#define TAV_BASE_H
 
 #include <stddef.h>
 #include <stdint.h>

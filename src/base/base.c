@@ -1,7 +1,7 @@
 /*
- * core.c — square names, option parsing, random numbers.
+ * base.c — square names, option parsing, random numbers.
  */
-#include "core.h"
+#include "base.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,0 +1,42 @@
+/*
+ * json.h — the library's JSON writer (json.c), shared by the game server's
+ * edge and the WebAssembly surface: a buffer that grows, and the drawing
+ * view of a game as docs/server-api.md shows it.  Internal (tavi_).
+ */
+#ifndef TAV_SESSION_JSON_H
+#define TAV_SESSION_JSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tavoliere_game.h"
+
+/* A growing text; `failed` once memory ran out (then every write is a no-op). */
+typedef struct tavi_jbuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} tavi_jbuf;
+
+#define TAVI_JB_LIT(b, lit) tavi_jb_raw((b), (lit), sizeof(lit) - 1)
+
+int tavi_utf8_seq(const unsigned char *s);
+const char *tavi_json_side_name(int side);
+void tavi_jb_grow(tavi_jbuf *b, size_t more);
+void tavi_jb_raw(tavi_jbuf *b, const char *t, size_t n);
+void tavi_jb_ch(tavi_jbuf *b, char c);
+void tavi_jb_int(tavi_jbuf *b, long v);
+void tavi_jb_strn(tavi_jbuf *b, const char *t, size_t n);
+void tavi_jb_str(tavi_jbuf *b, const char *t);
+void tavi_jb_bool(tavi_jbuf *b, int v);
+void tavi_jb_square(tavi_jbuf *b, int file, int rank);
+void tavi_jb_side_or_null(tavi_jbuf *b, int side);
+void tavi_json_view(tavi_jbuf *b, const tav_board_view *v);
+void tavi_jb_lit(tavi_jbuf *b, const char *t);
+void tavi_jb_u64(tavi_jbuf *b, uint64_t v);
+void tavi_jb_num(tavi_jbuf *b, double v);
+char *tavi_jb_done(tavi_jbuf *b);
+/* The meta answer (/api/meta, the page engine's tw_meta). */
+void tavi_json_meta(tavi_jbuf *b);
+
+#endif
