@@ -326,6 +326,7 @@ struct core {
     pthread_mutex_t rlock;
     pthread_cond_t rcond;
     job *rq_head, *rq_tail;
+    const peer *rrunning_by;   /* the address of the job the slow thread runs (rlock) */
     int rstop;
     int64_t last_sweep;
     long moves_played;

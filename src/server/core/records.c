@@ -74,6 +74,7 @@ void *records_thread(void *arg)
         C->rq_head = j->next;
         if (!C->rq_head)
             C->rq_tail = NULL;
+        C->rrunning_by = j->by;   /* its address's share counts this one too */
         int stop = C->rstop;
         pthread_mutex_unlock(&C->rlock);
         if (stop)
@@ -86,6 +87,7 @@ void *records_thread(void *arg)
         j->text = NULL;
         jobs_done_push(C, j);
         pthread_mutex_lock(&C->rlock);
+        C->rrunning_by = NULL;
     }
     pthread_mutex_unlock(&C->rlock);
     return NULL;
@@ -136,9 +138,10 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
 }
 
 /* The slow thread's queue is shared fairly between client addresses (round
- * robin): a job's round is how many jobs of its address wait before it, and
- * it goes after every job of its round or an earlier one, so one address's
- * second job waits behind everyone else's first. */
+ * robin): a job's round is how many jobs of its address wait before it or
+ * are being run, and it goes after every job of its round or an earlier one,
+ * so one address's second job waits behind everyone else's first (also when
+ * the thread had already taken the first before the second came). */
 void core_slow_submit(core *C, job *j)
 {
     j->server = C;
@@ -148,6 +151,7 @@ void core_slow_submit(core *C, job *j)
     job *after = NULL;
     for (job *q = C->rq_head; q && j->by; q = q->next)
         j->round += q->by == j->by;
+    j->round += j->by && C->rrunning_by == j->by;
     for (job *q = C->rq_head; q; q = q->next)
         if (q->round <= j->round)
             after = q;
