@@ -355,6 +355,7 @@ void core_tick(core *C)
     cpu_pump(C);
     if (C->cf.clock_file)
         jobs_test_clock_read(C);
+    core_presence_tick(C);
     if (C->clocked)
         clock_tick(C);
     int64_t sec = core_unix_ms() / 1000;
