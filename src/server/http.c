@@ -478,9 +478,15 @@ static int http_request(srv *S, conn *c, struct lws *wsi, const char *uri)
                               "(its operator names it with --allow-host)");
         return 0;
     }
-    /* The operator's pages (ops.c): health and metrics. */
+    /* The operator's pages (ops.c): health and metrics, under the same
+     * per-address request rate as the API (the health check asks the
+     * database: a stranger must not make it do so at will). */
     reply orep;
     peer *who = http_peer(S, wsi);
+    if ((strcmp(uri, "/api/health") == 0 || strcmp(uri, "/metrics") == 0) && peer_rate_exceeded(S->C, who)) {
+        respond_error(c, 429, "too many requests");
+        return 0;
+    }
     if (ops_route(S, c, uri, who ? who->addr : "", &orep)) {
         S->requests++;
         http_reply_ready(c, &orep);

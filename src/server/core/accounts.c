@@ -182,8 +182,6 @@ void core_account_note(core *C, const char *text)
             }
             by->signups++;
         }
-    } else if (n == 2 && strcmp(what, "seen") == 0 && core_name_ok(a)) {
-        core_account_seen_elsewhere(C, a);   /* a player with a socket open there */
     } else if (n == 2 && strcmp(what, "fail") == 0 && core_name_ok(a)) {
         note_login(C, NULL, a, 0);   /* an older instance: the name only */
     }

@@ -208,7 +208,12 @@ void shared_drain(core *C)
             if (rc < 0 && !C->catch_up_at)
                 C->catch_up_at = now + 500;   /* read again in a moment */
         } else if (n->lobby == 2) {
-            core_account_note(C, n->text);
+            if (strncmp(n->text, "seen ", 5) == 0) {
+                if (core_name_ok(n->text + 5))   /* a player with a socket open there */
+                    core_account_seen_elsewhere(C, n->text + 5);
+            } else {
+                core_account_note(C, n->text);
+            }
         } else if (strncmp(n->text, "here ", 5) == 0) {
             core_seek_owner_present(C, n->text + 5);
         } else {
