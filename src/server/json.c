@@ -377,6 +377,22 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     }
     TAVI_JB_LIT(&b, "},\"rated\":");
     tavi_jb_bool(&b, g->rated);
+    /* Extension: a rated game once over, each player's rating before and
+     * after it (null until the result is committed, and for other games). */
+    TAVI_JB_LIT(&b, ",\"ratings\":");
+    if (r.over && g->rated && g->rating_before && g->rating_after && g->rating_after[0] > 0 &&
+        g->rating_after[1] > 0) {
+        for (int side = 0; side < 2; side++) {
+            tavi_jb_lit(&b, side ? ",\"black\":{\"before\":" : "{\"white\":{\"before\":");
+            tavi_jb_num(&b, g->rating_before[side]);
+            TAVI_JB_LIT(&b, ",\"after\":");
+            tavi_jb_num(&b, g->rating_after[side]);
+            tavi_jb_ch(&b, '}');
+        }
+        tavi_jb_ch(&b, '}');
+    } else {
+        TAVI_JB_LIT(&b, "null");
+    }
     TAVI_JB_LIT(&b, ",\"end\":");
     if (!r.over)
         TAVI_JB_LIT(&b, "null");
@@ -517,7 +533,9 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
                             g->draw_offer,
                             g->takeback_offer,
                             g->rematch_offer,
-                            g->absent};
+                            g->absent,
+                            g->rating_before,
+                            g->rating_after};
         char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;

@@ -271,6 +271,7 @@ typedef struct json_seats {
     int draw_offer, takeback_offer;   /* the side offering, -1 none */
     int rematch_offer;   /* a finished game between two accounts: the side offering, -1 */
     int absent;          /* "abort" by a first move not made, "abandon": that side, -1 */
+    const double *rating_before, *rating_after;   /* [2], 0: not known (not rated, not over) */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */

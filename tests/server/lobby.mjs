@@ -140,6 +140,15 @@ await main(async (defer) => {
   eq([r2(pb.games[1].ratingAfter), r2(pa.games[2].ratingAfter), "ratingAfter" in pa.games[3]], [1662.31, 1337.69, false],
     "each rated game says the player's rating after it (the history); an aborted one none");
   eq((await call(base, "GET", "/api/me", undefined, ben)).body.ratings.epaminondas.games, 1, "/api/me shows the rating");
+  // The end of a rated game shows both players' ratings before and after it
+  // (to the players and to anyone watching), an unrated or aborted one none.
+  for (const [who, label] of [[ann, "to Ann"], [undefined, "to a guest"]]) {
+    const ended = (await call(base, "GET", `/api/games/${g2}`, undefined, who)).body.ratings;
+    eq(ended && [r2(ended.white.before), r2(ended.white.after), r2(ended.black.before), r2(ended.black.after)],
+      [1500, 1662.31, 1500, 1337.69], `the ended rated game says each player's rating before and after it, ${label}`);
+  }
+  eq((await call(base, "GET", `/api/games/${gid}`, undefined, ann)).body.ratings, null, "an aborted rated game: ratings null");
+  eq((await call(base, "GET", `/api/games/${rm.body.id}`, undefined, ann)).body.ratings, null, "a game aborted before a move: ratings null");
   eq((await call(base, "GET", "/api/players/Nobody")).status, 404, "an unknown player: 404");
   const lb = (await call(base, "GET", "/api/leaderboard/epaminondas")).body;
   eq(lb.players.map((p) => [p.name, Math.round(p.rating * 100) / 100, p.games, p.provisional]),

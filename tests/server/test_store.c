@@ -313,6 +313,15 @@ static void accounts(store *st, const char *b)
               o->player_games(st, "alice_1", 10, count_pgame, &L, err, sizeof err) == 0 &&
               L.n == 1 && strcmp(L.line[0], "GAME00000001 Alice_1 human black resign 1") == 0,
           what, L.n ? L.line[0] : err);
+    snprintf(what, sizeof what, "%s: a rated game keeps each player's rating before and after it", b);
+    const double before[2] = {1500, 1612.5}, after[2] = {1662.3125, 1450.25};
+    check(o->set_game_ratings(st, "GAME00000001", before, after, err, sizeof err) == 0 &&
+              flush_ok(st) &&
+              store_load_game(st, "GAME00000001", &out, NULL, NULL, NULL, err, sizeof err) == 1 &&
+              out.rating_before[0] == 1500 && out.rating_before[1] == 1612.5 &&
+              out.rating_after[0] == 1662.3125 && out.rating_after[1] == 1450.25,
+          what, err);
+    store_game_done(&out);
 }
 
 static void conformance(const store_ops *ops, const char *path)

@@ -498,7 +498,7 @@ static int end_sessions(store *st, const char *name, int64_t now, const unsigned
     return rc;
 }
 
-static int acct_apply(store *st, const void *data, char *err, size_t errlen)
+static int acct_apply(store *st, void *data, char *err, size_t errlen)
 {
     const acct_write *w = data;
     int rc = 0;

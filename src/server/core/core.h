@@ -177,6 +177,8 @@ struct game {
                             side's offer was withdrawn or declined; draw and take-back clear
                             at the next move (one offer per side per move) */
     int absent;          /* the side whose absence ended it (abort: no first move; abandon), -1 */
+    double rating_before[2], rating_after[2];   /* rated and over: each player's rating before
+                                                   and after it (0: not known yet) */
     int64_t away_ms[2];  /* games' ms since which the side's account has had no socket open
                             (0: one is open, or not followed: a claim needs it) */
     int claim_told;      /* the viewers were told the game became claimable */

@@ -297,6 +297,8 @@ static int read_game(core *C, const char *id, game *g)
     g->cpu_only = !g->human[0] && !g->human[1];
     g->local = sg.local;
     g->rated = sg.rated;
+    memcpy(g->rating_before, sg.rating_before, sizeof g->rating_before);
+    memcpy(g->rating_after, sg.rating_after, sizeof g->rating_after);
     offers_unpack(g, sg.draw_offer, sg.takeback_offer);
     g->end[0] = 0;
     g->end_winner = 0;
@@ -382,6 +384,8 @@ int game_refresh(core *C, game *g, int must)
     g->cpu_only = fresh.cpu_only;
     g->local = fresh.local;
     g->rated = fresh.rated;
+    memcpy(g->rating_before, fresh.rating_before, sizeof g->rating_before);
+    memcpy(g->rating_after, fresh.rating_after, sizeof g->rating_after);
     g->draw_offer = fresh.draw_offer;
     g->takeback_offer = fresh.takeback_offer;
     g->rematch_offer = fresh.rematch_offer;

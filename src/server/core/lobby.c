@@ -116,7 +116,7 @@ typedef struct seek_write {
     char game[STORE_ID_LEN];
 } seek_write;
 
-static int seek_apply(store *st, const void *data, char *err, size_t errlen)
+static int seek_apply(store *st, void *data, char *err, size_t errlen)
 {
     const seek_write *w = data;
     if (!w->close)

@@ -60,7 +60,7 @@ typedef struct offers_w {
     int draw, takeback;
 } offers_w;
 
-static int offers_apply(store *st, const void *data, char *err, size_t errlen)
+static int offers_apply(store *st, void *data, char *err, size_t errlen)
 {
     const offers_w *w = data;
     return st->ops->set_offers(st, w->id, w->draw, w->takeback, err, errlen);

@@ -20,6 +20,7 @@ typedef struct end_write {
     char game[32];
     char account[2][STORE_NAME_LEN];
     double white_score;
+    double before[2], after[2];        /* written by end_apply: each player's rating */
 } end_write;
 
 static void rating_of(store *st, const char *name, const char *gname, glicko *g, int *games)
@@ -37,9 +38,9 @@ static void rating_of(store *st, const char *name, const char *gname, glicko *g,
     }
 }
 
-static int end_apply(store *st, const void *data, char *err, size_t errlen)
+static int end_apply(store *st, void *data, char *err, size_t errlen)
 {
-    const end_write *w = data;
+    end_write *w = data;
     if (st->ops->set_end(st, w->id, w->winner, w->end, err, errlen) != 0)
         return -1;
     if (!w->rate)
@@ -48,8 +49,12 @@ static int end_apply(store *st, const void *data, char *err, size_t errlen)
     int games[2];
     for (int side = 0; side < 2; side++)
         rating_of(st, w->account[side], w->game, &p[side], &games[side]);
+    for (int side = 0; side < 2; side++)
+        w->before[side] = p[side].rating;
     glicko_game(&p[0], &p[1], w->white_score);
-    if (st->ops->set_game_ratings(st, w->id, p[0].rating, p[1].rating, err, errlen) != 0)
+    for (int side = 0; side < 2; side++)
+        w->after[side] = p[side].rating;
+    if (st->ops->set_game_ratings(st, w->id, w->before, w->after, err, errlen) != 0)
         return -1;
     for (int side = 0; side < 2; side++) {
         store_rating r = {p[side].rating, p[side].rd, p[side].vol, games[side] + 1};
@@ -57,6 +62,21 @@ static int end_apply(store *st, const void *data, char *err, size_t errlen)
             return -1;
     }
     return 0;
+}
+
+/* On the loop, once the end is committed: the game shows both players'
+ * ratings before and after it (its JSON, at once on its sockets). */
+static void end_settled(core *C, const void *data, int ok)
+{
+    const end_write *w = data;
+    if (!ok || !w->rate)
+        return;
+    game *g = games_find(C, w->id);
+    if (!g)
+        return;
+    memcpy(g->rating_before, w->before, sizeof g->rating_before);
+    memcpy(g->rating_after, w->after, sizeof g->rating_after);
+    game_changed(g);
 }
 
 void results_game_ended(core *C, game *g)
@@ -87,7 +107,7 @@ void results_game_ended(core *C, game *g)
              winner != TAV_NONE;
     w.white_score = winner == TAV_WHITE ? 1.0 : winner == TAV_BLACK ? 0.0 : 0.5;
     memcpy(w.account, g->account, sizeof w.account);
-    if (wq_call(C, end_apply, NULL, &w, sizeof w) != 0)
+    if (wq_call(C, end_apply, end_settled, &w, sizeof w) != 0)
         core_log(C, "error: the end of game %s could not be queued", g->id);
 }
 

@@ -57,6 +57,8 @@ typedef struct store_game {
                                       "abandon"; else "" */
     unsigned char seat_hash[2][STORE_HASH_LEN];
     int64_t stamp;                 /* changes whenever the game's row is written (0: not kept) */
+    double rating_before[2], rating_after[2];   /* rated and over: each player's rating before
+                                                   and after it (0: not known) */
 } store_game;
 
 /* One move as stored. */
@@ -215,8 +217,8 @@ struct store_ops {
     int (*player_games)(store *st, const char *name, int limit, store_pgame_fn fn, void *ctx,
                         char *err, size_t errlen);
     /* Each player's rating after a rated game (the rating history). */
-    int (*set_game_ratings)(store *st, const char *id, double white, double black, char *err,
-                            size_t errlen);
+    int (*set_game_ratings)(store *st, const char *id, const double before[2],
+                            const double after[2], char *err, size_t errlen);
     /* The side offering a draw and the side asking to take a move back (-1: none). */
     int (*set_offers)(store *st, const char *id, int draw, int takeback, char *err,
                       size_t errlen);

@@ -39,7 +39,7 @@
 #include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 11
+#define PG_SCHEMA 12
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -149,6 +149,11 @@ static const pg_migration migrations[] = {
      ");"},
     /* 10 -> 11: the page's language the account chose ('' none). */
     {10, 11, "ALTER TABLE accounts ADD COLUMN lang text NOT NULL DEFAULT '';"},
+    /* 11 -> 12: each player's rating before a rated game (its change is
+     * shown with the result). */
+    {11, 12,
+     "ALTER TABLE games ADD COLUMN white_rating_before double precision NOT NULL DEFAULT 0;"
+     "ALTER TABLE games ADD COLUMN black_rating_before double precision NOT NULL DEFAULT 0;"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -176,7 +181,8 @@ static const char *const queries[NQ] = {
                    " takeback_offer,"
                    " (SELECT token_hash FROM seats WHERE game = $1 AND side = 0),"
                    " (SELECT token_hash FROM seats WHERE game = $1 AND side = 1),"
-                   " xmin::text::bigint"
+                   " xmin::text::bigint, white_rating_before, black_rating_before,"
+                   " white_rating, black_rating"
                    " FROM games WHERE id = $1",
     /* A game's stamp: the id of the transaction that last wrote its row. */
     [Q_GAME_STAMP] = "SELECT xmin::text::bigint FROM games WHERE id = $1",
@@ -231,7 +237,8 @@ static const char *const queries[NQ] = {
     [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
                         " (lower(white_account) = lower($1) OR lower(black_account) = lower($1))"
                         " ORDER BY created DESC, seq DESC LIMIT $2",
-    [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = $2, black_rating = $3 WHERE id = $1",
+    [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = $2, black_rating = $3,"
+                           " white_rating_before = $4, black_rating_before = $5 WHERE id = $1",
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1",
     [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
     /* One statement: the row locked, the window and a dead instance's

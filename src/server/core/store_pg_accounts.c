@@ -317,11 +317,11 @@ int pg_player_games(store *base, const char *name, int limit, store_pgame_fn fn,
     return 0;
 }
 
-int pg_set_game_ratings(store *base, const char *id, double white, double black,
-                               char *err, size_t errlen)
+int pg_set_game_ratings(store *base, const char *id, const double before[2],
+                        const double after[2], char *err, size_t errlen)
 {
-    return pg_write1((pg_store *)base, Q_SET_GAME_RATINGS, 1, "game ratings", err, errlen, "tdd", id,
-                  white, black);
+    return pg_write1((pg_store *)base, Q_SET_GAME_RATINGS, 1, "game ratings", err, errlen, "tdddd",
+                     id, after[0], after[1], before[0], before[1]);
 }
 
 int pg_set_offers(store *base, const char *id, int draw, int takeback, char *err,

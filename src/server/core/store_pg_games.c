@@ -145,6 +145,10 @@ int pg_load_game(store *base, const char *id, store_game *outp, store_row_fn row
     out->draw_offer = pg_col_int(r, 0, 19);
     out->takeback_offer = pg_col_int(r, 0, 20);
     out->stamp = pg_col_i64(r, 0, 23);
+    for (int side = 0; side < 2; side++) {
+        out->rating_before[side] = pg_col_double(r, 0, 24 + side);
+        out->rating_after[side] = pg_col_double(r, 0, 26 + side);
+    }
     for (int side = 0; side < 2; side++)
         if (!PQgetisnull(r, 0, 21 + side)) {
             if (pg_col_hash(r, 0, 21 + side, out->seat_hash[side]) != 0)

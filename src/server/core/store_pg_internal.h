@@ -122,8 +122,8 @@ int pg_player_unfinished(store *base, const char *name, int limit, store_id_fn f
 int pg_seek_state(store *base, const char *id);
 int pg_set_end(store *base, const char *id, const char *winner, const char *end, char *err,
                size_t errlen);
-int pg_set_game_ratings(store *base, const char *id, double white, double black, char *err,
-                        size_t errlen);
+int pg_set_game_ratings(store *base, const char *id, const double before[2],
+                        const double after[2], char *err, size_t errlen);
 int pg_set_offers(store *base, const char *id, int draw, int takeback, char *err, size_t errlen);
 int pg_set_password(store *base, const char *name, const char *pwhash, char *err, size_t errlen);
 int pg_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen);

@@ -118,6 +118,10 @@ static const char *const migrations[] = {
     "UPDATE sessions SET last_used = created;",
     /* 10 -> 11: the page's language the account chose ('' none). */
     "ALTER TABLE accounts ADD COLUMN lang TEXT NOT NULL DEFAULT '';",
+    /* 11 -> 12: each player's rating before a rated game (its change is
+     * shown with the result). */
+    "ALTER TABLE games ADD COLUMN white_rating_before REAL NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN black_rating_before REAL NOT NULL DEFAULT 0;",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -152,7 +156,8 @@ static const char *const queries[NQ] = {
     [Q_GET_GAME] = "SELECT game, options, seed, white, black, created, status, resigned, local,"
                    " rematch, white_account, black_account, rated, winner, end_reason,"
                    " clock_initial, clock_increment, clock_days, started_ms, draw_offer,"
-                   " takeback_offer FROM games WHERE id = ?1",
+                   " takeback_offer, white_rating_before, black_rating_before, white_rating,"
+                   " black_rating FROM games WHERE id = ?1",
     [Q_GET_SEATS] = "SELECT side, token_hash FROM seats WHERE game = ?1",
     [Q_GET_MOVES] = "SELECT ply, text, ms, time FROM moves WHERE game = ?1 ORDER BY ply",
     [Q_UNFINISHED] = "SELECT id FROM games WHERE status = 2 OR (status = 0 AND"
@@ -184,7 +189,8 @@ static const char *const queries[NQ] = {
                      " games = excluded.games",
     [Q_RATINGS] = "SELECT game, rating, rd, vol, games FROM ratings WHERE account = ?1 ORDER BY game",
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = ?2, takeback_offer = ?3 WHERE id = ?1",
-    [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = ?2, black_rating = ?3 WHERE id = ?1",
+    [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = ?2, black_rating = ?3,"
+                           " white_rating_before = ?4, black_rating_before = ?5 WHERE id = ?1",
     [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games FROM ratings r"
                       " JOIN accounts a ON a.name = r.account WHERE r.game = ?1"
                       " ORDER BY r.rating DESC, a.name LIMIT ?2",
@@ -611,6 +617,10 @@ static int sq_load_game(store *base, const char *id, store_game *outp, store_row
     out->started_ms = sqlite3_column_int64(s, 18);
     out->draw_offer = sqlite3_column_int(s, 19);
     out->takeback_offer = sqlite3_column_int(s, 20);
+    for (int side = 0; side < 2; side++) {
+        out->rating_before[side] = sqlite3_column_double(s, 21 + side);
+        out->rating_after[side] = sqlite3_column_double(s, 23 + side);
+    }
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
     if (bad) {
@@ -1006,12 +1016,14 @@ static int sq_set_offers(store *base, const char *id, int draw, int takeback, ch
                   "offers", err, errlen);
 }
 
-static int sq_set_game_ratings(store *base, const char *id, double white, double black,
-                               char *err, size_t errlen)
+static int sq_set_game_ratings(store *base, const char *id, const double before[2],
+                               const double after[2], char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_SET_GAME_RATINGS, "tdd", id, white, black), 1, "game ratings",
-                  err, errlen);
+    return write1(st,
+                  bind(st, Q_SET_GAME_RATINGS, "tdddd", id, after[0], after[1], before[0],
+                       before[1]),
+                  1, "game ratings", err, errlen);
 }
 
 static int sq_leaderboard(store *base, const char *game, int limit,

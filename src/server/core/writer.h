@@ -15,8 +15,9 @@ int wq_result(core *C, game *g, int status, int resigned);
 int wq_rematch(core *C, game *g, const char *rematch);
 /* Any other write: apply(st, data) on the writer thread inside the batch,
  * then settled(C, data, ok) on the loop once the batch is committed (ok) or
- * failed, before the edge hears of it.  data is copied (len bytes). */
-typedef int (*wq_apply_fn)(store *st, const void *data, char *err, size_t errlen);
+ * failed, before the edge hears of it.  data is copied (len bytes); apply
+ * may write results into the copy for settled. */
+typedef int (*wq_apply_fn)(store *st, void *data, char *err, size_t errlen);
 typedef void (*wq_settled_fn)(core *C, const void *data, int ok);
 int wq_call(core *C, wq_apply_fn apply, wq_settled_fn settled, const void *data, size_t len);
 
