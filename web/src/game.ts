@@ -14,7 +14,7 @@ import { Live } from "./live";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  accountGame, canAbort, claimView, offerView, rematchDeclinedText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, ratingChangeText, signedDelta, claimView, offerView, rematchDeclinedText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -215,8 +215,9 @@ function build(app: HTMLElement, s: Screen): void {
   boardWrap.appendChild(e.analysis);
   e.watching = h("p", { class: "watching", id: "watching", hidden: true });
   e.end = h("p", { class: "end-reason", id: "end-reason", hidden: true });
+  e.ratingChange = h("p", { class: "rating-change", id: "rating-change", hidden: true, "aria-live": "polite" });
   const side = h("aside", { class: "side-panel" },
-    e.title, e.watching, e.blackRow, e.status, e.end, e.message, e.deal, e.whiteRow, e.links,
+    e.title, e.watching, e.blackRow, e.status, e.end, e.ratingChange, e.message, e.deal, e.whiteRow, e.links,
     h("h2", { class: "sr-only" }, t("gs.moves")), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
   app.appendChild(boardWrap);
   app.appendChild(side);
@@ -397,6 +398,10 @@ async function refresh(s: Screen): Promise<void> {
 function accept(s: Screen, g: Game, force: boolean): void {
   const old = s.game;
   if (old && !force && g.ply < old.ply) return;
+  // An answer formed before the end's ratings were committed (a resignation's
+  // own answer may come after the socket's newer state): the ratings once
+  // known stay (they never change afterwards).
+  if (old && old.over && g.over && old.ratings && !g.ratings && old.ply === g.ply) g.ratings = old.ratings;
   // A state seen with a token of another seat (this screen holds both seats):
   // keep it only for the legal moves of that seat.
   s.game = g;
@@ -482,7 +487,12 @@ function render(s: Screen): void {
     const account = g.accounts?.[side];
     row.appendChild(h("span", { class: "who" }, account ? h("span", { class: "sr-only" }, `${SN(side)}: `) : `${SN(side)}: `,
       account ? h("a", { href: `/players/${encodeURIComponent(account)}`, class: "player-name" }, who) : who,
-      account && s.ratings[side] ? h("span", { class: "player-rating muted" }, ` ${s.ratings[side]}`) : null));
+      account && g.ratings?.[side]
+        ? h("span", { class: "player-rating muted", "data-rating-after": String(Math.round(g.ratings[side].after)) },
+          ` ${Math.round(g.ratings[side].after)} `,
+          h("span", { class: g.ratings[side].after >= g.ratings[side].before ? "rating-delta up" : "rating-delta down" },
+            signedDelta(g.ratings[side].after - g.ratings[side].before)))
+        : account && s.ratings[side] ? h("span", { class: "player-rating muted" }, ` ${s.ratings[side]}`) : null));
     if (g.clock) row.appendChild(h("span", { class: "clock", id: `clock-${side}`, "data-side": side }));
     // presence (the live socket says it): whether the other player's page is open
     if (s.presence && g[side] === "human" && !mine.includes(side) && !g.over) {
@@ -499,6 +509,8 @@ function render(s: Screen): void {
   e.watching.hidden = !e.watching.textContent;
   e.end.textContent = endText(g);
   e.end.hidden = !e.end.textContent;
+  e.ratingChange.textContent = ratingChangeText(g);
+  e.ratingChange.hidden = !e.ratingChange.textContent;
   document.title = pageTitle(g, mine, title(s.meta, g.game));
   e.status.dataset.tomove = g.tomove;
   e.status.classList.toggle("over", g.over);
@@ -512,11 +524,11 @@ function render(s: Screen): void {
   const vsComputer = g.white !== "human" || g.black !== "human";
   (e.hint as HTMLButtonElement).disabled = !canAct;
   // Fair play: no engine help between two people on separate screens (the server refuses it too).
-  (e.hint as HTMLButtonElement).hidden = g.help === false;
+  (e.hint as HTMLButtonElement).hidden = g.help === false || g.over;
   (e.undo as HTMLButtonElement).hidden = !vsComputer || mine.length === 0 || g.undo === false;
   e.deal.hidden = !g.dealChosen || g.over;
   (e.undo as HTMLButtonElement).disabled = g.over || g.ply === 0 || s.pending;
-  (e.resign as HTMLButtonElement).hidden = mine.length === 0;
+  (e.resign as HTMLButtonElement).hidden = mine.length === 0 || g.over;
   (e.resign as HTMLButtonElement).disabled = g.over;
   if (g.over) e.resign.textContent = t("gs.resign");
 

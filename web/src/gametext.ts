@@ -115,6 +115,26 @@ export function endText(g: Game): string {
   return parts.join(" ");
 }
 
+// A rated game's end: each player's new rating and its change, as
+// "Ann 1662 (+162)"; "" until the server has the result's ratings.
+export function ratingChangeText(g: Game): string {
+  if (!g.over || !g.ratings) return "";
+  const parts: string[] = [];
+  for (const side of ["white", "black"] as const) {
+    const r = g.ratings[side];
+    const name = g.accounts?.[side];
+    if (!r || !name) continue;
+    parts.push(t("gs.ratingChange", { name, after: Math.round(r.after), delta: signedDelta(r.after - r.before) }));
+  }
+  return parts.length ? t("gs.ratingsAfter", { list: parts.join(" · ") }) : "";
+}
+
+// A change of rating with its sign: "+162", "−162" (a true minus), "±0".
+export function signedDelta(d: number): string {
+  const n = Math.round(d);
+  return n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "\u00b10";
+}
+
 // Whether a game is between accounts (the server names an account for a
 // side; other games carry {"white": null, "black": null}).
 export function accountGame(g: Game): boolean {

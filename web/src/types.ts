@@ -115,6 +115,8 @@ export interface Game {
   /** A draw offered, a take-back asked, a rematch offered (a finished game between accounts): the side, or null. */
   offers?: { draw: Side | null; takeback: Side | null; rematch?: Side | null };
   rated?: boolean;
+  /** A rated game once its end is committed: each player's rating before and after it. */
+  ratings?: { white: { before: number; after: number }; black: { before: number; after: number } } | null;
   /** How it ended: "normal", "resign", "time", "abort", "agreement", "abandon", or null while it runs. */
   end?: string | null;
   /** The side whose absence ended it (abort: it did not make its first move; abandon: it left), or null. */

@@ -77,6 +77,7 @@ static void end_settled(core *C, const void *data, int ok)
     memcpy(g->rating_before, w->before, sizeof g->rating_before);
     memcpy(g->rating_after, w->after, sizeof g->rating_after);
     game_changed(g);
+    game_tell(C, g);
 }
 
 void results_game_ended(core *C, game *g)
