@@ -863,6 +863,54 @@ static void add_mine(void *ctx, game *g)
     json_array_append_new(side >= 0 && side == tomove ? m->yours : m->theirs, o);
 }
 
+/* Serialize and free. */
+static char *dump_free(json_t *o)
+{
+    if (!o)
+        return NULL;
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return text;
+}
+
+/* The player's channel (the lobby socket of a signed-in page): one of the
+ * account's games as /api/me/games lists it, or {"id", "over": true} once
+ * it ended; a rematch offered to the account in a finished one. */
+char *api_mygame_text(srv *S, game *g, const char *account)
+{
+    json_t *o;
+    if (!core_over(g)) {
+        mine_list m = {S, account, json_array(), json_array()};
+        add_mine(&m, g);
+        json_array_extend(m.yours, m.theirs);
+        json_decref(m.theirs);
+        o = json_pack("{s:s,s:O}", "type", "mygame", "game", json_array_get(m.yours, 0));
+        json_decref(m.yours);
+    } else {
+        o = json_pack("{s:s,s:{s:s,s:s,s:b}}", "type", "mygame", "game", "id", g->id, "game",
+                      tav_session_game(g->s)->name, "over", 1);
+    }
+    return dump_free(o);
+}
+
+char *api_rematch_text(srv *S, game *g, const char *by)
+{
+    (void)S;
+    return dump_free(json_pack("{s:s,s:s,s:s,s:s}", "type", "rematch", "game", g->id, "name",
+                          tav_session_game(g->s)->name, "by", by));
+}
+
+/* {"type": "mine", "games": [...]}: the account's unfinished games, those
+ * where it is their turn first (as GET /api/me/games). */
+char *api_mine_text(srv *S, const char *account)
+{
+    mine_list m = {S, account, json_array(), json_array()};
+    core_my_games(S->C, account, add_mine, &m);
+    json_array_extend(m.yours, m.theirs);
+    json_decref(m.theirs);
+    return dump_free(json_pack("{s:s,s:o}", "type", "mine", "games", m.yours));
+}
+
 static void add_playing(void *ctx, game *g)
 {
     json_array_append_new(ctx, json_pack("{s:s,s:s,s:s,s:s,s:i,s:b,s:s}", "id", g->id, "game",

@@ -231,7 +231,11 @@ static void ev_wake(void *ctx)
         lws_cancel_service(S->ctx);
 }
 
-static void ev_changed(void *ctx, game *g) { live_broadcast(ctx, g); }
+static void ev_changed(void *ctx, game *g)
+{
+    live_broadcast(ctx, g);
+    lobby_mygame(ctx, g);
+}
 static void ev_dirty(void *ctx) { srv_dirty(ctx); }
 
 static void ev_committed(void *ctx, long n, int ok)

@@ -349,6 +349,58 @@ void lobby_started(srv *S, const char *account, const char *game_id)
     ws_msg_unref(m);
 }
 
+/* A message to one account's lobby sockets (its player channel), held
+ * until what is open is committed. */
+static void lobby_to_account(srv *S, const char *account, char *text)
+{
+    if (!text)
+        return;
+    msg *m = msg_new(text, strlen(text));
+    free(text);
+    if (!m)
+        return;
+    if (core_pending(S->C)) {
+        srv_dirty(S);
+        m->batch = core_batch(S->C);
+    }
+    for (conn *w = S->lobby; w; w = w->next)
+        if (w->account[0] && strcasecmp(w->account, account) == 0) {
+            if (q_push(&w->q, m) != 0)
+                lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            else if (!m->batch)
+                lws_callback_on_writable(w->wsi);
+            else
+                S->lobby_held = 1;
+        }
+    ws_msg_unref(m);
+}
+
+static int lobby_has(srv *S, const char *account)
+{
+    for (conn *w = S->lobby; w; w = w->next)
+        if (w->account[0] && strcasecmp(w->account, account) == 0)
+            return 1;
+    return 0;
+}
+
+/* A game changed: each of its players with a lobby socket here is sent the
+ * game as their list of games shows it ("mygame"), and the player offered a
+ * rematch in a finished one is told who offers it ("rematch"). */
+void lobby_mygame(srv *S, game *g)
+{
+    if (!S->lobby)
+        return;
+    for (int side = 0; side < 2; side++) {
+        const char *account = g->account[side];
+        if (!account[0] || !lobby_has(S, account))
+            continue;
+        lobby_to_account(S, account, api_mygame_text(S, g, account));
+        if (core_over(g) && g->rematch_offer == 1 - side && !g->rematch[0] &&
+            g->account[1 - side][0])
+            lobby_to_account(S, account, api_rematch_text(S, g, g->account[1 - side]));
+    }
+}
+
 /* Seeks whose owner left (core_seeks_lapse): the accounts with a lobby
  * socket here, sorted once, then looked up for each seek (binary search). */
 typedef struct lobby_names {
@@ -450,6 +502,13 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
         if (seeks)
             ws_send_text(c, seeks);
         free(seeks);
+        if (account[0]) {
+            /* The player's channel: their games at once, then each change. */
+            char *mine = api_mine_text(S, account);
+            if (mine)
+                ws_send_text(c, mine);
+            free(mine);
+        }
         S->socks_lobby++;
         srv_log(S, "WS lobby open");
         return;

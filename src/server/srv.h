@@ -239,6 +239,11 @@ typedef struct asker {
 void api_account_done(srv *S, core_signed *r, int secure, reply *out);
 /* The open seeks as GET /api/seeks answers them (heap). */
 char *api_seeks_json(srv *S, const char *viewer);
+/* The player's channel: messages for an account's lobby sockets (heap). */
+char *api_mygame_text(srv *S, game *g, const char *account);
+char *api_rematch_text(srv *S, game *g, const char *by);
+char *api_mine_text(srv *S, const char *account);
+void lobby_mygame(srv *S, game *g);
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r);
 void api_hint_done(srv *S, const core_answer *h, reply *r);

@@ -381,6 +381,7 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         return CORE_UNAVAILABLE;
     }
     snprintf(game_id, STORE_ID_LEN, "%s", m.g->id);
+    game_tell(C, m.g);   /* its players' channels list it */
     if (C->ev.started)
         C->ev.started(C->ev.ctx, k->s.by, m.g->id);
     lobby_changed(C);
