@@ -212,6 +212,11 @@ export function acceptSeek(id: string): Promise<{ game: string }> {
   return call("POST", `/api/seeks/${enc(id)}/accept`, {});
 }
 
+/** A challenge to this player declined (its maker is told). */
+export function declineSeek(id: string): Promise<unknown> {
+  return call("POST", `/api/seeks/${enc(id)}/decline`, {});
+}
+
 export function withdrawSeek(id: string): Promise<unknown> {
   return call("DELETE", `/api/seeks/${enc(id)}`);
 }

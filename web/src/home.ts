@@ -4,6 +4,7 @@
 // ratings) comes from /api/meta (meta.ts); only the pictures are its own.
 
 import { ApiError, createGame, getGame, loadRecord, myGames } from "./api";
+import { listen, myGames as inboxGames } from "./inbox";
 import { currentUser } from "./account";
 import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
@@ -209,18 +210,31 @@ function accountGames(meta: Meta, me: Me): HTMLElement {
     h("h2", { id: "my-games-h" }, t("home.yourGamesPeople")));
   const note = h("p", { class: "muted" }, t("home.loadingShort"));
   sec.appendChild(note);
-  myGames().then((list) => {
+  const body = h("div", { class: "my-games-body" });
+  sec.appendChild(body);
+  let fromChannel = false;
+  const baseTitle = document.title.replace(/^\(\d+\) /, "");
+  const draw = (list: MyGame[]) => {
     note.remove();
+    body.textContent = "";
+    document.title = list.some((g) => g.yourTurn) ? t("game.titleYourTurn", { base: baseTitle }) : baseTitle;
     if (!list.length) {
-      sec.appendChild(h("p", { class: "muted" }, t("home.noneGoingOn"), h("a", { href: "/lobby" }, t("home.findInLobby")), "."));
+      body.appendChild(h("p", { class: "muted" }, t("home.noneGoingOn"), h("a", { href: "/lobby" }, t("home.findInLobby")), "."));
       return;
     }
-    if (list.some((g) => g.yourTurn)) document.title = t("game.titleYourTurn", { base: document.title });
     const ul = h("ul", { class: "recent-list" });
     for (const g of list) ul.appendChild(myGameRow(meta, me, g));
-    sec.appendChild(ul);
-  }).catch((e) => {
-    note.textContent = t("home.yourGamesFailed", { error: (e as Error).message });
+    body.appendChild(ul);
+  };
+  // The list moves as the games do: the player's channel sends each change.
+  listen((e) => {
+    if (e.kind === "mine" || e.kind === "mygame" || e.kind === "gone") {
+      fromChannel = true;
+      draw(inboxGames());
+    }
+  });
+  myGames().then((list) => { if (!fromChannel) draw(list); }).catch((e) => {
+    if (!fromChannel) note.textContent = t("home.yourGamesFailed", { error: (e as Error).message });
   });
   return sec;
 }

@@ -13,6 +13,7 @@ import { takerColour } from "./accounttext";
 import { CLOCK_PRESETS, clockKind, clockLabel } from "./clock";
 import { h } from "./dom";
 import { LiveSocket } from "./live";
+import { listen, openInbox } from "./inbox";
 import { BOARDS } from "./games/index";
 import { gameMeta, levelName, loadMeta, optionSets, optionsText, title } from "./meta";
 import type { GameName, Me, Meta, Seek } from "./types";
@@ -75,7 +76,18 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
     if (waiting) waiting.textContent = mine ? t("lobby.waiting") : "";
     for (const s of seeks) list.appendChild(seekRow(s, meta, me, error));
   };
-  lobbySocket(draw, goGame, (up) => { conn.textContent = up ? "" : t("lobby.reconnecting"); });
+  const state = (up: boolean) => { conn.textContent = up ? "" : t("lobby.reconnecting"); };
+  if (me) {
+    // Signed in: the player's channel (inbox.ts) is this page's lobby socket.
+    openInbox();
+    listen((e) => {
+      if (e.kind === "seeks") draw(e.seeks);
+      else if (e.kind === "started") goGame(e.game);
+      else if (e.kind === "state") state(e.up);
+    });
+  } else {
+    lobbySocket(draw, goGame, state);
+  }
 }
 
 // The computer levels as players with ratings: a rated game against one.

@@ -14,6 +14,7 @@ import { showPlay } from "./play";
 import { has, initLang, lang, saveLang, savedLang, setLang, t, type Lang } from "./i18n";
 import { currentUser } from "./account";
 import { setMyLang } from "./api";
+import { startNotices } from "./notices";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -136,6 +137,10 @@ function registerServiceWorker(): void {
 const inPage = /^\/play\//.test(location.pathname);
 setupLang(inPage);
 setupTheme();
-if (!inPage) setupAccountMenu();
+if (!inPage) {
+  setupAccountMenu();
+  // Signed in: the player's channel on every page (notices, badge, title).
+  void currentUser().then((me) => { if (me) startNotices(me); });
+}
 registerServiceWorker();
 route();

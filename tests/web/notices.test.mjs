@@ -1,0 +1,107 @@
+// notices.test.mjs — issue 46's player's channel on the page, two browser
+// contexts for two accounts (ivo, lea): a challenge sent to lea is noticed on
+// her home page (a notice with Accept and Decline, a badge on the account
+// menu, the count in the title) and accepted from there; her home page's
+// list of games moves when ivo moves (no reload, no polling) and a notice
+// says it is her turn; a rematch ivo offers after the end is noticed on the
+// home page too.  Screenshots at 1280 and 390 px.
+
+import { sleep } from "./harness.mjs";
+
+const PASSWORD = "correct horse";
+
+async function until(fn, ms = 15000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn().catch(() => null);
+    if (v || Date.now() - t0 > ms) return v;
+    await sleep(100);
+  }
+}
+
+async function signUp(page, url, name) {
+  await page.goto(`${url}/signup`);
+  await page.fill("#auth-name", name);
+  await page.fill("#auth-password", PASSWORD);
+  await page.fill("#auth-again", PASSWORD);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signup")), page.click("#auth-submit")]);
+  await page.waitForSelector("#account-name");
+}
+
+const call = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
+  const r = await fetch(p, { method: m, headers: b ? { "Content-Type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
+  return { status: r.status, body: await r.json().catch(() => null) };
+}, [method, path, body]);
+
+const text = (page, sel) => page.textContent(sel).catch(() => "");
+
+export async function run(env) {
+  const { url, tally } = env;
+  const allow = /status of (401|404|409)/;
+  const pi = await env.newPage("notices-ivo", {}, allow);
+  const pl = await env.newPage("notices-lea", {}, allow);
+  await signUp(pi, url, "ivo");
+  await signUp(pl, url, "lea");
+  await pl.goto(`${url}/`);
+  await pl.waitForSelector("#my-games");
+  tally.check("no notice and no badge while nothing happened",
+    (await pl.$$("#notices .notice")).length === 0 && await pl.isHidden("#inbox-badge"));
+
+  // ---- A challenge, noticed on the home page and accepted from it ----
+  const ch = await call(pi, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: false, colour: "white", clock: { days: 2 }, to: "lea" });
+  tally.check("ivo challenges lea", ch.status === 201, JSON.stringify(ch));
+  const note = '#notices .notice[data-kind="challenge"]';
+  tally.check("lea's home page shows the challenge at once, in words",
+    await until(async () => /ivo challenges you: Epaminondas, 2 days a move/.test(await text(pl, note))), await text(pl, "#notices"));
+  tally.check("... with Accept and Decline", (await pl.isVisible(`${note} [data-act="accept"]`)) && (await pl.isVisible(`${note} [data-act="decline"]`)));
+  tally.check("the account menu's badge counts it", await until(async () => (await text(pl, "#inbox-badge")) === "1"), await text(pl, "#inbox-badge"));
+  tally.check("the title counts it", await until(async () => /^\(1\) /.test(await pl.title())), await pl.title());
+  await env.shot(pl, "notices-challenge-1280");
+  await pl.setViewportSize({ width: 390, height: 844 });
+  await env.shot(pl, "notices-challenge-390");
+  const wide = await pl.evaluate(() => document.documentElement.scrollWidth);
+  tally.check("the notice fits 390 px", wide <= 390, String(wide));
+  await pl.setViewportSize({ width: 1280, height: 860 });
+  await Promise.all([pl.waitForURL((u) => u.pathname.startsWith("/games/")), pl.click(`${note} [data-act="accept"]`)]);
+  const gid = decodeURIComponent(/\/games\/([^/?]+)/.exec(pl.url())?.[1] ?? "");
+  const g = (await call(pl, "GET", `/api/games/${gid}`)).body;
+  tally.check("Accept: lea is in the game, ivo white", g && g.accounts.white === "ivo" && g.accounts.black === "lea", JSON.stringify(g && g.accounts));
+
+  // ---- The home list moves when ivo moves ----
+  await pl.goto(`${url}/`);
+  const row = `#my-games li[data-id="${gid}"]`;
+  tally.check("lea's home lists the game, waiting for ivo", await until(async () => /waiting for ivo/.test(await text(pl, row))), await text(pl, row));
+  const marker = await pl.evaluate(() => { window.__noReload = 1; return 1; });
+  const gi = (await call(pi, "GET", `/api/games/${gid}`)).body;
+  tally.check("ivo moves", (await call(pi, "POST", `/api/games/${gid}/moves`, { move: gi.legal[0], ply: 0 })).status === 200);
+  tally.check("lea's home list says her turn, without a reload",
+    await until(async () => /your turn/i.test(await text(pl, row))) && marker === await pl.evaluate(() => window.__noReload), await text(pl, row));
+  tally.check("a notice says it is her turn against ivo",
+    await until(async () => /Your turn against ivo \(Epaminondas\)/.test(await text(pl, '#notices [data-kind="turn"]'))), await text(pl, "#notices"));
+  tally.check("the badge counts her turn", await until(async () => (await text(pl, "#inbox-badge")) === "1"));
+  await env.shot(pl, "notices-turn-1280");
+  // On the game's own page no notice of that game is added.
+  await pl.click('#notices [data-kind="turn"] a');
+  await pl.waitForSelector("#board [data-square]");
+  tally.check("Play opens the game", pl.url().includes(gid));
+
+  // ---- The end, then a rematch offered by ivo, noticed at home ----
+  await pl.goto(`${url}/`);
+  await pl.waitForSelector("#my-games");
+  await call(pi, "POST", `/api/games/${gid}/resign`, {});
+  tally.check("the game leaves lea's list when it ends", await until(async () => !(await pl.$(row))));
+  tally.check("... and the badge goes", await until(async () => pl.isHidden("#inbox-badge")));
+  tally.check("ivo offers a rematch", (await call(pi, "POST", `/api/games/${gid}/rematch`, {})).status === 202);
+  tally.check("lea's home page notices it",
+    await until(async () => /ivo offers a rematch \(Epaminondas\)/.test(await text(pl, '#notices [data-kind="rematch"]'))), await text(pl, "#notices"));
+  await env.shot(pl, "notices-rematch-1280");
+
+  // ---- Italian ----
+  await call(pi, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "random", clock: { days: 1 }, to: "lea" });
+  await pl.click('[data-lang="it"]');
+  await pl.waitForLoadState("load");
+  tally.check("in Italian: ivo ti sfida",
+    await until(async () => /ivo ti sfida: Urbino/.test(await text(pl, '#notices [data-kind="challenge"]'))), await text(pl, "#notices"));
+  await env.shot(pl, "notices-it-1280");
+  await pl.click('[data-lang="en"]');
+}
