@@ -40,8 +40,24 @@ export function currentUser(): Promise<Me | null> {
   asked ??= !marked() ? Promise.resolve(null) : api.me().then((m) => {
     mark(m ? m.name : null);
     return m;
-  }).catch(() => null);
+  }).catch(() => {
+    unreachable = true;
+    return null;
+  });
   return asked;
+}
+
+let unreachable = false;
+
+/** The server could not be asked who is signed in (offline): the name this
+ * browser was signed in with last, else null. */
+export function offlineName(): string | null {
+  if (!unreachable) return null;
+  try {
+    return localStorage.getItem(MARK);
+  } catch {
+    return null;
+  }
 }
 
 /** Where to go after signing in: a path of this site only. */
@@ -58,6 +74,13 @@ export function setupAccountMenu(): void {
   if (!box) return;
   currentUser().then((me) => {
     box.textContent = "";
+    const away = !me ? offlineName() : null;
+    if (away) {
+      // Offline: the name of the last visit, without the menu (it needs the server).
+      box.append(h("span", { class: "account-offline", id: "account-name", title: t("acc.offlineTitle") }, t("acc.offlineName", { name: away })));
+      box.dataset.signedIn = "offline";
+      return;
+    }
     if (!me) {
       const onAuth = /^\/sign(in|up)/.test(location.pathname);
       const next = onAuth ? location.search : `?next=${here()}`;

@@ -5,13 +5,13 @@
 
 import { ApiError, createGame, getGame, loadRecord, myGames } from "./api";
 import { listen, myGames as inboxGames } from "./inbox";
-import { currentUser } from "./account";
+import { currentUser, offlineName } from "./account";
 import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
 import { engineSupported } from "./engine/client";
 import { computerName, playUrl, unfinished } from "./local";
-import { gameMeta, levelLabel, loadMeta, optionSets, playerName, title } from "./meta";
+import { gameMeta, levelLabel, loadMeta, metaOffline, optionSets, playerName, title } from "./meta";
 import { PICTURES } from "./pictures";
 import * as store from "./store";
 import { t, tn, dateTime } from "./i18n";
@@ -187,13 +187,32 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
     }
   });
 
-  app.appendChild(lobbyCard(me));
-  if (me) app.insertBefore(accountGames(meta, me), app.firstChild);
+  if (metaOffline()) {
+    // Offline (the installed app with no network): the computer in this
+    // browser and the games kept here; what needs the server is not offered.
+    const away = offlineName();
+    app.appendChild(h("p", { class: "offline-note", id: "offline-note", role: "status" },
+      t("home.offline") + (away ? ` ${t("home.offlineSignedIn", { name: away })}` : "")));
+    for (const v of ["local", "link"]) {
+      const r = form.querySelector(`input[name="opponent"][value="${v}"]`) as HTMLInputElement | null;
+      if (r) { r.disabled = true; r.checked = false; }
+    }
+    (form.querySelector('input[name="opponent"][value="computer"]') as HTMLInputElement).checked = true;
+    if (!engineSupported()) error.textContent = t("play.noEngine");
+    inPage.checked = true;
+    inPage.disabled = true;
+    if (levelSelect.value === "random") levelSelect.value = "ai:level=3";
+    (levelSelect.querySelector('option[value="random"]') as HTMLOptionElement | null)?.remove();
+    refreshOptions();
+  } else {
+    app.appendChild(lobbyCard(me));
+    if (me) app.insertBefore(accountGames(meta, me), app.firstChild);
+  }
   app.appendChild(form);
   const mine = localGames(meta);
   if (mine) app.appendChild(mine);
-  app.appendChild(recentGames(meta));
-  app.appendChild(recordLoader());
+  if (!metaOffline()) app.appendChild(recentGames(meta));
+  if (!metaOffline()) app.appendChild(recordLoader());
 }
 
 // The way to the lobby: play people, with clocks and ratings.

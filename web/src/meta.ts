@@ -57,11 +57,36 @@ export function localMeta(m: Meta): Meta {
 let loading: Promise<Meta> | null = null;
 
 // The meta answer (asked for once; asked again after a failure).
+const KEPT = "tavoliere.meta";
+let offline = false;
+
+/** Whether the meta came from this browser's copy (the server could not be reached). */
+export function metaOffline(): boolean {
+  return offline;
+}
+
 export function loadMeta(): Promise<Meta> {
   loading ??= api.meta().then((m) => {
     if (!m || !Array.isArray(m.games) || !Array.isArray(m.levels)) throw new Error(t("err.malformed"));
+    try {
+      localStorage.setItem(KEPT, JSON.stringify(m));   // the start page offline
+    } catch {
+      /* not kept */
+    }
     return localMeta(m);
   }).catch((e) => {
+    // The server cannot be reached: the copy kept at the last visit.
+    if (!(e instanceof api.ApiError) || e.status === 0 || e.status >= 502) {
+      try {
+        const m = JSON.parse(localStorage.getItem(KEPT) ?? "null") as Meta | null;
+        if (m && Array.isArray(m.games) && Array.isArray(m.levels)) {
+          offline = true;
+          return localMeta(m);
+        }
+      } catch {
+        /* no copy */
+      }
+    }
     loading = null;
     throw e;
   });
