@@ -7,6 +7,7 @@
 // says and decides from the game's JSON alone is in gametext.ts.
 
 import * as api from "./api";
+import { botMark } from "./bots";
 import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
@@ -482,6 +483,7 @@ function render(s: Screen): void {
     const account = g.accounts?.[side];
     row.appendChild(h("span", { class: "who" }, account ? h("span", { class: "sr-only" }, `${SN(side)}: `) : `${SN(side)}: `,
       account ? h("a", { href: `/players/${encodeURIComponent(account)}`, class: "player-name" }, who) : who,
+      account && g.bots?.[side] ? botMark() : null,
       account && s.ratings[side] ? h("span", { class: "player-rating muted" }, ` ${s.ratings[side]}`) : null));
     if (g.clock) row.appendChild(h("span", { class: "clock", id: `clock-${side}`, "data-side": side }));
     // presence (the live socket says it): whether the other player's page is open
