@@ -48,6 +48,7 @@
 #define BOT_GAMES_MAX 16
 #define BOT_LINE_MAX 65536
 #define BOT_RX_MAX (4 * 1024 * 1024)   /* a message from the server, at most */
+#define BOT_KINDS_MAX 32   /* games of the registry the bridge knows of */
 
 typedef struct bot bot;
 
@@ -86,7 +87,8 @@ struct bot {
     int level, games_max;
     long movetime_max;
     char name[64];
-    int plays[4];        /* urbino, epaminondas, cathedral, toscana: the engine plays it */
+    int plays[BOT_KINDS_MAX];   /* per game of the registry: the engine plays it */
+    char plays_text[512];
     struct lws_context *ctx;
     struct lws *events;
     int64_t events_retry_ms;
@@ -130,12 +132,11 @@ static void blog(bot *B, const char *fmt, ...)
     pthread_mutex_unlock(&B->log_mu);
 }
 
-static const char *const game_names[4] = {"urbino", "epaminondas", "cathedral", "toscana"};
-
+/* The games of the library, by their place in its registry. */
 static int game_index(const char *name)
 {
-    for (int i = 0; i < 4; i++)
-        if (name && strcmp(name, game_names[i]) == 0)
+    for (int i = 0; i < tav_game_count() && i < BOT_KINDS_MAX; i++)
+        if (name && strcmp(name, tav_game_at(i)->name) == 0)
             return i;
     return -1;
 }
@@ -900,8 +901,9 @@ static int parse_server(bot *B, const char *url)
     return 0;
 }
 
-/* Which games the engine plays: `newgame GAME` answered ok (Toscana never:
- * its hidden stacks cannot be given to an engine from what the seat sees). */
+/* Which games the engine plays: `newgame GAME` answered ok.  Never a game
+ * with hidden information (Toscana's stacks): what the bot's seat sees
+ * cannot be replayed into an engine that needs the whole deal. */
 static int probe_engine(bot *B)
 {
     engine e;
@@ -910,16 +912,22 @@ static int probe_engine(bot *B)
         return -1;
     }
     int any = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < tav_game_count() && i < BOT_KINDS_MAX; i++) {
+        const tav_game *gm = tav_game_at(i);
+        if (gm->mask)
+            continue;   /* hidden information */
         char cmd[64];
-        snprintf(cmd, sizeof cmd, "newgame %s", game_names[i]);
+        snprintf(cmd, sizeof cmd, "newgame %s", gm->name);
         B->plays[i] = engine_ok(&e, cmd) == 0;
+        if (B->plays[i]) {
+            size_t n = strlen(B->plays_text);
+            snprintf(B->plays_text + n, sizeof B->plays_text - n, "%s%s", any ? " " : "", gm->name);
+        }
         any |= B->plays[i];
         if (!B->plays[i] && strstr(e.err, "exited"))
             break;
     }
     engine_stop(&e);
-    B->plays[3] = 0;
     if (!any)
         fprintf(stderr, "tavoliere bot: warning: the engine plays none of the games (%s); "
                         "every challenge will be declined\n", e.err);
@@ -1025,10 +1033,9 @@ int cli_bot(int argc, char **argv)
         free(B);
         return 1;
     }
-    blog(B, "playing as %s on %s (%s%s%s%s), at most %d game%s at once", B->name, server,
-         B->plays[0] ? "urbino " : "", B->plays[1] ? "epaminondas " : "",
-         B->plays[2] ? "cathedral" : "", B->engine ? ", engine: a command" : ", the built-in engine",
-         B->games_max, B->games_max == 1 ? "" : "s");
+    blog(B, "playing as %s on %s (%s; %s), at most %d game%s at once", B->name, server,
+         B->plays_text, B->engine ? "engine: a command" : "the built-in engine", B->games_max,
+         B->games_max == 1 ? "" : "s");
     B->events_backoff_ms = 500;
     while (!bot_stop) {
         if (!B->events && now_ms() >= B->events_retry_ms) {
