@@ -836,7 +836,9 @@ static int on_lws(struct lws *wsi, enum lws_callback_reasons reason, void *user,
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
     case LWS_CALLBACK_CLIENT_CLOSED:
         if (is_events) {
-            if (B->events == wsi || reason == LWS_CALLBACK_CLIENT_CONNECTION_ERROR) {
+            if (bot_stop) {
+                B->events = NULL;
+            } else if (B->events == wsi || reason == LWS_CALLBACK_CLIENT_CONNECTION_ERROR) {
                 B->events = NULL;
                 blog(B, "the event socket is closed (%s): connecting again in %d ms",
                      in && reason == LWS_CALLBACK_CLIENT_CONNECTION_ERROR ? (const char *)in
@@ -1053,16 +1055,22 @@ int cli_bot(int argc, char **argv)
         pthread_cond_signal(&G->cv);
         pthread_mutex_unlock(&G->mu);
     }
-    for (bgame *G = B->list; G; G = G->next)
+    for (bgame *G = B->list; G; G = G->next) {
         pthread_join(G->th, NULL);
+        if (G->live)
+            lws_set_opaque_user_data(G->live, NULL);
+    }
+    lws_context_destroy(B->ctx);   /* its sockets' last callbacks find no game */
+    B->ctx = NULL;
     while (B->list) {
         bgame *G = B->list;
         B->list = G->next;
         free(G->latest);
         free(G->rx.data);
+        pthread_mutex_destroy(&G->mu);
+        pthread_cond_destroy(&G->cv);
         free(G);
     }
-    lws_context_destroy(B->ctx);
     free(B->erx.data);
     curl_global_cleanup();
     free(B);
