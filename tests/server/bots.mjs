@@ -6,7 +6,7 @@
 // maker told on the lobby socket), bots refused open seeks, a bot moving
 // in its game with the token alone; the leaderboard and game JSON marks.
 import WebSocket from "ws";
-import { check, eq, main, request, sleep, startServer } from "./lib.mjs";
+import { PG, check, eq, main, request, sleep, startServer } from "./lib.mjs";
 
 async function call(base, method, path, body, auth) {
   const headers = {};
@@ -200,4 +200,36 @@ await main(async (defer) => {
   check(await E3.until((m) => m.some((x) => x.type === "error" && x.status === 401)), "the event socket with a revoked token: 401 error");
   for (const s of [L, E, E2, live, noTok, badTok, personEv, E3]) s.close();
   check(!/tvb_/.test(srv.output() + srv.errors()), "no token in the server's output");
+
+  // ---- two instances on one PostgreSQL: what one knows, the other tells ----
+  if (PG) {
+    const A = await startServer({ db: "bots-shared" }), Bs = await startServer({ db: "bots-shared" });
+    defer(() => A.stop());
+    defer(() => Bs.stop());
+    const zed = await account(A.base, "Zed"), bob = await account(A.base, "Bob");
+    eq((await call(A.base, "POST", "/api/account/bot", {}, zed)).status, 200, "two instances: Zed made a bot on A");
+    eq((await call(Bs.base, "GET", "/api/players/Zed")).body.bot, true, "... B says Zed is a bot");
+    const zt = await call(A.base, "POST", "/api/tokens", {}, zed);
+    const zb = `Bearer ${zt.body.token}`;
+    eq((await call(Bs.base, "GET", "/api/me", undefined, zb)).status, 200, "a token made on A works on B");
+    const EB = socket(Bs.base, "/api/bot/events", { authorization: zb });
+    await EB.open;
+    const LA = socket(A.base, "/api/lobby", { cookie: bob });
+    await LA.open;
+    const x1 = await call(A.base, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "white", clock: CLOCK, to: "Zed" }, bob);
+    check(await EB.until((m) => m.some((x) => x.type === "challenge" && x.seek.id === x1.body.id)), "a challenge made on A reaches the bot's socket on B");
+    const x2 = await call(A.base, "POST", "/api/seeks", { game: "cathedral", options: "", rated: false, colour: "white", clock: CLOCK, to: "Zed" }, bob);
+    check(await EB.until((m) => m.some((x) => x.type === "challenge" && x.seek.id === x2.body.id)), "a second one too");
+    eq((await call(Bs.base, "POST", `/api/seeks/${x2.body.id}/decline`, {}, zb)).status, 200, "the bot declines on B");
+    check(await LA.until((m) => m.some((x) => x.type === "declined" && x.seek === x2.body.id)), "the maker's lobby socket on A is told");
+    const xa = await call(A.base, "POST", `/api/seeks/${x1.body.id}/accept`, {}, zb);
+    eq(xa.status, 201, "the bot accepts on A");
+    check(await EB.until((m) => m.some((x) => x.type === "gameStart" && x.game === xa.body.game)), "gameStart on B's socket for a game made on A");
+    eq((await call(A.base, "POST", `/api/games/${xa.body.game}/abort`, {}, bob)).status, 200, "Bob aborts on A");
+    check(await EB.until((m) => m.some((x) => x.type === "gameFinish" && x.game === xa.body.game)), "gameFinish on B's socket");
+    eq((await call(A.base, "DELETE", `/api/tokens/${zt.body.id}`, undefined, zed)).status, 200, "the token revoked on A");
+    eq((await call(Bs.base, "GET", "/api/me", undefined, zb)).status, 401, "... is refused by B at once");
+    EB.close();
+    LA.ws.close();
+  }
 });
