@@ -53,6 +53,7 @@ export async function run(env) {
   tally.check("account page: no token yet", await pr.isVisible("#no-tokens"));
   await pr.click("#token-create");
   await pr.waitForSelector("#new-token-value");
+  await pr.evaluate(() => document.querySelector("#bots-h").scrollIntoView({ block: "start" }));
   const token = await pr.inputValue("#new-token-value");
   tally.check("account page: a new token is shown once", /^tvb_[A-Za-z0-9_-]{43}$/.test(token), token);
   await pr.waitForSelector("#tokens li");
@@ -60,6 +61,8 @@ export async function run(env) {
     (await pr.locator("#tokens li").count()) === 1 && !(await pr.textContent("#tokens")).includes(token));
   await env.shot(pr, "bots-account-1280");
   await pr.setViewportSize({ width: 390, height: 844 });
+  await pr.locator("#bots-h").scrollIntoViewIfNeeded();
+  await pr.evaluate(() => document.querySelector("#bots-h").scrollIntoView({ block: "start" }));
   await env.shot(pr, "bots-account-390");
   await pr.setViewportSize({ width: 1280, height: 860 });
   const me = await bearer(url, token, "GET", "/api/me");
@@ -136,5 +139,7 @@ export async function run(env) {
   await pr.waitForSelector("#is-bot");
   tally.check("account page in Italian", (await pr.textContent("#bots-h")).includes("token delle API") &&
     (await pr.textContent("#token-create")) === "Crea un token");
+  await pr.setViewportSize({ width: 390, height: 844 });
+  await pr.evaluate(() => document.querySelector("#bots-h").scrollIntoView({ block: "start" }));
   await env.shot(pr, "bots-account-it-390");
 }
