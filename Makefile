@@ -139,9 +139,12 @@ $(BUILD)/tavoliere.pc: include/tavoliere.h Makefile
 # The program also seals hidden deals in saved records (src/cli/seal.c: libsodium) and
 # links the server (src/server/: libwebsockets, jansson, SQLite, libpq, libsodium).
 $(BUILD)/tavoliere: $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a $(SRV_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJ) $(SRV_OBJ) $(BUILD)/libtavoliere-internal.a $(SRV_LIBS) $(shell pkg-config --libs libcurl) $(LDLIBS)
 
 $(SRV_OBJ): CPPFLAGS += $(SRV_CFLAGS)
+# `tavoliere bot` (src/cli/bot.c) is a client: libwebsockets, jansson, libcurl.
+BOT_PKG := libwebsockets jansson libcurl
+$(BUILD)/obj/src/cli/bot.o: CPPFLAGS += $(shell pkg-config --cflags $(BOT_PKG))
 $(BUILD)/obj/tests/server/test_store.o: CPPFLAGS += $(shell pkg-config --cflags libpq)
 
 # The server's core alone (src/server/core/: no libwebsockets, no JSON) and

@@ -23,6 +23,8 @@ int cli_replay(int argc, char **argv);
 int cli_analyze(int argc, char **argv);
 int cli_fuzzrecord(int argc, char **argv);
 int cli_play(int argc, char **argv);
+/* tavoliere bot: an engine plays on a server as a bot account (bot.c, docs/bots.md). */
+int cli_bot(int argc, char **argv);
 
 /* Read a whole file of at most max bytes (NUL-terminated heap copy; caller
  * frees); NULL with a message on failure. */

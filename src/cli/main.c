@@ -31,6 +31,7 @@ static const subcommand subcommands[] = {
     {"replay", cli_replay, "step through a game record: tavoliere replay FILE [--step]"},
     {"analyze", cli_analyze, "annotate a record with the engine's evaluation: tavoliere analyze FILE"},
     {"fuzzrecord", cli_fuzzrecord, "fuzz the record parser: tavoliere fuzzrecord [--seconds S] [--seed N]"},
+    {"bot", cli_bot, "an engine plays on a server as a bot: tavoliere bot --server URL --token TOKEN [--engine CMD] [--level N] [--games K]"},
     {"serve", server_main, "the game server and web UI: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]"},
     {"test", cli_test, "run rules fixtures: tavoliere test FILE.t ..."},
     {"refcheck", cli_refcheck, "replay reference traces: tavoliere refcheck FILE ..."},

@@ -536,7 +536,10 @@ static json_t *player_json(srv *S, const char *name)
 {
     json_t *ratings = json_object();
     core_ratings_each(S->C, name, add_rating, ratings);
-    return json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
+    json_t *p = json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
+    if (core_is_bot(S->C, name))   /* SPEC "Bots" */
+        json_object_set_new(p, "bot", json_true());
+    return p;
 }
 
 static void add_session(void *ctx, const core_signin_info *s)
@@ -832,6 +835,8 @@ static int add_leader(void *ctx, const char *name, const store_rating *sr)
     json_array_append_new(ctx, json_pack("{s:s,s:f,s:f,s:i,s:b}", "name", name, "rating",
                                          sr->rating, "rd", sr->rd, "games", sr->games,
                                          "provisional", core_rating_provisional(sr)));
+    if (sr->bot)   /* SPEC "Bots": marked, ranked among people (docs/bots.md) */
+        json_object_set_new(json_array_get(ctx, json_array_size(ctx) - 1), "bot", json_true());
     return 0;
 }
 
@@ -991,6 +996,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
 {
     memset(r, 0, sizeof *r);
     peer *by = who->by;
+    if (bots_routes(S, who, path, method, body, blen, r))   /* SPEC "Bots" (bots_api.c) */
+        return;
     if (account_routes(S, c, who, path, method, body, blen, r))
         return;
     if (seek_routes(S, who, path, method, body, blen, r))

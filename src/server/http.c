@@ -286,6 +286,12 @@ void http_committed(srv *S, long n, int ok)
         if (!core_pending(S->C))
             S->lobby_held = 0;
     }
+    /* Bots' event sockets: their messages held for this batch go. */
+    for (conn *w = S->bots; w; w = w->next) {
+        if (!ok)
+            q_drop_batch(&w->q, n);
+        lws_callback_on_writable(w->wsi);
+    }
     gview **pp = &S->bcast_head;
     while (*pp) {
         gview *gv = *pp;
@@ -429,6 +435,24 @@ static void run_api(srv *S, conn *c)
     who.secure = S->secure_cookies;
     if (c->method == 'P' && lws_hdr_copy(c->wsi, who.ua, sizeof who.ua, WSI_TOKEN_HTTP_USER_AGENT) < 0)
         who.ua[0] = 0;
+    /* SPEC "Bots": `Authorization: Bearer TOKEN` acts as the token's
+     * account, in place of any cookie; no Origin check (a page of another
+     * site cannot send that header without the server's consent, which it
+     * never gives); an unknown or revoked token is 401. */
+    char bearbuf[96];
+    int bearer = http_bearer_token(c->wsi, bearbuf, sizeof bearbuf);
+    if (bearer >= 0) {
+        sodium_memzero(tokbuf, sizeof tokbuf);
+        who.token = NULL;
+        who.bearer = 1;
+        int known = bearer > 0 && core_token_who(S->C, bearbuf, who.account);
+        sodium_memzero(bearbuf, sizeof bearbuf);
+        if (!known) {
+            S->requests++;
+            respond_error(c, 401, "unknown or revoked token");
+            return;
+        }
+    }
     if (who.token && c->method != 'G' && http_foreign_origin(c->wsi)) {
         S->requests++;
         respond_error(c, 403, "a request from another site: refused");

@@ -375,7 +375,16 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
         else
             TAVI_JB_LIT(&b, "null");
     }
-    TAVI_JB_LIT(&b, "},\"rated\":");
+    TAVI_JB_LIT(&b, "}");
+    if (g->bot[0] || g->bot[1]) {
+        /* SPEC "Bots": which sides are bot accounts (only in their games). */
+        TAVI_JB_LIT(&b, ",\"bots\":{\"white\":");
+        tavi_jb_bool(&b, g->bot[0]);
+        TAVI_JB_LIT(&b, ",\"black\":");
+        tavi_jb_bool(&b, g->bot[1]);
+        TAVI_JB_LIT(&b, "}");
+    }
+    TAVI_JB_LIT(&b, ",\"rated\":");
     tavi_jb_bool(&b, g->rated);
     /* Extension: a rated game once over, each player's rating before and
      * after it (null until the result is committed, and for other games). */
@@ -535,7 +544,8 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
                             g->rematch_offer,
                             g->absent,
                             g->rating_before,
-                            g->rating_after};
+                            g->rating_after,
+                            {g->bot[0], g->bot[1]}};
         char *text = json_game(g->s, &seats, viewer);
         if (!text)
             return NULL;

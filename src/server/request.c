@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include <libwebsockets.h>
+#include <sodium.h>
 
 #include "server/srv.h"
 
@@ -151,4 +152,36 @@ int http_foreign_origin(struct lws *wsi)
         return 1;
     o += 3;
     return strcasecmp(o, host) != 0;
+}
+
+/* SPEC "Bots": `Authorization: Bearer TOKEN`.  1 with the token in out, 0
+ * for an Authorization header that is not a bearer token of a sane length
+ * (refused: 401), -1 for none.  The token is read from the header only,
+ * never from the address (it would end up in logs). */
+int http_bearer_token(struct lws *wsi, char *out, size_t n)
+{
+    char buf[160];
+    int len = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_AUTHORIZATION);
+    if (len <= 0)
+        return -1;
+    if ((size_t)len >= sizeof buf ||
+        lws_hdr_copy(wsi, buf, sizeof buf, WSI_TOKEN_HTTP_AUTHORIZATION) <= 0)
+        return 0;
+    const char *p = buf;
+    if (strncasecmp(p, "Bearer ", 7) != 0)
+        return 0;
+    p += 7;
+    while (*p == ' ')
+        p++;
+    size_t k = strlen(p);
+    while (k && (p[k - 1] == ' ' || p[k - 1] == '\t'))
+        k--;
+    if (k == 0 || k >= n) {
+        sodium_memzero(buf, sizeof buf);
+        return 0;
+    }
+    memcpy(out, p, k);
+    out[k] = 0;
+    sodium_memzero(buf, sizeof buf);
+    return 1;
 }

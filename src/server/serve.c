@@ -276,7 +276,21 @@ static void ev_account_done(void *ctx, void *waiter, core_signed *sg)
     http_reply_ready(c, &r);
 }
 
-static void ev_lobby_changed(void *ctx) { lobby_broadcast(ctx); }
+static void ev_lobby_changed(void *ctx)
+{
+    lobby_broadcast(ctx);
+    bots_lobby_changed(ctx);
+}
+
+static void ev_bot_game(void *ctx, const char *account, const char *game_id, int finished)
+{
+    bots_game(ctx, account, game_id, finished);
+}
+
+static void ev_declined(void *ctx, const char *maker, const char *seek_id, const char *by)
+{
+    bots_declined(ctx, maker, seek_id, by);
+}
 
 static void ev_started(void *ctx, const char *account, const char *game_id)
 {
@@ -493,7 +507,8 @@ int server_main(int argc, char **argv)
                       clock_file,     (int)seek_lapse};
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
-                      ev_account_done, ev_lobby_changed, ev_started, ev_present};
+                      ev_account_done, ev_lobby_changed, ev_started, ev_present,
+                      ev_bot_game, ev_declined};
     char err[512], dblabel[512];
     store_db_label(db, dblabel, sizeof dblabel);   /* no password in what is printed */
     /* PostgreSQL may not be up yet (a machine starting): try again with a

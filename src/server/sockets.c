@@ -82,8 +82,7 @@ static void q_free(msgq *q)
     memset(q, 0, sizeof *q);
 }
 
-/* Queue a text on one socket, sent once batch `batch` is committed (0: at once). */
-static void ws_send_held(conn *c, const char *text, size_t len, long batch)
+void ws_send_held(conn *c, const char *text, size_t len, long batch)
 {
     msg *m = msg_new(text, len);
     if (!m)
@@ -229,7 +228,7 @@ static int *acct_sockets(srv *S, const char *account)
 }
 
 /* Count a signed-in socket against its account: 0, or -1 past the limit. */
-static int acct_socket_open(srv *S, conn *c)
+int acct_socket_open(srv *S, conn *c)
 {
     if (!c->account[0])
         return 0;
@@ -262,7 +261,7 @@ int srv_account_present(srv *S, const char *account)
     return 0;
 }
 
-static void acct_socket_closed(srv *S, conn *c)
+void acct_socket_closed(srv *S, conn *c)
 {
     if (!c->counted)
         return;
@@ -427,11 +426,15 @@ void http_seeks_lapse(srv *S)
     size_t cap = 0;
     for (conn *w = S->lobby; w; w = w->next)
         cap += w->account[0] != 0;
+    for (conn *w = S->bots; w; w = w->next)
+        cap++;   /* a bot's event socket keeps its challenges too */
     if (cap && !(l.name = malloc(cap * sizeof l.name[0])))
         return;   /* no memory now: next time */
     for (conn *w = S->lobby; w; w = w->next)
         if (w->account[0])
             memcpy(l.name[l.n++], w->account, sizeof l.name[0]);
+    for (conn *w = S->bots; w; w = w->next)
+        memcpy(l.name[l.n++], w->account, sizeof l.name[0]);
     if (l.n)
         qsort(l.name, l.n, sizeof l.name[0], name_cmp);
     core_seeks_lapse(S->C, lobby_present, &l);
@@ -469,16 +472,40 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
         c->close_after = 1;
         return;
     }
+    /* SPEC "Bots": an API token in the Authorization header stands for its
+     * account instead of the cookie (and needs no Origin check). */
+    char bearbuf[96];
+    int bearer = http_bearer_token(wsi, bearbuf, sizeof bearbuf);
+    if (bearer >= 0) {
+        token = NULL;
+        if (bearer == 0 || !core_token_who(S->C, bearbuf, account)) {
+            sodium_memzero(bearbuf, sizeof bearbuf);
+            sodium_memzero(tokbuf, sizeof tokbuf);
+            ws_send_text(c, "{\"type\":\"error\",\"status\":401,\"error\":\"unknown or revoked token\"}");
+            c->close_after = 1;
+            return;
+        }
+        sodium_memzero(bearbuf, sizeof bearbuf);
+    }
     if (token && !core_signin_who(S->C, token, account))
         account[0] = 0;
     sodium_memzero(tokbuf, sizeof tokbuf);
+    if (n > 0 && strcmp(uri, "/api/bot/events") == 0) {
+        if (!http_host_allowed(S, wsi)) {
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            c->close_after = 1;
+            return;
+        }
+        bots_ws_open(S, c, account, bearer > 0);
+        return;
+    }
     if (n > 0 && strcmp(uri, "/api/lobby") == 0) {
         if (!http_host_allowed(S, wsi)) {
             ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
             c->close_after = 1;
             return;
         }
-        if (http_foreign_origin(wsi)) {
+        if (bearer < 0 && http_foreign_origin(wsi)) {
             /* The lobby socket acts with the session cookie: a page of
              * another site may not open it (as every cookie request). */
             ws_send_text(c, "{\"type\":\"error\",\"error\":\"a socket from another site: refused\"}");
@@ -589,6 +616,10 @@ void ws_closed(srv *S, conn *c)
 {
     if (c->kind != CONN_WS)
         return;
+    if (c->bot) {
+        bots_ws_closed(S, c);
+        return;
+    }
     acct_socket_closed(S, c);
     if (c->lobby) {
         if (c->prev)
@@ -723,6 +754,8 @@ void http_idle_sweep(srv *S, int64_t now_ms)
 {
     const int64_t ping_after = S->live_idle_ms / 2, close_after = S->live_idle_ms;
     for (conn *c = S->lobby; c; c = c->next)
+        idle_check(c, now_ms, ping_after, close_after);
+    for (conn *c = S->bots; c; c = c->next)
         idle_check(c, now_ms, ping_after, close_after);
     for (int h = 0; h < CORE_HASH_SIZE; h++)
         for (game *g = S->C->games[h]; g; g = g->hnext) {

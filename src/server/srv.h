@@ -146,6 +146,13 @@ struct conn {
     int counted;         /* counted against its account's sockets */
     int told_closing;    /* SIGTERM's {"type": "restarting"} went out */
     char account[STORE_NAME_LEN];   /* the signed-in account of a lobby socket, "" none */
+    /* A bot's event socket (/api/bot/events, bots_api.c): the challenges
+     * and unfinished games it was told of. */
+    int bot;
+    char (*told_seeks)[STORE_ID_LEN];
+    int ntold_seeks;
+    char (*told_games)[STORE_ID_LEN];
+    int ntold_games;
 };
 
 /* Connections counted per address: the libwebsockets connection (wsi) and
@@ -213,6 +220,8 @@ struct srv {
     int64_t drain_us;    /* when the drain began (monotonic) */
     int64_t lapse_checked;   /* unix ms of the last look for seeks whose owner left */
     int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
+    conn *bots;          /* bots' event sockets (bots_api.c) */
+    long socks_bots;
 };
 
 /* API actions: each answers an HTTP status and a JSON (or text) body. */
@@ -235,6 +244,7 @@ typedef struct asker {
     char account[STORE_NAME_LEN];   /* its account, "" when none (or expired) */
     int secure;                     /* cookies get Secure (TLS) */
     char ua[STORE_UA_LEN];          /* the User-Agent header ("" none) */
+    int bearer;                     /* the account comes from an API token (SPEC "Bots") */
 } asker;
 void api_account_done(srv *S, core_signed *r, int secure, reply *out);
 /* The open seeks as GET /api/seeks answers them (heap). */
@@ -277,6 +287,7 @@ typedef struct json_seats {
     int rematch_offer;   /* a finished game between two accounts: the side offering, -1 */
     int absent;          /* "abort" by a first move not made, "abandon": that side, -1 */
     const double *rating_before, *rating_after;   /* [2], 0: not known (not rated, not over) */
+    int bot[2];          /* each side's account is a bot (SPEC "Bots") */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */
@@ -324,6 +335,8 @@ int http_host_allowed(srv *S, struct lws *wsi);
 int http_foreign_origin(struct lws *wsi);
 const char *http_url_arg(struct lws *wsi, const char *name, char *out, size_t n);
 const char *http_session_token(struct lws *wsi, char *out, size_t n);
+/* `Authorization: Bearer TOKEN`: 1 with the token, 0 malformed, -1 none. */
+int http_bearer_token(struct lws *wsi, char *out, size_t n);
 
 /* ---- files.c: the page's files, from memory ---- */
 /* The answer to a request for `path` (method 'G' for GET): its status,
@@ -359,5 +372,24 @@ int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len);
 int ws_writable(srv *S, conn *c, struct lws *wsi);
 void ws_closed(srv *S, conn *c);
 void ws_msg_unref(msg *m);
+/* Queue a text on one socket, sent once batch `batch` is committed (0: at once). */
+void ws_send_held(conn *c, const char *text, size_t len, long batch);
+/* Count a signed-in socket against its account (c->account): 0, or -1 past
+ * the limit; and give the count back when it closes. */
+int acct_socket_open(srv *S, conn *c);
+void acct_socket_closed(srv *S, conn *c);
+
+/* ---- bots_api.c: SPEC "Bots" (bot accounts, tokens, declines, events) ---- */
+/* The bots' requests: 1 when `path` was one of them (answered in r). */
+int bots_routes(srv *S, const asker *who, const char *path, int method, const char *body,
+                size_t blen, reply *r);
+/* GET /api/bot/events opened with the bearer token's account (or refused). */
+void bots_ws_open(srv *S, conn *c, const char *account, int bearer);
+void bots_ws_closed(srv *S, conn *c);
+/* The core's news: the seeks changed (challenges to a bot come and go), a
+ * bot's game began or ended, a challenge was declined (its maker told). */
+void bots_lobby_changed(srv *S);
+void bots_game(srv *S, const char *account, const char *game_id, int finished);
+void bots_declined(srv *S, const char *maker, const char *seek_id, const char *by);
 
 #endif

@@ -157,10 +157,10 @@ static void accounts(store *st, const char *b)
 {
     char what[200], err[256];
     const store_ops *o = st->ops;
-    store_account a = {"Alice_1", "$argon2id$fake", 100, ""};
+    store_account a = {"Alice_1", "$argon2id$fake", 100, "", 0};
     snprintf(what, sizeof what, "%s: an account is created", b);
     check(o->create_account(st, &a, err, sizeof err) == 0 && flush_ok(st), what, err);
-    store_account dup = {"aLICE_1", "$x", 101, ""};
+    store_account dup = {"aLICE_1", "$x", 101, "", 0};
     snprintf(what, sizeof what, "%s: a name taken ignoring case is refused", b);
     check(o->create_account(st, &dup, err, sizeof err) != 0, what, NULL);
     flush_ok(st);
@@ -281,7 +281,7 @@ static void accounts(store *st, const char *b)
               o->each_seek(st, count_seek, &u, err, sizeof err) == 0 && u.n == 0,
           what, err);
 
-    store_rating r = {1612.5, 120.0, 0.06, 3}, rr;
+    store_rating r = {1612.5, 120.0, 0.06, 3, 0}, rr;
     snprintf(what, sizeof what, "%s: a rating is written and read back, then replaced", b);
     check(o->get_rating(st, "alice_1", "urbino", &rr, err, sizeof err) == 0 &&
               o->set_rating(st, "Alice_1", "urbino", &r, err, sizeof err) == 0 && flush_ok(st) &&
@@ -322,6 +322,70 @@ static void accounts(store *st, const char *b)
               out.rating_after[0] == 1662.3125 && out.rating_after[1] == 1450.25,
           what, err);
     store_game_done(&out);
+}
+
+/* SPEC "Bots": a bot account; API tokens stored by their hash, found,
+ * listed, touched and revoked, each only by its own account. */
+static int list_token(void *ctx, const store_token *t)
+{
+    char *out = ctx;
+    size_t n = strlen(out);
+    snprintf(out + n, 256 - n, "%s%s:%lld", n ? " " : "", t->id, (long long)t->last_used);
+    return 0;
+}
+
+static void bots(store *st, const char *b)
+{
+    char what[200], err[256];
+    const store_ops *o = st->ops;
+    store_account a = {"Robo_1", "$x", 5, "", 0}, got;
+    o->create_account(st, &a, err, sizeof err);
+    flush_ok(st);
+    snprintf(what, sizeof what, "%s: an account is no bot until made one", b);
+    check(o->get_account(st, "robo_1", &got, err, sizeof err) == 1 && got.bot == 0, what, err);
+    snprintf(what, sizeof what, "%s: an account made a bot (any case) reads back as one", b);
+    check(o->set_bot(st, "ROBO_1", err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_account(st, "Robo_1", &got, err, sizeof err) == 1 && got.bot == 1,
+          what, err);
+    unsigned char h1[STORE_HASH_LEN], h2[STORE_HASH_LEN], h3[STORE_HASH_LEN];
+    memset(h1, 1, sizeof h1);
+    memset(h2, 2, sizeof h2);
+    memset(h3, 3, sizeof h3);
+    snprintf(what, sizeof what, "%s: two tokens are stored", b);
+    check(o->create_token(st, "TOKEN0000001", h1, "Robo_1", 10, err, sizeof err) == 0 &&
+              o->create_token(st, "TOKEN0000002", h2, "Robo_1", 11, err, sizeof err) == 0 &&
+              flush_ok(st),
+          what, err);
+    snprintf(what, sizeof what, "%s: the same token hash twice is refused", b);
+    check(o->create_token(st, "TOKEN0000003", h1, "Robo_1", 12, err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    char name[STORE_NAME_LEN] = "";
+    int64_t used = -1;
+    snprintf(what, sizeof what, "%s: a token's hash names its account (as chosen)", b);
+    check(o->get_token(st, h2, name, &used, err, sizeof err) == 1 &&
+              strcmp(name, "Robo_1") == 0 && used == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: an unknown hash names nobody", b);
+    check(o->get_token(st, h3, name, &used, err, sizeof err) == 0, what, err);
+    char list[256] = "";
+    snprintf(what, sizeof what, "%s: a touched token lists its last use, oldest first", b);
+    check(o->touch_token(st, h1, 99, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_token(st, "robo_1", list_token, list, err, sizeof err) == 0 &&
+              strcmp(list, "TOKEN0000001:99 TOKEN0000002:0") == 0,
+          what, list);
+    snprintf(what, sizeof what, "%s: another account cannot revoke it", b);
+    list[0] = 0;
+    check(o->delete_token(st, "Alice_1", "TOKEN0000001", err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_token(st, "Robo_1", list_token, list, err, sizeof err) == 0 &&
+              strcmp(list, "TOKEN0000001:99 TOKEN0000002:0") == 0,
+          what, list);
+    snprintf(what, sizeof what, "%s: a revoked token names nobody", b);
+    list[0] = 0;
+    check(o->delete_token(st, "robo_1", "TOKEN0000001", err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_token(st, h1, name, &used, err, sizeof err) == 0 &&
+              o->each_token(st, "Robo_1", list_token, list, err, sizeof err) == 0 &&
+              strcmp(list, "TOKEN0000002:0") == 0,
+          what, list);
 }
 
 static void conformance(const store_ops *ops, const char *path)
@@ -447,6 +511,7 @@ static void conformance(const store_ops *ops, const char *path)
 
     /* Accounts, sessions, seeks, ratings, a player's games. */
     accounts(st, b);
+    bots(st, b);
 
     /* A game created twice (same id) is refused and changes nothing. */
     snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);
@@ -742,7 +807,7 @@ static void pg_input_checks(const char *uri)
     check(store_add_move(st, "UUUUUUUUUUUU", 0, &m, STORE_PLAYING, err, sizeof err) == -1 &&
               flush_ok(st),
           "postgresql: a write of text that is not UTF-8 is refused alone", err);
-    store_account acc = {"Carol_3", "$x", 1, ""};
+    store_account acc = {"Carol_3", "$x", 1, "", 0};
     st->ops->create_account(st, &acc, err, sizeof err);
     flush_ok(st);
     snprintf(g.id, sizeof g.id, "VVVVVVVVVVVV");

@@ -14,6 +14,7 @@ import { ApiError } from "./api";
 import { h } from "./dom";
 import type { Me } from "./types";
 import { dateTime, t } from "./i18n";
+import { botSection } from "./bots";
 
 let asked: Promise<Me | null> | null = null;
 const MARK = "tavoliere.account";
@@ -217,6 +218,7 @@ export function showAccount(app: HTMLElement): void {
     });
     app.appendChild(form);
     app.appendChild(sessions);
+    app.appendChild(botSection(me));
   });
 }
 

@@ -232,3 +232,24 @@ export function leaderboard(game: string): Promise<Leaderboard> {
 export function myGames(): Promise<MyGame[]> {
   return call("GET", "/api/me/games");
 }
+
+// ---- bots (SPEC "Bots", docs/bots.md) ----
+export interface ApiToken { id: string; created: number; used: number | null }
+export function tokens(): Promise<ApiToken[]> {
+  return call("GET", "/api/tokens");
+}
+/** A new API token: shown this once. */
+export function createToken(): Promise<{ id: string; token: string }> {
+  return call("POST", "/api/tokens", {});
+}
+export function revokeToken(id: string): Promise<unknown> {
+  return call("DELETE", `/api/tokens/${enc(id)}`);
+}
+/** The signed-in account becomes a bot, for good (409 once it has played). */
+export function makeBot(): Promise<{ name: string; bot: true }> {
+  return call("POST", "/api/account/bot", {});
+}
+/** The bots with an event socket open (on the server answering). */
+export function botsOnline(): Promise<{ name: string }[]> {
+  return call("GET", "/api/bots");
+}

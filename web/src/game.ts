@@ -7,6 +7,7 @@
 // says and decides from the game's JSON alone is in gametext.ts.
 
 import * as api from "./api";
+import { botMark } from "./bots";
 import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
@@ -487,6 +488,7 @@ function render(s: Screen): void {
     const account = g.accounts?.[side];
     row.appendChild(h("span", { class: "who" }, account ? h("span", { class: "sr-only" }, `${SN(side)}: `) : `${SN(side)}: `,
       account ? h("a", { href: `/players/${encodeURIComponent(account)}`, class: "player-name" }, who) : who,
+      account && g.bots?.[side] ? botMark() : null,
       account && g.ratings?.[side]
         ? h("span", { class: "player-rating muted", "data-rating-after": String(Math.round(g.ratings[side].after)) },
           ` ${Math.round(g.ratings[side].after)} `,

@@ -4,7 +4,8 @@
 // that involve the player), {"type": "started"} when one's seek became a
 // game, {"type": "mine", "games"} (one's unfinished games) at once, then
 // {"type": "mygame", "game"} at each change of one of them, and {"type":
-// "rematch", "game", "name", "by"} when an opponent offers a rematch.  This
+// "rematch", "game", "name", "by"} when an opponent offers a rematch, and
+// {"type": "declined", "by"} when a challenge one made was declined.  This
 // module keeps the latest of each and hands them to whoever listens: the
 // notices (notices.ts), the home page's list, the lobby.
 
@@ -19,6 +20,7 @@ export type InboxEvent =
   | { kind: "mygame"; game: MyGame; before: MyGame | null }
   | { kind: "gone"; id: string }
   | { kind: "rematch"; offer: Rematch }
+  | { kind: "declined"; by: string }
   | { kind: "state"; up: boolean };
 
 type Listener = (e: InboxEvent) => void;
@@ -56,6 +58,8 @@ function onData(data: unknown): void {
       games.set(g.id, g);
       emit({ kind: "mygame", game: g, before });
     }
+  } else if (m.type === "declined" && typeof m.by === "string") {
+    emit({ kind: "declined", by: m.by });
   } else if (m.type === "rematch" && typeof m.game === "string" && typeof m.by === "string") {
     emit({ kind: "rematch", offer: { game: m.game, name: String(m.name ?? ""), by: m.by } });
   }

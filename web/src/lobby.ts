@@ -7,6 +7,7 @@
 // Signed-out visitors see the seeks and are asked to sign in to play.
 
 import * as api from "./api";
+import { botsOnline } from "./bots";
 import { ApiError } from "./api";
 import { currentUser } from "./account";
 import { takerColour } from "./accounttext";
@@ -22,12 +23,16 @@ import { t, tn } from "./i18n";
 const sl = (s: string): string => (s === "white" ? t("sidel.white") : s === "black" ? t("sidel.black") : t("random"));
 
 /** The lobby socket (/api/lobby): the seeks lists and "started". */
-function lobbySocket(onSeeks: (s: Seek[]) => void, onStarted: (game: string) => void, onState: (up: boolean) => void): LiveSocket {
+function lobbySocket(onSeeks: (s: Seek[]) => void, onStarted: (game: string) => void, onState: (up: boolean) => void,
+  onDeclined: (by: string) => void): LiveSocket {
   return new LiveSocket("/api/lobby", (data) => {
     if (Array.isArray(data)) onSeeks(data as Seek[]);
     else if (data && typeof data === "object" && (data as { type?: string }).type === "started") {
       const g = (data as { game?: unknown }).game;
       if (typeof g === "string") onStarted(g);
+    } else if (data && typeof data === "object" && (data as { type?: string }).type === "declined") {
+      const by = (data as { by?: unknown }).by;
+      if (typeof by === "string") onDeclined(by);
     }
   }, onState);
 }
@@ -67,6 +72,14 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
   if (form) app.appendChild(form);
   if (me && meta) app.appendChild(computerSection(meta, error));
   app.appendChild(nowSection(meta));
+  // The bots online; a challenge to one fills the form's "only for" field.
+  app.appendChild(botsOnline(me, (name) => {
+    const to = form?.querySelector("#seek-to") as HTMLInputElement | null;
+    if (!to) return;
+    to.value = name;
+    form?.scrollIntoView({ block: "start" });
+    to.focus();
+  }));
 
   const draw = (seeks: Seek[]) => {
     list.textContent = "";
@@ -84,9 +97,10 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
       if (e.kind === "seeks") draw(e.seeks);
       else if (e.kind === "started") goGame(e.game);
       else if (e.kind === "state") state(e.up);
+      else if (e.kind === "declined") error.textContent = t("bot.declined", { name: e.by });
     });
   } else {
-    lobbySocket(draw, goGame, state);
+    lobbySocket(draw, goGame, state, (by) => { error.textContent = t("bot.declined", { name: by }); });
   }
 }
 
@@ -237,6 +251,9 @@ function seekForm(meta: Meta, error: HTMLElement): HTMLFormElement {
   const rated = h("input", { type: "checkbox", id: "seek-rated", checked: true });
   const to = h("input", { type: "text", id: "seek-to", maxlength: 20, autocomplete: "off", placeholder: t("lobby.anyone"),
     pattern: "[A-Za-z0-9_\\-]{3,20}", "aria-label": t("lobby.challengeLabel") });
+  // /lobby?to=NAME (a bot's profile's Challenge): the challenge filled in.
+  const wanted = new URLSearchParams(location.search).get("to");
+  if (wanted && /^[A-Za-z0-9_-]{3,20}$/.test(wanted)) to.value = wanted;
   const clocks = h("div", { class: "choices", role: "radiogroup", "aria-label": t("lobby.clock") },
     ...CLOCK_PRESETS.map((p, i) => radio("clock", p.id, p.label, i === 1)));
   const colours = h("div", { class: "choices", role: "radiogroup", "aria-label": t("home.yourColour") },

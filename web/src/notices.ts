@@ -166,6 +166,9 @@ export function startNotices(me: Me): void {
       if (!onGamePage(e.offer.game) && !dismissed().has(key))
         notice(key, "rematch", t("notice.rematch", { name: e.offer.by, game: gameName(e.offer.name) }),
           [openLink(`/games/${encodeURIComponent(e.offer.game)}`)]);
+    } else if (e.kind === "declined") {
+      if (!/^\/lobby\/?$/.test(location.pathname))
+        notice(`declined:${e.by}:${Date.now()}`, "declined", t("bot.declined", { name: e.by }), []);
     } else if (e.kind === "started") {
       // The lobby goes to the game itself; elsewhere a notice leads there.
       if (/^\/lobby\/?$/.test(location.pathname) || onGamePage(e.game)) return;

@@ -10,6 +10,8 @@ import { h } from "./dom";
 import { el } from "./games/boardkit";
 import { BOARDS } from "./games/index";
 import { loadMeta, title } from "./meta";
+import { botMark, profileBot } from "./bots";
+import { currentUser } from "./account";
 import type { Meta } from "./types";
 
 import { t } from "./i18n";
@@ -48,10 +50,11 @@ export function showPlayer(app: HTMLElement, name: string): void {
   app.textContent = "";
   const status = h("p", { class: "muted", role: "status" }, t("pl.loading"));
   app.appendChild(status);
-  Promise.all([loadMeta().catch(() => null), api.player(name)]).then(([meta, p]) => {
+  Promise.all([loadMeta().catch(() => null), api.player(name), currentUser().catch(() => null)]).then(([meta, p, me]) => {
     status.remove();
     document.title = `${p.name} — Tavoliere`;
     app.appendChild(h("h1", { id: "profile-name" }, p.name));
+    if (p.bot) app.appendChild(profileBot(p.name, me));
     const table = h("table", { class: "ratings", id: "ratings" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("pl.game")), h("th", { scope: "col" }, t("pl.rating")),
         h("th", { scope: "col" }, t("pl.deviation")), h("th", { scope: "col" }, t("pl.ratedGamesCap")))));
@@ -107,12 +110,13 @@ export function showLeaderboard(app: HTMLElement, game: string): void {
     }
     const body = h("tbody");
     lb.players.forEach((p, i) => body.appendChild(h("tr", { "data-name": p.name },
-      h("td", { class: "rank" }, String(i + 1)), h("th", { scope: "row" }, playerLink(p.name)),
+      h("td", { class: "rank" }, String(i + 1)), h("th", { scope: "row" }, playerLink(p.name), p.bot ? " " : null, p.bot ? botMark() : null),
       h("td", { class: "rating" }, ratingText(p)), h("td", {}, String(p.games)))));
     app.appendChild(h("table", { class: "ratings", id: "leaders" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("pl.player")),
         h("th", { scope: "col" }, t("pl.rating")), h("th", { scope: "col" }, t("pl.ratedGamesCap")))), body));
     app.appendChild(h("p", { class: "muted note" }, t("pl.provisional")));
+    if (lb.players.some((p) => p.bot)) app.appendChild(h("p", { class: "muted note", id: "bots-note" }, t("bot.ratingsNote")));
   }).catch((e) => {
     status.textContent = e instanceof ApiError && e.status === 404 ? t("pl.noGame", { game }) : t("pl.lbFailed", { error: (e as Error).message });
   });

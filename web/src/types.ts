@@ -112,6 +112,8 @@ export interface Game {
   dealChosen?: boolean;
   /** A game between accounts: each side's account name (null for a side without one). */
   accounts?: { white: string | null; black: string | null } | null;
+  /** Which sides' accounts are bots (only in a game with a bot: SPEC "Bots"). */
+  bots?: { white: boolean; black: boolean };
   /** A draw offered, a take-back asked, a rematch offered (a finished game between accounts): the side, or null. */
   offers?: { draw: Side | null; takeback: Side | null; rematch?: Side | null };
   rated?: boolean;
@@ -138,7 +140,7 @@ export type Clock =
   | { days: number; deadline: number | null };
 
 export interface Rating { rating: number; rd: number; games: number; provisional?: boolean }
-export interface Me { name: string; ratings: Record<string, Rating>; lang?: "en" | "it" | null }
+export interface Me { name: string; ratings: Record<string, Rating>; lang?: "en" | "it" | null; bot?: boolean }
 export interface Seek {
   /** A challenge: the only player who may accept (seen by the two only). */
   to?: string;
@@ -152,13 +154,13 @@ export interface Seek {
   rating: number;
 }
 export interface PlayerGame { id: string; game: GameName; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean; ratingAfter?: number }
-export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[] }
+export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[]; bot?: boolean }
 export interface MyGame {
   id: string; game: GameName; white: string | null; black: string | null; tomove: Side | "none"; ply: number; yourTurn: boolean;
   /** Real time: each side's ms left at the answer; days a move: the side to move's deadline (UNIX ms). */
   clock: { white: number; black: number } | { deadline: number | null } | null;
 }
-export interface Leaderboard { game: string; players: ({ name: string } & Rating)[] }
+export interface Leaderboard { game: string; players: ({ name: string; bot?: boolean } & Rating)[] }
 
 // Who is here (the live socket's presence message): a side played by the
 // computer, or a seat with a live socket open.

@@ -72,6 +72,10 @@
 #define CORE_OFFERS_PER_WINDOW 10  /* offers (draw, take-back, rematch) one account may make ... */
 #define CORE_OFFER_WINDOW_MS 60000 /* ... in this many ms */
 #define CORE_OFFER_SLOTS 4096      /* accounts whose offers are counted */
+/* Bots (SPEC "Bots"; bots.c; docs/bots.md "Limits"). */
+#define CORE_TOKENS_PER_ACCOUNT 10 /* API tokens an account may hold */
+#define CORE_TOKEN_TOUCH 60        /* a token's last use is written at most this often (s) */
+#define CORE_API_TOKEN_PREFIX "tvb_"   /* an API token: this, then 32 random bytes (base64url) */
 
 /* What a request comes to: the edge turns these into HTTP statuses. */
 typedef enum core_status {
@@ -202,6 +206,7 @@ struct game {
     int claimed;
     int64_t claim_tried;
     int64_t stamp;       /* the store's stamp of what this copy holds (0: not kept) */
+    int bot[2];          /* each side's account is a bot account (SPEC "Bots") */
 };
 
 /* A hint's answer, or a record check's. */
@@ -269,6 +274,12 @@ typedef struct core_events {
     /* Whether the account has a socket (a lobby or game socket) open on
      * this instance now (NULL: nobody is ever seen away). */
     int (*present)(void *ctx, const char *account);
+    /* A game of a bot account started (finished 0) or ended (1), on this
+     * instance or another: its event sockets are told (after the commit). */
+    void (*bot_game)(void *ctx, const char *account, const char *game_id, int finished);
+    /* A challenge of `maker` was declined by `by` (here or elsewhere): the
+     * maker's lobby sockets are told. */
+    void (*declined)(void *ctx, const char *maker, const char *seek_id, const char *by);
 } core_events;
 
 /* One account's offers in the current window (the offer rate limit). */
@@ -642,6 +653,37 @@ void core_lobby_reload(core *C);
 /* accounts.c, for shared.c: what another instance told on tav_account
  * ("fail NAME ADDR", "signup ADDR"). */
 void core_account_note(core *C, const char *text);
+
+/* ---- bots (bots.c; SPEC "Bots") ---- */
+/* Whether an account is a bot account (0 for none or unknown). */
+int core_is_bot(core *C, const char *name);
+/* Make the signed-in account a bot, for good: CORE_OK (also when it is one
+ * already), CORE_CONFLICT once it has played a game. */
+core_status core_bot_make(core *C, const char *name, char *err, size_t errlen);
+/* A new API token of the account: CORE_CREATED with its id and the token
+ * (shown this once: the store keeps its hash), CORE_LIMIT past
+ * CORE_TOKENS_PER_ACCOUNT. */
+core_status core_token_new(core *C, const char *name, char id[STORE_ID_LEN], char token[64],
+                           char *err, size_t errlen);
+int core_tokens_each(core *C, const char *name, store_token_fn fn, void *ctx);
+/* Revoke one of the account's tokens: CORE_OK, CORE_NOTFOUND. */
+core_status core_token_revoke(core *C, const char *name, const char *id, char *err,
+                              size_t errlen);
+/* The account an API token stands for: 1 with its name, 0 unknown or
+ * revoked (read from the store each time: a token revoked on any instance
+ * is refused by all). */
+int core_token_who(core *C, const char *token, char name[STORE_NAME_LEN]);
+/* The challenged player declines a challenge (lobby.c): CORE_OK (its maker
+ * is told: events.declined), CORE_FORBIDDEN for anyone else, CORE_NOTFOUND. */
+core_status core_decline(core *C, const char *account, const char *id, char *err,
+                         size_t errlen);
+/* (core, create.c and results.c): a game between accounts began or ended:
+ * its bot sides' event sockets are told, here and on the other instances. */
+void bots_game_event(core *C, game *g, int finished);
+/* Whether seek `id` became a game (in memory or in the store). */
+int core_seek_taken(core *C, const char *id);
+/* shared.c: another instance told "bot start|finish NAME ID". */
+void bots_note(core *C, const char *text);
 
 /* ---- client addresses (peers.c) ---- */
 /* The peer of an address, made when new; NULL when the table has no room

@@ -367,6 +367,7 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
             snprintf(g->account[side], STORE_NAME_LEN, "%s", account[side]);
             memcpy(sg.account[side], g->account[side], STORE_NAME_LEN);
             g->human[side] = strcmp(player[side], "human") == 0;
+            g->bot[side] = g->human[side] && core_is_bot(C, account[side]);
         } else if (strcmp(player[side], "human") == 0) {
             if (seats_of) {
                 /* A rematch: each person keeps their token, on the other side. */
@@ -434,6 +435,8 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
         analysis_finished(C, g);
     else
         jobs_kick(C, g);
+    if (account && !r.over)
+        bots_game_event(C, g, 0);   /* SPEC "Bots": its event sockets are told */
     m->g = g;
     return m->status = CORE_CREATED;
 }

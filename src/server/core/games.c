@@ -288,6 +288,7 @@ static int read_game(core *C, const char *id, game *g)
     for (int side = 0; side < 2; side++) {
         memcpy(g->player[side], sg.player[side], STORE_PLAYER_LEN);
         memcpy(g->account[side], sg.account[side], STORE_NAME_LEN);
+        g->bot[side] = sg.account[side][0] && core_is_bot(C, sg.account[side]);
         g->human[side] = sg.has_seat[side] ||
                          (sg.account[side][0] && strcmp(sg.player[side], "human") == 0);
         memcpy(g->seat_hash[side], sg.seat_hash[side], STORE_HASH_LEN);
@@ -379,6 +380,7 @@ int game_refresh(core *C, game *g, int must)
     g->s = fresh.s;
     memcpy(g->player, fresh.player, sizeof g->player);
     memcpy(g->account, fresh.account, sizeof g->account);
+    memcpy(g->bot, fresh.bot, sizeof g->bot);
     memcpy(g->human, fresh.human, sizeof g->human);
     memcpy(g->seat_hash, fresh.seat_hash, sizeof g->seat_hash);
     g->cpu_only = fresh.cpu_only;

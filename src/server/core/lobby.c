@@ -195,6 +195,11 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
             return CORE_BAD;
         }
     }
+    /* SPEC "Bots": bots make challenges, never open seeks. */
+    if (!want->to[0] && core_is_bot(C, account)) {
+        snprintf(err, errlen, "a bot makes challenges only (a seek with \"to\")");
+        return CORE_FORBIDDEN;
+    }
     if (!lobby_clock_ok(want)) {
         snprintf(err, errlen, "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
                               "or {\"days\": 1, 2, 3, 5, 7 or 14}");
@@ -300,6 +305,45 @@ core_status core_unseek(core *C, const char *account, const char *id, char *err,
     return CORE_OK;
 }
 
+core_status core_decline(core *C, const char *account, const char *id, char *err,
+                         size_t errlen)
+{
+    lobby_ready(C);
+    lobby_seek *k = find_seek(C, id);
+    if (!k && C->st->ops->seek_state(C->st, id) > 0) {
+        snprintf(err, errlen, "the challenge is gone: taken or withdrawn");
+        return CORE_CONFLICT;
+    }
+    if (!k || k->state == 2) {
+        snprintf(err, errlen, "no such challenge");
+        return CORE_NOTFOUND;
+    }
+    if (!account || !k->s.to[0] || strcasecmp(k->s.to, account) != 0) {
+        snprintf(err, errlen, "only the player challenged may decline");
+        return CORE_FORBIDDEN;
+    }
+    if (k->state == 1) {
+        snprintf(err, errlen, "the challenge was accepted already");
+        return CORE_CONFLICT;
+    }
+    seek_write w;
+    memset(&w, 0, sizeof w);
+    w.s = k->s;
+    w.close = 2;
+    char told[96];
+    snprintf(told, sizeof told, "declined %s %s %s", k->s.by, k->s.id, k->s.to);
+    if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
+        wq_notify(C, CORE_CH_LOBBY, told) != 0) {
+        snprintf(err, errlen, "the challenge could not be declined");
+        return CORE_UNAVAILABLE;
+    }
+    k->state = 2;
+    if (C->ev.declined)
+        C->ev.declined(C->ev.ctx, k->s.by, k->s.id, k->s.to);
+    lobby_changed(C);
+    return CORE_OK;
+}
+
 int core_challenges_open(core *C, const char *account)
 {
     for (lobby_seek *k = C->seeks; k; k = k->next)
@@ -349,6 +393,11 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
     }
     if (k->s.to[0] && strcasecmp(k->s.to, account) != 0) {
         snprintf(err, errlen, "this challenge is for %s", k->s.to);
+        return CORE_FORBIDDEN;
+    }
+    if (!k->s.to[0] && (core_is_bot(C, account) || core_is_bot(C, k->s.by))) {
+        /* SPEC "Bots": bots accept challenges, never open seeks. */
+        snprintf(err, errlen, "a bot plays challenges only, not open seeks");
         return CORE_FORBIDDEN;
     }
     int seeker = k->s.colour == 0   ? TAV_WHITE

@@ -57,7 +57,7 @@ static int end_apply(store *st, void *data, char *err, size_t errlen)
     if (st->ops->set_game_ratings(st, w->id, w->before, w->after, err, errlen) != 0)
         return -1;
     for (int side = 0; side < 2; side++) {
-        store_rating r = {p[side].rating, p[side].rd, p[side].vol, games[side] + 1};
+        store_rating r = {p[side].rating, p[side].rd, p[side].vol, games[side] + 1, 0};
         if (st->ops->set_rating(st, w->account[side], w->game, &r, err, errlen) != 0)
             return -1;
     }
@@ -110,5 +110,6 @@ void results_game_ended(core *C, game *g)
     memcpy(w.account, g->account, sizeof w.account);
     if (wq_call(C, end_apply, end_settled, &w, sizeof w) != 0)
         core_log(C, "error: the end of game %s could not be queued", g->id);
+    bots_game_event(C, g, 1);   /* SPEC "Bots": its event sockets are told */
 }
 

@@ -12,6 +12,9 @@
  *   tav_lobby  "INSTANCE started BY ID"     BY's seek became game ID
  *   tav_lobby  "INSTANCE here BY"           BY has a lobby socket there (their
  *                                           seeks do not lapse)
+ *   tav_lobby  "INSTANCE declined BY ID TO" TO declined BY's challenge ID
+ *   tav_lobby  "INSTANCE bot start NAME ID" bot NAME's game ID began (bot
+ *              "INSTANCE bot finish NAME ID" ... ended: its event sockets)
  *   tav_account "INSTANCE fail NAME ADDR"   a sign-in of NAME from ADDR ("-"
  *                                           none) failed (the limits count
  *                                           every instance's)
@@ -216,10 +219,15 @@ void shared_drain(core *C)
             }
         } else if (strncmp(n->text, "here ", 5) == 0) {
             core_seek_owner_present(C, n->text + 5);
+        } else if (strncmp(n->text, "bot ", 4) == 0) {
+            bots_note(C, n->text + 4);   /* a bot's game began or ended there */
         } else {
-            char by[STORE_NAME_LEN + 8], id[STORE_ID_LEN + 8];
+            char by[STORE_NAME_LEN + 8], id[STORE_ID_LEN + 8], to[STORE_NAME_LEN + 8];
             if (sscanf(n->text, "started %27s %23s", by, id) == 2 && C->ev.started)
                 C->ev.started(C->ev.ctx, by, id);
+            if (sscanf(n->text, "declined %27s %23s %27s", by, id, to) == 3 && C->ev.declined &&
+                core_name_ok(by) && core_name_ok(to))
+                C->ev.declined(C->ev.ctx, by, id, to);
             lobby = 1;
         }
         free(n);

@@ -75,6 +75,7 @@ typedef struct store_account {
     char pwhash[STORE_PWHASH_LEN];
     int64_t created;               /* unix seconds */
     char lang[4];                  /* the page's language chosen: "it", "en" or "" (none) */
+    int bot;                       /* a bot account (SPEC "Bots"): for good */
 } store_account;
 
 /* A session's browser, as its User-Agent said (cut to this many bytes - 1). */
@@ -86,6 +87,7 @@ typedef int (*store_session_fn)(void *ctx, const unsigned char *hash, int64_t cr
 typedef struct store_rating {
     double rating, rd, vol;
     int games;
+    int bot;                       /* leaderboard only: the player is a bot account */
 } store_rating;
 
 /* An open offer to play (the lobby). */
@@ -112,6 +114,15 @@ typedef struct store_player_game {
     double rating_after[2];        /* rated: each player's rating after it (0: none) */
     int64_t created;               /* unix seconds */
 } store_player_game;
+
+/* An API token (SPEC "Bots"): its id for people, when it was made and last
+ * used (unix seconds; 0 never).  The token itself is never stored, only its
+ * hash. */
+typedef struct store_token {
+    char id[STORE_ID_LEN];
+    int64_t created, last_used;
+} store_token;
+typedef int (*store_token_fn)(void *ctx, const store_token *t);
 
 typedef struct store store;
 typedef struct store_ops store_ops;
@@ -265,6 +276,22 @@ struct store_ops {
      * failed, 2: it succeeded (0, or -1). */
     int (*login_guard)(store *st, const char *name, int64_t now, int window, int limit, int op,
                        char *err, size_t errlen);
+
+    /* Bots (SPEC "Bots"): an account becomes a bot for good; its API
+     * tokens, each stored as the hash of the token with an id for people.
+     * get_token: the account (name as chosen) of a token's hash, and its
+     * last use; delete_token: the account's token `id` (none is no error). */
+    int (*set_bot)(store *st, const char *name, char *err, size_t errlen);
+    int (*create_token)(store *st, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                        const char *name, int64_t created, char *err, size_t errlen);
+    int (*get_token)(store *st, const unsigned char hash[STORE_HASH_LEN],
+                     char name[STORE_NAME_LEN], int64_t *last_used, char *err, size_t errlen);
+    int (*touch_token)(store *st, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                       char *err, size_t errlen);
+    int (*delete_token)(store *st, const char *name, const char *id, char *err, size_t errlen);
+    /* An account's tokens, oldest first. */
+    int (*each_token)(store *st, const char *name, store_token_fn fn, void *ctx, char *err,
+                      size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

@@ -39,7 +39,7 @@
 #include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 12
+#define PG_SCHEMA 13
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -154,6 +154,19 @@ static const pg_migration migrations[] = {
     {11, 12,
      "ALTER TABLE games ADD COLUMN white_rating_before double precision NOT NULL DEFAULT 0;"
      "ALTER TABLE games ADD COLUMN black_rating_before double precision NOT NULL DEFAULT 0;"},
+    /* 12 -> 13: bots (SPEC "Bots"): bot accounts and their API tokens (the
+     * hash of each, never the token). */
+    {12, 13,
+     "ALTER TABLE accounts ADD COLUMN bot integer NOT NULL DEFAULT 0;"
+     "CREATE TABLE tokens ("
+     "  id text PRIMARY KEY,"
+     "  seq bigserial NOT NULL,"
+     "  hash bytea NOT NULL UNIQUE,"
+     "  account text NOT NULL,"
+     "  created bigint NOT NULL,"
+     "  last_used bigint NOT NULL DEFAULT 0"
+     ");"
+     "CREATE INDEX tokens_account ON tokens (lower(account));"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -200,7 +213,7 @@ static const char *const queries[NQ] = {
                     " ORDER BY created, id COLLATE \"C\"",
     [Q_SET_END] = "UPDATE games SET winner = $2, end_reason = $3 WHERE id = $1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES ($1, $2, $3)",
-    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang FROM accounts WHERE lower(name) = lower($1)",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang, bot FROM accounts WHERE lower(name) = lower($1)",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = $2 WHERE lower(name) = lower($1)",
     [Q_SET_LANG] = "UPDATE accounts SET lang = $2 WHERE lower(name) = lower($1)",
     [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent,"
@@ -230,7 +243,7 @@ static const char *const queries[NQ] = {
                        " end_reason, rated, white_rating, black_rating, created FROM games"
                        " WHERE lower(white_account) = lower($1) OR lower(black_account) = lower($1)"
                        " ORDER BY created DESC, seq DESC LIMIT $2",
-    [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games FROM ratings r"
+    [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games, a.bot FROM ratings r"
                       " JOIN accounts a ON lower(a.name) = lower(r.account) WHERE r.game = $1"
                       " ORDER BY r.rating DESC, lower(a.name) COLLATE \"C\", a.name COLLATE \"C\""
                       " LIMIT $2",
@@ -240,6 +253,14 @@ static const char *const queries[NQ] = {
     [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = $2, black_rating = $3,"
                            " white_rating_before = $4, black_rating_before = $5 WHERE id = $1",
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1",
+    [Q_SET_BOT] = "UPDATE accounts SET bot = 1 WHERE lower(name) = lower($1)",
+    [Q_INS_TOKEN] = "INSERT INTO tokens (id, hash, account, created) VALUES ($1, $2, $3, $4)",
+    [Q_GET_TOKEN] = "SELECT a.name, t.last_used FROM tokens t JOIN accounts a"
+                    " ON lower(a.name) = lower(t.account) WHERE t.hash = $1",
+    [Q_TOUCH_TOKEN] = "UPDATE tokens SET last_used = $2 WHERE hash = $1 AND last_used < $2",
+    [Q_DEL_TOKEN] = "DELETE FROM tokens WHERE lower(account) = lower($1) AND id = $2",
+    [Q_TOKENS_OF] = "SELECT id, created, last_used FROM tokens WHERE lower(account) = lower($1)"
+                    " ORDER BY created, seq",
     [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
     /* One statement: the row locked, the window and a dead instance's
      * reservations forgotten, and the guess counted only below the limit. */
@@ -864,4 +885,10 @@ const store_ops store_pg_ops = {
     .game_stamp = pg_game_stamp,
     .each_unclaimed = pg_each_unclaimed,
     .login_guard = pg_login_guard,
+    .set_bot = pg_set_bot,
+    .create_token = pg_create_token,
+    .get_token = pg_get_token,
+    .touch_token = pg_touch_token,
+    .delete_token = pg_delete_token,
+    .each_token = pg_each_token,
 };

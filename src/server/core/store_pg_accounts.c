@@ -67,6 +67,7 @@ int pg_get_account(store *base, const char *name, store_account *out, char *err,
               pg_col_text(r, 0, 1, out->pwhash, sizeof out->pwhash) != 0 ||
               pg_col_text(r, 0, 3, out->lang, sizeof out->lang) != 0;
     out->created = pg_col_i64(r, 0, 2);
+    out->bot = pg_col_int(r, 0, 4) != 0;
     PQclear(r);
     if (bad) {
         snprintf(err, errlen, "account: damaged row");
@@ -239,7 +240,7 @@ int pg_each_rating(store *base, const char *name,
         if (pg_col_text(r, i, 0, game, sizeof game) != 0)
             continue;
         store_rating x = {pg_col_double(r, i, 1), pg_col_double(r, i, 2), pg_col_double(r, i, 3),
-                          pg_col_int(r, i, 4)};
+                          pg_col_int(r, i, 4), 0};
         stop = fn(ctx, game, &x);
     }
     PQclear(r);
@@ -261,7 +262,7 @@ int pg_leaderboard(store *base, const char *game, int limit,
         if (pg_col_text(r, i, 0, name, sizeof name) != 0)
             continue;
         store_rating x = {pg_col_double(r, i, 1), pg_col_double(r, i, 2), pg_col_double(r, i, 3),
-                          pg_col_int(r, i, 4)};
+                          pg_col_int(r, i, 4), pg_col_int(r, i, 5) != 0};
         stop = fn(ctx, name, &x);
     }
     PQclear(r);
@@ -329,4 +330,66 @@ int pg_set_offers(store *base, const char *id, int draw, int takeback, char *err
 {
     return pg_write1((pg_store *)base, Q_SET_OFFERS, 1, "offers", err, errlen, "tii", id,
                   (int64_t)draw, (int64_t)takeback);
+}
+
+/* ---- bots (SPEC "Bots") ---- */
+
+int pg_set_bot(store *base, const char *name, char *err, size_t errlen)
+{
+    return pg_write1((pg_store *)base, Q_SET_BOT, 1, "bot", err, errlen, "t", name);
+}
+
+int pg_create_token(store *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                    const char *name, int64_t created, char *err, size_t errlen)
+{
+    return pg_write1((pg_store *)base, Q_INS_TOKEN, 1, "insert token", err, errlen, "thti", id,
+                     hash, name, created);
+}
+
+int pg_get_token(store *base, const unsigned char hash[STORE_HASH_LEN], char name[STORE_NAME_LEN],
+                 int64_t *last_used, char *err, size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_GET_TOKEN, &r, "load token", err, errlen, "h", hash);
+    if (rc != 1)
+        return rc;
+    int bad = pg_col_text(r, 0, 0, name, STORE_NAME_LEN) != 0;
+    if (last_used)
+        *last_used = pg_col_i64(r, 0, 1);
+    PQclear(r);
+    return bad ? -1 : 1;
+}
+
+int pg_touch_token(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now, char *err,
+                   size_t errlen)
+{
+    return pg_write1((pg_store *)base, Q_TOUCH_TOKEN, -1, "touch token", err, errlen, "hi", hash,
+                     now);
+}
+
+int pg_delete_token(store *base, const char *name, const char *id, char *err, size_t errlen)
+{
+    return pg_write1((pg_store *)base, Q_DEL_TOKEN, -1, "revoke token", err, errlen, "tt", name,
+                     id);
+}
+
+int pg_each_token(store *base, const char *name, store_token_fn fn, void *ctx, char *err,
+                  size_t errlen)
+{
+    PGresult *r;
+    int rc = read_rows((pg_store *)base, Q_TOKENS_OF, &r, "list tokens", err, errlen, "t", name);
+    if (rc != 1)
+        return rc;
+    int n = PQntuples(r), stop = 0;
+    for (int i = 0; i < n && !stop; i++) {
+        store_token t;
+        memset(&t, 0, sizeof t);
+        if (pg_col_text(r, i, 0, t.id, sizeof t.id) != 0)
+            continue;
+        t.created = pg_col_i64(r, i, 1);
+        t.last_used = pg_col_i64(r, i, 2);
+        stop = fn(ctx, &t);
+    }
+    PQclear(r);
+    return 0;
 }

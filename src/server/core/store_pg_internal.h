@@ -22,6 +22,7 @@ enum {
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS,
     Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     Q_SET_GAME_RATINGS, Q_SET_OFFERS,
+    Q_SET_BOT, Q_INS_TOKEN, Q_GET_TOKEN, Q_TOUCH_TOKEN, Q_DEL_TOKEN, Q_TOKENS_OF,
     Q_GAME_STAMP, Q_UNCLAIMED,
     Q_GUARD_RESERVE, Q_GUARD_SETTLE,
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
@@ -127,6 +128,17 @@ int pg_set_game_ratings(store *base, const char *id, const double before[2],
 int pg_set_offers(store *base, const char *id, int draw, int takeback, char *err, size_t errlen);
 int pg_set_password(store *base, const char *name, const char *pwhash, char *err, size_t errlen);
 int pg_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen);
+/* Bots (SPEC "Bots"): store_pg_accounts.c. */
+int pg_set_bot(store *base, const char *name, char *err, size_t errlen);
+int pg_create_token(store *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                    const char *name, int64_t created, char *err, size_t errlen);
+int pg_get_token(store *base, const unsigned char hash[STORE_HASH_LEN], char name[STORE_NAME_LEN],
+                 int64_t *last_used, char *err, size_t errlen);
+int pg_touch_token(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now, char *err,
+                   size_t errlen);
+int pg_delete_token(store *base, const char *name, const char *id, char *err, size_t errlen);
+int pg_each_token(store *base, const char *name, store_token_fn fn, void *ctx, char *err,
+                  size_t errlen);
 int pg_set_rating(store *base, const char *name, const char *game, const store_rating *r, char *err,
                   size_t errlen);
 int pg_touch_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now, char *err,

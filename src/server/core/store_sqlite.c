@@ -122,6 +122,17 @@ static const char *const migrations[] = {
      * shown with the result). */
     "ALTER TABLE games ADD COLUMN white_rating_before REAL NOT NULL DEFAULT 0;"
     "ALTER TABLE games ADD COLUMN black_rating_before REAL NOT NULL DEFAULT 0;",
+    /* 12 -> 13: bots (SPEC "Bots"): bot accounts and their API tokens (the
+     * hash of each, never the token). */
+    "ALTER TABLE accounts ADD COLUMN bot INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE tokens ("
+    "  id TEXT PRIMARY KEY,"
+    "  hash BLOB NOT NULL UNIQUE,"
+    "  account TEXT NOT NULL COLLATE NOCASE REFERENCES accounts(name),"
+    "  created INTEGER NOT NULL,"
+    "  last_used INTEGER NOT NULL DEFAULT 0"
+    ");"
+    "CREATE INDEX tokens_account ON tokens(account);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -132,6 +143,7 @@ enum {
     Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_SET_LANG, Q_INS_SESSION, Q_GET_SESSION,
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
     Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS, Q_SET_OFFERS,
+    Q_SET_BOT, Q_INS_TOKEN, Q_GET_TOKEN, Q_TOUCH_TOKEN, Q_DEL_TOKEN, Q_TOKENS_OF,
     NQ
 };
 
@@ -164,7 +176,7 @@ static const char *const queries[NQ] = {
                      " (clock_initial > 0 OR clock_days > 0)) ORDER BY created, id",
     [Q_SET_END] = "UPDATE games SET winner = ?2, end_reason = ?3 WHERE id = ?1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?1, ?2, ?3)",
-    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang FROM accounts WHERE name = ?1",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang, bot FROM accounts WHERE name = ?1",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = ?2 WHERE name = ?1",
     [Q_SET_LANG] = "UPDATE accounts SET lang = ?2 WHERE name = ?1",
     [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent, last_used)"
@@ -191,7 +203,7 @@ static const char *const queries[NQ] = {
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = ?2, takeback_offer = ?3 WHERE id = ?1",
     [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = ?2, black_rating = ?3,"
                            " white_rating_before = ?4, black_rating_before = ?5 WHERE id = ?1",
-    [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games FROM ratings r"
+    [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games, a.bot FROM ratings r"
                       " JOIN accounts a ON a.name = r.account WHERE r.game = ?1"
                       " ORDER BY r.rating DESC, a.name LIMIT ?2",
     [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
@@ -200,6 +212,14 @@ static const char *const queries[NQ] = {
     [Q_PLAYER_GAMES] = "SELECT id, game, white, black, white_account, black_account, winner,"
                        " end_reason, rated, white_rating, black_rating, created FROM games WHERE white_account = ?1 OR black_account = ?1"
                        " ORDER BY created DESC, rowid DESC LIMIT ?2",
+    [Q_SET_BOT] = "UPDATE accounts SET bot = 1 WHERE name = ?1",
+    [Q_INS_TOKEN] = "INSERT INTO tokens (id, hash, account, created) VALUES (?1, ?2, ?3, ?4)",
+    [Q_GET_TOKEN] = "SELECT a.name, t.last_used FROM tokens t JOIN accounts a ON a.name = t.account"
+                    " WHERE t.hash = ?1",
+    [Q_TOUCH_TOKEN] = "UPDATE tokens SET last_used = ?2 WHERE hash = ?1 AND last_used < ?2",
+    [Q_DEL_TOKEN] = "DELETE FROM tokens WHERE account = ?1 AND id = ?2",
+    [Q_TOKENS_OF] = "SELECT id, created, last_used FROM tokens WHERE account = ?1"
+                    " ORDER BY created, rowid",
 };
 
 typedef struct sq_store {
@@ -813,6 +833,7 @@ static int sq_get_account(store *base, const char *name, store_account *out, cha
               col_text(s, 1, out->pwhash, sizeof out->pwhash) != 0 ||
               col_text(s, 3, out->lang, sizeof out->lang) != 0;
     out->created = sqlite3_column_int64(s, 2);
+    out->bot = sqlite3_column_int(s, 4) != 0;
     done1(s);
     if (bad) {
         snprintf(err, errlen, "account: damaged row");
@@ -999,7 +1020,7 @@ static int sq_each_rating(store *base, const char *name,
         if (col_text(s, 0, game, sizeof game) != 0)
             continue;
         store_rating r = {sqlite3_column_double(s, 1), sqlite3_column_double(s, 2),
-                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4)};
+                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4), 0};
         stop = fn(ctx, game, &r);
     }
     done1(s);
@@ -1038,7 +1059,8 @@ static int sq_leaderboard(store *base, const char *game, int limit,
         if (col_text(s, 0, name, sizeof name) != 0)
             continue;
         store_rating r = {sqlite3_column_double(s, 1), sqlite3_column_double(s, 2),
-                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4)};
+                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4),
+                          sqlite3_column_int(s, 5) != 0};
         stop = fn(ctx, name, &r);
     }
     done1(s);
@@ -1100,6 +1122,72 @@ static int sq_player_games(store *base, const char *name, int limit, store_pgame
     return 0;
 }
 
+/* ---- bots (SPEC "Bots") ---- */
+
+static int sq_set_bot(store *base, const char *name, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_SET_BOT, "t", name), 1, "bot", err, errlen);
+}
+
+static int sq_create_token(store *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
+                           const char *name, int64_t created, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_INS_TOKEN, "thti", id, hash, name, created), 1, "insert token",
+                  err, errlen);
+}
+
+static int sq_get_token(store *base, const unsigned char hash[STORE_HASH_LEN],
+                        char name[STORE_NAME_LEN], int64_t *last_used, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_GET_TOKEN, "h", hash);
+    int rc = read1(st, s, "load token", err, errlen);
+    if (rc != 1)
+        return rc;
+    int bad = col_text(s, 0, name, STORE_NAME_LEN) != 0;
+    if (last_used)
+        *last_used = sqlite3_column_int64(s, 1);
+    done1(s);
+    return bad ? -1 : 1;
+}
+
+static int sq_touch_token(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
+                          char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_TOUCH_TOKEN, "hi", hash, now), -1, "touch token", err, errlen);
+}
+
+static int sq_delete_token(store *base, const char *name, const char *id, char *err,
+                           size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_DEL_TOKEN, "tt", name, id), -1, "revoke token", err, errlen);
+}
+
+static int sq_each_token(store *base, const char *name, store_token_fn fn, void *ctx, char *err,
+                         size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_TOKENS_OF, "t", name);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_token t;
+        memset(&t, 0, sizeof t);
+        if (col_text(s, 0, t.id, sizeof t.id) != 0)
+            continue;
+        t.created = sqlite3_column_int64(s, 1);
+        t.last_used = sqlite3_column_int64(s, 2);
+        stop = fn(ctx, &t);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list tokens", err, errlen);
+    return 0;
+}
+
 const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
@@ -1111,4 +1199,5 @@ const store_ops store_sqlite_ops = {
     sq_player_games, sq_set_game_ratings, sq_set_offers,
     /* One instance per database file: no messages, no claims, no counts. */
     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    sq_set_bot, sq_create_token, sq_get_token, sq_touch_token, sq_delete_token, sq_each_token,
 };
