@@ -375,6 +375,7 @@ struct core {
     long notes_seen, refreshed;   /* counters (the log at exit, the benchmark) */
     int get_failed;      /* the last core_get found nothing because the store failed */
     int64_t catch_up_at; /* (loop) unix ms to read everything again (a read failed), 0 none */
+    struct mailer *mail; /* e-mail (mail.c): NULL when the server sends none */
 };
 
 /* ---- life ---- */
