@@ -62,7 +62,7 @@ int pg_mail_get(store *base, const char *name, store_mail *out, char *err, size_
 
 int pg_mail_put(store *base, const store_mail *m, char *err, size_t errlen)
 {
-    return pg_write1((pg_store *)base, Q_MAIL_PUT, 1, "mail settings", err, errlen, "ttititiiit",
+    return pg_write1((pg_store *)base, Q_MAIL_PUT, 1, "mail settings", err, errlen, "ttitiiiiit",
                      m->name, m->address, (int64_t)m->verified, m->verify_hash, m->verify_at,
                      (int64_t)m->verify_count, m->verify_since, (int64_t)m->kinds,
                      (int64_t)m->digest, m->unsub);

@@ -1178,7 +1178,7 @@ static int sq_mail_get(store *base, const char *name, store_mail *out, char *err
 static int sq_mail_put(store *base, const store_mail *m, char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_MAIL_PUT, "ttititiiit", m->name, m->address, (int64_t)m->verified,
+    return write1(st, bind(st, Q_MAIL_PUT, "ttitiiiiit", m->name, m->address, (int64_t)m->verified,
                            m->verify_hash, m->verify_at, (int64_t)m->verify_count, m->verify_since,
                            (int64_t)m->kinds, (int64_t)m->digest, m->unsub),
                   1, "mail settings", err, errlen);
