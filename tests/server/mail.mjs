@@ -17,10 +17,10 @@
 //  - a mail queued while the relay is down survives a SIGKILL of the server
 //    and is sent after the restart (retries with backoff);
 //  - the address is never shown to other players.
-import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { check, eq, freePort, main, request, setTestClock, startServer, tempDir, until } from "./lib.mjs";
+import { mails, startSink } from "./smtp.mjs";
 
 process.env.TAVOLIERE_MAIL_POLL_MS = "100";   // the worker looks at its queue every 100 ms
 const PUBLIC = "http://tavoliere.test";
@@ -35,35 +35,6 @@ async function account(base, name) {
   return (r.headers.get("set-cookie") ?? "").split(";")[0];
 }
 
-// A real SMTP server writing every message to a folder.
-async function startSink(port, folder) {
-  const child = spawn("/usr/bin/python3", ["tests/server/smtp_sink.py", String(port), folder], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
-  const exited = new Promise((r) => child.on("exit", r));
-  const ok = await until(() => out.includes("ready") || child.exitCode !== null, 20000);
-  if (!ok || !out.includes("ready")) throw new Error(`the SMTP server did not start: ${out}`);
-  return { async stop() { child.kill("SIGTERM"); await exited; } };
-}
-
-// The messages that arrived: {to, headers, subject, body}.
-function decodeWord(v) {
-  return v.replace(/=\?UTF-8\?B\?([A-Za-z0-9+/=]+)\?=/g, (_, b) => Buffer.from(b, "base64").toString("utf8"));
-}
-function mails(folder) {
-  return readdirSync(folder).filter((f) => f.endsWith(".eml")).sort().map((f) => {
-    const text = readFileSync(join(folder, f), "utf8");
-    const cut = text.indexOf("\r\n\r\n");
-    const head = text.slice(0, cut), body = text.slice(cut + 4);
-    const headers = {};
-    for (const line of head.split("\r\n")) {
-      const i = line.indexOf(":");
-      if (i > 0) headers[line.slice(0, i).toLowerCase()] = line.slice(i + 1).trim();
-    }
-    return { file: f, to: headers["x-envelope-to"], headers, subject: decodeWord(headers.subject ?? ""), body };
-  });
-}
 const to = (folder, addr) => mails(folder).filter((m) => m.to === addr);
 const linkIn = (m, re) => (m.body.match(re) ?? [])[0];
 
