@@ -116,10 +116,10 @@ export function mailSection(): HTMLElement {
         box.addEventListener("change", () => void act({ kinds: { [k]: box.checked } }));
         boxes.appendChild(label);
       }
+      sec.appendChild(boxes);
       const [dl, db] = check("mail-digest", t("mail.page.digest"), s.digest);
       db.addEventListener("change", () => void act({ digest: db.checked }));
-      boxes.appendChild(dl);
-      sec.appendChild(boxes);
+      sec.appendChild(dl);
     }
     sec.appendChild(h("p", { class: "form-note muted", id: "mail-limit" }, t("mail.page.limit", { n: s.perHour })));
     sec.append(msg, done);
