@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "server/core/mail.h"
+#include "server/core/core.h"
 #include "server/srv.h"
 
 static void mail_answer(reply *r, int status, json_t *o)

@@ -21,7 +21,6 @@
 #include <sodium.h>
 
 #include "server/server.h"
-#include "server/core/mail.h"
 #include "server/srv.h"
 
 static volatile sig_atomic_t stop_requested;

@@ -505,7 +505,7 @@ static int smtp_send(const mailer *M, const char *to, const buf *msg, char *err,
     curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, 20L);   /* within a drain's time (the unit: 20 s) */
     curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);   /* STARTTLS when offered */
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, cerr);
     CURLcode rc = list ? curl_easy_perform(c) : CURLE_OUT_OF_MEMORY;
@@ -571,6 +571,10 @@ static int send_or_defer(mailer *M, const store_mail *m, const char *subject, bu
 {
     store *st = M->st;
     char err[256];
+    /* Nothing of this connection's stays open while the relay is talked to
+     * (SQLite: the writer would wait for its lock). */
+    if (store_flush(st, err, sizeof err) != 0)
+        core_log(M->C, "error: mail queue: %s", err);
     buf msg = {0};
     header(&msg, M, m->address, subject, unsub_all);
     put(&msg, body->p ? body->p : "", body->n);
