@@ -490,7 +490,7 @@ static int smtp_send(const mailer *M, const char *to, const buf *msg, char *err,
         snprintf(err, errlen, "libcurl failed to start");
         return -1;
     }
-    char from[MAIL_ADDRESS_MAX + 3], rcpt[MAIL_ADDRESS_MAX + 3];
+    char from[STORE_MAIL_LEN + 4], rcpt[STORE_MAIL_LEN + 4];
     snprintf(from, sizeof from, "<%s>", M->from);
     snprintf(rcpt, sizeof rcpt, "<%s>", to);
     struct curl_slist *list = curl_slist_append(NULL, rcpt);
