@@ -19,7 +19,7 @@
 //  - the address is never shown to other players.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { check, eq, freePort, main, request, setTestClock, startServer, tempDir, until } from "./lib.mjs";
+import { PG, check, eq, freePort, main, request, setTestClock, startServer, tempDir, until } from "./lib.mjs";
 import { mails, startSink } from "./smtp.mjs";
 
 process.env.TAVOLIERE_MAIL_POLL_MS = "100";   // the worker looks at its queue every 100 ms
@@ -205,6 +205,31 @@ await main(async (defer) => {
   const after = to(box, "alice@example.org")[3];
   check(got && /bob ti sfida a Toscana/.test(after.subject), "after the restart the queued mail is sent", after && after.subject);
   eq(to(box, "alice@example.org").length, 4, "once");
+
+  // ---- several instances on one PostgreSQL: each mail sent once ----
+  if (PG) {
+    const second = await startServer({ db, args });
+    defer(() => second.stop());
+    const before = to(box, "alice@example.org").length;
+    const ids = [];
+    for (let i = 0; i < 3; i++) {
+      const via = i % 2 ? second.base : base();
+      const s = await call(via, "POST", "/api/seeks", { game: "epaminondas", options: "", rated: false, colour: "black", clock: { days: 2 }, to: "alice" }, bob);
+      check(s.status === 201, `a challenge through instance ${i % 2 ? "two" : "one"}`, JSON.stringify(s.body));
+      ids.push(s.body.id);
+      await call(via, "DELETE", `/api/seeks/${s.body.id}`, undefined, bob);
+    }
+    got = await until(() => {
+      const n = to(box, "alice@example.org").slice(before).reduce((k, m) => k + (m.body.match(/bob ti sfida a Epaminondas/g) ?? []).length, 0);
+      return n >= 3 ? n : 0;
+    });
+    // Both instances keep looking at the queue; give them several rounds, then count again.
+    const rounds = Date.now() + 1500;
+    await until(() => Date.now() > rounds, 5000);
+    const n = to(box, "alice@example.org").slice(before).reduce((k, m) => k + (m.body.match(/bob ti sfida a Epaminondas/g) ?? []).length, 0);
+    check(got && n === 3, "two instances: the three challenges mailed once each", `${n} mentions in ${to(box, "alice@example.org").length - before} mails`);
+    await second.stop();
+  }
 
   // ---- remove the address: nothing more ----
   eq((await call(base(), "POST", "/api/me/mail", { address: "" }, alice)).status, 200, "alice removes her address");

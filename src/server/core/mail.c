@@ -670,8 +670,10 @@ static void work_account(mailer *M, const char *key, int64_t now)
         return;
     }
     int64_t later = 0;
-    if (m.digest && now < oldest + MAIL_DIGEST_SECS)
-        later = oldest + MAIL_DIGEST_SECS;
+    if (m.digest && now < oldest + MAIL_DIGEST_SECS)   /* looked at again now and then: the
+                                                          digest may be switched off */
+        later = oldest + MAIL_DIGEST_SECS < now + MAIL_HOUR_WAIT ? oldest + MAIL_DIGEST_SECS
+                                                                 : now + MAIL_HOUR_WAIT;
     else if (st->ops->mail_count(st, m.name, now - 3600, err, sizeof err) >= MAIL_PER_HOUR)
         later = now + MAIL_HOUR_WAIT;
     if (later) {
