@@ -102,12 +102,12 @@ export function mailSection(): HTMLElement {
     });
     sec.querySelector("#mail-remove")?.addEventListener("click", () => void act({ address: "" }));
     if (s.address) {
-      const state = h("p", { id: "mail-state", class: s.verified ? "mail-verified" : "mail-unverified", "data-verified": s.verified ? "true" : "false" },
-        s.verified ? t("mail.page.verified") : t("mail.page.unverified"));
+      const state = h("p", { id: "mail-state", "data-verified": s.verified ? "true" : "false" },
+        h("span", { class: s.verified ? "mail-verified" : "mail-unverified" }, s.verified ? t("mail.page.verified") : t("mail.page.unverified")));
       if (!s.verified && s.on) {
         const again = h("button", { type: "button", id: "mail-resend" }, t("mail.page.resend"));
         again.addEventListener("click", () => void act({ resend: true }, t("mail.page.sent", { address: s.address ?? "" })));
-        state.append(" ", again);
+        state.append(again);
       }
       sec.appendChild(state);
       const boxes = h("fieldset", { class: "mail-kinds", id: "mail-kinds" }, h("legend", {}, t("mail.page.kinds")));
