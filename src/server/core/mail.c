@@ -139,7 +139,10 @@ static int mail_apply(store *st, const void *data, char *err, size_t errlen)
         if (rc == 0 || !m.verified || !m.address[0] || !(m.kinds & w->it.kind))
             return 0;
     }
-    return st->ops->mail_add(st, &w->it, MAIL_QUEUE_MAX, err, errlen) < 0 ? -1 : 0;
+    /* A verification link is queued even past the limit (its own limit is
+     * MAIL_VERIFY_PER_HOUR). */
+    int max = w->it.kind == MAIL_VERIFY ? MAIL_QUEUE_MAX + 2 * MAIL_VERIFY_PER_HOUR : MAIL_QUEUE_MAX;
+    return st->ops->mail_add(st, &w->it, max, err, errlen) < 0 ? -1 : 0;
 }
 
 static void mail_settled(core *C, const void *data, int ok)
