@@ -33,7 +33,7 @@ LIB_SRC := $(wildcard src/base/*.c src/games/*.c src/search/*.c src/record/*.c s
 CLI_SRC := $(wildcard src/cli/*.c src/bench/*.c)
 # The server (src/server/): its own layer, linked into the program only.
 SRV_SRC := $(wildcard src/server/*.c src/server/core/*.c)
-SRV_PKG := libwebsockets jansson sqlite3 libsodium libpq
+SRV_PKG := libwebsockets jansson sqlite3 libsodium libpq libcurl
 SRV_CFLAGS := $(shell pkg-config --cflags $(SRV_PKG))
 SRV_LIBS := $(shell pkg-config --libs $(SRV_PKG))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
@@ -67,6 +67,7 @@ $(BUILD)/web/app.js: $(WEB_SRC)
 	$(NODE_BIN)/tsc --noEmit -p web
 	@mkdir -p $(BUILD)/web
 	cp web/index.html web/app.css web/static/* web/sw/manifest.webmanifest $(BUILD)/web/
+	mkdir -p $(BUILD)/web/i18n && cp web/i18n/en.json web/i18n/it.json $(BUILD)/web/i18n/   # the mails' words
 	$(NODE_BIN)/esbuild web/src/main.ts --bundle --format=esm --target=es2020 --minify --sourcemap \
 		--log-level=warning --outfile=$(BUILD)/web/app.js
 	$(NODE_BIN)/esbuild web/src/engine/worker.ts --bundle --format=iife --target=es2020 --minify \
@@ -151,7 +152,7 @@ $(BUILD)/obj/tests/server/test_store.o: CPPFLAGS += $(shell pkg-config --cflags 
 # its C tests: the storage conformance suite and the core's own tests, which
 # link SQLite, libpq (PostgreSQL) and libsodium only.
 CORE_OBJ := $(filter $(BUILD)/obj/src/server/core/%,$(SRV_OBJ))
-CORE_LIBS := $(shell pkg-config --libs sqlite3 libsodium libpq)
+CORE_LIBS := $(shell pkg-config --libs sqlite3 libsodium libpq libcurl)
 $(BUILD)/test_store: $(BUILD)/obj/tests/server/test_store.o $(BUILD)/obj/src/server/core/store.o \
                      $(BUILD)/obj/src/server/core/store_sqlite.o \
                      $(filter $(BUILD)/obj/src/server/core/store_pg%,$(SRV_OBJ))

@@ -2,8 +2,9 @@
 # scripts/setup.sh — install what building and testing Tavoliere needs on Debian:
 #   a C compiler (gcc, with its AddressSanitizer/UBSan runtimes), make, pkg-config;
 #   tmux (the terminal-play test);
-#   libwebsockets (and its libuv event-loop plugin), jansson, SQLite, libpq and libsodium
-#   (the server, `tavoliere serve`);
+#   libwebsockets (and its libuv event-loop plugin), jansson, SQLite, libpq, libsodium
+#   and libcurl (the server, `tavoliere serve`; libcurl sends its e-mail by SMTP);
+#   python3-aiosmtpd (a real SMTP server on loopback for the e-mail test);
 #   PostgreSQL (the postgresql package: initdb, pg_ctl and postgres under
 #   /usr/lib/postgresql/*/bin, and psql): the tests run the server a second time on a
 #   throwaway PostgreSQL (scripts/pg-throwaway.sh);
@@ -26,7 +27,7 @@ command -v npm >/dev/null 2>&1 || need="$need npm"
 [ -x /usr/bin/chromium ] || need="$need chromium"
 command -v systemd-analyze >/dev/null 2>&1 || need="$need systemd"   # the unit's check (tests/server/operator.mjs)
 for pkg in libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libsodium-dev \
-    libpq-dev postgresql nginx-light wasi-libc libclang-rt-dev-wasm32 lld clang; do
+    libpq-dev libcurl4-openssl-dev python3-aiosmtpd postgresql nginx-light wasi-libc libclang-rt-dev-wasm32 lld clang; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
 done
 if [ -n "$need" ]; then

@@ -246,6 +246,12 @@ if [ -n "$PGURI" ]; then
         suite all "server $t (PostgreSQL)" env TAV_TEST_PG="$PGURI" BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
     done
 fi
+# E-mail against a real SMTP server on loopback (python3-aiosmtpd), on SQLite
+# and on PostgreSQL.
+suite all "server mail" env -u TAV_TEST_PG BUILD="$BUILD" timeout 600 node tests/server/mail.mjs
+if [ -n "$PGURI" ]; then
+    suite all "server mail (PostgreSQL)" env TAV_TEST_PG="$PGURI" BUILD="$BUILD" timeout 600 node tests/server/mail.mjs
+fi
 # Several instances on one PostgreSQL behind nginx (deploy/nginx.conf): games
 # across instances, a raced ply, the lobby, instances killed mid-game, the
 # database restarted (its own PostgreSQL and nginx).

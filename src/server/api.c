@@ -1000,6 +1000,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         return;
     if (account_routes(S, c, who, path, method, body, blen, r))
         return;
+    if (mail_routes(S, who, path, method, body, blen, r))
+        return;
     if (seek_routes(S, who, path, method, body, blen, r))
         return;
     if (page_routes(S, who, path, method, r))

@@ -53,6 +53,7 @@ static void stop_first(srv *S)
     srv_log(S, "stopping after %ld API requests, %ld commits, %ld failed", S->requests,
             S->batches, S->failed);
     shared_stop(S->C);   /* the listener first: it wakes the loop */
+    core_mail_stop(S->C);
     core_stop(S->C);
     if (S->stats) {   /* --stats: the figures a benchmark reads, even when quiet */
         int64_t trips, out, in;
@@ -133,6 +134,11 @@ static const char usage_text[] =
     "  --metrics-allow ADDR   an address that may read /metrics (repeat it; default: loopback)\n"
     "  --stats                print database round trips and bytes at exit\n"
     "  --seek-lapse SECS      a seek lapses when its owner had no lobby socket this long (300)\n"
+    "  --smtp URL             send e-mail through this relay (smtp://HOST:PORT, smtps://USER:PASS@HOST);\n"
+    "                         default: the environment's TAVOLIERE_SMTP; none: no mail is sent\n"
+    "  --mail-from ADDRESS    the mails' sender (TAVOLIERE_MAIL_FROM)\n"
+    "  --public-url URL       the site's address in the mails' links, https://play.example.org\n"
+    "                         (TAVOLIERE_PUBLIC_URL; default http://HOST:PORT)\n"
     "  --test-clock FILE      tests only: an offset in ms added to the games' time\n"
     "  --poll                 poll() instead of libuv's event loop\n"
     "  --quiet                no log line a request\n"
@@ -328,6 +334,8 @@ int server_main(int argc, char **argv)
 {
     const char *host = "127.0.0.1", *db = "tavoliere.db", *web = NULL, *clock_file = NULL;
     const char *name = NULL;
+    const char *smtp = getenv("TAVOLIERE_SMTP"), *mail_from = getenv("TAVOLIERE_MAIL_FROM");
+    const char *public_url = getenv("TAVOLIERE_PUBLIC_URL");
     const char *mallow[SRV_METRICS_ALLOW_MAX];
     int nmallow = 0;
     long db_wait = 300;
@@ -396,6 +404,12 @@ int server_main(int argc, char **argv)
             ;
         else if (strcmp(a, "--test-clock") == 0)
             clock_file = v;
+        else if (strcmp(a, "--smtp") == 0)   /* e-mail (docs/deploy.md "E-mail") */
+            smtp = v;
+        else if (strcmp(a, "--mail-from") == 0)
+            mail_from = v;
+        else if (strcmp(a, "--public-url") == 0)
+            public_url = v;
         else if (strcmp(a, "--name") == 0 && strlen(v) < 100 && v[0])
             name = v;
         else if (strcmp(a, "--db-wait") == 0 && parse_long(v, 0, 86400, &db_wait) == 0)
@@ -541,6 +555,20 @@ int server_main(int argc, char **argv)
         nanosleep(&ts, NULL);
         pause_ms = pause_ms * 2 > 5000 ? 5000 : pause_ms * 2;
     }
+    if (S->C && smtp && smtp[0]) {   /* e-mail: the worker and its own connection */
+        char url[300];
+        snprintf(url, sizeof url, "http://%s:%ld", strchr(host, ':') ? "[::1]" : host, port);
+        if (mail_serve_start(S, smtp, mail_from && mail_from[0] ? mail_from : "",
+                             public_url && public_url[0] ? public_url : url, db, err,
+                             sizeof err) != 0) {
+            fprintf(stderr, "tavoliere serve: e-mail: %s\n", err);
+            shared_stop(S->C);
+            core_free(S->C);
+            lws_context_destroy(S->ctx);
+            free(S);
+            return 1;
+        }
+    }
     if (!S->C) {
         fprintf(stderr, "tavoliere serve: database %s: %s\n", dblabel, err);
         lws_context_destroy(S->ctx);
@@ -556,9 +584,9 @@ int server_main(int argc, char **argv)
     sigaction(SIGHUP, &hup, NULL);
     signal(SIGPIPE, SIG_IGN);
 
-    printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s)\n",
+    printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s%s)\n",
            strchr(host, ':') ? "[::1]" : host, port, dblabel, S->C->ngames,
-           S->have_web ? "" : ", web UI not built");
+           S->have_web ? "" : ", web UI not built", core_mail_on(S->C) ? ", e-mail on" : "");
     fflush(stdout);
 
     lws_sul_schedule(S->ctx, 0, &S->tick_sul, on_tick, TICK_US);

@@ -247,6 +247,13 @@ typedef struct asker {
     int bearer;                     /* the account comes from an API token (SPEC "Bots") */
 } asker;
 void api_account_done(srv *S, core_signed *r, int secure, reply *out);
+/* ---- mail_api.c: e-mail (docs/server-api.md "E-mail") ---- */
+/* The mail routes: 1 when `path` was one of them. */
+int mail_routes(srv *S, const asker *who, const char *path, int method, const char *body,
+                size_t blen, reply *r);
+/* Start the core's mail worker with the catalogs' words (after core_new). */
+int mail_serve_start(srv *S, const char *smtp, const char *from, const char *public_url,
+                     const char *db, char *err, size_t errlen);
 /* The open seeks as GET /api/seeks answers them (heap). */
 char *api_seeks_json(srv *S, const char *viewer);
 /* The player's channel: messages for an account's lobby sockets (heap). */

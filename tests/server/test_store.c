@@ -388,6 +388,157 @@ static void bots(store *st, const char *b)
           what, list);
 }
 
+/* E-mail: settings, tokens, the queue, the log (mail.c). */
+typedef struct mail_seen {
+    int n;
+    char names[8][STORE_NAME_LEN];
+    store_mail_item it[8];
+} mail_seen;
+
+static void mail_name(void *ctx, const char *name)
+{
+    mail_seen *m = ctx;
+    if (m->n < 8)
+        snprintf(m->names[m->n++], STORE_NAME_LEN, "%s", name);
+}
+
+static int mail_item(void *ctx, const store_mail_item *it)
+{
+    mail_seen *m = ctx;
+    if (m->n < 8)
+        m->it[m->n++] = *it;
+    return 0;
+}
+
+static void mail_checks(store *st, const char *b)
+{
+    char err[256], what[160], name[STORE_NAME_LEN];
+    const store_ops *o = st->ops;
+    store_account a;
+    memset(&a, 0, sizeof a);
+    snprintf(a.name, sizeof a.name, "Mailer_1");
+    snprintf(a.pwhash, sizeof a.pwhash, "x");
+    a.created = 1;
+    check(o->create_account(st, &a, err, sizeof err) == 0 && flush_ok(st), "mail: an account", err);
+    store_mail m, out;
+    snprintf(what, sizeof what, "%s: no mail settings until some are kept", b);
+    check(o->mail_get(st, "Mailer_1", &out, err, sizeof err) == 0, what, err);
+    memset(&m, 0, sizeof m);
+    snprintf(m.name, sizeof m.name, "Mailer_1");
+    snprintf(m.address, sizeof m.address, "mailer@example.org");
+    snprintf(m.verify_hash, sizeof m.verify_hash, "%064d", 7);
+    m.verify_at = 1000;
+    m.verify_count = 2;
+    m.verify_since = 900;
+    m.kinds = 5;
+    m.digest = 1;
+    snprintf(m.unsub, sizeof m.unsub, "UNSUB-token-0123456789");
+    snprintf(what, sizeof what, "%s: mail settings read back (the name in any case)", b);
+    check(o->mail_put(st, &m, err, sizeof err) == 0 && flush_ok(st) &&
+              o->mail_get(st, "mailer_1", &out, err, sizeof err) == 1 &&
+              strcmp(out.address, m.address) == 0 && out.verified == 0 &&
+              strcmp(out.verify_hash, m.verify_hash) == 0 && out.verify_at == 1000 &&
+              out.verify_count == 2 && out.verify_since == 900 && out.kinds == 5 &&
+              out.digest == 1 && strcmp(out.unsub, m.unsub) == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: mail settings are replaced, not added", b);
+    m.verified = 1;
+    m.verify_hash[0] = 0;
+    m.kinds = 2;
+    check(o->mail_put(st, &m, err, sizeof err) == 0 && flush_ok(st) &&
+              o->mail_get(st, "MAILER_1", &out, err, sizeof err) == 1 && out.verified == 1 &&
+              out.verify_hash[0] == 0 && out.kinds == 2,
+          what, err);
+    snprintf(what, sizeof what, "%s: the unsubscribe token names its account (as chosen)", b);
+    check(o->mail_find(st, 0, "UNSUB-token-0123456789", name, err, sizeof err) == 1 &&
+              strcmp(name, "Mailer_1") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: an unknown or empty token names nobody", b);
+    check(o->mail_find(st, 0, "UNSUB-token-012345678", name, err, sizeof err) == 0 &&
+              o->mail_find(st, 1, "", name, err, sizeof err) == 0 &&
+              o->mail_find(st, 0, "", name, err, sizeof err) == 0,
+          what, err);
+    m.verified = 0;
+    snprintf(m.verify_hash, sizeof m.verify_hash, "%064d", 8);
+    snprintf(what, sizeof what, "%s: a verification hash names its account", b);
+    check(o->mail_put(st, &m, err, sizeof err) == 0 && flush_ok(st) &&
+              o->mail_find(st, 1, m.verify_hash, name, err, sizeof err) == 1 &&
+              strcmp(name, "Mailer_1") == 0,
+          what, err);
+
+    store_mail_item it;
+    memset(&it, 0, sizeof it);
+    snprintf(it.name, sizeof it.name, "MAILER_1");
+    it.kind = 1;
+    snprintf(it.arg, sizeof it.arg, "GAME1\tbob\turbino");
+    it.created = 100;
+    it.due = 100;
+    snprintf(what, sizeof what, "%s: an item is queued, the same one again is not", b);
+    int r1 = o->mail_add(st, &it, 3, err, sizeof err), r2 = o->mail_add(st, &it, 3, err, sizeof err);
+    check(r1 == 1 && r2 == 0 && flush_ok(st), what, err);
+    snprintf(it.arg, sizeof it.arg, "GAME2\tbob\turbino");
+    it.due = 500;
+    int r3 = o->mail_add(st, &it, 3, err, sizeof err);
+    snprintf(it.arg, sizeof it.arg, "GAME3\tbob\turbino");
+    int r4 = o->mail_add(st, &it, 3, err, sizeof err);
+    snprintf(it.arg, sizeof it.arg, "GAME4\tbob\turbino");
+    int r5 = o->mail_add(st, &it, 3, err, sizeof err);
+    snprintf(what, sizeof what, "%s: at most `max` items wait per account", b);
+    check(r3 == 1 && r4 == 1 && r5 == 0 && flush_ok(st), what, err);
+    snprintf(what, sizeof what, "%s: a batch discarded queues nothing", b);
+    snprintf(it.name, sizeof it.name, "Other_1");
+    o->mail_add(st, &it, 3, err, sizeof err);
+    store_discard(st);
+    mail_seen seen;
+    memset(&seen, 0, sizeof seen);
+    check(o->mail_items(st, "Other_1", mail_item, &seen, err, sizeof err) == 0 && seen.n == 0,
+          what, err);
+    memset(&seen, 0, sizeof seen);
+    snprintf(what, sizeof what, "%s: the accounts with an item due, once each", b);
+    check(o->mail_due(st, 200, 10, mail_name, &seen, err, sizeof err) == 0 && seen.n == 1 &&
+              strcmp(seen.names[0], "mailer_1") == 0,
+          what, seen.n ? seen.names[0] : err);
+    memset(&seen, 0, sizeof seen);
+    snprintf(what, sizeof what, "%s: none due before the first item's time", b);
+    check(o->mail_due(st, 99, 10, mail_name, &seen, err, sizeof err) == 0 && seen.n == 0, what,
+          err);
+    memset(&seen, 0, sizeof seen);
+    snprintf(what, sizeof what, "%s: an account's items, oldest first, as queued", b);
+    check(o->mail_items(st, "Mailer_1", mail_item, &seen, err, sizeof err) == 0 && seen.n == 3 &&
+              strcmp(seen.it[0].arg, "GAME1\tbob\turbino") == 0 && seen.it[0].kind == 1 &&
+              seen.it[0].created == 100 && seen.it[0].due == 100 && seen.it[0].tries == 0 &&
+              strcmp(seen.it[2].arg, "GAME3\tbob\turbino") == 0 && seen.it[0].id < seen.it[1].id &&
+              seen.it[1].id < seen.it[2].id,
+          what, err);
+    int64_t first = seen.it[0].id, second = seen.it[1].id;
+    snprintf(what, sizeof what, "%s: an item deferred and one dropped", b);
+    check(o->mail_defer(st, first, 700, 2, err, sizeof err) == 0 &&
+              o->mail_drop(st, second, err, sizeof err) == 0 && flush_ok(st),
+          what, err);
+    memset(&seen, 0, sizeof seen);
+    o->mail_items(st, "Mailer_1", mail_item, &seen, err, sizeof err);
+    check(seen.n == 2 && seen.it[0].id == first && seen.it[0].due == 700 && seen.it[0].tries == 2 &&
+              seen.it[1].id != second,
+          what, err);
+    memset(&seen, 0, sizeof seen);
+    snprintf(what, sizeof what, "%s: a deferred item is not due before its new time", b);
+    check(o->mail_due(st, 600, 10, mail_name, &seen, err, sizeof err) == 0 && seen.n == 1 &&
+              (seen.n = 0, o->mail_due(st, 499, 10, mail_name, &seen, err, sizeof err)) == 0 &&
+              seen.n == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: mails sent are counted since a time", b);
+    check(o->mail_log(st, "Mailer_1", 1000, err, sizeof err) == 0 &&
+              o->mail_log(st, "mailer_1", 2000, err, sizeof err) == 0 && flush_ok(st) &&
+              o->mail_count(st, "MAILER_1", 1000, err, sizeof err) == 2 &&
+              o->mail_count(st, "Mailer_1", 1500, err, sizeof err) == 1 &&
+              o->mail_count(st, "Other_1", 0, err, sizeof err) == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: the log forgets what is two days old", b);
+    check(o->mail_log(st, "Mailer_1", 1000 + 3 * 86400, err, sizeof err) == 0 && flush_ok(st) &&
+              o->mail_count(st, "Mailer_1", 0, err, sizeof err) == 1,
+          what, err);
+}
+
 static void conformance(const store_ops *ops, const char *path)
 {
     char err[256], what[160];
@@ -512,6 +663,7 @@ static void conformance(const store_ops *ops, const char *path)
     /* Accounts, sessions, seeks, ratings, a player's games. */
     accounts(st, b);
     bots(st, b);
+    mail_checks(st, b);
 
     /* A game created twice (same id) is refused and changes nothing. */
     snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);

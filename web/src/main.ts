@@ -4,6 +4,7 @@
 // "/account", "/players/NAME", "/leaderboard/GAME"; and the header's account
 // menu (account.ts).
 
+import { showMailLink } from "./mail";
 import { showHome } from "./home";
 import { showGame } from "./game";
 import { showRules } from "./rules";
@@ -70,6 +71,8 @@ function route(): void {
     showAuth(app, m[1] as "signin" | "signup");
   } else if (/^\/account\/?$/.test(location.pathname)) {
     showAccount(app);
+  } else if ((m = /^\/mail\/(verify|unsubscribe)\/?$/.exec(location.pathname))) {
+    showMailLink(app, m[1] as "verify" | "unsubscribe");
   } else if ((m = /^\/players\/([^/]+)\/?$/.exec(location.pathname))) {
     showPlayer(app, decodeURIComponent(m[1]));
   } else if ((m = /^\/leaderboard\/([^/]+)\/?$/.exec(location.pathname))) {

@@ -14,6 +14,7 @@
 
 #include "server/core/core.h"
 #include "server/core/internal.h"
+#include "server/core/mail.h"
 #include "server/core/writer.h"
 
 static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
@@ -414,6 +415,7 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
         return m->status = CORE_UNAVAILABLE;
     }
     g->last_ms = now;
+    mail_turn(C, g);   /* a correspondence game: the first to move may be told by mail */
     game_changed(g);
     games_insert(C, g);
     clock_list(C, g);

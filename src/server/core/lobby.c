@@ -19,6 +19,7 @@
 
 #include "server/core/glicko.h"
 #include "server/core/internal.h"
+#include "server/core/mail.h"
 #include "server/core/writer.h"
 
 /* ---- seeks in memory ---- */
@@ -238,6 +239,8 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
         return CORE_UNAVAILABLE;
     }
     snprintf(id, STORE_ID_LEN, "%s", w.s.id);
+    if (w.s.to[0])   /* a challenge: its player may be told by mail */
+        mail_challenge(C, w.s.to, w.s.by, w.s.game, w.s.id);
     lobby_changed(C);
     return CORE_CREATED;
 }

@@ -14,6 +14,7 @@
 
 #include "server/core/core.h"
 #include "server/core/internal.h"
+#include "server/core/mail.h"
 #include "server/core/writer.h"
 
 int moves_commit(core *C, game *g, const char *text, char *err, size_t errlen)
@@ -42,6 +43,7 @@ int moves_record(core *C, game *g, int ply, char *err, size_t errlen)
         return TAV_E_NOMEM;
     }
     g->last_ms = now;
+    mail_turn(C, g);   /* a correspondence game: the side to move may be told by mail */
     /* A move declines the other side's offers; a take-back asked refers to
      * the position it was asked in, so any move ends it. */
     int nd = g->draw_offer == mover ? mover : -1;

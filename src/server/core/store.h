@@ -123,6 +123,30 @@ typedef struct store_token {
     int64_t created, last_used;
 } store_token;
 typedef int (*store_token_fn)(void *ctx, const store_token *t);
+/* E-mail (mail.c): an account's address and wishes, and its queue. */
+#define STORE_MAIL_LEN 256        /* an address: at most 254 bytes */
+#define STORE_MAIL_ARG 160        /* what an item names (ids, names) */
+typedef struct store_mail {
+    char name[STORE_NAME_LEN];     /* the account (matched ignoring case) */
+    char address[STORE_MAIL_LEN];  /* "" none */
+    int verified;                  /* the address's link was followed */
+    char verify_hash[68];          /* hex of the verification token's hash, "" none */
+    int64_t verify_at;             /* unix s: when that link was made */
+    int verify_count;              /* links sent since verify_since (the hour's window) */
+    int64_t verify_since;
+    int kinds;                     /* the switches: bits of the kinds wanted */
+    int digest;                    /* one mail a day instead */
+    char unsub[48];                /* the unsubscribe token (in every mail's links) */
+} store_mail;
+typedef struct store_mail_item {
+    int64_t id;
+    char name[STORE_NAME_LEN];
+    int kind;
+    char arg[STORE_MAIL_ARG];
+    int64_t created, due;          /* unix s; sent no earlier than due */
+    int tries;                     /* failed sends so far */
+} store_mail_item;
+typedef int (*store_mail_item_fn)(void *ctx, const store_mail_item *it);
 
 typedef struct store store;
 typedef struct store_ops store_ops;
@@ -292,6 +316,29 @@ struct store_ops {
     /* An account's tokens, oldest first. */
     int (*each_token)(store *st, const char *name, store_token_fn fn, void *ctx, char *err,
                       size_t errlen);
+    /* E-mail (mail.c; docs/server-api.md "E-mail").  An account's settings:
+     * get 1 found, 0 none; put makes or replaces the row. */
+    int (*mail_get)(store *st, const char *name, store_mail *out, char *err, size_t errlen);
+    int (*mail_put)(store *st, const store_mail *m, char *err, size_t errlen);
+    /* The account whose unsubscribe token (which 0) or verification hash
+     * (which 1) is `key`: 1 with its name, 0 none. */
+    int (*mail_find)(store *st, int which, const char *key, char name[STORE_NAME_LEN], char *err,
+                     size_t errlen);
+    /* Queue an item unless the account has `max` waiting already or the same
+     * (kind, arg) waits: 1 queued, 0 not. */
+    int (*mail_add)(store *st, const store_mail_item *it, int max, char *err, size_t errlen);
+    /* The accounts with an item due at `now`, at most `limit`. */
+    int (*mail_due)(store *st, int64_t now, int limit, store_id_fn fn, void *ctx, char *err,
+                    size_t errlen);
+    /* An account's waiting items, oldest first (fn answering nonzero stops). */
+    int (*mail_items)(store *st, const char *name, store_mail_item_fn fn, void *ctx, char *err,
+                      size_t errlen);
+    int (*mail_drop)(store *st, int64_t id, char *err, size_t errlen);
+    int (*mail_defer)(store *st, int64_t id, int64_t due, int tries, char *err, size_t errlen);
+    /* A mail sent to the account at `now` (older entries are forgotten), and
+     * how many were sent since `since`. */
+    int (*mail_log)(store *st, const char *name, int64_t now, char *err, size_t errlen);
+    int (*mail_count)(store *st, const char *name, int64_t since, char *err, size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

@@ -39,7 +39,7 @@
 #include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 13
+#define PG_SCHEMA 14
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -167,6 +167,37 @@ static const pg_migration migrations[] = {
      "  last_used bigint NOT NULL DEFAULT 0"
      ");"
      "CREATE INDEX tokens_account ON tokens (lower(account));"},
+    /* 13 -> 14: e-mail: each account's address and wishes, the queue of
+     * mails to send (kept until sent) and the log of mails sent (the hourly
+     * limit).  Accounts are keyed in lower case. */
+    {13, 14,
+     "CREATE TABLE mail_prefs ("
+     "  account text PRIMARY KEY,"
+     "  address text NOT NULL DEFAULT '',"
+     "  verified integer NOT NULL DEFAULT 0,"
+     "  verify_hash text NOT NULL DEFAULT '',"
+     "  verify_at bigint NOT NULL DEFAULT 0,"
+     "  verify_count integer NOT NULL DEFAULT 0,"
+     "  verify_since bigint NOT NULL DEFAULT 0,"
+     "  kinds integer NOT NULL DEFAULT 7,"
+     "  digest integer NOT NULL DEFAULT 0,"
+     "  unsub text NOT NULL DEFAULT ''"
+     ");"
+     "CREATE INDEX mail_prefs_unsub ON mail_prefs (unsub);"
+     "CREATE INDEX mail_prefs_verify ON mail_prefs (verify_hash);"
+     "CREATE TABLE mail_queue ("
+     "  id bigserial PRIMARY KEY,"
+     "  account text NOT NULL,"
+     "  kind integer NOT NULL,"
+     "  arg text NOT NULL,"
+     "  created bigint NOT NULL,"
+     "  due bigint NOT NULL,"
+     "  tries integer NOT NULL DEFAULT 0"
+     ");"
+     "CREATE INDEX mail_queue_due ON mail_queue (due);"
+     "CREATE INDEX mail_queue_account ON mail_queue (account, id);"
+     "CREATE TABLE mail_log (account text NOT NULL, sent bigint NOT NULL);"
+     "CREATE INDEX mail_log_account ON mail_log (account, sent);"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -282,6 +313,33 @@ static const char *const queries[NQ] = {
     [Q_GET_VERSION] = "SELECT version FROM schema_version",
     [Q_INIT_VERSION] = "INSERT INTO schema_version (version) VALUES (0)",
     [Q_SET_VERSION] = "UPDATE schema_version SET version = $1",
+    [Q_MAIL_GET] = "SELECT address, verified, verify_hash, verify_at, verify_count, verify_since,"
+                   " kinds, digest, unsub FROM mail_prefs WHERE account = lower($1)",
+    [Q_MAIL_PUT] = "INSERT INTO mail_prefs (account, address, verified, verify_hash, verify_at,"
+                   " verify_count, verify_since, kinds, digest, unsub)"
+                   " VALUES (lower($1), $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+                   " ON CONFLICT (account) DO UPDATE SET address = excluded.address,"
+                   " verified = excluded.verified, verify_hash = excluded.verify_hash,"
+                   " verify_at = excluded.verify_at, verify_count = excluded.verify_count,"
+                   " verify_since = excluded.verify_since, kinds = excluded.kinds,"
+                   " digest = excluded.digest, unsub = excluded.unsub",
+    [Q_MAIL_UNSUB] = "SELECT a.name FROM mail_prefs m JOIN accounts a ON lower(a.name) = m.account"
+                     " WHERE m.unsub = $1 AND m.unsub <> ''",
+    [Q_MAIL_VERIFY] = "SELECT a.name FROM mail_prefs m JOIN accounts a ON lower(a.name) = m.account"
+                      " WHERE m.verify_hash = $1 AND m.verify_hash <> ''",
+    [Q_MAIL_ADD] = "INSERT INTO mail_queue (account, kind, arg, created, due)"
+                   " SELECT lower($1), $2, $3, $4, $5"
+                   " WHERE (SELECT count(*) FROM mail_queue WHERE account = lower($1)) < $6"
+                   " AND NOT EXISTS (SELECT 1 FROM mail_queue WHERE account = lower($1)"
+                   " AND kind = $2 AND arg = $3)",
+    [Q_MAIL_DUE] = "SELECT DISTINCT account FROM mail_queue WHERE due <= $1 LIMIT $2",
+    [Q_MAIL_ITEMS] = "SELECT id, account, kind, arg, created, due, tries FROM mail_queue"
+                     " WHERE account = lower($1) ORDER BY id",
+    [Q_MAIL_DROP] = "DELETE FROM mail_queue WHERE id = $1",
+    [Q_MAIL_DEFER] = "UPDATE mail_queue SET due = $2, tries = $3 WHERE id = $1",
+    [Q_MAIL_LOG] = "WITH p AS (DELETE FROM mail_log WHERE account = lower($1) AND sent < $3)"
+                   " INSERT INTO mail_log (account, sent) VALUES (lower($1), $2)",
+    [Q_MAIL_COUNT] = "SELECT count(*) FROM mail_log WHERE account = lower($1) AND sent >= $2",
 };
 
 
@@ -891,4 +949,14 @@ const store_ops store_pg_ops = {
     .touch_token = pg_touch_token,
     .delete_token = pg_delete_token,
     .each_token = pg_each_token,
+    .mail_get = pg_mail_get,
+    .mail_put = pg_mail_put,
+    .mail_find = pg_mail_find,
+    .mail_add = pg_mail_add,
+    .mail_due = pg_mail_due,
+    .mail_items = pg_mail_items,
+    .mail_drop = pg_mail_drop,
+    .mail_defer = pg_mail_defer,
+    .mail_log = pg_mail_log,
+    .mail_count = pg_mail_count,
 };

@@ -26,6 +26,8 @@ enum {
     Q_GAME_STAMP, Q_UNCLAIMED,
     Q_GUARD_RESERVE, Q_GUARD_SETTLE,
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
+    Q_MAIL_GET, Q_MAIL_PUT, Q_MAIL_UNSUB, Q_MAIL_VERIFY, Q_MAIL_ADD, Q_MAIL_DUE, Q_MAIL_ITEMS,
+    Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_COUNT,
     NQ
 };
 
@@ -143,6 +145,21 @@ int pg_set_rating(store *base, const char *name, const char *game, const store_r
                   size_t errlen);
 int pg_touch_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now, char *err,
                      size_t errlen);
+
+/* store_pg_mail.c */
+int pg_mail_get(store *base, const char *name, store_mail *out, char *err, size_t errlen);
+int pg_mail_put(store *base, const store_mail *m, char *err, size_t errlen);
+int pg_mail_find(store *base, int which, const char *key, char name[STORE_NAME_LEN], char *err,
+                 size_t errlen);
+int pg_mail_add(store *base, const store_mail_item *it, int max, char *err, size_t errlen);
+int pg_mail_due(store *base, int64_t now, int limit, store_id_fn fn, void *ctx, char *err,
+                size_t errlen);
+int pg_mail_items(store *base, const char *name, store_mail_item_fn fn, void *ctx, char *err,
+                  size_t errlen);
+int pg_mail_drop(store *base, int64_t id, char *err, size_t errlen);
+int pg_mail_defer(store *base, int64_t id, int64_t due, int tries, char *err, size_t errlen);
+int pg_mail_log(store *base, const char *name, int64_t now, char *err, size_t errlen);
+int pg_mail_count(store *base, const char *name, int64_t since, char *err, size_t errlen);
 
 /* store_pg_shared.c */
 int pg_listen(store *base, const char *const *channels, int n, char *err, size_t errlen);

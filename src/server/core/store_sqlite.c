@@ -133,6 +133,36 @@ static const char *const migrations[] = {
     "  last_used INTEGER NOT NULL DEFAULT 0"
     ");"
     "CREATE INDEX tokens_account ON tokens(account);",
+    /* 13 -> 14: e-mail: each account's address and wishes, the queue of
+     * mails to send (kept until sent) and the log of mails sent (the hourly
+     * limit).  Accounts are keyed in lower case. */
+    "CREATE TABLE mail_prefs ("
+    "  account TEXT PRIMARY KEY,"
+    "  address TEXT NOT NULL DEFAULT '',"
+    "  verified INTEGER NOT NULL DEFAULT 0,"
+    "  verify_hash TEXT NOT NULL DEFAULT '',"
+    "  verify_at INTEGER NOT NULL DEFAULT 0,"
+    "  verify_count INTEGER NOT NULL DEFAULT 0,"
+    "  verify_since INTEGER NOT NULL DEFAULT 0,"
+    "  kinds INTEGER NOT NULL DEFAULT 7,"
+    "  digest INTEGER NOT NULL DEFAULT 0,"
+    "  unsub TEXT NOT NULL DEFAULT ''"
+    ");"
+    "CREATE INDEX mail_prefs_unsub ON mail_prefs(unsub);"
+    "CREATE INDEX mail_prefs_verify ON mail_prefs(verify_hash);"
+    "CREATE TABLE mail_queue ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  account TEXT NOT NULL,"
+    "  kind INTEGER NOT NULL,"
+    "  arg TEXT NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  due INTEGER NOT NULL,"
+    "  tries INTEGER NOT NULL DEFAULT 0"
+    ");"
+    "CREATE INDEX mail_queue_due ON mail_queue(due);"
+    "CREATE INDEX mail_queue_account ON mail_queue(account, id);"
+    "CREATE TABLE mail_log (account TEXT NOT NULL, sent INTEGER NOT NULL);"
+    "CREATE INDEX mail_log_account ON mail_log(account, sent);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -144,6 +174,8 @@ enum {
     Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
     Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     Q_SET_BOT, Q_INS_TOKEN, Q_GET_TOKEN, Q_TOUCH_TOKEN, Q_DEL_TOKEN, Q_TOKENS_OF,
+    Q_MAIL_GET, Q_MAIL_PUT, Q_MAIL_UNSUB, Q_MAIL_VERIFY, Q_MAIL_ADD, Q_MAIL_DUE, Q_MAIL_ITEMS,
+    Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_PRUNE, Q_MAIL_COUNT,
     NQ
 };
 
@@ -220,6 +252,33 @@ static const char *const queries[NQ] = {
     [Q_DEL_TOKEN] = "DELETE FROM tokens WHERE account = ?1 AND id = ?2",
     [Q_TOKENS_OF] = "SELECT id, created, last_used FROM tokens WHERE account = ?1"
                     " ORDER BY created, rowid",
+    [Q_MAIL_GET] = "SELECT address, verified, verify_hash, verify_at, verify_count, verify_since,"
+                   " kinds, digest, unsub FROM mail_prefs WHERE account = lower(?1)",
+    [Q_MAIL_PUT] = "INSERT INTO mail_prefs (account, address, verified, verify_hash, verify_at,"
+                   " verify_count, verify_since, kinds, digest, unsub)"
+                   " VALUES (lower(?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+                   " ON CONFLICT (account) DO UPDATE SET address = excluded.address,"
+                   " verified = excluded.verified, verify_hash = excluded.verify_hash,"
+                   " verify_at = excluded.verify_at, verify_count = excluded.verify_count,"
+                   " verify_since = excluded.verify_since, kinds = excluded.kinds,"
+                   " digest = excluded.digest, unsub = excluded.unsub",
+    [Q_MAIL_UNSUB] = "SELECT a.name FROM mail_prefs m JOIN accounts a ON lower(a.name) = m.account"
+                     " WHERE m.unsub = ?1 AND m.unsub <> ''",
+    [Q_MAIL_VERIFY] = "SELECT a.name FROM mail_prefs m JOIN accounts a ON lower(a.name) = m.account"
+                      " WHERE m.verify_hash = ?1 AND m.verify_hash <> ''",
+    [Q_MAIL_ADD] = "INSERT INTO mail_queue (account, kind, arg, created, due)"
+                   " SELECT lower(?1), ?2, ?3, ?4, ?5"
+                   " WHERE (SELECT count(*) FROM mail_queue WHERE account = lower(?1)) < ?6"
+                   " AND NOT EXISTS (SELECT 1 FROM mail_queue WHERE account = lower(?1)"
+                   " AND kind = ?2 AND arg = ?3)",
+    [Q_MAIL_DUE] = "SELECT DISTINCT account FROM mail_queue WHERE due <= ?1 LIMIT ?2",
+    [Q_MAIL_ITEMS] = "SELECT id, account, kind, arg, created, due, tries FROM mail_queue"
+                     " WHERE account = lower(?1) ORDER BY id",
+    [Q_MAIL_DROP] = "DELETE FROM mail_queue WHERE id = ?1",
+    [Q_MAIL_DEFER] = "UPDATE mail_queue SET due = ?2, tries = ?3 WHERE id = ?1",
+    [Q_MAIL_LOG] = "INSERT INTO mail_log (account, sent) VALUES (lower(?1), ?2)",
+    [Q_MAIL_PRUNE] = "DELETE FROM mail_log WHERE account = lower(?1) AND sent < ?2",
+    [Q_MAIL_COUNT] = "SELECT count(*) FROM mail_log WHERE account = lower(?1) AND sent >= ?2",
 };
 
 typedef struct sq_store {
@@ -1188,6 +1247,141 @@ static int sq_each_token(store *base, const char *name, store_token_fn fn, void 
     return 0;
 }
 
+/* ---- e-mail ---- */
+
+static int sq_mail_get(store *base, const char *name, store_mail *out, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_MAIL_GET, "t", name);
+    int rc = read1(st, s, "load mail settings", err, errlen);
+    if (rc != 1)
+        return rc;
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", name);
+    int bad = col_text(s, 0, out->address, sizeof out->address) != 0 ||
+              col_text(s, 2, out->verify_hash, sizeof out->verify_hash) != 0 ||
+              col_text(s, 8, out->unsub, sizeof out->unsub) != 0;
+    out->verified = sqlite3_column_int(s, 1);
+    out->verify_at = sqlite3_column_int64(s, 3);
+    out->verify_count = sqlite3_column_int(s, 4);
+    out->verify_since = sqlite3_column_int64(s, 5);
+    out->kinds = sqlite3_column_int(s, 6);
+    out->digest = sqlite3_column_int(s, 7);
+    done1(s);
+    if (bad) {
+        snprintf(err, errlen, "mail settings: damaged row");
+        return -1;
+    }
+    return 1;
+}
+
+static int sq_mail_put(store *base, const store_mail *m, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_MAIL_PUT, "ttitiiiiit", m->name, m->address, (int64_t)m->verified,
+                           m->verify_hash, m->verify_at, (int64_t)m->verify_count, m->verify_since,
+                           (int64_t)m->kinds, (int64_t)m->digest, m->unsub),
+                  1, "mail settings", err, errlen);
+}
+
+static int sq_mail_find(store *base, int which, const char *key, char name[STORE_NAME_LEN],
+                        char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, which ? Q_MAIL_VERIFY : Q_MAIL_UNSUB, "t", key);
+    int rc = read1(st, s, "find mail token", err, errlen);
+    if (rc != 1)
+        return rc;
+    int bad = col_text(s, 0, name, STORE_NAME_LEN) != 0;
+    done1(s);
+    if (bad) {
+        snprintf(err, errlen, "mail settings: damaged row");
+        return -1;
+    }
+    return 1;
+}
+
+static int sq_mail_add(store *base, const store_mail_item *it, int max, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    int rc = write1(st, bind(st, Q_MAIL_ADD, "titiii", it->name, (int64_t)it->kind, it->arg,
+                             it->created, it->due, (int64_t)max),
+                    -1, "queue mail", err, errlen);
+    return rc != 0 ? -1 : sqlite3_changes(st->db) > 0;
+}
+
+static int sq_mail_due(store *base, int64_t now, int limit, store_id_fn fn, void *ctx, char *err,
+                       size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_MAIL_DUE, "ii", now, (int64_t)limit);
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const unsigned char *t = sqlite3_column_text(s, 0);
+        if (t)
+            fn(ctx, (const char *)t);
+    }
+    done1(s);
+    return rc == SQLITE_DONE ? 0 : fail(st, "mail due", err, errlen);
+}
+
+static int sq_mail_items(store *base, const char *name, store_mail_item_fn fn, void *ctx,
+                         char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_MAIL_ITEMS, "t", name);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_mail_item it;
+        memset(&it, 0, sizeof it);
+        it.id = sqlite3_column_int64(s, 0);
+        if (col_text(s, 1, it.name, sizeof it.name) != 0 ||
+            col_text(s, 3, it.arg, sizeof it.arg) != 0)
+            continue;
+        it.kind = sqlite3_column_int(s, 2);
+        it.created = sqlite3_column_int64(s, 4);
+        it.due = sqlite3_column_int64(s, 5);
+        it.tries = sqlite3_column_int(s, 6);
+        stop = fn(ctx, &it);
+    }
+    done1(s);
+    return stop || rc == SQLITE_DONE ? 0 : fail(st, "mail items", err, errlen);
+}
+
+static int sq_mail_drop(store *base, int64_t id, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_MAIL_DROP, "i", id), -1, "drop mail", err, errlen);
+}
+
+static int sq_mail_defer(store *base, int64_t id, int64_t due, int tries, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_MAIL_DEFER, "iii", id, due, (int64_t)tries), -1, "defer mail",
+                  err, errlen);
+}
+
+static int sq_mail_log(store *base, const char *name, int64_t now, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    if (write1(st, bind(st, Q_MAIL_PRUNE, "ti", name, now - 2 * 86400), -1, "mail log", err,
+               errlen) != 0)
+        return -1;
+    return write1(st, bind(st, Q_MAIL_LOG, "ti", name, now), 1, "mail log", err, errlen);
+}
+
+static int sq_mail_count(store *base, const char *name, int64_t since, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_MAIL_COUNT, "ti", name, since);
+    int rc = read1(st, s, "mail count", err, errlen);
+    if (rc != 1)
+        return rc;
+    int n = sqlite3_column_int(s, 0);
+    done1(s);
+    return n;
+}
+
 const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
@@ -1200,4 +1394,8 @@ const store_ops store_sqlite_ops = {
     /* One instance per database file: no messages, no claims, no counts. */
     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
     sq_set_bot, sq_create_token, sq_get_token, sq_touch_token, sq_delete_token, sq_each_token,
+    .mail_get = sq_mail_get, .mail_put = sq_mail_put, .mail_find = sq_mail_find,
+    .mail_add = sq_mail_add, .mail_due = sq_mail_due, .mail_items = sq_mail_items,
+    .mail_drop = sq_mail_drop, .mail_defer = sq_mail_defer, .mail_log = sq_mail_log,
+    .mail_count = sq_mail_count,
 };
