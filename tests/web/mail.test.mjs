@@ -123,6 +123,9 @@ export async function run(env) {
       tally.check(`${label}: unsubscribed without signing in: challenges off, the rest on`, st.kinds.challenge === false && st.kinds.turn === true, JSON.stringify(st));
     }
   } finally {
+    // Its pages go before its server does (a signed-in page keeps the
+    // player's channel open and would log the refused reconnection).
+    for (const c of env.browser.contexts()) for (const p of c.pages()) if (p.url().startsWith(url)) await p.close().catch(() => {});
     await srv.stop();
     await sink.stop();
     fs.rmSync(dir, { recursive: true, force: true });
