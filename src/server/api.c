@@ -868,6 +868,8 @@ static void add_mine(void *ctx, game *g)
     json_array_append_new(side >= 0 && side == tomove ? m->yours : m->theirs, o);
 }
 
+static void add_playing(void *ctx, game *g);
+
 /* Serialize and free. */
 static char *dump_free(json_t *o)
 {
@@ -903,6 +905,17 @@ char *api_rematch_text(srv *S, game *g, const char *by)
     (void)S;
     return dump_free(json_pack("{s:s,s:s,s:s,s:s}", "type", "rematch", "game", g->id, "name",
                           tav_session_game(g->s)->name, "by", by));
+}
+
+/* {"type": "now", "playing": [...], "online": {...}}: the lobby's lists of
+ * the games between accounts being played and who is online (as GET
+ * /api/playing and GET /api/online answer). */
+char *api_now_text(srv *S)
+{
+    json_t *list = json_array();
+    core_playing(S->C, 100, add_playing, list);
+    return dump_free(json_pack("{s:s,s:o,s:o}", "type", "now", "playing", list, "online",
+                               json_online(S, 100)));
 }
 
 /* {"type": "mine", "games": [...]}: the account's unfinished games, those

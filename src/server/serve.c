@@ -216,6 +216,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     if (core_pending(S->C))
         srv_flush(S);
     int64_t now = core_unix_ms();
+    lobby_now(S, now);
     if (now - S->lapse_checked >= 1000) {
         S->lapse_checked = now;
         http_seeks_lapse(S);

@@ -237,8 +237,10 @@ int acct_socket_open(srv *S, conn *c)
         return -1;
     (*n)++;
     c->counted = 1;
-    if (*n == 1)
+    if (*n == 1) {
         core_account_presence(S->C, c->account, 1);   /* back: no claim against it */
+        S->now_dirty = 1;   /* who is online (lobby_now) */
+    }
     return 0;
 }
 
@@ -267,8 +269,10 @@ void acct_socket_closed(srv *S, conn *c)
         return;
     c->counted = 0;
     int *n = acct_sockets(S, c->account);
-    if (n && *n > 0 && --*n == 0 && !S->stopped)
+    if (n && *n > 0 && --*n == 0 && !S->stopped) {
         core_account_presence(S->C, c->account, 0);   /* gone: the claim's wait begins */
+        S->now_dirty = 1;
+    }
 }
 
 
@@ -387,6 +391,8 @@ static int lobby_has(srv *S, const char *account)
  * rematch in a finished one is told who offers it ("rematch"). */
 void lobby_mygame(srv *S, game *g)
 {
+    if (g->account[0][0] && g->account[1][0])
+        S->now_dirty = 1;   /* the games being played (lobby_now) */
     if (!S->lobby)
         return;
     for (int side = 0; side < 2; side++) {
@@ -398,6 +404,39 @@ void lobby_mygame(srv *S, game *g)
             g->account[1 - side][0])
             lobby_to_account(S, account, api_rematch_text(S, g, g->account[1 - side]));
     }
+}
+
+/* The lobby's lists (who is online, the games between accounts being
+ * played) to every lobby socket once something in them changed, at most
+ * once a second. */
+void lobby_now(srv *S, int64_t now)
+{
+    if (!S->now_dirty || now - S->now_sent < 1000)
+        return;
+    S->now_dirty = 0;
+    S->now_sent = now;
+    if (!S->lobby)
+        return;
+    char *text = api_now_text(S);
+    if (!text)
+        return;
+    msg *m = msg_new(text, strlen(text));
+    free(text);
+    if (!m)
+        return;
+    if (core_pending(S->C)) {
+        srv_dirty(S);
+        m->batch = core_batch(S->C);
+    }
+    for (conn *w = S->lobby; w; w = w->next) {
+        if (q_push(&w->q, m) != 0)
+            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        else if (!m->batch)
+            lws_callback_on_writable(w->wsi);
+        else
+            S->lobby_held = 1;
+    }
+    ws_msg_unref(m);
 }
 
 /* Seeks whose owner left (core_seeks_lapse): the accounts with a lobby

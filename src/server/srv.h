@@ -219,6 +219,8 @@ struct srv {
     int closing;         /* ... then every WebSocket is closed with 1001 */
     int64_t drain_us;    /* when the drain began (monotonic) */
     int64_t lapse_checked;   /* unix ms of the last look for seeks whose owner left */
+    int now_dirty;           /* who is online or a game between accounts changed ... */
+    int64_t now_sent;        /* ... told the lobby sockets at most once a second (lobby_now) */
     int64_t live_idle_ms;   /* a silent live socket is pinged after half this, closed after it */
     conn *bots;          /* bots' event sockets (bots_api.c) */
     long socks_bots;
@@ -261,6 +263,8 @@ char *api_mygame_text(srv *S, game *g, const char *account);
 char *api_rematch_text(srv *S, game *g, const char *by);
 char *api_mine_text(srv *S, const char *account);
 void lobby_mygame(srv *S, game *g);
+char *api_now_text(srv *S);
+void lobby_now(srv *S, int64_t now);
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r);
 void api_hint_done(srv *S, const core_answer *h, reply *r);

@@ -81,6 +81,13 @@ await main(async (defer) => {
   await call(base, "POST", `/api/games/${gid}/moves`, { move: g.legal[0], ply: 1 }, ben);
   check(await A.until(() => A.mygames(gid).some((x) => x.ply === 2 && x.yourTurn)), "Ben moves: Ann is told it is her turn again");
 
+  // The lobby's lists move by themselves: every lobby socket (a guest's too)
+  // is sent the games being played and who is online when they change.
+  check(await G.until((m) => m.some((x) => x.type === "now" && x.playing.some((p) => p.id === gid && p.ply === 2))),
+    "a guest's lobby socket is sent the games being played, at the ply reached", JSON.stringify(G.messages.filter((x) => x.type === "now").at(-1)));
+  const lastNow = G.messages.filter((x) => x.type === "now").at(-1);
+  check(lastNow.online.names.includes("Ann") && lastNow.online.names.includes("Ben") && lastNow.online.count === lastNow.online.names.length,
+    "... and who is online", JSON.stringify(lastNow.online));
   await Promise.all([C.barrier(), G.barrier()]);
   check(!C.messages.some((x) => x.type === "mygame" || x.type === "rematch"), "a third player is told nothing of their game");
   check(!G.messages.some((x) => x.type === "mygame" || x.type === "rematch"), "nor is a guest");

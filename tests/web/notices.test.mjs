@@ -4,7 +4,8 @@
 // menu, the count in the title) and accepted from there; her home page's
 // list of games moves when ivo moves (no reload, no polling) and a notice
 // says it is her turn; a rematch ivo offers after the end is noticed on the
-// home page too.  Screenshots at 1280 and 390 px.
+// home page too; a guest's lobby shows the games being played move on by
+// themselves (the lobby socket's "now").  Screenshots at 1280 and 390 px.
 
 import { sleep } from "./harness.mjs";
 
@@ -67,7 +68,11 @@ export async function run(env) {
   const g = (await call(pl, "GET", `/api/games/${gid}`)).body;
   tally.check("Accept: lea is in the game, ivo white", g && g.accounts.white === "ivo" && g.accounts.black === "lea", JSON.stringify(g && g.accounts));
 
-  // ---- The home list moves when ivo moves ----
+  // ---- The home list moves when ivo moves (and a guest's lobby too) ----
+  const pg = await env.newPage("notices-guest-lobby", {}, allow);
+  await pg.goto(`${url}/lobby`);
+  const prow = `#playing li[data-id="${gid}"]`;
+  tally.check("a guest's lobby lists the game being played", await until(async () => (await pg.getAttribute(prow, "data-ply")) === "0"));
   await pl.goto(`${url}/`);
   const row = `#my-games li[data-id="${gid}"]`;
   tally.check("lea's home lists the game, waiting for ivo", await until(async () => /waiting for ivo/.test(await text(pl, row))), await text(pl, row));
@@ -79,6 +84,8 @@ export async function run(env) {
   tally.check("a notice says it is her turn against ivo",
     await until(async () => /Your turn against ivo \(Epaminondas\)/.test(await text(pl, '#notices [data-kind="turn"]'))), await text(pl, "#notices"));
   tally.check("the badge counts her turn", await until(async () => (await text(pl, "#inbox-badge")) === "1"));
+  tally.check("the guest's lobby shows the move reached, without polling or reload",
+    await until(async () => (await pg.getAttribute(prow, "data-ply")) === "1"), await text(pg, "#playing"));
   await env.shot(pl, "notices-turn-1280");
   // On the game's own page no notice of that game is added.
   await pl.click('#notices [data-kind="turn"] a');

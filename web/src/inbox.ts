@@ -5,11 +5,14 @@
 // game, {"type": "mine", "games"} (one's unfinished games) at once, then
 // {"type": "mygame", "game"} at each change of one of them, and {"type":
 // "rematch", "game", "name", "by"} when an opponent offers a rematch, and
-// {"type": "declined", "by"} when a challenge one made was declined.  This
+// {"type": "declined", "by"} when a challenge one made was declined; every
+// lobby socket also gets {"type": "now", "playing", "online"} (the lobby's
+// lists) when they change.  This
 // module keeps the latest of each and hands them to whoever listens: the
 // notices (notices.ts), the home page's list, the lobby.
 
 import { LiveSocket } from "./live";
+import type { Online, Playing } from "./api";
 import type { MyGame, Seek } from "./types";
 
 export interface Rematch { game: string; name: string; by: string }
@@ -21,6 +24,7 @@ export type InboxEvent =
   | { kind: "gone"; id: string }
   | { kind: "rematch"; offer: Rematch }
   | { kind: "declined"; by: string }
+  | { kind: "now"; playing: Playing[]; online: Online }
   | { kind: "state"; up: boolean };
 
 type Listener = (e: InboxEvent) => void;
@@ -58,6 +62,9 @@ function onData(data: unknown): void {
       games.set(g.id, g);
       emit({ kind: "mygame", game: g, before });
     }
+  } else if (m.type === "now" && Array.isArray((m as { playing?: unknown }).playing)) {
+    const n = m as unknown as { playing: Playing[]; online: Online };
+    emit({ kind: "now", playing: n.playing, online: n.online });
   } else if (m.type === "declined" && typeof m.by === "string") {
     emit({ kind: "declined", by: m.by });
   } else if (m.type === "rematch" && typeof m.game === "string" && typeof m.by === "string") {

@@ -24,9 +24,13 @@ const sl = (s: string): string => (s === "white" ? t("sidel.white") : s === "bla
 
 /** The lobby socket (/api/lobby): the seeks lists and "started". */
 function lobbySocket(onSeeks: (s: Seek[]) => void, onStarted: (game: string) => void, onState: (up: boolean) => void,
-  onDeclined: (by: string) => void): LiveSocket {
+  onDeclined: (by: string) => void, onNow: (pl: api.Playing[], on: api.Online) => void): LiveSocket {
   return new LiveSocket("/api/lobby", (data) => {
     if (Array.isArray(data)) onSeeks(data as Seek[]);
+    else if (data && typeof data === "object" && (data as { type?: string }).type === "now") {
+      const n = data as { playing?: unknown; online?: unknown };
+      if (Array.isArray(n.playing) && n.online && typeof n.online === "object") onNow(n.playing as api.Playing[], n.online as api.Online);
+    }
     else if (data && typeof data === "object" && (data as { type?: string }).type === "started") {
       const g = (data as { game?: unknown }).game;
       if (typeof g === "string") onStarted(g);
@@ -71,7 +75,8 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
   const form = me && meta ? seekForm(meta, error) : null;
   if (form) app.appendChild(form);
   if (me && meta) app.appendChild(computerSection(meta, error));
-  app.appendChild(nowSection(meta));
+  const now = nowSection(meta);
+  app.appendChild(now.sec);
   // The bots online; a challenge to one fills the form's "only for" field.
   app.appendChild(botsOnline(me, (name) => {
     const to = form?.querySelector("#seek-to") as HTMLInputElement | null;
@@ -98,9 +103,10 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
       else if (e.kind === "started") goGame(e.game);
       else if (e.kind === "state") state(e.up);
       else if (e.kind === "declined") error.textContent = t("bot.declined", { name: e.by });
+      else if (e.kind === "now") now.show(e.playing, e.online);
     });
   } else {
-    lobbySocket(draw, goGame, state, (by) => { error.textContent = t("bot.declined", { name: by }); });
+    lobbySocket(draw, goGame, state, (by) => { error.textContent = t("bot.declined", { name: by }); }, now.show);
   }
 }
 
@@ -155,33 +161,30 @@ function computerSection(meta: Meta, error: HTMLElement): HTMLElement {
 
 // Games being played now (each one click from watching) and who is online,
 // asked again every 15 s while the page is open.
-function nowSection(meta: Meta | null): HTMLElement {
+function nowSection(meta: Meta | null): { sec: HTMLElement; show: (pl: api.Playing[], on: api.Online) => void } {
   const games = h("ul", { class: "playing-list", id: "playing" });
   const onlineP = h("p", { class: "online", id: "online" });
   const sec = h("section", { class: "now", "aria-labelledby": "now-h" }, h("h2", { id: "now-h" }, t("lobby.beingPlayed")), games,
     h("h2", {}, t("lobby.online")), onlineP);
-  const refresh = async () => {
-    if (!sec.isConnected) return;   /* the visitor went to another page */
-    try {
-      const [pl, on] = await Promise.all([api.playing(), api.online()]);
-      games.textContent = "";
-      for (const g of pl)
-        games.appendChild(h("li", { "data-id": g.id }, h("a", { href: `/games/${encodeURIComponent(g.id)}` },
-          `${title(meta, g.game)}: ${g.white} – ${g.black}`), t("lobby.moveRated", { n: g.ply + 1, rated: g.rated ? t("lobby.ratedSep") : "" })));
-      if (!pl.length) games.appendChild(h("li", { class: "muted" }, t("lobby.noPlaying")));
-      onlineP.textContent = "";
-      onlineP.appendChild(document.createTextNode(on.count ? tn("lobby.players", on.count) : t("lobby.noPlayers")));
-      on.names.forEach((n, i) => {
-        if (i) onlineP.appendChild(document.createTextNode(", "));
-        onlineP.appendChild(h("a", { href: `/players/${encodeURIComponent(n)}` }, n));
-      });
-    } catch {
-      /* the lobby goes on without it */
-    }
-    window.setTimeout(refresh, 15000);
+  let live = false;
+  const show = (pl: api.Playing[], on: api.Online, fromSocket = true) => {
+    if (fromSocket) live = true;
+    else if (live) return;   /* the socket's newer lists came first */
+    games.textContent = "";
+    for (const g of pl)
+      games.appendChild(h("li", { "data-id": g.id, "data-ply": String(g.ply) }, h("a", { href: `/games/${encodeURIComponent(g.id)}` },
+        `${title(meta, g.game)}: ${g.white} – ${g.black}`), t("lobby.moveRated", { n: g.ply + 1, rated: g.rated ? t("lobby.ratedSep") : "" })));
+    if (!pl.length) games.appendChild(h("li", { class: "muted" }, t("lobby.noPlaying")));
+    onlineP.textContent = "";
+    onlineP.appendChild(document.createTextNode(on.count ? tn("lobby.players", on.count) : t("lobby.noPlayers")));
+    on.names.forEach((n, i) => {
+      if (i) onlineP.appendChild(document.createTextNode(", "));
+      onlineP.appendChild(h("a", { href: `/players/${encodeURIComponent(n)}` }, n));
+    });
   };
-  window.setTimeout(refresh, 0);
-  return sec;
+  // The lists at once; then the lobby socket sends them as they change.
+  Promise.all([api.playing(), api.online()]).then(([pl, on]) => show(pl, on, false)).catch(() => { /* the lobby goes on without it */ });
+  return { sec, show: (pl, on) => show(pl, on) };
 }
 
 // One open seek: what it is, who offers it, and what this visitor may do.
