@@ -63,6 +63,7 @@
 #define CORE_CPU_GAMES_PER_ACCOUNT 3   /* unfinished rated games against the computer per account */
 #define CORE_SEEKS_MAX 10000       /* open seeks in all */
 #define CORE_PLAYER_GAMES 100      /* games a player's page lists */
+#define CORE_COMPUTER_RD 100.0     /* a computer level's deviation at its measured rating */
 /* Consent and fair endings (SPEC; docs/server-api.md). */
 #define CORE_FIRST_MOVE_MS 30000   /* real-time clock: a first move not made this long aborts */
 #define CORE_ABANDON_MS 60000      /* the side to move's account gone this long: the other may claim */

@@ -116,6 +116,33 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
 
 /* The accounts the computer levels play rated games as (their ratings),
  * made at the first start: no password opens them. */
+/* A computer level's rating in a game it has not played rated yet: its
+ * measured strength (docs/levels.md: self-play ladders anchored on random
+ * play at 0, the numbers the page shows as "about N"), with a moderate
+ * deviation, so that people's and the computer's ratings speak of one scale
+ * from the first game on. */
+static int seed_computer_ratings(core *C, const char *name, int level, char *err, size_t errlen)
+{
+    for (int i = 0; i < tav_game_count(); i++) {
+        const tav_game *g = tav_game_at(i);
+        int measured = tav_level_rating(g, level);
+        if (measured <= 0)
+            continue;   /* no measured rating: the players' default */
+        store_rating r;
+        int found = C->st->ops->get_rating(C->st, name, g->name, &r, err, errlen);
+        if (found < 0)
+            return -1;
+        if (found)
+            continue;
+        store_rating seed = {(double)measured, CORE_COMPUTER_RD, 0.06, 0, 0};
+        if (C->st->ops->set_rating(C->st, name, g->name, &seed, err, errlen) != 0 ||
+            store_flush(C->st, err, errlen) != 0) {
+            store_discard(C->st);   /* another instance seeded it first: theirs stands */
+        }
+    }
+    return 0;
+}
+
 int create_computer_accounts(core *C, char *err, size_t errlen)
 {
     for (int level = 1; level <= 10; level++) {
@@ -125,17 +152,24 @@ int create_computer_accounts(core *C, char *err, size_t errlen)
         int found = C->st->ops->get_account(C->st, a.name, &a, err, errlen);
         if (found < 0)
             return -1;
-        if (found)
+        if (found) {
+            if (seed_computer_ratings(C, a.name, level, err, errlen) != 0)
+                return -1;
             continue;
+        }
         snprintf(a.pwhash, sizeof a.pwhash, "!");
         a.created = core_unix_ms() / 1000;
         if (C->st->ops->create_account(C->st, &a, err, errlen) == 0 &&
-            store_flush(C->st, err, errlen) == 0)
+            store_flush(C->st, err, errlen) == 0) {
+            if (seed_computer_ratings(C, a.name, level, err, errlen) != 0)
+                return -1;
             continue;
+        }
         store_discard(C->st);
         /* Another instance starting at the same moment made it first. */
         store_account b;
-        if (C->st->ops->get_account(C->st, a.name, &b, err, errlen) != 1)
+        if (C->st->ops->get_account(C->st, a.name, &b, err, errlen) != 1 ||
+            seed_computer_ratings(C, a.name, level, err, errlen) != 0)
             return -1;
     }
     err[0] = 0;

@@ -275,7 +275,7 @@ static const char *const queries[NQ] = {
                        " WHERE lower(white_account) = lower($1) OR lower(black_account) = lower($1)"
                        " ORDER BY created DESC, seq DESC LIMIT $2",
     [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games, a.bot FROM ratings r"
-                      " JOIN accounts a ON lower(a.name) = lower(r.account) WHERE r.game = $1"
+                      " JOIN accounts a ON lower(a.name) = lower(r.account) WHERE r.game = $1 AND r.games > 0"
                       " ORDER BY r.rating DESC, lower(a.name) COLLATE \"C\", a.name COLLATE \"C\""
                       " LIMIT $2",
     [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"

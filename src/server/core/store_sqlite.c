@@ -236,7 +236,7 @@ static const char *const queries[NQ] = {
     [Q_SET_GAME_RATINGS] = "UPDATE games SET white_rating = ?2, black_rating = ?3,"
                            " white_rating_before = ?4, black_rating_before = ?5 WHERE id = ?1",
     [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games, a.bot FROM ratings r"
-                      " JOIN accounts a ON a.name = r.account WHERE r.game = ?1"
+                      " JOIN accounts a ON a.name = r.account WHERE r.game = ?1 AND r.games > 0"
                       " ORDER BY r.rating DESC, a.name LIMIT ?2",
     [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
                         " (white_account = ?1 OR black_account = ?1)"
