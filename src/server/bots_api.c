@@ -52,6 +52,29 @@ static int empty_body(const char *body, size_t len, reply *r)
     return ok ? 0 : -1;
 }
 
+/* The body of a decline: empty, {} or {"reason": CODE} (extension: the
+ * maker is told the code; docs/server-api.md).  0, else refused (400). */
+static int decline_reason(const char *body, size_t len, char reason[16], reply *r)
+{
+    snprintf(reason, 16, "generic");
+    if (len == 0)
+        return 0;
+    json_error_t jerr;
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *why = o ? json_object_get(o, "reason") : NULL;
+    int ok = o && json_is_object(o) &&
+             (json_object_size(o) == 0 ||
+              (json_object_size(o) == 1 && json_is_string(why) &&
+               core_decline_reason_ok(json_string_value(why))));
+    if (ok && why)
+        snprintf(reason, 16, "%s", json_string_value(why));
+    json_decref(o);
+    if (!ok)
+        refuse(r, 400, "the body is empty, {} or {\"reason\": R} with R one of generic, later, "
+                       "tooFast, tooSlow, timeControl, rated, casual, variant");
+    return ok ? 0 : -1;
+}
+
 static int add_token(void *ctx, const store_token *t)
 {
     json_t *o = json_pack("{s:s,s:I}", "id", t->id, "created", (json_int_t)t->created);
@@ -162,17 +185,17 @@ int bots_routes(srv *S, const asker *who, const char *path, int method, const ch
         strcmp(path + n - 8, "/decline") == 0) {
         const char *id = path + 11;
         size_t idlen = n - 11 - 8;
-        char sid[STORE_ID_LEN];
+        char sid[STORE_ID_LEN], reason[16];
         if (method != 'P') {
             refuse(r, 405, "use POST");
         } else if (!who->account[0]) {
             refuse(r, 401, "sign in to decline a challenge");
         } else if (!core_id_ok(id, idlen)) {
             refuse(r, 404, "no such challenge");
-        } else {
+        } else if (decline_reason(body, blen, reason, r) == 0) {
             memcpy(sid, id, idlen);
             sid[idlen] = 0;
-            core_status st = core_decline(S->C, who->account, sid, err, sizeof err);
+            core_status st = core_decline(S->C, who->account, sid, reason, err, sizeof err);
             answer(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
         }
         return 1;
@@ -384,10 +407,12 @@ void bots_game(srv *S, const char *account, const char *game_id, int finished)
     }
 }
 
-void bots_declined(srv *S, const char *maker, const char *seek_id, const char *by)
+void bots_declined(srv *S, const char *maker, const char *seek_id, const char *by,
+                   const char *reason)
 {
     long batch = held_batch(S);
-    json_t *o = json_pack("{s:s,s:s,s:s}", "type", "declined", "seek", seek_id, "by", by);
+    json_t *o = json_pack("{s:s,s:s,s:s,s:s}", "type", "declined", "seek", seek_id, "by", by,
+                          "reason", reason);
     char *t = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     if (!t)

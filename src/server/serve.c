@@ -294,9 +294,10 @@ static void ev_bot_game(void *ctx, const char *account, const char *game_id, int
     bots_game(ctx, account, game_id, finished);
 }
 
-static void ev_declined(void *ctx, const char *maker, const char *seek_id, const char *by)
+static void ev_declined(void *ctx, const char *maker, const char *seek_id, const char *by,
+                        const char *reason)
 {
-    bots_declined(ctx, maker, seek_id, by);
+    bots_declined(ctx, maker, seek_id, by, reason);
 }
 
 static void ev_started(void *ctx, const char *account, const char *game_id)

@@ -558,6 +558,8 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
             return;
         }
         c->lobby = 1;
+        if (account[0])
+            core_seek_owner_here(S->C, account);
         c->next = S->lobby;
         if (S->lobby)
             S->lobby->prev = c;
@@ -674,7 +676,7 @@ void ws_closed(srv *S, conn *c)
         for (conn *w = S->lobby; w && c->account[0]; w = w->next)
             others += strcasecmp(w->account, c->account) == 0;
         if (c->account[0] && !others && !S->stopped)
-            core_unseek_all(S->C, c->account);
+            core_seek_owner_left(S->C, c->account);   /* they lapse unless it comes back */
         q_free(&c->q);
         free(c->rx);
         c->rx = NULL;

@@ -401,6 +401,7 @@ void bots_ws_closed(srv *S, conn *c);
  * bot's game began or ended, a challenge was declined (its maker told). */
 void bots_lobby_changed(srv *S);
 void bots_game(srv *S, const char *account, const char *game_id, int finished);
-void bots_declined(srv *S, const char *maker, const char *seek_id, const char *by);
+void bots_declined(srv *S, const char *maker, const char *seek_id, const char *by,
+                   const char *reason);
 
 #endif

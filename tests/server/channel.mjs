@@ -108,6 +108,18 @@ await main(async (defer) => {
     "a challenge to Ann reaches her socket");
   await G.barrier();
   check(!G.messages.some((x) => Array.isArray(x) && x.some((k) => k.id === ch.body.id)), "a guest does not see it");
+  // Declined with a reason: the maker is told it (a code the page words).
+  const Cc = channel(base, cat);
+  await Cc.open;
+  eq((await call(base, "POST", `/api/seeks/${ch.body.id}/decline`, { reason: "whatever" }, ann)).status, 400, "an unknown reason: 400");
+  eq((await call(base, "POST", `/api/seeks/${ch.body.id}/decline`, { reason: "later", note: "x" }, ann)).status, 400, "another field: 400");
+  eq((await call(base, "POST", `/api/seeks/${ch.body.id}/decline`, { reason: "later" }, ann)).status, 200, "Ann declines: not now");
+  check(await Cc.until((m) => m.some((x) => x.type === "declined" && x.seek === ch.body.id && x.by === "Ann" && x.reason === "later")),
+    "Cat is told: declined by Ann, reason later", JSON.stringify(Cc.messages.filter((x) => x.type)));
+  const ch2 = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "random", clock: { days: 1 }, to: "Ann" }, cat);
+  eq((await call(base, "POST", `/api/seeks/${ch2.body.id}/decline`, {}, ann)).status, 200, "declined without a reason");
+  check(await Cc.until((m) => m.some((x) => x.type === "declined" && x.seek === ch2.body.id && x.reason === "generic")), "... the reason is generic");
+  Cc.ws.close();
 
   // Toscana: the messages about a game hold no deal.
   const ts = await call(base, "POST", "/api/seeks", { game: "toscana", options: "", rated: false, colour: "white", clock: { days: 2 } }, ann);

@@ -4,7 +4,9 @@
 // alone (others refused), the ratings after it exactly as Glicko-2 says for
 // two new players, both profiles listing the game; withdrawing seeks; abort.
 import WebSocket from "ws";
-import { check, eq, main, request, sleep, startServer, until } from "./lib.mjs";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { check, eq, main, request, setTestClock, sleep, startServer, tempDir, until } from "./lib.mjs";
 
 async function call(base, method, path, body, cookie) {
   return request(base, method, path, body, { headers: cookie ? { cookie } : {} });
@@ -34,7 +36,10 @@ function lobby(base, cookie) {
 }
 
 await main(async (defer) => {
-  const srv = await startServer();
+  const dir = tempDir();
+  const clockFile = join(dir, "offset");
+  writeFileSync(clockFile, "0");
+  const srv = await startServer({ args: ["--test-clock", clockFile] });
   defer(() => srv.stop());
   const base = srv.base;
   const ann = await account(base, "Ann"), ben = await account(base, "Ben"), cat = await account(base, "Cat");
@@ -177,9 +182,17 @@ await main(async (defer) => {
   const s4 = await call(base, "POST", "/api/seeks", { game: "cathedral", options: "", rated: false, colour: "random", clock: { initial: 600, increment: 0 } }, ann);
   check(s4.status === 201, "another seek");
   L.ws.close();
-  let gone = false;
-  for (let i = 0; i < 100 && !gone; i++) { await sleep(50); gone = (await call(base, "GET", "/api/seeks")).body.length === 0; }
-  check(gone, "a seek disappears when its owner leaves the lobby");
+  // Going from one page to the next closes one socket and opens another:
+  // the seek stays through such a gap (15 s of the games' time) ...
+  const L2 = lobby(base, ann);
+  await L2.open;
+  await L2.until((m) => m.length >= 1);
+  L2.ws.close();
+  await until(async () => (await call(base, "GET", "/api/online")).body.names.includes("Ann") === false);
+  eq((await call(base, "GET", "/api/seeks")).body.map((k) => k.id), [s4.body.id], "its owner's last page closed: the seek stays for a moment");
+  // ... and goes once its owner stayed away longer.
+  await setTestClock(clockFile, 16000, [srv]);
+  check(await until(async () => (await call(base, "GET", "/api/seeks")).body.length === 0), "a seek disappears 15 s after its owner left");
   spect.ws.close();
 
   // What an attacker would try: SQL in every field, a lobby flood, a logged-out cookie.

@@ -111,4 +111,27 @@ export async function run(env) {
     await until(async () => /ivo ti sfida: Urbino/.test(await text(pl, '#notices [data-kind="challenge"]'))), await text(pl, "#notices"));
   await env.shot(pl, "notices-it-1280");
   await pl.click('[data-lang="en"]');
+  await pl.waitForLoadState("load");
+
+  // ---- Decline with a reason: ivo is told it, in words ----
+  await pi.goto(`${url}/`);
+  await pi.waitForSelector("#account-name");
+  const cn = '#notices .notice[data-kind="challenge"]';
+  await pl.waitForSelector(`${cn} [data-act="decline"]`).catch(async (e) => { await env.shot(pl, "notices-debug"); console.log("DEBUG", pl.url(), await text(pl, "body")); throw e; });
+  await pl.selectOption(`${cn} select.decline-reason`, "later");
+  await pl.click(`${cn} [data-act="decline"]`);
+  tally.check("declined: the notice goes", await until(async () => (await pl.$$(cn)).length === 0));
+  tally.check("ivo reads why: not now",
+    await until(async () => /lea declined your challenge: not now, ask again later\./.test(await text(pi, '#notices [data-kind="declined"]'))), await text(pi, "#notices"));
+  await env.shot(pi, "notices-declined-1280");
+
+  // ---- A profile: Challenge, the opponents as links, the dates ----
+  await pl.goto(`${url}/players/ivo`);
+  await pl.waitForSelector("#player-games li");
+  tally.check("ivo's profile offers lea a Challenge", await pl.isVisible("#challenge-player"));
+  tally.check("the games' opponents are links", (await pl.$$('#player-games li a[href="/players/lea"]')).length >= 1);
+  tally.check("the games have dates", /\d{4}/.test(await text(pl, "#player-games li .game-date")), await text(pl, "#player-games li"));
+  await Promise.all([pl.waitForURL((u) => u.pathname === "/lobby"), pl.click("#challenge-player")]);
+  tally.check("Challenge opens the lobby's form for ivo", await until(async () => (await pl.inputValue("#seek-to").catch(() => "")) === "ivo"));
+  await env.shot(pl, "notices-profile-challenge-1280");
 }

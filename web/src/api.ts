@@ -213,9 +213,12 @@ export function acceptSeek(id: string): Promise<{ game: string }> {
 }
 
 /** A challenge to this player declined (its maker is told). */
-export function declineSeek(id: string): Promise<unknown> {
-  return call("POST", `/api/seeks/${enc(id)}/decline`, {});
+export function declineSeek(id: string, reason = "generic"): Promise<unknown> {
+  return call("POST", `/api/seeks/${enc(id)}/decline`, { reason });
 }
+
+/** The reasons one may give for declining a challenge (the server's codes). */
+export const DECLINE_REASONS = ["generic", "later", "tooFast", "tooSlow", "timeControl", "rated", "casual", "variant"] as const;
 
 export function withdrawSeek(id: string): Promise<unknown> {
   return call("DELETE", `/api/seeks/${enc(id)}`);

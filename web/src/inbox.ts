@@ -23,7 +23,7 @@ export type InboxEvent =
   | { kind: "mygame"; game: MyGame; before: MyGame | null }
   | { kind: "gone"; id: string }
   | { kind: "rematch"; offer: Rematch }
-  | { kind: "declined"; by: string }
+  | { kind: "declined"; by: string; reason: string }
   | { kind: "now"; playing: Playing[]; online: Online }
   | { kind: "state"; up: boolean };
 
@@ -66,7 +66,7 @@ function onData(data: unknown): void {
     const n = m as unknown as { playing: Playing[]; online: Online };
     emit({ kind: "now", playing: n.playing, online: n.online });
   } else if (m.type === "declined" && typeof m.by === "string") {
-    emit({ kind: "declined", by: m.by });
+    emit({ kind: "declined", by: m.by, reason: typeof (m as { reason?: unknown }).reason === "string" ? String((m as { reason?: unknown }).reason) : "generic" });
   } else if (m.type === "rematch" && typeof m.game === "string" && typeof m.by === "string") {
     emit({ kind: "rematch", offer: { game: m.game, name: String(m.name ?? ""), by: m.by } });
   }

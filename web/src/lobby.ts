@@ -15,6 +15,7 @@ import { CLOCK_PRESETS, clockKind, clockLabel } from "./clock";
 import { h } from "./dom";
 import { LiveSocket } from "./live";
 import { listen, openInbox } from "./inbox";
+import { declinedText, reasonSelect } from "./notices";
 import { BOARDS } from "./games/index";
 import { gameMeta, levelName, loadMeta, optionSets, optionsText, title } from "./meta";
 import type { GameName, Me, Meta, Seek } from "./types";
@@ -102,7 +103,7 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
       if (e.kind === "seeks") draw(e.seeks);
       else if (e.kind === "started") goGame(e.game);
       else if (e.kind === "state") state(e.up);
-      else if (e.kind === "declined") error.textContent = t("bot.declined", { name: e.by });
+      else if (e.kind === "declined") error.textContent = declinedText(e.by, e.reason);
       else if (e.kind === "now") now.show(e.playing, e.online);
     });
   } else {
@@ -227,6 +228,21 @@ function seekRow(s: Seek, meta: Meta | null, me: Me | null, error: HTMLElement):
     });
   }
   li.appendChild(h("span", { class: "seek-act" }, btn ?? h("a", { href: "/signin?next=%2Flobby", class: "muted" }, t("lobby.signInToPlay"))));
+  // A challenge to this player: Decline, with a reason its maker is told.
+  if (me && !own && s.to && s.to.toLowerCase() === me.name.toLowerCase()) {
+    const why = reasonSelect();
+    const no = h("button", { type: "button", class: "decline", "data-act": "decline" }, t("notice.decline"));
+    no.addEventListener("click", async () => {
+      no.disabled = true;
+      try {
+        await api.declineSeek(s.id, why.value);
+      } catch (e) {
+        error.textContent = (e as Error).message;
+        no.disabled = false;
+      }
+    });
+    li.appendChild(h("span", { class: "seek-decline" }, no, why));
+  }
   return li;
 }
 

@@ -82,6 +82,7 @@ function challengeNotice(k: Seek): void {
   const err = h("span", { class: "notice-error error" });
   const accept = h("button", { type: "button", class: "notice-accept primary", "data-act": "accept" }, t("notice.accept"));
   const decline = h("button", { type: "button", class: "notice-decline", "data-act": "decline" }, t("notice.decline"));
+  const reason = reasonSelect();
   accept.addEventListener("click", async () => {
     try {
       const r = await api.acceptSeek(k.id);
@@ -93,17 +94,37 @@ function challengeNotice(k: Seek): void {
   });
   decline.addEventListener("click", async () => {
     try {
-      await api.declineSeek(k.id);
+      await api.declineSeek(k.id, reason.value);
       dismiss(key);
       drop(key);
     } catch (e) {
       err.textContent = (e as Error).message;
     }
   });
-  notice(key, "challenge", challengeText(k), [accept, decline, err]);
+  notice(key, "challenge", challengeText(k), [accept, decline, reason, err]);
 }
 
 const count = { turns: 0, challenges: 0 };
+
+const REASON_WORDS = {
+  generic: "decline.generic", later: "decline.later", tooFast: "decline.tooFast", tooSlow: "decline.tooSlow",
+  timeControl: "decline.timeControl", rated: "decline.rated", casual: "decline.casual", variant: "decline.variant",
+} as const;
+
+/** The reason given with a Decline (the server's codes, worded here). */
+export function reasonSelect(): HTMLSelectElement {
+  const sel = h("select", { class: "decline-reason", "aria-label": t("decline.label") }) as HTMLSelectElement;
+  for (const r of api.DECLINE_REASONS) sel.appendChild(h("option", { value: r }, t(REASON_WORDS[r])));
+  return sel;
+}
+
+/** "lea declined your challenge: not now, ask again later." */
+export function declinedText(by: string, reason: string): string {
+  const w = reason in REASON_WORDS && reason !== "generic" ? t(REASON_WORDS[reason as keyof typeof REASON_WORDS]) : "";
+  // lower case after the colon, but "I" stays
+  const why = w.length > 1 && w[1] !== " " ? w[0].toLowerCase() + w.slice(1) : w;
+  return why ? t("decline.told", { name: by, why }) : t("bot.declined", { name: by });
+}
 
 function showCount(): void {
   const n = count.turns + count.challenges;
@@ -168,7 +189,7 @@ export function startNotices(me: Me): void {
           [openLink(`/games/${encodeURIComponent(e.offer.game)}`)]);
     } else if (e.kind === "declined") {
       if (!/^\/lobby\/?$/.test(location.pathname))
-        notice(`declined:${e.by}:${Date.now()}`, "declined", t("bot.declined", { name: e.by }), []);
+        notice(`declined:${e.by}:${Date.now()}`, "declined", declinedText(e.by, e.reason), []);
     } else if (e.kind === "started") {
       // The lobby goes to the game itself; elsewhere a notice leads there.
       if (/^\/lobby\/?$/.test(location.pathname) || onGamePage(e.game)) return;

@@ -14,7 +14,7 @@ import { botMark, profileBot } from "./bots";
 import { currentUser } from "./account";
 import type { Meta } from "./types";
 
-import { t } from "./i18n";
+import { dateTime, t } from "./i18n";
 
 const GAMES = ["urbino", "toscana", "cathedral", "epaminondas"];
 const playerLink = (name: string) => h("a", { href: `/players/${encodeURIComponent(name)}` }, name);
@@ -55,6 +55,10 @@ export function showPlayer(app: HTMLElement, name: string): void {
     document.title = `${p.name} — Tavoliere`;
     app.appendChild(h("h1", { id: "profile-name" }, p.name));
     if (p.bot) app.appendChild(profileBot(p.name, me));
+    else if (me && me.name.toLowerCase() !== p.name.toLowerCase() && !/^Computer-\d+$/.test(p.name))
+      // A challenge from the profile: the lobby's form, filled in for this player.
+      app.appendChild(h("p", { class: "profile-actions" },
+        h("a", { href: `/lobby?to=${encodeURIComponent(p.name)}`, class: "button", id: "challenge-player" }, t("pl.challenge"))));
     const table = h("table", { class: "ratings", id: "ratings" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("pl.game")), h("th", { scope: "col" }, t("pl.rating")),
         h("th", { scope: "col" }, t("pl.deviation")), h("th", { scope: "col" }, t("pl.ratedGamesCap")))));
@@ -80,8 +84,18 @@ export function showPlayer(app: HTMLElement, name: string): void {
       app.appendChild(h("section", { "aria-labelledby": "history-h" }, h("h2", { id: "history-h" }, t("pl.history")), plots));
     const games = h("ul", { class: "player-games", id: "player-games" });
     for (const g of p.games) {
+      // The line in words, the opponent's name a link to their profile.
+      const lower = p.name.toLowerCase();
+      const oppSide = g.white?.toLowerCase() === lower ? "black" : g.black?.toLowerCase() === lower ? "white" : null;
+      const opp = oppSide ? g[oppSide] : null;
+      const MARK = "\u0001";
+      const text = gameLine(p.name, oppSide && opp ? { ...g, [oppSide]: MARK } : g);
+      const parts = text.split(MARK);
+      const line: (Node | string)[] = [parts[0]];
+      for (let i = 1; i < parts.length; i++) line.push(playerLink(opp as string), parts[i]);
       games.appendChild(h("li", { "data-id": g.id },
-        h("a", { href: `/games/${encodeURIComponent(g.id)}` }, title(meta, g.game)), " ", gameLine(p.name, g)));
+        h("a", { href: `/games/${encodeURIComponent(g.id)}` }, title(meta, g.game)), " ", ...line,
+        g.created ? h("span", { class: "muted game-date" }, ` · ${dateTime(g.created * 1000, { dateStyle: "medium" })}`) : null));
     }
     app.appendChild(h("section", { "aria-labelledby": "pgames-h" }, h("h2", { id: "pgames-h" }, t("pl.games")),
       p.games.length ? games : h("p", { class: "muted" }, t("pl.noGames"))));

@@ -153,7 +153,7 @@ export interface Seek {
   by: string;
   rating: number;
 }
-export interface PlayerGame { id: string; game: GameName; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean; ratingAfter?: number }
+export interface PlayerGame { id: string; game: GameName; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean; ratingAfter?: number; created?: number }
 export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[]; bot?: boolean }
 export interface MyGame {
   id: string; game: GameName; white: string | null; black: string | null; tomove: Side | "none"; ply: number; yourTurn: boolean;

@@ -59,6 +59,9 @@
 #define CORE_FAIL_SLOTS 4096       /* names whose sign-in failures are remembered */
 #define CORE_FAIL_PROBES 8         /* ... a name's record is in one of this many slots */
 #define CORE_SEEK_LAPSE_SECS 300   /* a seek whose owner has no lobby socket lapses */
+#define CORE_SEEK_GRACE_MS 15000   /* ... and 15 s after its owner's last one closed (a page
+                                      changing opens the next within it) */
+#define CORE_SEEK_HERE_MS 10000    /* many instances: an owner's presence told this often */
 #define CORE_SEEKS_PER_ACCOUNT 5   /* open seeks per account */
 #define CORE_CPU_GAMES_PER_ACCOUNT 3   /* unfinished rated games against the computer per account */
 #define CORE_SEEKS_MAX 10000       /* open seeks in all */
@@ -232,6 +235,9 @@ typedef struct lobby_seek {
     int state;           /* 0 open, 1 taken, 2 withdrawn (gone once on disk) */
     int64_t present_ms;  /* games' time its owner was last seen with a lobby socket (any instance) */
     int64_t told_ms;     /* ... when this instance last told the others so */
+    int64_t left_ms;     /* games' time its owner's last lobby socket here closed (0: none
+                            since it was seen) */
+    int64_t elsewhere_ms;   /* ... another instance last said its owner is there (0: never) */
     struct lobby_seek *next;
 } lobby_seek;
 
@@ -280,7 +286,8 @@ typedef struct core_events {
     void (*bot_game)(void *ctx, const char *account, const char *game_id, int finished);
     /* A challenge of `maker` was declined by `by` (here or elsewhere): the
      * maker's lobby sockets are told. */
-    void (*declined)(void *ctx, const char *maker, const char *seek_id, const char *by);
+    void (*declined)(void *ctx, const char *maker, const char *seek_id, const char *by,
+                     const char *reason);
 } core_events;
 
 /* One account's offers in the current window (the offer rate limit). */
@@ -557,6 +564,10 @@ int core_challenges_open(core *C, const char *account);
 void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), void *ctx);
 /* shared.c: another instance said `account` has a lobby socket there. */
 void core_seek_owner_present(core *C, const char *account);
+/* The edge: an owner's last lobby socket here closed (its seeks lapse after
+ * CORE_SEEK_GRACE_MS unless it comes back, here or elsewhere), or one opened. */
+void core_seek_owner_left(core *C, const char *account);
+void core_seek_owner_here(core *C, const char *account);
 /* After a failed commit: 1 when seek `id` is taken or withdrawn in the store
  * (an accept lost a race: 409, not 503). */
 int core_seek_gone(core *C, const char *id);
@@ -677,8 +688,11 @@ core_status core_token_revoke(core *C, const char *name, const char *id, char *e
 int core_token_who(core *C, const char *token, char name[STORE_NAME_LEN]);
 /* The challenged player declines a challenge (lobby.c): CORE_OK (its maker
  * is told: events.declined), CORE_FORBIDDEN for anyone else, CORE_NOTFOUND. */
-core_status core_decline(core *C, const char *account, const char *id, char *err,
-                         size_t errlen);
+core_status core_decline(core *C, const char *account, const char *id, const char *reason,
+                         char *err, size_t errlen);
+/* The reasons one may give for declining (a code the page words in the
+ * maker's language): 1 for one of them. */
+int core_decline_reason_ok(const char *reason);
 /* (core, create.c and results.c): a game between accounts began or ended:
  * its bot sides' event sockets are told, here and on the other instances. */
 void bots_game_event(core *C, game *g, int finished);

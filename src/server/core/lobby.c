@@ -308,9 +308,21 @@ core_status core_unseek(core *C, const char *account, const char *id, char *err,
     return CORE_OK;
 }
 
-core_status core_decline(core *C, const char *account, const char *id, char *err,
-                         size_t errlen)
+int core_decline_reason_ok(const char *reason)
 {
+    static const char *const reasons[] = {"generic", "later", "tooFast", "tooSlow", "timeControl",
+                                          "rated", "casual", "variant"};
+    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+        if (strcmp(reason, reasons[i]) == 0)
+            return 1;
+    return 0;
+}
+
+core_status core_decline(core *C, const char *account, const char *id, const char *reason,
+                         char *err, size_t errlen)
+{
+    if (!reason || !core_decline_reason_ok(reason))
+        reason = "generic";
     lobby_ready(C);
     lobby_seek *k = find_seek(C, id);
     if (!k && C->st->ops->seek_state(C->st, id) > 0) {
@@ -333,8 +345,8 @@ core_status core_decline(core *C, const char *account, const char *id, char *err
     memset(&w, 0, sizeof w);
     w.s = k->s;
     w.close = 2;
-    char told[96];
-    snprintf(told, sizeof told, "declined %s %s %s", k->s.by, k->s.id, k->s.to);
+    char told[112];
+    snprintf(told, sizeof told, "declined %s %s %s %s", k->s.by, k->s.id, k->s.to, reason);
     if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
         wq_notify(C, CORE_CH_LOBBY, told) != 0) {
         snprintf(err, errlen, "the challenge could not be declined");
@@ -342,7 +354,7 @@ core_status core_decline(core *C, const char *account, const char *id, char *err
     }
     k->state = 2;
     if (C->ev.declined)
-        C->ev.declined(C->ev.ctx, k->s.by, k->s.id, k->s.to);
+        C->ev.declined(C->ev.ctx, k->s.by, k->s.id, k->s.to, reason);
     lobby_changed(C);
     return CORE_OK;
 }
@@ -514,8 +526,27 @@ void core_seek_owner_present(core *C, const char *account)
 {
     int64_t now = core_game_ms(C);
     for (lobby_seek *k = C->seeks; k; k = k->next)
-        if (strcasecmp(k->s.by, account) == 0)
+        if (strcasecmp(k->s.by, account) == 0) {
             k->present_ms = now;
+            k->elsewhere_ms = now;
+        }
+}
+
+void core_seek_owner_left(core *C, const char *account)
+{
+    int64_t now = core_game_ms(C);
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (k->state == 0 && strcasecmp(k->s.by, account) == 0)
+            k->left_ms = now;
+}
+
+void core_seek_owner_here(core *C, const char *account)
+{
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (strcasecmp(k->s.by, account) == 0) {
+            k->left_ms = 0;
+            k->told_ms = 0;   /* the other instances are told at the next look */
+        }
 }
 
 void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), void *ctx)
@@ -531,7 +562,8 @@ void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), v
             continue;
         if (present(ctx, k->s.by)) {
             k->present_ms = now;
-            if (C->shared && now - k->told_ms >= lapse / 5) {
+            k->left_ms = 0;
+            if (C->shared && now - k->told_ms >= CORE_SEEK_HERE_MS) {
                 /* The other instances: its owner is here (once for all of
                  * the owner's seeks). */
                 char told[STORE_NAME_LEN + 8];
@@ -543,7 +575,11 @@ void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), v
             }
             continue;
         }
-        if (now - k->present_ms < lapse)
+        /* Its owner left (their last page closed): a short grace, for the
+         * next page's socket; never seen here: the long lapse. */
+        if (k->left_ms ? now - k->left_ms < CORE_SEEK_GRACE_MS ||
+                             (k->elsewhere_ms && now - k->elsewhere_ms < 2 * CORE_SEEK_HERE_MS + 5000)
+                       : now - k->present_ms < lapse)
             continue;
         seek_write w;
         memset(&w, 0, sizeof w);

@@ -12,7 +12,8 @@
  *   tav_lobby  "INSTANCE started BY ID"     BY's seek became game ID
  *   tav_lobby  "INSTANCE here BY"           BY has a lobby socket there (their
  *                                           seeks do not lapse)
- *   tav_lobby  "INSTANCE declined BY ID TO" TO declined BY's challenge ID
+ *   tav_lobby  "INSTANCE declined BY ID TO WHY" TO declined BY's challenge ID
+ *                                           (WHY: core_decline_reason_ok)
  *   tav_lobby  "INSTANCE bot start NAME ID" bot NAME's game ID began (bot
  *              "INSTANCE bot finish NAME ID" ... ended: its event sockets)
  *   tav_account "INSTANCE fail NAME ADDR"   a sign-in of NAME from ADDR ("-"
@@ -222,12 +223,13 @@ void shared_drain(core *C)
         } else if (strncmp(n->text, "bot ", 4) == 0) {
             bots_note(C, n->text + 4);   /* a bot's game began or ended there */
         } else {
-            char by[STORE_NAME_LEN + 8], id[STORE_ID_LEN + 8], to[STORE_NAME_LEN + 8];
+            char by[STORE_NAME_LEN + 8], id[STORE_ID_LEN + 8], to[STORE_NAME_LEN + 8], why[16];
             if (sscanf(n->text, "started %27s %23s", by, id) == 2 && C->ev.started)
                 C->ev.started(C->ev.ctx, by, id);
-            if (sscanf(n->text, "declined %27s %23s %27s", by, id, to) == 3 && C->ev.declined &&
-                core_name_ok(by) && core_name_ok(to))
-                C->ev.declined(C->ev.ctx, by, id, to);
+            int k = sscanf(n->text, "declined %27s %23s %27s %15s", by, id, to, why);
+            if (k >= 3 && C->ev.declined && core_name_ok(by) && core_name_ok(to))
+                C->ev.declined(C->ev.ctx, by, id, to,
+                               k == 4 && core_decline_reason_ok(why) ? why : "generic");
             lobby = 1;
         }
         free(n);
