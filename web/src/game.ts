@@ -15,7 +15,7 @@ import { Live } from "./live";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
-  accountGame, canAbort, ratingChangeText, signedDelta, claimView, offerView, rematchDeclinedText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
+  accountGame, canAbort, ratingChangeText, signedDelta, claimView, offerView, rematchDeclinedText, offerOutcomeText, rematchView, endText, historyText, legalMoves, mistakeText, moveLabel, movers, orientationOf, other, pageTitle, resultText, statusText,
   rematchPlan, stepTarget, vetoNotice, watchingText, whoText,
 } from "./gametext";
 import { gameMeta, loadMeta, optionsText, playerName, rulesElements, scoreText, title } from "./meta";
@@ -420,6 +420,14 @@ function accept(s: Screen, g: Game, force: boolean): void {
     s.els.message.dataset.keep = "1";
   }
   if (old && g.over && old.seat && old.offers?.rematch === old.seat && !g.offers?.rematch) s.rematchSpent = true;
+  // ... and a draw offered or a take-back asked by this player: what the other did.
+  if (old && old.seat && old.id === g.id && !s.withdrew) {
+    const outcome = offerOutcomeText(old, g, old.seat);
+    if (outcome) {
+      s.els.message.textContent = outcome;
+      s.els.message.dataset.keep = "1";
+    }
+  }
   s.withdrew = false;
   const moved = !old || old.ply !== g.ply || old.over !== g.over;
   if (moved) {
@@ -932,7 +940,8 @@ function renderOffers(s: Screen, g: Game, mine: Side[]): void {
           }
           const seat = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
           const kind = b.kind as "draw" | "takeback" | "rematch";
-          if (kind === "rematch") s.withdrew = g.offers?.rematch === g.seat;
+          // withdrawing one's own offer: not "declined" by the other
+          s.withdrew = b.act === "decline" && g.offers?.[kind] === g.seat;
           accept(s, await api.offer(s.id, accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), true);
         } catch (e) {
           s.els.message.textContent = t("gs.sendFailedShort", { error: (e as Error).message });

@@ -295,6 +295,16 @@ export function rematchDeclinedText(g: Game, me: Side): string {
   return t("offer.rematchDeclined", { name: sideName(g, me === "white" ? "black" : "white") });
 }
 
+// What became of this player's draw offer or take-back request, seen when the
+// game changes: "bob declined the draw.", "bob allowed the take-back."; "".
+export function offerOutcomeText(old: Game, g: Game, me: Side): string {
+  const name = sideName(g, me === "white" ? "black" : "white");
+  if (old.offers?.takeback === me && !g.offers?.takeback && g.ply < old.ply) return t("offer.takebackAllowed", { name });
+  if (old.offers?.takeback === me && !g.offers?.takeback && g.ply === old.ply && !g.over) return t("offer.takebackDeclined", { name });
+  if (old.offers?.draw === me && !g.offers?.draw && g.ply === old.ply && !g.over) return t("offer.drawDeclined", { name });
+  return "";
+}
+
 // The opponent, to move, left (no page of theirs open): a countdown, then
 // the claim.  msLeft: the time until the claim is allowed now; null when
 // there is nothing to claim.
