@@ -146,6 +146,12 @@ struct conn {
     int counted;         /* counted against its account's sockets */
     int told_closing;    /* SIGTERM's {"type": "restarting"} went out */
     char account[STORE_NAME_LEN];   /* the signed-in account of a lobby socket, "" none */
+    /* A tournament's live socket (tournaments_api.c): its id ("" none), the
+     * hash of the JSON it has, the games it knows of, looked at this pass. */
+    char tour[STORE_ID_LEN];
+    unsigned long tour_hash;
+    int tour_seen;
+    int tour_done;
 };
 
 /* Connections counted per address: the libwebsockets connection (wsi) and
@@ -180,6 +186,8 @@ struct srv {
     int flush_scheduled;
     conn *await_head;    /* answers waiting for the commit */
     conn *lobby;         /* lobby sockets */
+    conn *tours;         /* tournaments' live sockets (tournaments_api.c) */
+    int64_t tours_looked;   /* unix ms they were last read again */
     struct { char name[STORE_NAME_LEN]; int n; } acct_socks[SRV_ACCOUNT_SLOTS];   /* sockets per account */
     int lobby_held;      /* lobby messages wait for a commit */
     gview *bcast_head;   /* games to broadcast after the commit */
@@ -353,5 +361,17 @@ int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len);
 int ws_writable(srv *S, conn *c, struct lws *wsi);
 void ws_closed(srv *S, conn *c);
 void ws_msg_unref(msg *m);
+/* Queue a text on one socket (sent at once). */
+void ws_send_public(conn *c, const char *text);
+
+/* ---- tournaments_api.c: the tournaments' requests and live sockets ---- */
+/* 1 when path is a tournament's request (answered in r), else 0. */
+int tours_route(srv *S, const asker *who, const char *path, int method, const char *body,
+                size_t blen, reply *r);
+/* A socket on /api/tournaments/T/live (uri), for `account` ("" none). */
+void tours_ws_open(srv *S, conn *c, const char *uri, const char *account);
+void tours_ws_closed(srv *S, conn *c);
+/* On the loop: the core's tournaments' tick, then what their sockets see. */
+void tours_tick(srv *S);
 
 #endif

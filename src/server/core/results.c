@@ -89,5 +89,8 @@ void results_game_ended(core *C, game *g)
     memcpy(w.account, g->account, sizeof w.account);
     if (wq_call(C, end_apply, NULL, &w, sizeof w) != 0)
         core_log(C, "error: the end of game %s could not be queued", g->id);
+    /* A tournament game may have ended: the tournaments look again once this
+     * is committed (tournaments.c reads the result from the store). */
+    C->tours_nudge = core_batch(C);
 }
 
