@@ -114,7 +114,7 @@ function buildList(app: HTMLElement, meta: Meta | null, me: Me | null, list: Tou
   tick();
   const timer = window.setInterval(() => { if (!app.isConnected) window.clearInterval(timer); else tick(); }, 1000);
   if (me && meta) app.appendChild(makeForm(meta));
-  else if (!me) app.appendChild(h("p", { class: "signin-note" }, h("a", { href: "/signin?next=%2Ftournaments" }, t("lobby.signIn")), " ", t("tour.signInToMake")));
+  else if (!me) app.appendChild(h("p", { class: "signin-note" }, h("a", { href: "/signin?next=%2Ftournaments" }, t("tour.signInLink")), t("tour.signInToMake")));
 }
 
 function makeForm(meta: Meta): HTMLElement {
@@ -196,6 +196,7 @@ function buildTour(app: HTMLElement, id: string, meta: Meta | null, me: Me | nul
   const what = h("p", { class: "muted", id: "tour-what" });
   const cd = h("p", { class: "tour-countdown", id: "tour-countdown", "aria-live": "off" });
   const rules = h("p", { class: "tour-rules", id: "tour-rules" });
+  const rulesSec = h("section", { class: "tour-rules-sec" }, h("h2", {}, t("tour.rulesHeading")), rules);
   const notice = h("p", { class: "tour-notice", id: "tour-notice", role: "status", hidden: true });
   const actions = h("div", { class: "row tour-actions", id: "tour-actions" });
   const error = h("p", { class: "error", role: "alert", id: "tour-error" });
@@ -203,7 +204,7 @@ function buildTour(app: HTMLElement, id: string, meta: Meta | null, me: Me | nul
   const standings = h("section", { class: "tour-standings", "aria-labelledby": "tour-st-h" });
   const cross = h("section", { class: "tour-cross", id: "tour-cross" });
   const games = h("section", { class: "tour-games", "aria-labelledby": "tour-games-h" });
-  app.append(h("p", {}, h("a", { href: "/tournaments" }, t("tour.allTournaments"))), head, what, cd, notice, actions, error, rules, standings, cross, games, conn);
+  app.append(h("p", {}, h("a", { href: "/tournaments" }, t("tour.allTournaments"))), head, what, cd, notice, actions, error, standings, cross, games, rulesSec, conn);
 
   let cur: Tour | null = null;
   let offset = 0;   // the server's time minus this browser's
