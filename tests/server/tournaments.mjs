@@ -287,4 +287,63 @@ await main(async (defer) => {
     eq(over.players.map((p) => p.name), sorted.map((p) => p.name), "standings by score, then wins");
   }
   eq((await call(base, "POST", `/api/tournaments/${A}/join`, {}, ck.Ann)).status, 409, "joining a finished arena: 409");
+
+  // ---- two instances on one PostgreSQL: one pairs, the other takes over ----
+  if (PG) await twoInstances(defer);
 });
+
+// Two instances on one database: requests go to either; exactly one pairs
+// the arena (the one holding its claim: it says so in its log); nobody is
+// ever in two games at once; the owner SIGKILLed, the other takes it over.
+async function twoInstances(defer) {
+  const one = await startServer({ db: "tournaments-two", quiet: false });
+  const two = await startServer({ db: "tournaments-two", quiet: false });
+  let alive = [one, two];
+  defer(async () => { for (const s of alive) await s.stop(); });
+  const who = ["Wan", "Wbo", "Wcy", "Wdu"], ck = {};
+  for (const n of who) ck[n] = await account(one.base, n);
+  const A = (await call(two.base, "POST", "/api/tournaments", { name: "Two instances", game: "cathedral", options: "", kind: "arena",
+    rated: false, clock: { initial: 60, increment: 0 }, starts: Date.now() + 1500, minutes: 10 }, ck.Wan)).body.id;
+  for (const [i, n] of who.entries()) eq((await call((i % 2 ? two : one).base, "POST", `/api/tournaments/${A}/join`, {}, ck[n])).status, 200, `${n} joins on instance ${i % 2 + 1}`);
+  const started = await until(async () => { const v = (await call(one.base, "GET", `/api/tournaments/${A}`)).body; return v.status === "running" && v.games.length === 2 ? v : null; });
+  check(!!started, "two instances: the arena starts at its time, its 4 players paired once (2 games)", JSON.stringify(started));
+  const owners = [one, two].filter((s) => s.errors().includes(`tournament ${A}: an arena of`));
+  check(owners.length === 1, "exactly one instance started it", owners.length);
+  const owner = owners[0] ?? one, other = owner === one ? two : one;
+  const random = rng(7);
+  let stop = false, bad = [];
+  const sample = async (base) => {
+    const v = (await call(base, "GET", `/api/tournaments/${A}`)).body;
+    if (!v?.games) return v;
+    for (const n of who) if (v.games.filter((g) => g.winner === null && (g.white === n || g.black === n)).length > 1) bad.push(`${n} in two games`);
+    if (new Set(v.games.map((g) => g.id)).size !== v.games.length) bad.push("a game twice");
+    return v;
+  };
+  const bases = () => alive.map((s) => s.base);
+  async function player(n) {
+    for (let k = 0; !stop; k++) {
+      const base = bases()[k % bases().length];
+      try {
+        const v = await sample(base);
+        const g = v?.games?.find((x) => x.winner === null && (x.white === n || x.black === n));
+        if (!g) { await sleep(50); continue; }
+        const gv = (await call(base, "GET", `/api/games/${g.id}`, undefined, ck[n])).body;
+        if (gv.over || !gv.legal?.length) { await sleep(30); continue; }
+        await call(base, "POST", `/api/games/${g.id}/moves`, { move: gv.legal[Math.floor(random() * gv.legal.length)], ply: gv.moves.length }, ck[n]);
+      } catch { await sleep(100); }
+    }
+  }
+  let players = who.map(player);
+  check(await until(async () => (await sample(other.base)).games.length >= 6, 90000), "two instances: games end and the owner pairs again");
+  const before = (await call(other.base, "GET", `/api/tournaments/${A}`)).body;
+  await owner.stop("SIGKILL");
+  alive = [other];
+  check(await until(async () => (await sample(other.base)).games.length >= before.games.length + 2, 90000),
+    "the owner SIGKILLed: the other instance takes the arena over and pairs");
+  stop = true;
+  await Promise.all(players);
+  const after = (await call(other.base, "GET", `/api/tournaments/${A}`)).body;
+  check(before.games.every((g, i) => after.games[i]?.id === g.id), "every game made before the kill kept in its place");
+  check(bad.length === 0, "two instances: nobody ever in two games at once, no game twice", bad.slice(0, 3).join("; "));
+  console.log(`two instances: ${before.games.length} games before the kill, ${after.games.length} after`);
+}
