@@ -68,6 +68,7 @@ static json_t *summary_json(const store_tour *t)
     json_object_set_new(o, "clock", clock_of(t));
     if (strcmp(t->kind, "arena") == 0)
         json_object_set_new(o, "minutes", json_integer(t->minutes));
+    json_object_set_new(o, "repeat", t->repeat[0] ? json_string(t->repeat) : json_null());
     return o;
 }
 
@@ -89,6 +90,8 @@ static json_t *view_json(const core_tour_view *v)
                           "ends", ends_of(t));
     if (strcmp(t->kind, "arena") == 0)
         json_object_set_new(o, "minutes", json_integer(t->minutes));
+    json_object_set_new(o, "repeat", t->repeat[0] ? json_string(t->repeat) : json_null());
+    json_object_set_new(o, "previous", t->previous[0] ? json_string(t->previous) : json_null());
     json_t *players = json_array();
     for (int i = 0; i < v->n; i++) {
         const core_tour_line *l = &v->players[i];
@@ -125,7 +128,7 @@ static int parse_new(const char *body, size_t len, store_tour *t, reply *r)
         return -1;
     }
     static const char *const known[] = {"name", "game", "options", "kind", "rated", "clock",
-                                        "starts", "minutes"};
+                                        "starts", "minutes", "repeat"};
     const char *key;
     json_t *v;
     const char *bad = NULL;
@@ -140,7 +143,8 @@ static int parse_new(const char *body, size_t len, store_tour *t, reply *r)
     json_t *name = json_object_get(o, "name"), *gname = json_object_get(o, "game"),
            *options = json_object_get(o, "options"), *kind = json_object_get(o, "kind"),
            *rated = json_object_get(o, "rated"), *clock = json_object_get(o, "clock"),
-           *starts = json_object_get(o, "starts"), *minutes = json_object_get(o, "minutes");
+           *starts = json_object_get(o, "starts"), *minutes = json_object_get(o, "minutes"),
+           *repeat = json_object_get(o, "repeat");
     if (bad) {
     } else if (!json_is_string(name) || json_string_length(name) >= sizeof t->name) {
         bad = "\"name\" is a string of 1 to 80 bytes";
@@ -158,6 +162,9 @@ static int parse_new(const char *body, size_t len, store_tour *t, reply *r)
                (!json_is_integer(minutes) || json_integer_value(minutes) < 0 ||
                 json_integer_value(minutes) > 100000)) {
         bad = "\"minutes\" is a number of minutes";
+    } else if (repeat && !json_is_null(repeat) &&
+               (!json_is_string(repeat) || json_string_length(repeat) >= sizeof t->repeat)) {
+        bad = "\"repeat\" is \"day\" or \"week\"";
     } else if (!json_is_object(clock)) {
         bad = "a tournament needs a clock: {\"initial\": S, \"increment\": S} or {\"days\": D}";
     } else {
@@ -186,6 +193,7 @@ static int parse_new(const char *body, size_t len, store_tour *t, reply *r)
     t->rated = rated && json_is_true(rated);
     t->starts = json_integer_value(starts);
     t->minutes = json_is_integer(minutes) ? json_integer_value(minutes) : 0;
+    snprintf(t->repeat, sizeof t->repeat, "%s", json_is_string(repeat) ? json_string_value(repeat) : "");
     json_decref(o);
     return 0;
 }
@@ -265,12 +273,12 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
         refuse(r, 400, "this address is a WebSocket");
         return 1;
     }
+    int join = strcmp(action, "join") == 0;
     core_status (*fn)(core *, const char *, const char *, char *, size_t) =
-        strcmp(action, "join") == 0       ? core_tour_join
-        : strcmp(action, "withdraw") == 0 ? core_tour_withdraw
-        : strcmp(action, "start") == 0    ? core_tour_start
-                                          : NULL;
-    if (!fn) {
+        strcmp(action, "withdraw") == 0 ? core_tour_withdraw
+        : strcmp(action, "start") == 0 ? core_tour_start
+                                       : NULL;
+    if (!fn && !join) {
         refuse(r, 404, "no such request");
         return 1;
     }
@@ -283,7 +291,27 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
         return 1;
     }
     char err[320];
-    core_status st = fn(S->C, who->account, tid, err, sizeof err);
+    core_status st;
+    if (join) {
+        /* An optional body: {"once": true} (a recurring event: this edition only). */
+        int once = 0;
+        if (blen > 0) {
+            json_error_t jerr;
+            json_t *o = json_loadb(body, blen, JSON_REJECT_DUPLICATES, &jerr);
+            json_t *v = json_is_object(o) ? json_object_get(o, "once") : NULL;
+            int ok = json_is_object(o) && json_object_size(o) == (v ? 1u : 0u) &&
+                     (!v || json_is_boolean(v));
+            once = v && json_is_true(v);
+            json_decref(o);
+            if (!ok) {
+                refuse(r, 400, "a join's body is {} or {\"once\": true}");
+                return 1;
+            }
+        }
+        st = core_tour_join(S->C, who->account, tid, once, err, sizeof err);
+    } else {
+        st = fn(S->C, who->account, tid, err, sizeof err);
+    }
     if (st == CORE_OK)
         answer_text(r, 200, strdup("{}"));
     else

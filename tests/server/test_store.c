@@ -336,8 +336,8 @@ static int on_tour_player(void *ctx, const store_tour_player *p)
 {
     tours_seen *l = ctx;
     if (l->n < 8)
-        snprintf(l->line[l->n++], sizeof l->line[0], "%s %.0f %d %d %d", p->name, p->rating,
-                 p->withdrawn, p->division, p->seed);
+        snprintf(l->line[l->n++], sizeof l->line[0], "%s %.0f %d %d %d%s", p->name, p->rating,
+                 p->withdrawn, p->division, p->seed, p->once ? " once" : "");
     return 0;
 }
 
@@ -396,15 +396,34 @@ static void tournaments(store *st, const char *b)
               o->count_tours(st, "Bob_2", 0, err, sizeof err) == 0,
           what, err);
 
+    /* A recurring event's next edition: it names the one it follows, once. */
+    store_tour nx = t;
+    snprintf(nx.id, sizeof nx.id, "TOUR00000003");
+    snprintf(nx.repeat, sizeof nx.repeat, "day");
+    snprintf(nx.previous, sizeof nx.previous, "TOUR00000001");
+    nx.created = 3000;
+    store_tour twice2 = nx;
+    snprintf(twice2.id, sizeof twice2.id, "TOUR00000004");
+    snprintf(what, sizeof what, "%s: a next edition reads back with its repeat and the one it follows", b);
+    check(o->create_tour(st, &nx, err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_tour(st, "TOUR00000003", &out, err, sizeof err) == 1 &&
+              strcmp(out.repeat, "day") == 0 && strcmp(out.previous, "TOUR00000001") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: a second next edition of the same one is refused", b);
+    check(o->create_tour(st, &twice2, err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    snprintf(what, sizeof what, "%s: next editions do not count as made by their creator", b);
+    check(o->count_tours(st, "Alice_1", 0, err, sizeof err) == 2, what, err);
+
     /* Players: joined, listed in the order joined, changed in place. */
-    store_tour_player p1 = {"Bob_2", 1600, 0, 0, 0, 100};
-    store_tour_player p2 = {"Alice_1", 1500, 0, 0, 0, 200};
+    store_tour_player p1 = {"Bob_2", 1600, 0, 0, 0, 100, 1};
+    store_tour_player p2 = {"Alice_1", 1500, 0, 0, 0, 200, 0};
     tours_seen l = {0};
     snprintf(what, sizeof what, "%s: players join and are listed in the order they joined", b);
     check(o->set_tour_player(st, "TOUR00000001", &p2, err, sizeof err) == 0 &&
               o->set_tour_player(st, "TOUR00000001", &p1, err, sizeof err) == 0 && flush_ok(st) &&
               o->each_tour_player(st, "TOUR00000001", on_tour_player, &l, err, sizeof err) == 0 &&
-              l.n == 2 && strcmp(l.line[0], "Bob_2 1600 0 0 0") == 0 &&
+              l.n == 2 && strcmp(l.line[0], "Bob_2 1600 0 0 0 once") == 0 &&
               strcmp(l.line[1], "Alice_1 1500 0 0 0") == 0,
           what, l.n ? l.line[0] : err);
     p2.withdrawn = 1;
@@ -429,17 +448,18 @@ static void tournaments(store *st, const char *b)
           what, err);
     l.n = 0;
     snprintf(what, sizeof what, "%s: the unfinished tournaments by start, all by start newest first", b);
-    int ok = o->each_tour(st, 1, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 2 &&
+    int ok = o->each_tour(st, 1, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 3 &&
              strncmp(l.line[0], "TOUR00000001 Spring cup roundrobin Alice_1 0 1 5000 0 1", 60) == 0 &&
-             strncmp(l.line[1], "TOUR00000002", 12) == 0;
+             strncmp(l.line[1], "TOUR00000003", 12) == 0 && strncmp(l.line[2], "TOUR00000002", 12) == 0;
     l.n = 0;
     ok = ok && o->set_tour(st, "TOUR00000001", STORE_TOUR_OPEN, STORE_TOUR_OVER, 5000, 0, err,
                            sizeof err) == 0 && flush_ok(st) &&
-         o->each_tour(st, 1, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 1 &&
-         strncmp(l.line[0], "TOUR00000002", 12) == 0;
+         o->each_tour(st, 1, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 2 &&
+         strncmp(l.line[1], "TOUR00000002", 12) == 0;
     l.n = 0;
-    ok = ok && o->each_tour(st, 0, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 2 &&
-         strncmp(l.line[0], "TOUR00000002", 12) == 0 && strncmp(l.line[1], "TOUR00000001", 12) == 0;
+    ok = ok && o->each_tour(st, 0, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 3 &&
+         strncmp(l.line[0], "TOUR00000002", 12) == 0 && strncmp(l.line[1], "TOUR00000001", 12) == 0 &&
+         strncmp(l.line[2], "TOUR00000003", 12) == 0;
     check(ok, what, l.n ? l.line[0] : err);
 
     /* Games: a place in the list is taken once; results come from the games. */

@@ -288,6 +288,31 @@ await main(async (defer) => {
   }
   eq((await call(base, "POST", `/api/tournaments/${A}/join`, {}, ck.Ann)).status, 409, "joining a finished arena: 409");
 
+  // ---- a recurring event: the next edition opens when one starts ----
+  const planned = NOW() + 7200000;
+  const weekly = { name: "Weekly round robin", game: "urbino", options: "", kind: "roundrobin", rated: false,
+    clock: { days: 7 }, starts: planned, repeat: "week" };
+  eq((await call(base, "POST", "/api/tournaments", { ...weekly, repeat: "month" }, ck.Dan)).status, 400, "repeat \"month\": 400");
+  const W = (await call(base, "POST", "/api/tournaments", weekly, ck.Dan)).body.id;
+  eq((await call(base, "POST", `/api/tournaments/${W}/join`, { once: "yes" }, ck.Ann)).status, 400, "a join's body {once: \"yes\"}: 400");
+  eq((await call(base, "POST", `/api/tournaments/${W}/join`, {}, ck.Ann)).status, 200, "Ann joins the weekly one");
+  eq((await call(base, "POST", `/api/tournaments/${W}/join`, { once: true }, ck.Bob)).status, 200, "Bob joins this edition only");
+  eq((await call(base, "POST", `/api/tournaments/${W}/join`, {}, ck.Dan)).status, 200, "Dan joins");
+  eq((await call(base, "POST", `/api/tournaments/${W}/join`, {}, ck.Cat)).status, 200, "Cat joins");
+  eq((await call(base, "POST", `/api/tournaments/${W}/withdraw`, {}, ck.Cat)).status, 200, "Cat withdraws before the start");
+  eq((await call(base, "POST", `/api/tournaments/${W}/start`, {}, ck.Dan)).status, 200, "the weekly one starts");
+  const wv = (await call(base, "GET", `/api/tournaments/${W}`)).body;
+  check(wv.status === "running" && wv.players.length === 3 && wv.games.length === 6 && wv.repeat === "week",
+    "it runs with its 3 players (Cat, withdrawn before, is not in it)", JSON.stringify(wv.players));
+  const nextOne = (await call(base, "GET", "/api/tournaments")).body.find((x) => x.name === "Weekly round robin" && x.status === "open");
+  check(!!nextOne && nextOne.starts === planned + 7 * 86400000 && nextOne.repeat === "week", "its next edition opens a week after the planned start",
+    JSON.stringify(nextOne));
+  if (nextOne) {
+    const nv = (await call(base, "GET", `/api/tournaments/${nextOne.id}`)).body;
+    eq(nv.players.map((p) => p.name).sort(), ["Ann", "Dan"], "its players joined again, but not Bob (this edition only) nor Cat (withdrawn)");
+    check(nv.previous === W && nv.creator === "Dan", "it names the edition it follows");
+  }
+
   // ---- two instances on one PostgreSQL: one pairs, the other takes over ----
   if (PG) await twoInstances(defer);
 });

@@ -677,10 +677,14 @@ typedef struct core_tour_view {
 } core_tour_view;
 
 /* A new tournament by `account` (want: name, game, options, kind, rated,
- * clock, starts, minutes): CORE_CREATED with its id, or the refusal. */
+ * clock, starts, minutes, repeat): CORE_CREATED with its id, or the
+ * refusal.  A recurring one ("day", "week") opens its next edition when it
+ * starts, its players joined again unless they joined "once". */
 core_status core_tour_create(core *C, const char *account, const store_tour *want,
                              char id[STORE_ID_LEN], char *err, size_t errlen);
-core_status core_tour_join(core *C, const char *account, const char *id, char *err, size_t errlen);
+/* once: in a recurring event, not joined again in the next edition. */
+core_status core_tour_join(core *C, const char *account, const char *id, int once, char *err,
+                           size_t errlen);
 core_status core_tour_withdraw(core *C, const char *account, const char *id, char *err,
                                size_t errlen);
 /* Its creator starts it now (CORE_CONFLICT when it cannot). */

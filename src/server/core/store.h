@@ -130,6 +130,8 @@ typedef struct store_tour {
     int64_t minutes;               /* an arena's length */
     int64_t created;               /* unix ms */
     int players;                   /* read only: players not withdrawn */
+    char repeat[8];                /* a recurring event: "day", "week", or "" (once) */
+    char previous[STORE_ID_LEN];   /* the edition this one follows ("" none): one next edition each */
 } store_tour;
 
 /* A player of a tournament. */
@@ -138,6 +140,7 @@ typedef struct store_tour_player {
     double rating;                 /* the round robin's at its start; else at joining */
     int withdrawn, division, seed;
     int64_t joined;                /* unix ms of the last join (the order joined) */
+    int once;                      /* a recurring event: not joined again in the next edition */
 } store_tour_player;
 
 /* A game of a tournament: its place in the list (seq), its board, and what
@@ -320,7 +323,8 @@ struct store_ops {
      * first; at most `limit`. */
     int (*each_tour)(store *st, int unfinished, int limit, store_tour_fn fn, void *ctx, char *err,
                      size_t errlen);
-    /* How many tournaments `creator` made from `since` (unix ms) on, or -1. */
+    /* How many tournaments `creator` made from `since` (unix ms) on (next
+     * editions of recurring ones not counted), or -1. */
     int (*count_tours)(store *st, const char *creator, int64_t since, char *err, size_t errlen);
     /* A player joins (or joins again, or changes: withdrawn, division, seed). */
     int (*set_tour_player)(store *st, const char *id, const store_tour_player *p, char *err,

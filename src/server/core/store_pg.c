@@ -160,16 +160,19 @@ static const pg_migration migrations[] = {
      "  creator text NOT NULL,"
      "  status integer NOT NULL DEFAULT 0,"        /* 0 open, 1 running, 2 over */
      "  starts bigint NOT NULL, ends bigint NOT NULL DEFAULT 0,"
-     "  minutes bigint NOT NULL, created bigint NOT NULL"
+     "  minutes bigint NOT NULL, created bigint NOT NULL,"
+     "  repeat text NOT NULL DEFAULT '',"          /* '', 'day', 'week' */
+     "  previous text NOT NULL DEFAULT ''"         /* the edition it follows */
      ");"
      "CREATE INDEX tournaments_status ON tournaments (status, starts);"
+     "CREATE UNIQUE INDEX tournaments_previous ON tournaments (previous) WHERE previous <> '';"
      "CREATE INDEX tournaments_creator ON tournaments (lower(creator), created);"
      "CREATE TABLE tournament_players ("
      "  tournament text NOT NULL REFERENCES tournaments (id),"
      "  account text NOT NULL,"
      "  rating double precision NOT NULL, withdrawn integer NOT NULL DEFAULT 0,"
      "  division integer NOT NULL DEFAULT 0, seed integer NOT NULL DEFAULT 0,"
-     "  joined bigint NOT NULL,"
+     "  joined bigint NOT NULL, once integer NOT NULL DEFAULT 0,"
      "  PRIMARY KEY (tournament, account)"
      ");"
      "CREATE TABLE tournament_games ("
@@ -188,7 +191,7 @@ static const pg_migration migrations[] = {
     "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment," \
     " clock_days, creator, status, starts, ends, minutes, created," \
     " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id" \
-    " AND p.withdrawn = 0) FROM tournaments t"
+    " AND p.withdrawn = 0), repeat, previous FROM tournaments t"
 
 static const char *const queries[NQ] = {
     [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
@@ -272,22 +275,23 @@ static const char *const queries[NQ] = {
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1",
     /* Tournaments. */
     [Q_INS_TOUR] = "INSERT INTO tournaments (id, name, game, options, kind, rated, clock_initial,"
-                   " clock_increment, clock_days, creator, status, starts, ends, minutes, created)"
-                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                   " clock_increment, clock_days, creator, status, starts, ends, minutes, created, repeat,"
+                   " previous) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+                   " $15, $16, $17)",
     [Q_SET_TOUR] = "UPDATE tournaments SET status = $3, starts = $4, ends = $5"
                    " WHERE id = $1 AND status = $2",
     [Q_GET_TOUR] = TOUR_COLS " WHERE id = $1",
     [Q_ALL_TOURS] = TOUR_COLS " ORDER BY starts DESC, id COLLATE \"C\" LIMIT $1",
     [Q_OPEN_TOURS] = TOUR_COLS " WHERE status < 2 ORDER BY starts, id COLLATE \"C\" LIMIT $1",
     [Q_COUNT_TOURS] = "SELECT count(*) FROM tournaments WHERE lower(creator) = lower($1)"
-                      " AND created >= $2",
+                      " AND created >= $2 AND previous = ''",
     [Q_SET_TOUR_PLAYER] = "INSERT INTO tournament_players (tournament, account, rating, withdrawn,"
-                          " division, seed, joined) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                          " division, seed, joined, once) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
                           " ON CONFLICT (tournament, account) DO UPDATE SET"
                           " rating = excluded.rating, withdrawn = excluded.withdrawn,"
                           " division = excluded.division, seed = excluded.seed,"
-                          " joined = excluded.joined",
-    [Q_TOUR_PLAYERS] = "SELECT account, rating, withdrawn, division, seed, joined"
+                          " joined = excluded.joined, once = excluded.once",
+    [Q_TOUR_PLAYERS] = "SELECT account, rating, withdrawn, division, seed, joined, once"
                        " FROM tournament_players WHERE tournament = $1"
                        " ORDER BY joined, account COLLATE \"C\"",
     /* A place taken already changes nothing (a pairing made twice). */

@@ -34,9 +34,10 @@ static int rows(pg_store *st, int q, PGresult **r, const char *what, char *err, 
 int pg_create_tour(store *base, const store_tour *t, char *err, size_t errlen)
 {
     return pg_write1((pg_store *)base, Q_INS_TOUR, 1, "insert tournament", err, errlen,
-                     "tttttiiiitiiiii", t->id, t->name, t->game, t->options, t->kind,
+                     "tttttiiiitiiiiitt", t->id, t->name, t->game, t->options, t->kind,
                      (int64_t)t->rated, t->initial, t->increment, t->days, t->creator,
-                     (int64_t)t->status, t->starts, t->ends, t->minutes, t->created);
+                     (int64_t)t->status, t->starts, t->ends, t->minutes, t->created, t->repeat,
+                     t->previous);
 }
 
 int pg_set_tour(store *base, const char *id, int from, int to, int64_t starts, int64_t ends,
@@ -68,6 +69,9 @@ static int tour_row(const PGresult *r, int i, store_tour *t)
     t->minutes = pg_col_i64(r, i, 13);
     t->created = pg_col_i64(r, i, 14);
     t->players = pg_col_int(r, i, 15);
+    if (pg_col_text(r, i, 16, t->repeat, sizeof t->repeat) != 0 ||
+        pg_col_text(r, i, 17, t->previous, sizeof t->previous) != 0)
+        return -1;
     return 0;
 }
 
@@ -117,8 +121,8 @@ int pg_set_tour_player(store *base, const char *id, const store_tour_player *p, 
                        size_t errlen)
 {
     return pg_write1((pg_store *)base, Q_SET_TOUR_PLAYER, 1, "tournament player", err, errlen,
-                     "ttdiiii", id, p->name, p->rating, (int64_t)p->withdrawn,
-                     (int64_t)p->division, (int64_t)p->seed, p->joined);
+                     "ttdiiiii", id, p->name, p->rating, (int64_t)p->withdrawn,
+                     (int64_t)p->division, (int64_t)p->seed, p->joined, (int64_t)p->once);
 }
 
 int pg_each_tour_player(store *base, const char *id, store_tour_player_fn fn, void *ctx,
@@ -140,6 +144,7 @@ int pg_each_tour_player(store *base, const char *id, store_tour_player_fn fn, vo
         p.division = pg_col_int(r, i, 3);
         p.seed = pg_col_int(r, i, 4);
         p.joined = pg_col_i64(r, i, 5);
+        p.once = pg_col_int(r, i, 6);
         stop = fn(ctx, &p);
     }
     PQclear(r);

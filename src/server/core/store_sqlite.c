@@ -128,16 +128,19 @@ static const char *const migrations[] = {
     "  creator TEXT NOT NULL COLLATE NOCASE,"
     "  status INTEGER NOT NULL DEFAULT 0,"        /* 0 open, 1 running, 2 over */
     "  starts INTEGER NOT NULL, ends INTEGER NOT NULL DEFAULT 0,"
-    "  minutes INTEGER NOT NULL, created INTEGER NOT NULL"
+    "  minutes INTEGER NOT NULL, created INTEGER NOT NULL,"
+    "  repeat TEXT NOT NULL DEFAULT '',"          /* '', 'day', 'week' */
+    "  previous TEXT NOT NULL DEFAULT ''"         /* the edition it follows */
     ");"
     "CREATE INDEX tournaments_status ON tournaments(status, starts);"
+    "CREATE UNIQUE INDEX tournaments_previous ON tournaments(previous) WHERE previous <> '';"
     "CREATE INDEX tournaments_creator ON tournaments(creator, created);"
     "CREATE TABLE tournament_players ("
     "  tournament TEXT NOT NULL REFERENCES tournaments(id),"
     "  account TEXT NOT NULL COLLATE NOCASE,"
     "  rating REAL NOT NULL, withdrawn INTEGER NOT NULL DEFAULT 0,"
     "  division INTEGER NOT NULL DEFAULT 0, seed INTEGER NOT NULL DEFAULT 0,"
-    "  joined INTEGER NOT NULL,"
+    "  joined INTEGER NOT NULL, once INTEGER NOT NULL DEFAULT 0,"
     "  PRIMARY KEY (tournament, account)"
     ");"
     "CREATE TABLE tournament_games ("
@@ -225,31 +228,33 @@ static const char *const queries[NQ] = {
                         " ORDER BY created DESC, rowid DESC LIMIT ?2",
     /* Tournaments. */
     [Q_INS_TOUR] = "INSERT INTO tournaments (id, name, game, options, kind, rated, clock_initial,"
-                   " clock_increment, clock_days, creator, status, starts, ends, minutes, created)"
-                   " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                   " clock_increment, clock_days, creator, status, starts, ends, minutes, created, repeat,"
+                   " previous) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+                   " ?15, ?16, ?17)",
     [Q_SET_TOUR] = "UPDATE tournaments SET status = ?3, starts = ?4, ends = ?5"
                    " WHERE id = ?1 AND status = ?2",
     [Q_GET_TOUR] = "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment,"
                    " clock_days, creator, status, starts, ends, minutes, created,"
                    " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id"
-                   " AND p.withdrawn = 0) FROM tournaments t WHERE id = ?1",
+                   " AND p.withdrawn = 0), repeat, previous FROM tournaments t WHERE id = ?1",
     [Q_ALL_TOURS] = "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment,"
                     " clock_days, creator, status, starts, ends, minutes, created,"
                     " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id"
-                    " AND p.withdrawn = 0) FROM tournaments t ORDER BY starts DESC, id LIMIT ?1",
+                    " AND p.withdrawn = 0), repeat, previous FROM tournaments t ORDER BY starts DESC, id LIMIT ?1",
     [Q_OPEN_TOURS] = "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment,"
                      " clock_days, creator, status, starts, ends, minutes, created,"
                      " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id"
-                     " AND p.withdrawn = 0) FROM tournaments t WHERE status < 2"
+                     " AND p.withdrawn = 0), repeat, previous FROM tournaments t WHERE status < 2"
                      " ORDER BY starts, id LIMIT ?1",
-    [Q_COUNT_TOURS] = "SELECT count(*) FROM tournaments WHERE creator = ?1 AND created >= ?2",
+    [Q_COUNT_TOURS] = "SELECT count(*) FROM tournaments WHERE creator = ?1 AND created >= ?2"
+                      " AND previous = ''",
     [Q_SET_TOUR_PLAYER] = "INSERT INTO tournament_players (tournament, account, rating, withdrawn,"
-                          " division, seed, joined) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                          " division, seed, joined, once) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
                           " ON CONFLICT (tournament, account) DO UPDATE SET"
                           " rating = excluded.rating, withdrawn = excluded.withdrawn,"
                           " division = excluded.division, seed = excluded.seed,"
-                          " joined = excluded.joined",
-    [Q_TOUR_PLAYERS] = "SELECT account, rating, withdrawn, division, seed, joined"
+                          " joined = excluded.joined, once = excluded.once",
+    [Q_TOUR_PLAYERS] = "SELECT account, rating, withdrawn, division, seed, joined, once"
                        " FROM tournament_players WHERE tournament = ?1 ORDER BY joined, account",
     [Q_INS_TOUR_GAME] = "INSERT INTO tournament_games (tournament, seq, game, white, black,"
                         " division) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -1161,9 +1166,10 @@ static int sq_create_tour(store *base, const store_tour *t, char *err, size_t er
 {
     sq_store *st = (sq_store *)base;
     return write1(st,
-                  bind(st, Q_INS_TOUR, "tttttiiiitiiiii", t->id, t->name, t->game, t->options,
+                  bind(st, Q_INS_TOUR, "tttttiiiitiiiiitt", t->id, t->name, t->game, t->options,
                        t->kind, (int64_t)t->rated, t->initial, t->increment, t->days, t->creator,
-                       (int64_t)t->status, t->starts, t->ends, t->minutes, t->created),
+                       (int64_t)t->status, t->starts, t->ends, t->minutes, t->created, t->repeat,
+                       t->previous),
                   1, "insert tournament", err, errlen);
 }
 
@@ -1197,6 +1203,9 @@ static int tour_row(sqlite3_stmt *s, store_tour *t)
     t->minutes = sqlite3_column_int64(s, 13);
     t->created = sqlite3_column_int64(s, 14);
     t->players = sqlite3_column_int(s, 15);
+    if (col_text(s, 16, t->repeat, sizeof t->repeat) != 0 ||
+        col_text(s, 17, t->previous, sizeof t->previous) != 0)
+        return -1;
     return 0;
 }
 
@@ -1248,8 +1257,9 @@ static int sq_set_tour_player(store *base, const char *id, const store_tour_play
 {
     sq_store *st = (sq_store *)base;
     return write1(st,
-                  bind(st, Q_SET_TOUR_PLAYER, "ttdiiii", id, p->name, p->rating,
-                       (int64_t)p->withdrawn, (int64_t)p->division, (int64_t)p->seed, p->joined),
+                  bind(st, Q_SET_TOUR_PLAYER, "ttdiiiii", id, p->name, p->rating,
+                       (int64_t)p->withdrawn, (int64_t)p->division, (int64_t)p->seed, p->joined,
+                       (int64_t)p->once),
                   1, "tournament player", err, errlen);
 }
 
@@ -1269,6 +1279,7 @@ static int sq_each_tour_player(store *base, const char *id, store_tour_player_fn
         p.division = sqlite3_column_int(s, 3);
         p.seed = sqlite3_column_int(s, 4);
         p.joined = sqlite3_column_int64(s, 5);
+        p.once = sqlite3_column_int(s, 6);
         stop = fn(ctx, &p);
     }
     done1(s);

@@ -493,11 +493,53 @@ static int arena_pair(core *C, tour_state *s, int64_t now)
     return made;
 }
 
+/* A recurring event that starts opens its next edition (in the same
+ * batch): the same tournament a period after the start planned (later
+ * than now), its players joined again but those who joined "once" or
+ * withdrew.  The store takes one next edition of each (`previous` is
+ * unique), so it is never made twice. */
+static int next_edition(core *C, const tour_state *s, int64_t planned, int64_t now)
+{
+    if (!s->t.repeat[0])
+        return 0;
+    int64_t period = strcmp(s->t.repeat, "week") == 0 ? 7 * 86400000LL : 86400000LL;
+    tour_write w;
+    memset(&w, 0, sizeof w);
+    w.kind = 0;
+    w.t = s->t;
+    core_random_b64(w.t.id, 9);
+    snprintf(w.t.previous, sizeof w.t.previous, "%s", s->t.id);
+    w.t.status = STORE_TOUR_OPEN;
+    w.t.starts = planned + period;
+    while (w.t.starts <= now)
+        w.t.starts += period;
+    w.t.ends = 0;
+    w.t.created = core_unix_ms();
+    w.t.players = 0;
+    if (wq_call(C, tour_apply, NULL, &w, sizeof w) != 0)
+        return -1;
+    for (int i = 0; i < s->n; i++) {
+        if (s->sp[i].withdrawn || s->sp[i].once)
+            continue;
+        store_tour_player p;
+        memset(&p, 0, sizeof p);
+        snprintf(p.name, sizeof p.name, "%s", s->sp[i].name);
+        p.rating = s->sp[i].rating;
+        p.joined = s->sp[i].joined;
+        if (write_player(C, w.t.id, &p) != 0)
+            return -1;
+    }
+    core_log(C, "tournament %s: its next edition is %s", s->t.id, w.t.id);
+    return 0;
+}
+
 /* Start tournament s now: a round robin's divisions and every game at
  * once; an arena's end and first pairings.  0, or -1 (nothing was done
  * that the batch's failure would not undo). */
 static int tour_begin(core *C, tour_state *s, int64_t now)
 {
+    if (next_edition(C, s, s->t.starts, now) != 0)
+        return -1;
     if (!is_arena(&s->t)) {
         /* The players in, with their ratings in this game now. */
         int n = 0;
@@ -676,6 +718,10 @@ core_status core_tour_create(core *C, const char *account, const store_tour *wan
         snprintf(err, errlen, "an arena needs a real-time clock");
         return CORE_BAD;
     }
+    if (want->repeat[0] && strcmp(want->repeat, "day") != 0 && strcmp(want->repeat, "week") != 0) {
+        snprintf(err, errlen, "repeat is \"day\" or \"week\"");
+        return CORE_BAD;
+    }
     if (arena && (want->minutes < 1 || want->minutes > CORE_TOUR_MINUTES_MAX)) {
         snprintf(err, errlen, "an arena lasts 1 to %d minutes", CORE_TOUR_MINUTES_MAX);
         return CORE_BAD;
@@ -709,6 +755,7 @@ core_status core_tour_create(core *C, const char *account, const store_tour *wan
         w.t.minutes = 0;
     w.t.created = wall;
     w.t.players = 0;
+    w.t.previous[0] = 0;
     if (wq_call(C, tour_apply, NULL, &w, sizeof w) != 0) {
         snprintf(err, errlen, "the tournament could not be stored");
         return CORE_UNAVAILABLE;
@@ -739,7 +786,8 @@ static core_status request_state(core *C, const char *account, const char *id, t
     return CORE_OK;
 }
 
-core_status core_tour_join(core *C, const char *account, const char *id, char *err, size_t errlen)
+core_status core_tour_join(core *C, const char *account, const char *id, int once, char *err,
+                           size_t errlen)
 {
     tour_state s;
     core_status st = request_state(C, account, id, &s, err, errlen);
@@ -754,7 +802,8 @@ core_status core_tour_join(core *C, const char *account, const char *id, char *e
         snprintf(err, errlen, "a round robin that has started takes no new players");
         st = CORE_CONFLICT;
     } else if (k >= 0 && !s.sp[k].withdrawn && !(arena && !s.p[k].active &&
-                                                  s.t.status == STORE_TOUR_RUNNING)) {
+                                                  s.t.status == STORE_TOUR_RUNNING) &&
+               s.sp[k].once == once) {
         st = CORE_OK;   /* in already */
     } else if (k < 0 && s.n >= CORE_TOUR_PLAYERS_MAX) {
         snprintf(err, errlen, "the tournament is full (%d players)", CORE_TOUR_PLAYERS_MAX);
@@ -767,6 +816,7 @@ core_status core_tour_join(core *C, const char *account, const char *id, char *e
         else
             snprintf(p.name, sizeof p.name, "%s", account);
         p.withdrawn = 0;
+        p.once = once;
         p.rating = rating_now(C, p.name, s.t.game);
         p.seed = arena ? s.ng : 0;   /* an arena: a pause before this ends (state_read) */
         p.joined = k >= 0 ? s.sp[k].joined : core_game_ms(C);
