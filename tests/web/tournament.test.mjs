@@ -49,15 +49,23 @@ export async function run(env) {
   await pa.goto(url + "/tournaments");
   await pa.waitForSelector("#tour-form");
   tally.check("tournaments: the list's three sections", (await pa.isVisible("#tours-running")) && (await pa.isVisible("#tours-open")) && (await pa.isVisible("#tours-over")));
+  await shot(pa, "tournaments-form-1280");
+  await pa.setViewportSize({ width: 390, height: 844 });
+  await pa.locator("#tour-form").scrollIntoViewIfNeeded();
+  await shot(pa, "tournaments-form-390");
+  await pa.setViewportSize({ width: 1280, height: 860 });
   await pa.fill("#tour-name", "Friday arena");
   await pa.selectOption("#tour-game", "epaminondas");
   await pa.selectOption("#tour-kind", "arena");
   await pa.fill("#tour-start", "30");
   await pa.fill("#tour-minutes", "20");
   await pa.uncheck("#tour-rated");
+  await pa.selectOption("#tour-repeat", "week");
   await Promise.all([pa.waitForURL(/\/tournaments\/[^/]+$/), pa.click("#tour-make")]);
   const T = decodeURIComponent(/\/tournaments\/([^/?]+)/.exec(pa.url())[1]);
   await pa.waitForSelector("#tour-join");
+  tally.check("a weekly event: it says so, and offers to join this edition only",
+    /every week/.test(await pa.textContent("#tour-what")) && (await pa.isVisible("#tour-join-once")));
   tally.check("tournament page: its name, the rules in words, a countdown",
     (await pa.textContent("#tour-title")) === "Friday arena" && /on fire|4/.test(await pa.textContent("#tour-rules")) &&
     /starts in/.test(await pa.textContent("#tour-countdown")), await pa.textContent("#tour-countdown"));
@@ -116,6 +124,12 @@ export async function run(env) {
   await pg.setViewportSize({ width: 1280, height: 860 });
   // The two are free again: paired again (nobody else is free).
   tally.check("a new pairing once both are free", await until(async () => (await tourOf(pg, T)).games.length === 2));
+  // The weekly event's next edition is open, both players in it.
+  await pg.goto(`${url}/tournaments`);
+  await pg.waitForSelector("#tours-open .tour-row");
+  tally.check("the list shows its next edition among the upcoming", await until(async () =>
+    (await pg.locator("#tours-open .tour-row", { hasText: "Friday arena" }).count()) === 1));
+  await shot(pg, "tournaments-list-next-1280");
   // back on the tournament page, a link to one's game
   await pb.goto(`${url}/tournaments/${T}`);
   await pb.waitForSelector("#tour-my-game");

@@ -21,13 +21,14 @@ type Status = "open" | "running" | "over";
 
 export interface TourSummary {
   id: string; name: string; game: string; kind: "roundrobin" | "arena"; status: Status;
-  players: number; starts: number; ends: number | null; rated: boolean; clock: TourClock; minutes?: number;
+  players: number; starts: number; ends: number | null; rated: boolean; clock: TourClock; minutes?: number; repeat?: string | null;
 }
 export interface TourPlayer { name: string; rating: number; score: number; tiebreak: number; division: number; withdrawn: boolean; rank: number }
 export interface TourGame { id: string; white: string; black: string; division: number; winner: string | null; end: string | null }
 export interface Tour {
   id: string; name: string; game: string; options: string; kind: "roundrobin" | "arena"; rated: boolean; clock: TourClock;
   creator: string; status: Status; starts: number; ends: number | null; minutes?: number; now: number;
+  repeat?: string | null; previous?: string | null;
   players: TourPlayer[]; games: TourGame[];
 }
 
@@ -69,6 +70,7 @@ export function countdown(x: { status: Status; starts: number; ends: number | nu
 }
 
 const kindText = (k: string) => (k === "arena" ? t("tour.kindArena") : t("tour.kindRoundRobin"));
+const repeatText = (r: string | null | undefined) => (r === "day" ? ` · ${t("tour.everyDay")}` : r === "week" ? ` · ${t("tour.everyWeek")}` : "");
 const score = (n: number) => (Number.isInteger(n) ? String(n) : n % 1 === 0.5 ? `${Math.floor(n) || ""}½` : num(n));
 
 // ---- the list ----
@@ -101,7 +103,7 @@ function buildList(app: HTMLElement, meta: Meta | null, me: Me | null, list: Tou
       counters.push({ el: cd, x });
       ul.appendChild(h("li", { class: "tour-row", "data-tour": x.id },
         h("a", { href: `/tournaments/${encodeURIComponent(x.id)}`, class: "tour-name" }, x.name),
-        h("span", { class: "tour-what muted" }, `${title(meta, x.game)} · ${kindText(x.kind)} · ${clockLabel(x.clock)}${x.rated ? ` · ${t("lobby.rated")}` : ""}`),
+        h("span", { class: "tour-what muted" }, `${title(meta, x.game)} · ${kindText(x.kind)} · ${clockLabel(x.clock)}${x.rated ? ` · ${t("lobby.rated")}` : ""}${repeatText(x.repeat)}`),
         h("span", { class: "tour-players" }, tn("tour.players", x.players)), cd));
     }
     if (!mine.length) ul.appendChild(h("li", { class: "muted" }, t("tour.none")));
@@ -126,6 +128,8 @@ function makeForm(meta: Meta): HTMLElement {
   const startIn = h("input", { id: "tour-start", type: "number", min: 0, max: 10080, value: 10 });
   const minutes = h("input", { id: "tour-minutes", type: "number", min: 1, max: 720, value: 30 });
   const rated = h("input", { id: "tour-rated", type: "checkbox", checked: true });
+  const repeatSel = h("select", { id: "tour-repeat" }, h("option", { value: "" }, t("tour.repeatNo")),
+    h("option", { value: "day" }, t("tour.everyDay")), h("option", { value: "week" }, t("tour.everyWeek")));
   const error = h("p", { class: "error", role: "alert", id: "tour-error" });
   const btn = h("button", { type: "submit", class: "primary", id: "tour-make" }, t("tour.make"));
   const minutesField = h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("tour.minutes")), minutes);
@@ -147,6 +151,7 @@ function makeForm(meta: Meta): HTMLElement {
     h("div", { class: "row" },
       h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("tour.startsInMinutes")), startIn),
       minutesField,
+      h("label", { class: "form-field inline" }, h("span", { class: "form-label" }, t("tour.repeat")), repeatSel),
       h("label", { class: "form-field inline check" }, rated, h("span", {}, t("lobby.rated")))),
     h("div", { class: "row" }, btn), error);
   form.addEventListener("submit", async (ev) => {
@@ -159,6 +164,7 @@ function makeForm(meta: Meta): HTMLElement {
       clock: preset.clock, starts: Date.now() + Math.max(0, Number(startIn.value) || 0) * 60000,
     };
     if (kindSel.value === "arena") body.minutes = Math.max(1, Number(minutes.value) || 30);
+    if (repeatSel.value) body.repeat = repeatSel.value;
     try {
       const r = await call<{ id: string }>("POST", "/api/tournaments", body);
       location.assign(`/tournaments/${encodeURIComponent(r.id)}`);
@@ -209,12 +215,12 @@ function buildTour(app: HTMLElement, id: string, meta: Meta | null, me: Me | nul
   let cur: Tour | null = null;
   let offset = 0;   // the server's time minus this browser's
   let busy = false;
-  const act = async (verb: "join" | "withdraw" | "start") => {
+  const act = async (verb: "join" | "withdraw" | "start", body: unknown = {}) => {
     if (busy) return;
     busy = true;
     error.textContent = "";
     try {
-      await call("POST", `/api/tournaments/${encodeURIComponent(id)}/${verb}`, {});
+      await call("POST", `/api/tournaments/${encodeURIComponent(id)}/${verb}`, body);
       const x = await call<Tour>("GET", `/api/tournaments/${encodeURIComponent(id)}`);
       draw(x);
     } catch (e) {
@@ -233,7 +239,7 @@ function buildTour(app: HTMLElement, id: string, meta: Meta | null, me: Me | nul
     offset = x.now - Date.now();
     document.title = `${x.name} · ${t("tour.listTitle")}`;
     head.textContent = x.name;
-    what.textContent = `${title(meta, x.game)} · ${kindText(x.kind)} · ${clockLabel(x.clock)}${x.rated ? ` · ${t("lobby.rated")}` : ` · ${t("lobby.casual")}`} · ${t("tour.by", { name: x.creator })}`;
+    what.textContent = `${title(meta, x.game)} · ${kindText(x.kind)} · ${clockLabel(x.clock)}${x.rated ? ` · ${t("lobby.rated")}` : ` · ${t("lobby.casual")}`}${repeatText(x.repeat)} · ${t("tour.by", { name: x.creator })}`;
     app.dataset.status = x.status;
     rules.textContent = rulesText(x);
     cd.textContent = countdown(x, x.now);
@@ -244,7 +250,14 @@ function buildTour(app: HTMLElement, id: string, meta: Meta | null, me: Me | nul
     if (!me) {
       if (x.status !== "over") actions.appendChild(h("a", { href: `/signin?next=${encodeURIComponent(location.pathname)}` }, t("tour.signInToJoin")));
     } else {
-      if (joinable && (!mine || mine.withdrawn)) actions.appendChild(button("join", t("tour.join"), true));
+      if (joinable && (!mine || mine.withdrawn)) {
+        actions.appendChild(button("join", t("tour.join"), true));
+        if (x.repeat) {
+          const once = h("button", { type: "button", id: "tour-join-once" }, t("tour.joinOnce"));
+          once.addEventListener("click", () => void act("join", { once: true }));
+          actions.appendChild(once);
+        }
+      }
       if (mine && !mine.withdrawn && x.status !== "over") actions.appendChild(button("withdraw", t("tour.withdraw")));
       if (x.status === "open" && me.name.toLowerCase() === x.creator.toLowerCase()) actions.appendChild(button("start", t("tour.startNow")));
       const myGame = x.games.find((g) => g.winner === null && (g.white === me.name || g.black === me.name));
