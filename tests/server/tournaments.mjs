@@ -313,6 +313,12 @@ await main(async (defer) => {
     check(nv.previous === W && nv.creator === "Dan", "it names the edition it follows");
   }
 
+  // ---- the limit: 5 tournaments an account a day (next editions not counted) ----
+  const codes = [];
+  for (let i = 0; i < 5; i++)
+    codes.push((await call(base, "POST", "/api/tournaments", { ...weekly, name: `Dan's ${i}`, repeat: undefined }, ck.Dan)).status);
+  eq(codes, [201, 201, 201, 201, 429], "Dan made the weekly one (its next edition not counted): 4 more, then 429");
+
   // ---- two instances on one PostgreSQL: one pairs, the other takes over ----
   if (PG) await twoInstances(defer);
 });
