@@ -1017,6 +1017,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         return;
     if (seek_routes(S, who, path, method, body, blen, r))
         return;
+    if (tours_route(S, who, path, method, body, blen, r))
+        return;
     if (page_routes(S, who, path, method, r))
         return;
     if (strncmp(path, "/api/players/", 13) == 0) {

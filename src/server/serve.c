@@ -213,6 +213,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     core_tick(S->C);
     shared_drain(S->C);
     shared_tick(S->C);
+    tours_tick(S);
     if (core_pending(S->C))
         srv_flush(S);
     int64_t now = core_unix_ms();

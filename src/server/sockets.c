@@ -106,6 +106,8 @@ static void ws_send_text(conn *c, const char *text)
     ws_send_n(c, text, strlen(text));
 }
 
+void ws_send_public(conn *c, const char *text) { ws_send_n(c, text, strlen(text)); }
+
 /* The game as this socket's viewer sees it.  A catch-up request
  * ({"since": N}, again = 1) gets one copy of each version of the game
  * however often it asks; otherwise a socket that has this version queued
@@ -581,6 +583,16 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
         srv_log(S, "WS lobby open");
         return;
     }
+    if (n > 0 && strncmp(uri, "/api/tournaments/", 17) == 0) {
+        if (!http_host_allowed(S, wsi)) {
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            c->close_after = 1;
+            return;
+        }
+        c->idle_jitter_ms = (int)randombytes_uniform((uint32_t)(S->live_idle_ms / 4 + 1));
+        tours_ws_open(S, c, uri, account);
+        return;
+    }
     if (ulen < 11 + CORE_ID_CHARS + 5 || strncmp(uri, "/api/games/", 11) != 0 ||
         strcmp(uri + 11 + CORE_ID_CHARS, "/live") != 0) {
         err = "no such socket";
@@ -662,6 +674,13 @@ void ws_closed(srv *S, conn *c)
         return;
     }
     acct_socket_closed(S, c);
+    if (c->tour[0]) {
+        tours_ws_closed(S, c);
+        q_free(&c->q);
+        free(c->rx);
+        c->rx = NULL;
+        return;
+    }
     if (c->lobby) {
         if (c->prev)
             c->prev->next = c->next;
@@ -797,6 +816,8 @@ void http_idle_sweep(srv *S, int64_t now_ms)
     for (conn *c = S->lobby; c; c = c->next)
         idle_check(c, now_ms, ping_after, close_after);
     for (conn *c = S->bots; c; c = c->next)
+        idle_check(c, now_ms, ping_after, close_after);
+    for (conn *c = S->tours; c; c = c->next)
         idle_check(c, now_ms, ping_after, close_after);
     for (int h = 0; h < CORE_HASH_SIZE; h++)
         for (game *g = S->C->games[h]; g; g = g->hnext) {

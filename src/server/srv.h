@@ -153,6 +153,12 @@ struct conn {
     int ntold_seeks;
     char (*told_games)[STORE_ID_LEN];
     int ntold_games;
+    /* A tournament's live socket (tournaments_api.c): its id ("" none), the
+     * hash of the JSON it has, the games it knows of, looked at this pass. */
+    char tour[STORE_ID_LEN];
+    unsigned long tour_hash;
+    int tour_seen;
+    int tour_done;
 };
 
 /* Connections counted per address: the libwebsockets connection (wsi) and
@@ -187,6 +193,8 @@ struct srv {
     int flush_scheduled;
     conn *await_head;    /* answers waiting for the commit */
     conn *lobby;         /* lobby sockets */
+    conn *tours;         /* tournaments' live sockets (tournaments_api.c) */
+    int64_t tours_looked;   /* unix ms they were last read again */
     struct { char name[STORE_NAME_LEN]; int n; } acct_socks[SRV_ACCOUNT_SLOTS];   /* sockets per account */
     int lobby_held;      /* lobby messages wait for a commit */
     gview *bcast_head;   /* games to broadcast after the commit */
@@ -403,5 +411,17 @@ void bots_lobby_changed(srv *S);
 void bots_game(srv *S, const char *account, const char *game_id, int finished);
 void bots_declined(srv *S, const char *maker, const char *seek_id, const char *by,
                    const char *reason);
+/* Queue a text on one socket (sent at once). */
+void ws_send_public(conn *c, const char *text);
+
+/* ---- tournaments_api.c: the tournaments' requests and live sockets ---- */
+/* 1 when path is a tournament's request (answered in r), else 0. */
+int tours_route(srv *S, const asker *who, const char *path, int method, const char *body,
+                size_t blen, reply *r);
+/* A socket on /api/tournaments/T/live (uri), for `account` ("" none). */
+void tours_ws_open(srv *S, conn *c, const char *uri, const char *account);
+void tours_ws_closed(srv *S, conn *c);
+/* On the loop: the core's tournaments' tick, then what their sockets see. */
+void tours_tick(srv *S);
 
 #endif

@@ -539,6 +539,188 @@ static void mail_checks(store *st, const char *b)
           what, err);
 }
 
+/* ---- tournaments (SPEC "Tournaments") ---- */
+
+typedef struct tours_seen {
+    int n;
+    char line[8][160];
+} tours_seen;
+
+static int on_tour(void *ctx, const store_tour *t)
+{
+    tours_seen *l = ctx;
+    if (l->n < 8)
+        snprintf(l->line[l->n++], sizeof l->line[0], "%s %s %s %s %d %d %lld %lld %d", t->id,
+                 t->name, t->kind, t->creator, t->status, t->rated, (long long)t->starts,
+                 (long long)t->ends, t->players);
+    return 0;
+}
+
+static int on_tour_player(void *ctx, const store_tour_player *p)
+{
+    tours_seen *l = ctx;
+    if (l->n < 8)
+        snprintf(l->line[l->n++], sizeof l->line[0], "%s %.0f %d %d %d%s", p->name, p->rating,
+                 p->withdrawn, p->division, p->seed, p->once ? " once" : "");
+    return 0;
+}
+
+static int on_tour_game(void *ctx, const store_tour_game *g)
+{
+    tours_seen *l = ctx;
+    if (l->n < 8)
+        snprintf(l->line[l->n++], sizeof l->line[0], "%d %s %s %s %d %s %s %d", g->seq, g->game,
+                 g->white, g->black, g->division, g->winner[0] ? g->winner : "-",
+                 g->end[0] ? g->end : "-", g->plies);
+    return 0;
+}
+
+static void tournaments(store *st, const char *b)
+{
+    const store_ops *o = st->ops;
+    char err[256], what[160];
+    store_tour t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.id, sizeof t.id, "TOUR00000001");
+    snprintf(t.name, sizeof t.name, "Spring cup");
+    snprintf(t.game, sizeof t.game, "urbino");
+    snprintf(t.kind, sizeof t.kind, "roundrobin");
+    snprintf(t.creator, sizeof t.creator, "Alice_1");
+    t.rated = 1;
+    t.days = 3;
+    t.starts = 5000;
+    t.created = 1000;
+    store_tour a = t;
+    snprintf(a.id, sizeof a.id, "TOUR00000002");
+    snprintf(a.name, sizeof a.name, "Evening arena");
+    snprintf(a.kind, sizeof a.kind, "arena");
+    a.days = 0;
+    a.initial = 180;
+    a.increment = 2;
+    a.minutes = 30;
+    a.starts = 9000;
+    a.created = 2000;
+    snprintf(what, sizeof what, "%s: tournaments are stored and read back whole", b);
+    store_tour out;
+    check(o->create_tour(st, &t, err, sizeof err) == 0 && o->create_tour(st, &a, err, sizeof err) == 0 &&
+              flush_ok(st) && o->get_tour(st, "TOUR00000002", &out, err, sizeof err) == 1 &&
+              strcmp(out.name, "Evening arena") == 0 && strcmp(out.kind, "arena") == 0 &&
+              strcmp(out.game, "urbino") == 0 && out.initial == 180 && out.increment == 2 &&
+              out.minutes == 30 && out.starts == 9000 && out.status == STORE_TOUR_OPEN &&
+              out.rated == 1 && out.players == 0 && strcmp(out.creator, "Alice_1") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: an unknown tournament is 0", b);
+    check(o->get_tour(st, "TOUR00000009", &out, err, sizeof err) == 0, what, err);
+    snprintf(what, sizeof what, "%s: a second tournament with the same id is refused", b);
+    check(o->create_tour(st, &t, err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    snprintf(what, sizeof what, "%s: tournaments made by an account since a time are counted", b);
+    check(o->count_tours(st, "alice_1", 1500, err, sizeof err) == 1 &&
+              o->count_tours(st, "Alice_1", 0, err, sizeof err) == 2 &&
+              o->count_tours(st, "Bob_2", 0, err, sizeof err) == 0,
+          what, err);
+
+    /* A recurring event's next edition: it names the one it follows, once. */
+    store_tour nx = t;
+    snprintf(nx.id, sizeof nx.id, "TOUR00000003");
+    snprintf(nx.repeat, sizeof nx.repeat, "day");
+    snprintf(nx.previous, sizeof nx.previous, "TOUR00000001");
+    nx.created = 3000;
+    store_tour twice2 = nx;
+    snprintf(twice2.id, sizeof twice2.id, "TOUR00000004");
+    snprintf(what, sizeof what, "%s: a next edition reads back with its repeat and the one it follows", b);
+    check(o->create_tour(st, &nx, err, sizeof err) == 0 && flush_ok(st) &&
+              o->get_tour(st, "TOUR00000003", &out, err, sizeof err) == 1 &&
+              strcmp(out.repeat, "day") == 0 && strcmp(out.previous, "TOUR00000001") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: a second next edition of the same one is refused", b);
+    check(o->create_tour(st, &twice2, err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    snprintf(what, sizeof what, "%s: next editions do not count as made by their creator", b);
+    check(o->count_tours(st, "Alice_1", 0, err, sizeof err) == 2, what, err);
+
+    /* Players: joined, listed in the order joined, changed in place. */
+    store_tour_player p1 = {"Bob_2", 1600, 0, 0, 0, 100, 1};
+    store_tour_player p2 = {"Alice_1", 1500, 0, 0, 0, 200, 0};
+    tours_seen l = {0};
+    snprintf(what, sizeof what, "%s: players join and are listed in the order they joined", b);
+    check(o->set_tour_player(st, "TOUR00000001", &p2, err, sizeof err) == 0 &&
+              o->set_tour_player(st, "TOUR00000001", &p1, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_tour_player(st, "TOUR00000001", on_tour_player, &l, err, sizeof err) == 0 &&
+              l.n == 2 && strcmp(l.line[0], "Bob_2 1600 0 0 0 once") == 0 &&
+              strcmp(l.line[1], "Alice_1 1500 0 0 0") == 0,
+          what, l.n ? l.line[0] : err);
+    p2.withdrawn = 1;
+    p2.division = 1;
+    p2.seed = 2;
+    l.n = 0;
+    snprintf(what, sizeof what, "%s: a player joining again changes its line, never doubles it", b);
+    check(o->set_tour_player(st, "TOUR00000001", &p2, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_tour_player(st, "TOUR00000001", on_tour_player, &l, err, sizeof err) == 0 &&
+              l.n == 2 && strcmp(l.line[1], "Alice_1 1500 1 1 2") == 0 &&
+              o->get_tour(st, "TOUR00000001", &out, err, sizeof err) == 1 && out.players == 1,
+          what, l.n > 1 ? l.line[1] : err);
+
+    /* Status: moves once from the status named. */
+    snprintf(what, sizeof what, "%s: a tournament starts once; a second start is a conflict", b);
+    check(o->set_tour(st, "TOUR00000002", STORE_TOUR_OPEN, STORE_TOUR_RUNNING, 9500, 9500 + 1800000,
+                      err, sizeof err) == 0 &&
+              o->set_tour(st, "TOUR00000002", STORE_TOUR_OPEN, STORE_TOUR_RUNNING, 9600, 9600, err,
+                          sizeof err) == STORE_CONFLICT &&
+              flush_ok(st) && o->get_tour(st, "TOUR00000002", &out, err, sizeof err) == 1 &&
+              out.status == STORE_TOUR_RUNNING && out.starts == 9500 && out.ends == 1809500,
+          what, err);
+    l.n = 0;
+    snprintf(what, sizeof what, "%s: the unfinished tournaments by start, all by start newest first", b);
+    int ok = o->each_tour(st, 1, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 3 &&
+             strncmp(l.line[0], "TOUR00000001 Spring cup roundrobin Alice_1 0 1 5000 0 1", 60) == 0 &&
+             strncmp(l.line[1], "TOUR00000003", 12) == 0 && strncmp(l.line[2], "TOUR00000002", 12) == 0;
+    l.n = 0;
+    ok = ok && o->set_tour(st, "TOUR00000001", STORE_TOUR_OPEN, STORE_TOUR_OVER, 5000, 0, err,
+                           sizeof err) == 0 && flush_ok(st) &&
+         o->each_tour(st, 1, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 2 &&
+         strncmp(l.line[1], "TOUR00000002", 12) == 0;
+    l.n = 0;
+    ok = ok && o->each_tour(st, 0, 10, on_tour, &l, err, sizeof err) == 0 && l.n == 3 &&
+         strncmp(l.line[0], "TOUR00000002", 12) == 0 && strncmp(l.line[1], "TOUR00000001", 12) == 0 &&
+         strncmp(l.line[2], "TOUR00000003", 12) == 0;
+    check(ok, what, l.n ? l.line[0] : err);
+
+    /* Games: a place in the list is taken once; results come from the games. */
+    store_game g;
+    fill_game(&g, "TGAME0000001", "human", "human", STORE_PLAYING);
+    snprintf(g.account[0], STORE_NAME_LEN, "Bob_2");
+    snprintf(g.account[1], STORE_NAME_LEN, "Alice_1");
+    store_game g2 = g;
+    snprintf(g2.id, sizeof g2.id, "TGAME0000002");
+    snprintf(g2.account[0], STORE_NAME_LEN, "Alice_1");
+    snprintf(g2.account[1], STORE_NAME_LEN, "Bob_2");
+    store_tour_game tg = {0, "TGAME0000001", "Bob_2", "Alice_1", 0, "", "", 0};
+    store_tour_game tg2 = {1, "TGAME0000002", "Alice_1", "Bob_2", 0, "", "", 0};
+    store_tour_game twice = {1, "TGAME0000001", "Bob_2", "Alice_1", 0, "", "", 0};
+    store_move mv = {"a1", 1, 1};
+    snprintf(what, sizeof what, "%s: a tournament's games are listed in order with their results", b);
+    l.n = 0;
+    check(store_create_game(st, &g, NULL, 0, err, sizeof err) == 0 &&
+              store_create_game(st, &g2, NULL, 0, err, sizeof err) == 0 &&
+              o->add_tour_game(st, "TOUR00000002", &tg2, err, sizeof err) == 0 &&
+              o->add_tour_game(st, "TOUR00000002", &tg, err, sizeof err) == 0 && flush_ok(st) &&
+              store_add_move(st, "TGAME0000002", 0, &mv, STORE_PLAYING, err, sizeof err) == 0 &&
+              o->set_end(st, "TGAME0000001", "black", "abort", err, sizeof err) == 0 &&
+              flush_ok(st) &&
+              o->each_tour_game(st, "TOUR00000002", on_tour_game, &l, err, sizeof err) == 0 &&
+              l.n == 2 && strcmp(l.line[0], "0 TGAME0000001 Bob_2 Alice_1 0 black abort 0") == 0 &&
+              strcmp(l.line[1], "1 TGAME0000002 Alice_1 Bob_2 0 - - 1") == 0,
+          what, l.n ? l.line[l.n - 1] : err);
+    snprintf(what, sizeof what, "%s: a pairing made twice (a place taken) is a conflict, the batch commits", b);
+    l.n = 0;
+    check(o->add_tour_game(st, "TOUR00000002", &twice, err, sizeof err) == STORE_CONFLICT &&
+              flush_ok(st) &&
+              o->each_tour_game(st, "TOUR00000002", on_tour_game, &l, err, sizeof err) == 0 &&
+              l.n == 2 && strncmp(l.line[1], "1 TGAME0000002", 14) == 0,
+          what, err);
+}
+
 static void conformance(const store_ops *ops, const char *path)
 {
     char err[256], what[160];
@@ -664,6 +846,7 @@ static void conformance(const store_ops *ops, const char *path)
     accounts(st, b);
     bots(st, b);
     mail_checks(st, b);
+    tournaments(st, b);
 
     /* A game created twice (same id) is refused and changes nothing. */
     snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);

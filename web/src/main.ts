@@ -1,7 +1,8 @@
 // main.ts — the page's entry: the theme toggle, then the route on
 // location.pathname: "/" the home page, "/games/ID" the game screen,
 // "/rules/GAME" the rules page of a game, "/lobby", "/signin", "/signup",
-// "/account", "/players/NAME", "/leaderboard/GAME"; and the header's account
+// "/account", "/players/NAME", "/leaderboard/GAME", "/tournaments",
+// "/tournaments/ID"; and the header's account
 // menu (account.ts).
 
 import { showMailLink } from "./mail";
@@ -10,6 +11,7 @@ import { showGame } from "./game";
 import { showRules } from "./rules";
 import { setupAccountMenu, showAccount, showAuth } from "./account";
 import { showLobby } from "./lobby";
+import { showTournament, showTournaments } from "./tournaments";
 import { showLeaderboard, showPlayer } from "./players";
 import { showPlay } from "./play";
 import { has, initLang, lang, saveLang, savedLang, setLang, t, type Lang } from "./i18n";
@@ -67,6 +69,10 @@ function route(): void {
     showRules(app, decodeURIComponent(m[1]));
   } else if (/^\/lobby\/?$/.test(location.pathname)) {
     showLobby(app);
+  } else if (/^\/tournaments\/?$/.test(location.pathname)) {
+    showTournaments(app);
+  } else if ((m = /^\/tournaments\/([^/]+)\/?$/.exec(location.pathname))) {
+    showTournament(app, decodeURIComponent(m[1]));
   } else if ((m = /^\/(signin|signup)\/?$/.exec(location.pathname))) {
     showAuth(app, m[1] as "signin" | "signup");
   } else if (/^\/account\/?$/.test(location.pathname)) {

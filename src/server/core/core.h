@@ -397,6 +397,11 @@ struct core {
     int get_failed;      /* the last core_get found nothing because the store failed */
     int64_t catch_up_at; /* (loop) unix ms to read everything again (a read failed), 0 none */
     struct mailer *mail; /* e-mail (mail.c): NULL when the server sends none */
+    /* Tournaments (tournaments.c): its own state, and the batch of the last
+     * game between accounts that ended (results.c sets it; the tournaments
+     * look again once it is committed). */
+    struct core_tours *tours;
+    long tours_nudge;
 };
 
 /* ---- life ---- */
@@ -700,6 +705,58 @@ void bots_game_event(core *C, game *g, int finished);
 int core_seek_taken(core *C, const char *id);
 /* shared.c: another instance told "bot start|finish NAME ID". */
 void bots_note(core *C, const char *text);
+/* ---- tournaments (tournaments.c, above games and the lobby; the edge
+ * drives it: SPEC "Tournaments", docs/tournaments.md) ---- */
+#define CORE_TOURS_PER_DAY 5           /* tournaments one account may make in 24 hours */
+#define CORE_TOUR_PLAYERS_MAX 100      /* players a tournament may hold (withdrawn ones count) */
+#define CORE_TOUR_NAME_MAX 80          /* a tournament's name: bytes of UTF-8 */
+#define CORE_TOUR_MINUTES_MAX 720      /* an arena's length */
+#define CORE_TOUR_AHEAD_DAYS 365       /* how far ahead a tournament may start */
+#define CORE_TOUR_ARENA_GAMES_MAX 5000 /* games an arena may pair in all */
+#define CORE_TOUR_TICK_MS 1000         /* the owner looks at its tournaments this often */
+#define CORE_TOUR_LIST_MAX 200         /* tournaments GET /api/tournaments lists */
+#define CORE_TOUR_CLAIM_PREFIX "tour " /* a tournament's claim: this + its id */
+
+/* A line of the standings, in the API's units (score: points; tiebreak:
+ * Sonneborn–Berger for a round robin, wins for an arena). */
+typedef struct core_tour_line {
+    char name[STORE_NAME_LEN];
+    double rating, score, tiebreak;
+    int division, withdrawn, rank;
+} core_tour_line;
+
+/* A tournament as GET /api/tournaments/T shows it, computed from its
+ * players and games (core_tour_view_free frees it). */
+typedef struct core_tour_view {
+    store_tour t;
+    int n;
+    core_tour_line *players;     /* in standing order */
+    int ng;
+    store_tour_game *games;      /* in the order made */
+} core_tour_view;
+
+/* A new tournament by `account` (want: name, game, options, kind, rated,
+ * clock, starts, minutes, repeat): CORE_CREATED with its id, or the
+ * refusal.  A recurring one ("day", "week") opens its next edition when it
+ * starts, its players joined again unless they joined "once". */
+core_status core_tour_create(core *C, const char *account, const store_tour *want,
+                             char id[STORE_ID_LEN], char *err, size_t errlen);
+/* once: in a recurring event, not joined again in the next edition. */
+core_status core_tour_join(core *C, const char *account, const char *id, int once, char *err,
+                           size_t errlen);
+core_status core_tour_withdraw(core *C, const char *account, const char *id, char *err,
+                               size_t errlen);
+/* Its creator starts it now (CORE_CONFLICT when it cannot). */
+core_status core_tour_start(core *C, const char *account, const char *id, char *err,
+                            size_t errlen);
+/* CORE_OK with v filled, CORE_NOTFOUND, CORE_UNAVAILABLE. */
+core_status core_tour_read(core *C, const char *id, core_tour_view *v);
+void core_tour_view_free(core_tour_view *v);
+/* The tournaments, newest start first, at most `limit`. */
+int core_tour_list(core *C, int limit, store_tour_fn fn, void *ctx);
+/* On the loop, often: start the tournaments due, pair the arenas, end what
+ * is over (each tournament by the one instance holding its claim). */
+void core_tour_tick(core *C);
 
 /* ---- client addresses (peers.c) ---- */
 /* The peer of an address, made when new; NULL when the table has no room

@@ -641,6 +641,7 @@ void core_free(core *C)
         }
         C->games[h] = NULL;
     }
+    free(C->tours);   /* tournaments.c's memory of claims and batches */
     writer_free(C);
     store_close(C->st);
     pthread_mutex_destroy(&C->qlock);

@@ -148,6 +148,52 @@ typedef struct store_mail_item {
 } store_mail_item;
 typedef int (*store_mail_item_fn)(void *ctx, const store_mail_item *it);
 
+/* Tournaments (SPEC "Tournaments"; docs/tournaments.md).  Scores are never
+ * stored: they are computed again from the games (tournament.c). */
+enum { STORE_TOUR_OPEN = 0, STORE_TOUR_RUNNING = 1, STORE_TOUR_OVER = 2 };
+typedef struct store_tour {
+    char id[STORE_ID_LEN];
+    char name[84];                 /* at most 80 bytes of UTF-8 */
+    char game[32];
+    char options[512];
+    char kind[12];                 /* "roundrobin" or "arena" */
+    int rated;
+    int64_t initial, increment;    /* real-time clock, seconds (initial 0: none) */
+    int64_t days;                  /* correspondence: days a move (0: none) */
+    char creator[STORE_NAME_LEN];
+    int status;                    /* STORE_TOUR_OPEN, _RUNNING, _OVER */
+    int64_t starts, ends;          /* unix ms (ends: an arena's, set when it starts; else 0) */
+    int64_t minutes;               /* an arena's length */
+    int64_t created;               /* unix ms */
+    int players;                   /* read only: players not withdrawn */
+    char repeat[8];                /* a recurring event: "day", "week", or "" (once) */
+    char previous[STORE_ID_LEN];   /* the edition this one follows ("" none): one next edition each */
+} store_tour;
+
+/* A player of a tournament. */
+typedef struct store_tour_player {
+    char name[STORE_NAME_LEN];
+    double rating;                 /* the round robin's at its start; else at joining */
+    int withdrawn, division, seed;
+    int64_t joined;                /* unix ms of the last join (the order joined) */
+    int once;                      /* a recurring event: not joined again in the next edition */
+} store_tour_player;
+
+/* A game of a tournament: its place in the list (seq), its board, and what
+ * the games table says of it now (read only). */
+typedef struct store_tour_game {
+    int seq;                       /* 0.. in the order made (round robin: tour_rr_games') */
+    char game[STORE_ID_LEN];
+    char white[STORE_NAME_LEN], black[STORE_NAME_LEN];
+    int division;
+    char winner[8], end[12];       /* read: as the games table has them ("" running) */
+    int plies;                     /* read: moves played */
+} store_tour_game;
+
+typedef int (*store_tour_fn)(void *ctx, const store_tour *t);
+typedef int (*store_tour_player_fn)(void *ctx, const store_tour_player *p);
+typedef int (*store_tour_game_fn)(void *ctx, const store_tour_game *g);
+
 typedef struct store store;
 typedef struct store_ops store_ops;
 typedef int (*store_seek_fn)(void *ctx, const store_seek *s);
@@ -339,6 +385,34 @@ struct store_ops {
      * how many were sent since `since`. */
     int (*mail_log)(store *st, const char *name, int64_t now, char *err, size_t errlen);
     int (*mail_count)(store *st, const char *name, int64_t since, char *err, size_t errlen);
+    /* Tournaments (SPEC "Tournaments").  Writes join the open batch. */
+    int (*create_tour)(store *st, const store_tour *t, char *err, size_t errlen);
+    /* A tournament moves from status `from` to `to` (with its start and
+     * end): 0, STORE_CONFLICT when it is not at `from` (another got there
+     * first), -1 error. */
+    int (*set_tour)(store *st, const char *id, int from, int to, int64_t starts, int64_t ends,
+                    char *err, size_t errlen);
+    int (*get_tour)(store *st, const char *id, store_tour *out, char *err, size_t errlen);
+    /* unfinished 1: those open or running, by start; 0: all, newest start
+     * first; at most `limit`. */
+    int (*each_tour)(store *st, int unfinished, int limit, store_tour_fn fn, void *ctx, char *err,
+                     size_t errlen);
+    /* How many tournaments `creator` made from `since` (unix ms) on (next
+     * editions of recurring ones not counted), or -1. */
+    int (*count_tours)(store *st, const char *creator, int64_t since, char *err, size_t errlen);
+    /* A player joins (or joins again, or changes: withdrawn, division, seed). */
+    int (*set_tour_player)(store *st, const char *id, const store_tour_player *p, char *err,
+                           size_t errlen);
+    /* The players in the order they (last) joined. */
+    int (*each_tour_player)(store *st, const char *id, store_tour_player_fn fn, void *ctx,
+                            char *err, size_t errlen);
+    /* A game joins the tournament's list at g->seq: STORE_CONFLICT when that
+     * place is taken (a pairing made twice). */
+    int (*add_tour_game)(store *st, const char *id, const store_tour_game *g, char *err,
+                         size_t errlen);
+    /* The games by seq, with what the games table says of each now. */
+    int (*each_tour_game)(store *st, const char *id, store_tour_game_fn fn, void *ctx, char *err,
+                          size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

@@ -39,7 +39,7 @@
 #include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 14
+#define PG_SCHEMA 15
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -198,9 +198,49 @@ static const pg_migration migrations[] = {
      "CREATE INDEX mail_queue_account ON mail_queue (account, id);"
      "CREATE TABLE mail_log (account text NOT NULL, sent bigint NOT NULL);"
      "CREATE INDEX mail_log_account ON mail_log (account, sent);"},
+    /* 14 -> 15: tournaments, their players and their games (SPEC "Tournaments");
+     * scores are computed from the games, never stored. */
+    {14, 15,
+     "CREATE TABLE tournaments ("
+     "  id text PRIMARY KEY, name text NOT NULL, game text NOT NULL, options text NOT NULL,"
+     "  kind text NOT NULL, rated integer NOT NULL,"
+     "  clock_initial bigint NOT NULL, clock_increment bigint NOT NULL,"
+     "  clock_days bigint NOT NULL,"
+     "  creator text NOT NULL,"
+     "  status integer NOT NULL DEFAULT 0,"        /* 0 open, 1 running, 2 over */
+     "  starts bigint NOT NULL, ends bigint NOT NULL DEFAULT 0,"
+     "  minutes bigint NOT NULL, created bigint NOT NULL,"
+     "  repeat text NOT NULL DEFAULT '',"          /* '', 'day', 'week' */
+     "  previous text NOT NULL DEFAULT ''"         /* the edition it follows */
+     ");"
+     "CREATE INDEX tournaments_status ON tournaments (status, starts);"
+     "CREATE UNIQUE INDEX tournaments_previous ON tournaments (previous) WHERE previous <> '';"
+     "CREATE INDEX tournaments_creator ON tournaments (lower(creator), created);"
+     "CREATE TABLE tournament_players ("
+     "  tournament text NOT NULL REFERENCES tournaments (id),"
+     "  account text NOT NULL,"
+     "  rating double precision NOT NULL, withdrawn integer NOT NULL DEFAULT 0,"
+     "  division integer NOT NULL DEFAULT 0, seed integer NOT NULL DEFAULT 0,"
+     "  joined bigint NOT NULL, once integer NOT NULL DEFAULT 0,"
+     "  PRIMARY KEY (tournament, account)"
+     ");"
+     "CREATE TABLE tournament_games ("
+     "  tournament text NOT NULL REFERENCES tournaments (id),"
+     "  seq integer NOT NULL,"
+     "  game text NOT NULL REFERENCES games (id),"
+     "  white text NOT NULL, black text NOT NULL, division integer NOT NULL,"
+     "  PRIMARY KEY (tournament, seq)"
+     ");"
+     "CREATE INDEX tournament_games_game ON tournament_games (game);"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
+
+#define TOUR_COLS                                                                  \
+    "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment," \
+    " clock_days, creator, status, starts, ends, minutes, created," \
+    " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id" \
+    " AND p.withdrawn = 0), repeat, previous FROM tournaments t"
 
 static const char *const queries[NQ] = {
     [Q_INS_GAME] = "INSERT INTO games (id, game, options, seed, white, black, created, status,"
@@ -292,6 +332,35 @@ static const char *const queries[NQ] = {
     [Q_DEL_TOKEN] = "DELETE FROM tokens WHERE lower(account) = lower($1) AND id = $2",
     [Q_TOKENS_OF] = "SELECT id, created, last_used FROM tokens WHERE lower(account) = lower($1)"
                     " ORDER BY created, seq",
+    /* Tournaments. */
+    [Q_INS_TOUR] = "INSERT INTO tournaments (id, name, game, options, kind, rated, clock_initial,"
+                   " clock_increment, clock_days, creator, status, starts, ends, minutes, created, repeat,"
+                   " previous) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+                   " $15, $16, $17)",
+    [Q_SET_TOUR] = "UPDATE tournaments SET status = $3, starts = $4, ends = $5"
+                   " WHERE id = $1 AND status = $2",
+    [Q_GET_TOUR] = TOUR_COLS " WHERE id = $1",
+    [Q_ALL_TOURS] = TOUR_COLS " ORDER BY starts DESC, id COLLATE \"C\" LIMIT $1",
+    [Q_OPEN_TOURS] = TOUR_COLS " WHERE status < 2 ORDER BY starts, id COLLATE \"C\" LIMIT $1",
+    [Q_COUNT_TOURS] = "SELECT count(*) FROM tournaments WHERE lower(creator) = lower($1)"
+                      " AND created >= $2 AND previous = ''",
+    [Q_SET_TOUR_PLAYER] = "INSERT INTO tournament_players (tournament, account, rating, withdrawn,"
+                          " division, seed, joined, once) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                          " ON CONFLICT (tournament, account) DO UPDATE SET"
+                          " rating = excluded.rating, withdrawn = excluded.withdrawn,"
+                          " division = excluded.division, seed = excluded.seed,"
+                          " joined = excluded.joined, once = excluded.once",
+    [Q_TOUR_PLAYERS] = "SELECT account, rating, withdrawn, division, seed, joined, once"
+                       " FROM tournament_players WHERE tournament = $1"
+                       " ORDER BY joined, account COLLATE \"C\"",
+    /* A place taken already changes nothing (a pairing made twice). */
+    [Q_INS_TOUR_GAME] = "INSERT INTO tournament_games (tournament, seq, game, white, black,"
+                        " division) VALUES ($1, $2, $3, $4, $5, $6)"
+                        " ON CONFLICT (tournament, seq) DO NOTHING",
+    [Q_TOUR_GAMES] = "SELECT t.seq, t.game, t.white, t.black, t.division, g.winner, g.end_reason,"
+                     " (SELECT count(*) FROM moves m WHERE m.game = t.game)"
+                     " FROM tournament_games t JOIN games g ON g.id = t.game"
+                     " WHERE t.tournament = $1 ORDER BY t.seq",
     [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
     /* One statement: the row locked, the window and a dead instance's
      * reservations forgotten, and the guess counted only below the limit. */
@@ -959,4 +1028,13 @@ const store_ops store_pg_ops = {
     .mail_defer = pg_mail_defer,
     .mail_log = pg_mail_log,
     .mail_count = pg_mail_count,
+    .create_tour = pg_create_tour,
+    .set_tour = pg_set_tour,
+    .get_tour = pg_get_tour,
+    .each_tour = pg_each_tour,
+    .count_tours = pg_count_tours,
+    .set_tour_player = pg_set_tour_player,
+    .each_tour_player = pg_each_tour_player,
+    .add_tour_game = pg_add_tour_game,
+    .each_tour_game = pg_each_tour_game,
 };

@@ -28,6 +28,8 @@ enum {
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
     Q_MAIL_GET, Q_MAIL_PUT, Q_MAIL_UNSUB, Q_MAIL_VERIFY, Q_MAIL_ADD, Q_MAIL_DUE, Q_MAIL_ITEMS,
     Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_COUNT,
+    Q_INS_TOUR, Q_SET_TOUR, Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS, Q_COUNT_TOURS, Q_SET_TOUR_PLAYER,
+    Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAMES,
     NQ
 };
 
@@ -175,5 +177,22 @@ int pg_leaderboard(store *base, const char *game, int limit, int (*fn)(void *ctx
                    const store_rating *r), void *ctx, char *err, size_t errlen);
 int pg_wait_notify(store *base, int timeout_ms, void (*fn)(void *ctx, const char *channel,
                    const char *payload), void *ctx, char *err, size_t errlen);
+
+/* store_pg_tour.c */
+int pg_create_tour(store *base, const store_tour *t, char *err, size_t errlen);
+int pg_set_tour(store *base, const char *id, int from, int to, int64_t starts, int64_t ends,
+                char *err, size_t errlen);
+int pg_get_tour(store *base, const char *id, store_tour *out, char *err, size_t errlen);
+int pg_each_tour(store *base, int unfinished, int limit, store_tour_fn fn, void *ctx, char *err,
+                 size_t errlen);
+int pg_count_tours(store *base, const char *creator, int64_t since, char *err, size_t errlen);
+int pg_set_tour_player(store *base, const char *id, const store_tour_player *p, char *err,
+                       size_t errlen);
+int pg_each_tour_player(store *base, const char *id, store_tour_player_fn fn, void *ctx,
+                        char *err, size_t errlen);
+int pg_add_tour_game(store *base, const char *id, const store_tour_game *g, char *err,
+                     size_t errlen);
+int pg_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *ctx, char *err,
+                      size_t errlen);
 
 #endif

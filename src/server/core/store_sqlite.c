@@ -163,6 +163,39 @@ static const char *const migrations[] = {
     "CREATE INDEX mail_queue_account ON mail_queue(account, id);"
     "CREATE TABLE mail_log (account TEXT NOT NULL, sent INTEGER NOT NULL);"
     "CREATE INDEX mail_log_account ON mail_log(account, sent);",
+    /* 14 -> 15: tournaments, their players and their games (SPEC "Tournaments");
+     * scores are computed from the games, never stored. */
+    "CREATE TABLE tournaments ("
+    "  id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL,"
+    "  kind TEXT NOT NULL, rated INTEGER NOT NULL,"
+    "  clock_initial INTEGER NOT NULL, clock_increment INTEGER NOT NULL,"
+    "  clock_days INTEGER NOT NULL,"
+    "  creator TEXT NOT NULL COLLATE NOCASE,"
+    "  status INTEGER NOT NULL DEFAULT 0,"        /* 0 open, 1 running, 2 over */
+    "  starts INTEGER NOT NULL, ends INTEGER NOT NULL DEFAULT 0,"
+    "  minutes INTEGER NOT NULL, created INTEGER NOT NULL,"
+    "  repeat TEXT NOT NULL DEFAULT '',"          /* '', 'day', 'week' */
+    "  previous TEXT NOT NULL DEFAULT ''"         /* the edition it follows */
+    ");"
+    "CREATE INDEX tournaments_status ON tournaments(status, starts);"
+    "CREATE UNIQUE INDEX tournaments_previous ON tournaments(previous) WHERE previous <> '';"
+    "CREATE INDEX tournaments_creator ON tournaments(creator, created);"
+    "CREATE TABLE tournament_players ("
+    "  tournament TEXT NOT NULL REFERENCES tournaments(id),"
+    "  account TEXT NOT NULL COLLATE NOCASE,"
+    "  rating REAL NOT NULL, withdrawn INTEGER NOT NULL DEFAULT 0,"
+    "  division INTEGER NOT NULL DEFAULT 0, seed INTEGER NOT NULL DEFAULT 0,"
+    "  joined INTEGER NOT NULL, once INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY (tournament, account)"
+    ");"
+    "CREATE TABLE tournament_games ("
+    "  tournament TEXT NOT NULL REFERENCES tournaments(id),"
+    "  seq INTEGER NOT NULL,"
+    "  game TEXT NOT NULL REFERENCES games(id),"
+    "  white TEXT NOT NULL, black TEXT NOT NULL, division INTEGER NOT NULL,"
+    "  PRIMARY KEY (tournament, seq)"
+    ");"
+    "CREATE INDEX tournament_games_game ON tournament_games(game);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -176,6 +209,8 @@ enum {
     Q_SET_BOT, Q_INS_TOKEN, Q_GET_TOKEN, Q_TOUCH_TOKEN, Q_DEL_TOKEN, Q_TOKENS_OF,
     Q_MAIL_GET, Q_MAIL_PUT, Q_MAIL_UNSUB, Q_MAIL_VERIFY, Q_MAIL_ADD, Q_MAIL_DUE, Q_MAIL_ITEMS,
     Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_PRUNE, Q_MAIL_COUNT,
+    Q_INS_TOUR, Q_SET_TOUR, Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS, Q_COUNT_TOURS, Q_SET_TOUR_PLAYER,
+    Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAME_AT, Q_TOUR_GAMES,
     NQ
 };
 
@@ -241,6 +276,43 @@ static const char *const queries[NQ] = {
     [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
                         " (white_account = ?1 OR black_account = ?1)"
                         " ORDER BY created DESC, rowid DESC LIMIT ?2",
+    /* Tournaments. */
+    [Q_INS_TOUR] = "INSERT INTO tournaments (id, name, game, options, kind, rated, clock_initial,"
+                   " clock_increment, clock_days, creator, status, starts, ends, minutes, created, repeat,"
+                   " previous) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+                   " ?15, ?16, ?17)",
+    [Q_SET_TOUR] = "UPDATE tournaments SET status = ?3, starts = ?4, ends = ?5"
+                   " WHERE id = ?1 AND status = ?2",
+    [Q_GET_TOUR] = "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment,"
+                   " clock_days, creator, status, starts, ends, minutes, created,"
+                   " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id"
+                   " AND p.withdrawn = 0), repeat, previous FROM tournaments t WHERE id = ?1",
+    [Q_ALL_TOURS] = "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment,"
+                    " clock_days, creator, status, starts, ends, minutes, created,"
+                    " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id"
+                    " AND p.withdrawn = 0), repeat, previous FROM tournaments t ORDER BY starts DESC, id LIMIT ?1",
+    [Q_OPEN_TOURS] = "SELECT id, name, game, options, kind, rated, clock_initial, clock_increment,"
+                     " clock_days, creator, status, starts, ends, minutes, created,"
+                     " (SELECT count(*) FROM tournament_players p WHERE p.tournament = t.id"
+                     " AND p.withdrawn = 0), repeat, previous FROM tournaments t WHERE status < 2"
+                     " ORDER BY starts, id LIMIT ?1",
+    [Q_COUNT_TOURS] = "SELECT count(*) FROM tournaments WHERE creator = ?1 AND created >= ?2"
+                      " AND previous = ''",
+    [Q_SET_TOUR_PLAYER] = "INSERT INTO tournament_players (tournament, account, rating, withdrawn,"
+                          " division, seed, joined, once) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+                          " ON CONFLICT (tournament, account) DO UPDATE SET"
+                          " rating = excluded.rating, withdrawn = excluded.withdrawn,"
+                          " division = excluded.division, seed = excluded.seed,"
+                          " joined = excluded.joined, once = excluded.once",
+    [Q_TOUR_PLAYERS] = "SELECT account, rating, withdrawn, division, seed, joined, once"
+                       " FROM tournament_players WHERE tournament = ?1 ORDER BY joined, account",
+    [Q_INS_TOUR_GAME] = "INSERT INTO tournament_games (tournament, seq, game, white, black,"
+                        " division) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    [Q_TOUR_GAME_AT] = "SELECT game FROM tournament_games WHERE tournament = ?1 AND seq = ?2",
+    [Q_TOUR_GAMES] = "SELECT t.seq, t.game, t.white, t.black, t.division, g.winner, g.end_reason,"
+                     " (SELECT count(*) FROM moves m WHERE m.game = t.game)"
+                     " FROM tournament_games t JOIN games g ON g.id = t.game"
+                     " WHERE t.tournament = ?1 ORDER BY t.seq",
     [Q_PLAYER_GAMES] = "SELECT id, game, white, black, white_account, black_account, winner,"
                        " end_reason, rated, white_rating, black_rating, created FROM games WHERE white_account = ?1 OR black_account = ?1"
                        " ORDER BY created DESC, rowid DESC LIMIT ?2",
@@ -1382,6 +1454,177 @@ static int sq_mail_count(store *base, const char *name, int64_t since, char *err
     return n;
 }
 
+/* ---- tournaments (SPEC "Tournaments") ---- */
+
+static int sq_create_tour(store *base, const store_tour *t, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st,
+                  bind(st, Q_INS_TOUR, "tttttiiiitiiiiitt", t->id, t->name, t->game, t->options,
+                       t->kind, (int64_t)t->rated, t->initial, t->increment, t->days, t->creator,
+                       (int64_t)t->status, t->starts, t->ends, t->minutes, t->created, t->repeat,
+                       t->previous),
+                  1, "insert tournament", err, errlen);
+}
+
+static int sq_set_tour(store *base, const char *id, int from, int to, int64_t starts,
+                       int64_t ends, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    if (write1(st, bind(st, Q_SET_TOUR, "tiiii", id, (int64_t)from, (int64_t)to, starts, ends), 1,
+               "tournament status", err, errlen) == 0)
+        return 0;
+    return strstr(err, "nothing to change") ? STORE_CONFLICT : -1;
+}
+
+/* A tournament's row (the columns of Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS). */
+static int tour_row(sqlite3_stmt *s, store_tour *t)
+{
+    memset(t, 0, sizeof *t);
+    if (col_text(s, 0, t->id, sizeof t->id) != 0 || col_text(s, 1, t->name, sizeof t->name) != 0 ||
+        col_text(s, 2, t->game, sizeof t->game) != 0 ||
+        col_text(s, 3, t->options, sizeof t->options) != 0 ||
+        col_text(s, 4, t->kind, sizeof t->kind) != 0 ||
+        col_text(s, 9, t->creator, sizeof t->creator) != 0)
+        return -1;
+    t->rated = sqlite3_column_int(s, 5);
+    t->initial = sqlite3_column_int64(s, 6);
+    t->increment = sqlite3_column_int64(s, 7);
+    t->days = sqlite3_column_int64(s, 8);
+    t->status = sqlite3_column_int(s, 10);
+    t->starts = sqlite3_column_int64(s, 11);
+    t->ends = sqlite3_column_int64(s, 12);
+    t->minutes = sqlite3_column_int64(s, 13);
+    t->created = sqlite3_column_int64(s, 14);
+    t->players = sqlite3_column_int(s, 15);
+    if (col_text(s, 16, t->repeat, sizeof t->repeat) != 0 ||
+        col_text(s, 17, t->previous, sizeof t->previous) != 0)
+        return -1;
+    return 0;
+}
+
+static int sq_get_tour(store *base, const char *id, store_tour *out, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_GET_TOUR, "t", id);
+    int rc = read1(st, s, "load tournament", err, errlen);
+    if (rc != 1)
+        return rc;
+    rc = tour_row(s, out) == 0 ? 1 : -1;
+    done1(s);
+    if (rc < 0)
+        snprintf(err, errlen, "load tournament: a value too long");
+    return rc;
+}
+
+static int sq_each_tour(store *base, int unfinished, int limit, store_tour_fn fn, void *ctx,
+                        char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, unfinished ? Q_OPEN_TOURS : Q_ALL_TOURS, "i", (int64_t)limit);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_tour t;
+        if (tour_row(s, &t) == 0)
+            stop = fn(ctx, &t);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list tournaments", err, errlen);
+    return 0;
+}
+
+static int sq_count_tours(store *base, const char *creator, int64_t since, char *err,
+                          size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_COUNT_TOURS, "ti", creator, since);
+    if (read1(st, s, "count tournaments", err, errlen) != 1)
+        return -1;
+    int n = sqlite3_column_int(s, 0);
+    done1(s);
+    return n;
+}
+
+static int sq_set_tour_player(store *base, const char *id, const store_tour_player *p, char *err,
+                              size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st,
+                  bind(st, Q_SET_TOUR_PLAYER, "ttdiiiii", id, p->name, p->rating,
+                       (int64_t)p->withdrawn, (int64_t)p->division, (int64_t)p->seed, p->joined,
+                       (int64_t)p->once),
+                  1, "tournament player", err, errlen);
+}
+
+static int sq_each_tour_player(store *base, const char *id, store_tour_player_fn fn, void *ctx,
+                               char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_TOUR_PLAYERS, "t", id);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_tour_player p;
+        memset(&p, 0, sizeof p);
+        if (col_text(s, 0, p.name, sizeof p.name) != 0)
+            continue;
+        p.rating = sqlite3_column_double(s, 1);
+        p.withdrawn = sqlite3_column_int(s, 2);
+        p.division = sqlite3_column_int(s, 3);
+        p.seed = sqlite3_column_int(s, 4);
+        p.joined = sqlite3_column_int64(s, 5);
+        p.once = sqlite3_column_int(s, 6);
+        stop = fn(ctx, &p);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list tournament players", err, errlen);
+    return 0;
+}
+
+static int sq_add_tour_game(store *base, const char *id, const store_tour_game *g, char *err,
+                            size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    if (write1(st,
+               bind(st, Q_INS_TOUR_GAME, "tittti", id, (int64_t)g->seq, g->game, g->white,
+                    g->black, (int64_t)g->division),
+               1, "tournament game", err, errlen) == 0)
+        return 0;
+    char e2[64];
+    sqlite3_stmt *s = bind(st, Q_TOUR_GAME_AT, "ti", id, (int64_t)g->seq);
+    int found = read1(st, s, "tournament game", e2, sizeof e2);
+    if (found == 1)
+        done1(s);
+    return found == 1 ? STORE_CONFLICT : -1;
+}
+
+static int sq_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *ctx,
+                             char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_TOUR_GAMES, "t", id);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        store_tour_game g;
+        memset(&g, 0, sizeof g);
+        g.seq = sqlite3_column_int(s, 0);
+        if (col_text(s, 1, g.game, sizeof g.game) != 0 ||
+            col_text(s, 2, g.white, sizeof g.white) != 0 ||
+            col_text(s, 3, g.black, sizeof g.black) != 0 ||
+            col_text(s, 5, g.winner, sizeof g.winner) != 0 ||
+            col_text(s, 6, g.end, sizeof g.end) != 0)
+            continue;
+        g.division = sqlite3_column_int(s, 4);
+        g.plies = sqlite3_column_int(s, 7);
+        stop = fn(ctx, &g);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list tournament games", err, errlen);
+    return 0;
+}
+
 const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
@@ -1398,4 +1641,6 @@ const store_ops store_sqlite_ops = {
     .mail_add = sq_mail_add, .mail_due = sq_mail_due, .mail_items = sq_mail_items,
     .mail_drop = sq_mail_drop, .mail_defer = sq_mail_defer, .mail_log = sq_mail_log,
     .mail_count = sq_mail_count,
+    sq_create_tour, sq_set_tour, sq_get_tour, sq_each_tour, sq_count_tours, sq_set_tour_player,
+    sq_each_tour_player, sq_add_tour_game, sq_each_tour_game,
 };
