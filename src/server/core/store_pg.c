@@ -39,7 +39,7 @@
 #include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 12
+#define PG_SCHEMA 13
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -154,6 +154,27 @@ static const pg_migration migrations[] = {
     {11, 12,
      "ALTER TABLE games ADD COLUMN white_rating_before double precision NOT NULL DEFAULT 0;"
      "ALTER TABLE games ADD COLUMN black_rating_before double precision NOT NULL DEFAULT 0;"},
+    /* 12 -> 13: chat in a game (two rooms: 0 the players, 1 the spectators),
+     * each account's block list and its chat flags (1 off in rated games,
+     * 2 muted by the operator). */
+    {12, 13,
+     "CREATE TABLE chat ("
+     "  seq bigserial PRIMARY KEY,"
+     "  game text NOT NULL,"
+     "  room integer NOT NULL,"
+     "  name text NOT NULL,"
+     "  text text NOT NULL,"
+     "  ms bigint NOT NULL"
+     ");"
+     "CREATE INDEX chat_game ON chat (game, room, seq);"
+     "CREATE TABLE blocks ("
+     "  owner text NOT NULL,"
+     "  name text NOT NULL,"
+     "  created bigint NOT NULL,"
+     "  seq bigserial NOT NULL,"
+     "  PRIMARY KEY (owner, name)"
+     ");"
+     "CREATE TABLE chat_flags (name text PRIMARY KEY, flags integer NOT NULL DEFAULT 0);"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -241,6 +262,16 @@ static const char *const queries[NQ] = {
                            " white_rating_before = $4, black_rating_before = $5 WHERE id = $1",
     [Q_SET_OFFERS] = "UPDATE games SET draw_offer = $2, takeback_offer = $3 WHERE id = $1",
     [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
+    [Q_INS_CHAT] = "INSERT INTO chat (game, room, name, text, ms) VALUES ($1, $2, $3, $4, $5)",
+    [Q_CHAT_OF] = "SELECT name, text, ms FROM (SELECT seq, name, text, ms FROM chat"
+                  " WHERE game = $1 AND room = $2 ORDER BY seq DESC LIMIT $3) c ORDER BY seq",
+    [Q_INS_BLOCK] = "INSERT INTO blocks (owner, name, created) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (owner, name) DO NOTHING",
+    [Q_DEL_BLOCK] = "DELETE FROM blocks WHERE owner = $1 AND name = $2",
+    [Q_BLOCKS_OF] = "SELECT name FROM blocks WHERE owner = $1 ORDER BY created, seq",
+    [Q_GET_CHAT_FLAGS] = "SELECT flags FROM chat_flags WHERE name = $1",
+    [Q_SET_CHAT_FLAG] = "INSERT INTO chat_flags AS f (name, flags) VALUES ($1, $3::integer)"
+                        " ON CONFLICT (name) DO UPDATE SET flags = (f.flags & ~($2::integer)) | $3::integer",
     /* One statement: the row locked, the window and a dead instance's
      * reservations forgotten, and the guess counted only below the limit. */
     [Q_GUARD_RESERVE] =
@@ -864,4 +895,10 @@ const store_ops store_pg_ops = {
     .game_stamp = pg_game_stamp,
     .each_unclaimed = pg_each_unclaimed,
     .login_guard = pg_login_guard,
+    .add_chat = pg_add_chat,
+    .each_chat = pg_each_chat,
+    .set_block = pg_set_block,
+    .each_block = pg_each_block,
+    .get_chat_flags = pg_get_chat_flags,
+    .set_chat_flag = pg_set_chat_flag,
 };
