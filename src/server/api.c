@@ -991,6 +991,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
 {
     memset(r, 0, sizeof *r);
     peer *by = who->by;
+    if (chat_routes(S, who, path, method, body, blen, r))   /* chat_api.c */
+        return;
     if (account_routes(S, c, who, path, method, body, blen, r))
         return;
     if (seek_routes(S, who, path, method, body, blen, r))

@@ -640,6 +640,7 @@ void core_free(core *C)
         C->games[h] = NULL;
     }
     writer_free(C);
+    core_chat_free(C);
     store_close(C->st);
     pthread_mutex_destroy(&C->qlock);
     pthread_mutex_destroy(&C->rlock);

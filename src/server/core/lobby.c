@@ -194,6 +194,10 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
             snprintf(err, errlen, "a challenge is for someone else");
             return CORE_BAD;
         }
+        if (core_blocks(C, to, account)) {   /* its block list (chat.c) */
+            snprintf(err, errlen, "%s does not accept challenges from you", to);
+            return CORE_FORBIDDEN;
+        }
     }
     if (!lobby_clock_ok(want)) {
         snprintf(err, errlen, "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
