@@ -8,6 +8,7 @@
 // a mark in localStorage while it has signed in; /api/me is asked only then,
 // and a 401 takes the mark away.
 
+import { chatSettingsSection } from "./chat";
 import * as api from "./api";
 import { accountError, nameProblem, passwordProblem, sessionLine, type AccountAction } from "./accounttext";
 import { ApiError } from "./api";
@@ -194,6 +195,7 @@ export function showAccount(app: HTMLElement): void {
     });
     app.appendChild(form);
     app.appendChild(sessions);
+    app.appendChild(chatSettingsSection());   // chat off in rated games, blocked players (chat.ts)
   });
 }
 

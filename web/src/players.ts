@@ -6,6 +6,7 @@
 import * as api from "./api";
 import { ApiError } from "./api";
 import { gameLine, plotPoints, ratingHistory, ratingText } from "./accounttext";
+import { blockButton } from "./chat";
 import { h } from "./dom";
 import { el } from "./games/boardkit";
 import { BOARDS } from "./games/index";
@@ -52,6 +53,11 @@ export function showPlayer(app: HTMLElement, name: string): void {
     status.remove();
     document.title = `${p.name} — Tavoliere`;
     app.appendChild(h("h1", { id: "profile-name" }, p.name));
+    // A Block button for a signed-in viewer of someone else's profile (chat.ts).
+    void api.me().then((me) => {
+      if (me && me.name.toLowerCase() !== p.name.toLowerCase())
+        document.getElementById("profile-name")?.after(blockButton(p.name));
+    }).catch(() => {});
     const table = h("table", { class: "ratings", id: "ratings" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("pl.game")), h("th", { scope: "col" }, t("pl.rating")),
         h("th", { scope: "col" }, t("pl.deviation")), h("th", { scope: "col" }, t("pl.ratedGamesCap")))));
