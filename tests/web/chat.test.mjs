@@ -71,8 +71,9 @@ export async function run(env) {
   await sleep(500);
   tally.check("the spectator never sees the players' lines", !(await lines(po)).some((l) => /Hello noe|Good luck/.test(l)), JSON.stringify(await lines(po)));
   tally.check("the players never see the spectators' line", !(await lines(pm)).some((l) => /go mia/.test(l)) && !(await lines(pn)).some((l) => /go mia/.test(l)));
-  await say(pm, "x".repeat(141));
-  tally.check("141 characters: the page says the limit (the input keeps 140)", (await pm.inputValue("#chat-input")).length === 140);
+  await pm.fill("#chat-input", "x".repeat(141));
+  tally.check("141 characters: the input keeps 140", (await pm.inputValue("#chat-input")).length === 140);
+  await pm.fill("#chat-input", "");
   await env.shot(pm, "chat-players-1280");
   await env.shot(po, "chat-spectators-1280");
   await pm.setViewportSize({ width: 390, height: 844 });
@@ -96,6 +97,7 @@ export async function run(env) {
   await pm.waitForSelector("#block");
   await pm.click("#block");
   tally.check("the profile's Block button blocks noe", await until(async () => /You have blocked noe/.test(await pm.textContent("#block-state"))));
+  await env.shot(pm, "chat-profile-block-1280");
   const ch = await call(pn, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "white", clock: { days: 2 }, to: "mia" });
   tally.check("noe's challenge to mia is refused (403)", ch.status === 403, JSON.stringify(ch));
   await pm.goto(`${url}/games/${gid}`);
@@ -108,10 +110,20 @@ export async function run(env) {
   // Unblock on the account page.
   await pm.goto(`${url}/account`);
   await pm.waitForSelector('#blocks li[data-name="noe"]');
+  await pm.locator("#chat-settings").scrollIntoViewIfNeeded();
   await env.shot(pm, "chat-account-1280");
   await pm.click('#blocks .unblock[data-name="noe"]');
   tally.check("Unblock on the account page empties the list", await until(async () => /You have blocked nobody/.test(await pm.textContent("#blocks"))));
+  await pm.check("#chat-off-rated");
+  await until(async () => /Saved/.test(await pm.textContent("#chat-saved")));
+  await pm.reload();
+  await pm.waitForSelector("#chat-settings");
+  tally.check("chat off in rated games: the setting is kept in the account",
+    await until(async () => pm.isChecked("#chat-off-rated")) && (await call(pm, "GET", "/api/me/chat")).body.off_rated === true);
+  await pm.uncheck("#chat-off-rated");
+  await until(async () => /Saved/.test(await pm.textContent("#chat-saved")));
   await pm.setViewportSize({ width: 390, height: 844 });
+  await pm.locator("#chat-settings").scrollIntoViewIfNeeded();
   await env.shot(pm, "chat-account-390");
   await pm.setViewportSize({ width: 1280, height: 800 });
   await pm.goto(`${url}/games/${gid}`);
@@ -124,5 +136,9 @@ export async function run(env) {
   await po.waitForSelector("#chat:not([hidden])");
   const itTitle = await po.textContent("#chat-title");
   tally.check("in Italian: the spectators' chat", /Chat degli spettatori/.test(itTitle), itTitle);
+  await po.setViewportSize({ width: 390, height: 844 });
+  await po.locator("#chat").scrollIntoViewIfNeeded();
   await env.shot(po, "chat-spectators-it-390");
+  const itWide = await po.evaluate(() => document.documentElement.scrollWidth);
+  tally.check("the Italian chat fits 390 px", itWide <= 390, String(itWide));
 }
