@@ -9,7 +9,9 @@
 // another on the same database.  Run on SQLite, and on PostgreSQL when
 // TAV_TEST_PG is set.
 import WebSocket from "ws";
-import { PG, check, eq, main, request, sleep, startServer } from "./lib.mjs";
+import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { PG, check, eq, main, request, sleep, startServer, tempDir } from "./lib.mjs";
 
 async function call(base, method, path, body, cookie) {
   return request(base, method, path, body, { headers: cookie ? { cookie } : {} });
@@ -57,7 +59,11 @@ async function newGame(base, white, black, rated = false) {
 }
 
 await main(async (defer) => {
-  const srv = await startServer({ db: "chat-main" });
+  // A database the restart below opens again: a file of its own (SQLite), or
+  // one database for the suite (PostgreSQL, shared by the second instance).
+  const dir = PG ? null : tempDir();
+  if (dir) defer(() => rmSync(dir, { recursive: true, force: true }));
+  const srv = await startServer({ db: dir ? join(dir, "chat.db") : "chat-main" });
   defer(() => srv.stop());
   const base = srv.base;
   const ann = await account(base, "Ann"), ben = await account(base, "Ben");
