@@ -190,6 +190,13 @@ await main(async (defer) => {
   await call(base, "POST", "/api/me/chat", { off_rated: false }, ann);
   RA.ws.close(); RB.ws.close();
 
+  // A game against the computer (rated: Computer-1 is an account) has none.
+  const cpu = await call(base, "POST", "/api/games", { game: "urbino", options: "", white: "human", black: "ai:level=1", rated: true, clock: { days: 2 } }, cat);
+  check(cpu.status === 201, "Cat plays the computer, rated", JSON.stringify(cpu.body));
+  r = await call(base, "POST", `/api/games/${cpu.body.id}/chat`, { text: "hi" }, cat);
+  eq(r.status, 403, "a game against the computer: no chat (403)");
+  eq((await call(base, "GET", `/api/games/${cpu.body.id}/chat`, undefined, dan)).body.room, null, "... nor a spectators' room");
+
   // A game by link (guests) has no chat.
   const link = await call(base, "POST", "/api/games", { game: "urbino", white: "human", black: "human" });
   r = await call(base, "POST", `/api/games/${link.body.id}/chat`, { text: "hi" }, ann);

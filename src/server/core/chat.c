@@ -157,8 +157,9 @@ int core_chat_flags(core *C, const char *account)
 
 int core_chat_room(core *C, const game *g, const char *account)
 {
-    if (!account || !account[0] || !g->account[0][0] || !g->account[1][0])
-        return -1;
+    if (!account || !account[0] || !g->account[0][0] || !g->account[1][0] || !g->human[0] ||
+        !g->human[1])
+        return -1;   /* not signed in; a guest's side; a computer's (Computer-N) */
     core_cred who = {NULL, account};
     if (core_side_of(g, &who) < 0)
         return STORE_ROOM_SPECTATORS;
@@ -220,8 +221,9 @@ core_status core_chat_post(core *C, game *g, const char *account, const char *te
     }
     int room = core_chat_room(C, g, account);
     if (room < 0) {
-        snprintf(err, errlen, !g->account[0][0] || !g->account[1][0]
-                                  ? "this game has no chat (a game with a guest)"
+        snprintf(err, errlen, !g->account[0][0] || !g->account[1][0] || !g->human[0] ||
+                                      !g->human[1]
+                                  ? "this game has no chat (a game with a guest or the computer)"
                                   : "your chat is off in rated games (your account's setting)");
         return CORE_FORBIDDEN;
     }

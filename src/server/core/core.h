@@ -664,8 +664,8 @@ struct core_chat_line {
 };
 /* The room `account` reads and writes in g: STORE_ROOM_PLAYERS for its two
  * players, STORE_ROOM_SPECTATORS for anyone else signed in; -1 for none (not
- * signed in, g not between two accounts, or a player whose chat is off in
- * rated games and g is rated). */
+ * signed in, g not between two people's accounts (a guest, the computer), or a
+ * player whose chat is off in rated games and g is rated). */
 int core_chat_room(core *C, const game *g, const char *account);
 /* Post a line as `account` (its room by core_chat_room): CORE_CREATED with
  * the line's time in *ms, CORE_BAD (text), CORE_FORBIDDEN (no room, muted),
