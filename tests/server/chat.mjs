@@ -124,7 +124,7 @@ await main(async (defer) => {
   r = await call(base, "POST", `/api/games/${gid}/chat`, { text: "x".repeat(141) }, ben);
   eq(r.status, 400, "141 characters: 400");
   check(/140/.test(r.body.error), "... saying the limit", r.body.error);
-  for (const bad of ["line\nbreak", "tab\there", "bell\u0007", "\u202eevil", "   ", ""]) {
+  for (const bad of ["line\nbreak", "tab\there", "bell\u0007", "\u202eevil", "para\u2029graph", "c1\u0085", "   ", ""]) {
     r = await call(base, "POST", `/api/games/${gid}/chat`, { text: bad }, ben);
     eq(r.status, 400, `a control character or nothing to say is refused: ${JSON.stringify(bad)}`);
   }

@@ -87,8 +87,9 @@ static int rate_take(core *C, const char *account, int64_t now_ms, int commit)
 }
 
 /* A line's text: valid UTF-8, 1..CORE_CHAT_MAX code points, none a control
- * character (C0, DEL, C1) nor a bidirectional override or isolate (they
- * would turn the rest of the page's line around).  0 or -1 with err. */
+ * character (C0, DEL, C1, the line and paragraph separators) nor a
+ * bidirectional override or isolate (they would turn the rest of the
+ * page's line around).  0 or -1 with err. */
 static int text_ok(const char *text, char *err, size_t errlen)
 {
     const unsigned char *p = (const unsigned char *)text;
@@ -124,8 +125,8 @@ static int text_ok(const char *text, char *err, size_t errlen)
             snprintf(err, errlen, "the text is not valid UTF-8");
             return -1;
         }
-        if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) ||
-            (c >= 0x2066 && c <= 0x2069)) {
+        if (c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 ||
+            (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069)) {
             snprintf(err, errlen, "the text may not hold control characters");
             return -1;
         }
