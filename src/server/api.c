@@ -1011,6 +1011,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     peer *by = who->by;
     if (bots_routes(S, who, path, method, body, blen, r))   /* SPEC "Bots" (bots_api.c) */
         return;
+    if (chat_routes(S, who, path, method, body, blen, r))   /* chat_api.c */
+        return;
     if (account_routes(S, c, who, path, method, body, blen, r))
         return;
     if (mail_routes(S, who, path, method, body, blen, r))

@@ -525,7 +525,7 @@ int server_main(int argc, char **argv)
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
                       ev_account_done, ev_lobby_changed, ev_started, ev_present,
-                      ev_bot_game, ev_declined};
+                      ev_bot_game, ev_declined, chat_event};
     char err[512], dblabel[512];
     store_db_label(db, dblabel, sizeof dblabel);   /* no password in what is printed */
     /* PostgreSQL may not be up yet (a machine starting): try again with a

@@ -107,6 +107,10 @@ static void ws_send_text(conn *c, const char *text)
 }
 
 void ws_send_public(conn *c, const char *text) { ws_send_n(c, text, strlen(text)); }
+void ws_queue_text(conn *c, const char *text)
+{
+    ws_send_text(c, text);
+}
 
 /* The game as this socket's viewer sees it.  A catch-up request
  * ({"since": N}, again = 1) gets one copy of each version of the game
@@ -658,6 +662,7 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
     if (viewer == TAV_WHITE || viewer == TAV_BLACK)
         gv->seated[viewer]++;
     ws_send_game(c, 0);
+    chat_socket_open(S, c);   /* the chat room's history (chat_api.c) */
     if (c->presence)
         presence_send(c);
     /* A seat came: those who asked see it present. */

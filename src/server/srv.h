@@ -345,6 +345,15 @@ int http_answers_pending(const srv *S);
 void http_close_sockets(srv *S);
 void http_respond(conn *c, int status, const char *ctype, char *body, size_t len);
 
+/* ---- chat_api.c: chat in a game, the block list (docs/server-api.md "Chat") ---- */
+/* /api/games/ID/chat, /api/blocks, /api/me/chat: 1 when `path` was one of them. */
+int chat_routes(srv *S, const asker *who, const char *path, int method, const char *body,
+                size_t blen, reply *r);
+/* events.chat: a committed line to the sockets of g that may read it. */
+void chat_event(void *ctx, game *g, const core_chat_line *line);
+/* A game socket opened: its room's history. */
+void chat_socket_open(srv *S, conn *c);
+
 /* ---- request.c: what a request carries (HTTP and live sockets alike) ---- */
 srv *http_server_of(struct lws *wsi);
 peer *http_peer(srv *S, struct lws *wsi);    /* the connection's client address */
@@ -386,6 +395,8 @@ void lobby_started(srv *S, const char *account, const char *game_id);
 int srv_account_present(srv *S, const char *account);
 void http_seeks_lapse(srv *S);   /* seeks whose owner has no lobby socket lapse */
 /* The socket's side of the protocol callback (http.c). */
+/* Queue a text message on a live socket (chat_api.c). */
+void ws_queue_text(conn *c, const char *text);
 void ws_open(srv *S, conn *c, struct lws *wsi);
 int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len);
 int ws_writable(srv *S, conn *c, struct lws *wsi);

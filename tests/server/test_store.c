@@ -721,6 +721,92 @@ static void tournaments(store *st, const char *b)
           what, err);
 }
 
+/* Chat lines, block lists and chat flags (store_ops.add_chat ...). */
+typedef struct chatlines {
+    int n;
+    char line[8][200];
+} chatlines;
+
+static int on_chat(void *ctx, const char *name, const char *text, int64_t ms)
+{
+    chatlines *c = ctx;
+    if (c->n < 8)
+        snprintf(c->line[c->n++], sizeof c->line[0], "%s|%s|%lld", name, text, (long long)ms);
+    return 0;
+}
+
+static int on_name(void *ctx, const char *name)
+{
+    chatlines *c = ctx;
+    if (c->n < 8)
+        snprintf(c->line[c->n++], sizeof c->line[0], "%s", name);
+    return 0;
+}
+
+static void chat_checks(store *st, const char *b)
+{
+    char what[200], err[256];
+    const store_ops *o = st->ops;
+    chatlines c = {0};
+    snprintf(what, sizeof what, "%s: chat lines are kept per game and room, oldest first", b);
+    check(o->add_chat(st, "CHATGAME0001", STORE_ROOM_PLAYERS, "Alice_1", "Good luck", 1000, err,
+                      sizeof err) == 0 &&
+              o->add_chat(st, "CHATGAME0001", STORE_ROOM_SPECTATORS, "Carol", "<b>hi</b> & \"x\"",
+                          1001, err, sizeof err) == 0 &&
+              o->add_chat(st, "CHATGAME0001", STORE_ROOM_PLAYERS, "Bob", "Grazie, \u00e8 \u2665", 1002,
+                          err, sizeof err) == 0 &&
+              o->add_chat(st, "CHATGAME0002", STORE_ROOM_PLAYERS, "Bob", "other game", 1003, err,
+                          sizeof err) == 0 &&
+              flush_ok(st) &&
+              o->each_chat(st, "CHATGAME0001", STORE_ROOM_PLAYERS, 100, on_chat, &c, err,
+                           sizeof err) == 0 &&
+              c.n == 2 && strcmp(c.line[0], "Alice_1|Good luck|1000") == 0 &&
+              strcmp(c.line[1], "Bob|Grazie, \u00e8 \u2665|1002") == 0,
+          what, c.n ? c.line[0] : err);
+    memset(&c, 0, sizeof c);
+    snprintf(what, sizeof what, "%s: the spectators' room is its own, text kept as written", b);
+    check(o->each_chat(st, "CHATGAME0001", STORE_ROOM_SPECTATORS, 100, on_chat, &c, err,
+                       sizeof err) == 0 &&
+              c.n == 1 && strcmp(c.line[0], "Carol|<b>hi</b> & \"x\"|1001") == 0,
+          what, c.n ? c.line[0] : err);
+    memset(&c, 0, sizeof c);
+    snprintf(what, sizeof what, "%s: a history's limit keeps the newest lines", b);
+    check(o->each_chat(st, "CHATGAME0001", STORE_ROOM_PLAYERS, 1, on_chat, &c, err,
+                       sizeof err) == 0 &&
+              c.n == 1 && strncmp(c.line[0], "Bob|", 4) == 0,
+          what, c.n ? c.line[0] : err);
+    memset(&c, 0, sizeof c);
+    snprintf(what, sizeof what, "%s: a game without chat lists none", b);
+    check(o->each_chat(st, "NOCHAT000001", STORE_ROOM_PLAYERS, 100, on_chat, &c, err,
+                       sizeof err) == 0 && c.n == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: blocks are kept in order, twice is once, unblock removes", b);
+    check(o->set_block(st, "Alice_1", "Bob", 1, 10, err, sizeof err) == 0 &&
+              o->set_block(st, "Alice_1", "Carol", 1, 11, err, sizeof err) == 0 &&
+              o->set_block(st, "Alice_1", "Bob", 1, 12, err, sizeof err) == 0 &&
+              o->set_block(st, "Bob", "Alice_1", 1, 12, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_block(st, "Alice_1", on_name, &c, err, sizeof err) == 0 && c.n == 2 &&
+              strcmp(c.line[0], "Bob") == 0 && strcmp(c.line[1], "Carol") == 0,
+          what, err);
+    memset(&c, 0, sizeof c);
+    check(o->set_block(st, "Alice_1", "Bob", 0, 0, err, sizeof err) == 0 &&
+              o->set_block(st, "Alice_1", "Nobody", 0, 0, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_block(st, "Alice_1", on_name, &c, err, sizeof err) == 0 && c.n == 1 &&
+              strcmp(c.line[0], "Carol") == 0,
+          what, err);
+    int flags = -1;
+    snprintf(what, sizeof what, "%s: chat flags are 0 until set, then set and cleared bit by bit", b);
+    check(o->get_chat_flags(st, "Alice_1", &flags, err, sizeof err) == 0 && flags == 0 &&
+              o->set_chat_flag(st, "Alice_1", STORE_CHAT_OFF_RATED, 1, err, sizeof err) == 0 &&
+              o->set_chat_flag(st, "Alice_1", STORE_CHAT_MUTED, 1, err, sizeof err) == 0 &&
+              flush_ok(st) && o->get_chat_flags(st, "Alice_1", &flags, err, sizeof err) == 1 &&
+              flags == (STORE_CHAT_OFF_RATED | STORE_CHAT_MUTED) &&
+              o->set_chat_flag(st, "Alice_1", STORE_CHAT_OFF_RATED, 0, err, sizeof err) == 0 &&
+              flush_ok(st) && o->get_chat_flags(st, "Alice_1", &flags, err, sizeof err) == 1 &&
+              flags == STORE_CHAT_MUTED,
+          what, err);
+}
+
 static void conformance(const store_ops *ops, const char *path)
 {
     char err[256], what[160];
@@ -847,6 +933,7 @@ static void conformance(const store_ops *ops, const char *path)
     bots(st, b);
     mail_checks(st, b);
     tournaments(st, b);
+    chat_checks(st, b);
 
     /* A game created twice (same id) is refused and changes nothing. */
     snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);

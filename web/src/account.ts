@@ -9,6 +9,7 @@
 // and a 401 takes the mark away.
 
 import { mailSection } from "./mail";
+import { chatSettingsSection } from "./chat";
 import * as api from "./api";
 import { accountError, nameProblem, passwordProblem, sessionLine, type AccountAction } from "./accounttext";
 import { ApiError } from "./api";
@@ -221,6 +222,7 @@ export function showAccount(app: HTMLElement): void {
     app.appendChild(mailSection());
     app.appendChild(sessions);
     app.appendChild(botSection(me));
+    app.appendChild(chatSettingsSection());   // chat off in rated games, blocked players (chat.ts)
   });
 }
 

@@ -12,6 +12,7 @@ import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
 import { Live } from "./live";
+import { ChatPanel, isChatMessage } from "./chat";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
@@ -50,6 +51,7 @@ interface Screen {
   live: Live | null;
   connected: boolean;
   presence: Presence | null;      // who has a page open (the live socket says), null until told
+  chat?: ChatPanel;               // the game's chat (chat.ts), hidden without a room
   resignArmed: number;
   clockAt: number;                // when the game's JSON (and its clock) arrived (performance.now())
   flagAsked: number;              // the ply at which a clock seen at 0 made the page ask the server (-1: none)
@@ -220,6 +222,8 @@ function build(app: HTMLElement, s: Screen): void {
   const side = h("aside", { class: "side-panel" },
     e.title, e.watching, e.blackRow, e.status, e.end, e.ratingChange, e.message, e.deal, e.whiteRow, e.links,
     h("h2", { class: "sr-only" }, t("gs.moves")), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
+  s.chat = new ChatPanel(s.id);   // shown once the socket gives this viewer a room (chat.ts)
+  side.appendChild(s.chat.el);
   app.appendChild(boardWrap);
   app.appendChild(side);
   e.rulesDialog = h("dialog", { class: "rules", id: "rules" });
@@ -372,7 +376,7 @@ async function load(s: Screen): Promise<void> {
   }, (p) => {
     s.presence = p;
     if (s.game) render(s);
-  });
+  }, (m) => { if (isChatMessage(m)) s.chat?.onMessage(m); });
 }
 
 function fail(s: Screen, e: unknown): void {

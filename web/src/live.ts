@@ -105,6 +105,7 @@ export class Live {
     onGame: (g: Game) => void,
     onState: (connected: boolean) => void,
     onPresence: (p: Presence) => void = () => {},
+    onOther: (data: unknown) => void = () => {},   // any other message (chat.ts: {"type": "chat"})
   ) {
     const q = `?presence=1${seat ? `&seat=${encodeURIComponent(seat)}` : ""}`;
     this.sock = new LiveSocket(`/api/games/${encodeURIComponent(id)}/live${q}`, (data) => {
@@ -112,7 +113,7 @@ export class Live {
       else if (data && typeof data === "object" && (data as { type?: string }).type === "presence") {
         const p = data as Presence;
         onPresence({ white: !!p.white, black: !!p.black });
-      }
+      } else onOther(data);
     }, onState, (send) => send({ since: since() }));
   }
 

@@ -6,6 +6,7 @@
 import * as api from "./api";
 import { ApiError } from "./api";
 import { gameLine, plotPoints, ratingHistory, ratingText } from "./accounttext";
+import { blockButton } from "./chat";
 import { h } from "./dom";
 import { el } from "./games/boardkit";
 import { BOARDS } from "./games/index";
@@ -54,6 +55,9 @@ export function showPlayer(app: HTMLElement, name: string): void {
     status.remove();
     document.title = `${p.name} — Tavoliere`;
     app.appendChild(h("h1", { id: "profile-name" }, p.name));
+    // A Block button for a signed-in viewer of someone else's profile (chat.ts).
+    if (me && me.name.toLowerCase() !== p.name.toLowerCase())
+      document.getElementById("profile-name")?.after(blockButton(p.name));
     if (p.bot) app.appendChild(profileBot(p.name, me));
     else if (me && me.name.toLowerCase() !== p.name.toLowerCase() && !/^Computer-\d+$/.test(p.name))
       // A challenge from the profile: the lobby's form, filled in for this player.

@@ -101,6 +101,7 @@ typedef struct game game;
 typedef struct wbatch wbatch;
 typedef struct job job;
 typedef struct peer peer;
+typedef struct core_chat_line core_chat_line;   /* chat.c */
 
 /* Commits as /metrics counts them (writer.c): batches by their number of
  * writes and by the milliseconds their commit took, each bucket "at most
@@ -288,6 +289,9 @@ typedef struct core_events {
      * maker's lobby sockets are told. */
     void (*declined)(void *ctx, const char *maker, const char *seek_id, const char *by,
                      const char *reason);
+    /* A chat line of g is on disk (or was told by another instance): the
+     * edge hands it to the sockets that may read it (NULL: no chat). */
+    void (*chat)(void *ctx, game *g, const core_chat_line *line);
 } core_events;
 
 /* One account's offers in the current window (the offer rate limit). */
@@ -402,6 +406,7 @@ struct core {
      * look again once it is committed). */
     struct core_tours *tours;
     long tours_nudge;
+    void *chat;          /* chat.c's own: each account's recent lines (the rate limit) */
 };
 
 /* ---- life ---- */
@@ -757,6 +762,51 @@ int core_tour_list(core *C, int limit, store_tour_fn fn, void *ctx);
 /* On the loop, often: start the tournaments due, pair the arenas, end what
  * is over (each tournament by the one instance holding its claim). */
 void core_tour_tick(core *C);
+/* ---- chat in a game and the block list (chat.c; docs/server-api.md "Chat") ---- */
+#define CORE_CHAT_MAX 140          /* characters (code points) a line */
+#define CORE_CHAT_BURST 5          /* lines one account may post ... */
+#define CORE_CHAT_BURST_MS 10000   /* ... in this many ms (any games) */
+#define CORE_CHAT_PER_GAME 100     /* lines one account may post in one game */
+#define CORE_CHAT_HISTORY 200      /* a room's newest lines sent as its history */
+#define CORE_BLOCKS_MAX 500        /* names one account may block */
+#define CORE_CHAT_SLOTS 4096       /* accounts whose recent lines are counted */
+struct core_chat_line {
+    int room;            /* STORE_ROOM_PLAYERS, STORE_ROOM_SPECTATORS */
+    const char *name;    /* the account that wrote it */
+    const char *text;    /* valid UTF-8, 1 to CORE_CHAT_MAX characters, no control characters */
+    int64_t ms;          /* unix ms */
+};
+/* The room `account` reads and writes in g: STORE_ROOM_PLAYERS for its two
+ * players, STORE_ROOM_SPECTATORS for anyone else signed in; -1 for none (not
+ * signed in, g not between two people's accounts (a guest, the computer), or a
+ * player whose chat is off in rated games and g is rated). */
+int core_chat_room(core *C, const game *g, const char *account);
+/* Post a line as `account` (its room by core_chat_room): CORE_CREATED with
+ * the line's time in *ms, CORE_BAD (text), CORE_FORBIDDEN (no room, muted),
+ * CORE_LIMIT (rate), CORE_UNAVAILABLE.  The line reaches the sockets through
+ * events.chat once committed. */
+core_status core_chat_post(core *C, game *g, const char *account, const char *text, int64_t *ms,
+                           char *err, size_t errlen);
+/* The newest lines of the room `account` may read in g (none for -1),
+ * oldest first, without those of names `account` blocks; the room in *room. */
+void core_chat_history(core *C, const game *g, const char *account, int *room,
+                       void (*fn)(void *ctx, const core_chat_line *l), void *ctx);
+/* 1 when `owner` blocks `name` (letter case ignored). */
+int core_blocks(core *C, const char *owner, const char *name);
+/* Block (on 1) or unblock (0) a player: CORE_OK, CORE_NOTFOUND (no such
+ * player), CORE_BAD (oneself), CORE_LIMIT (CORE_BLOCKS_MAX), CORE_UNAVAILABLE. */
+core_status core_block(core *C, const char *owner, const char *name, int on, char *err,
+                       size_t errlen);
+/* The names `owner` blocks, in the order blocked. */
+void core_blocks_each(core *C, const char *owner, void (*fn)(void *ctx, const char *name),
+                      void *ctx);
+/* An account's chat flags (STORE_CHAT_OFF_RATED, STORE_CHAT_MUTED); set one
+ * (the account page: off in rated games; the operator's `mute NAME`). */
+int core_chat_flags(core *C, const char *account);
+core_status core_chat_set_flag(core *C, const char *account, int flag, int on);
+/* shared.c: another instance committed a line ("GAME ROOM MS NAME"). */
+void core_chat_note(core *C, const char *text);
+void core_chat_free(core *C);
 
 /* ---- client addresses (peers.c) ---- */
 /* The peer of an address, made when new; NULL when the table has no room

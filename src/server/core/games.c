@@ -643,6 +643,7 @@ void core_free(core *C)
     }
     free(C->tours);   /* tournaments.c's memory of claims and batches */
     writer_free(C);
+    core_chat_free(C);
     store_close(C->st);
     pthread_mutex_destroy(&C->qlock);
     pthread_mutex_destroy(&C->rlock);

@@ -195,6 +195,10 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
             snprintf(err, errlen, "a challenge is for someone else");
             return CORE_BAD;
         }
+        if (core_blocks(C, to, account)) {   /* its block list (chat.c) */
+            snprintf(err, errlen, "%s does not accept challenges from you", to);
+            return CORE_FORBIDDEN;
+        }
     }
     /* SPEC "Bots": bots make challenges, never open seeks. */
     if (!want->to[0] && core_is_bot(C, account)) {

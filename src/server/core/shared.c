@@ -215,6 +215,8 @@ void shared_drain(core *C)
             if (strncmp(n->text, "seen ", 5) == 0) {
                 if (core_name_ok(n->text + 5))   /* a player with a socket open there */
                     core_account_seen_elsewhere(C, n->text + 5);
+            } else if (strncmp(n->text, "chat ", 5) == 0) {
+                core_chat_note(C, n->text + 5);   /* a chat line (chat.c) */
             } else {
                 core_account_note(C, n->text);
             }

@@ -205,6 +205,12 @@ typedef int (*store_row_fn)(void *ctx, const store_game *g);
 /* Called for each move in order (return nonzero to stop with an error). */
 typedef int (*store_move_fn)(void *ctx, int ply, const store_move *m);
 typedef void (*store_id_fn)(void *ctx, const char *id);
+/* Chat (store_ops.add_chat): one line of a game's room, oldest first. */
+typedef int (*store_chat_fn)(void *ctx, const char *name, const char *text, int64_t ms);
+typedef int (*store_name_fn)(void *ctx, const char *name);
+/* Chat rooms and an account's chat flags (store_ops.get_chat_flags). */
+enum { STORE_ROOM_PLAYERS = 0, STORE_ROOM_SPECTATORS = 1 };
+enum { STORE_CHAT_OFF_RATED = 1, STORE_CHAT_MUTED = 2 };
 
 /* The operations every backend implements.  Writes join the open batch
  * (one transaction) and flush commits it with one sync to disk: nothing
@@ -413,6 +419,25 @@ struct store_ops {
     /* The games by seq, with what the games table says of each now. */
     int (*each_tour_game)(store *st, const char *id, store_tour_game_fn fn, void *ctx, char *err,
                           size_t errlen);
+    /* Chat in a game and the block list (docs/server-api.md "Chat"); every
+     * backend implements them.  A line of game `game`'s room (STORE_ROOM_*)
+     * written by account `name` at unix ms `ms`; never part of a record. */
+    int (*add_chat)(store *st, const char *game, int room, const char *name, const char *text,
+                    int64_t ms, char *err, size_t errlen);
+    /* The last `limit` lines of a room, oldest first: fn(ctx, name, text, ms). */
+    int (*each_chat)(store *st, const char *game, int room, int limit, store_chat_fn fn,
+                     void *ctx, char *err, size_t errlen);
+    /* `owner` blocks `name` (on 1, at `created` unix seconds; twice is no
+     * error) or unblocks it (on 0; none is no error). */
+    int (*set_block)(store *st, const char *owner, const char *name, int on, int64_t created,
+                     char *err, size_t errlen);
+    /* The names `owner` blocks, in the order blocked: fn(ctx, name). */
+    int (*each_block)(store *st, const char *owner, store_name_fn fn, void *ctx, char *err,
+                      size_t errlen);
+    /* An account's chat flags (STORE_CHAT_*; 0 when never set). */
+    int (*get_chat_flags)(store *st, const char *name, int *flags, char *err, size_t errlen);
+    /* Set (on 1) or clear one flag bit of an account. */
+    int (*set_chat_flag)(store *st, const char *name, int bit, int on, char *err, size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

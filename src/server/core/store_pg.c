@@ -39,7 +39,7 @@
 #include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 15
+#define PG_SCHEMA 16
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -232,6 +232,27 @@ static const pg_migration migrations[] = {
      "  PRIMARY KEY (tournament, seq)"
      ");"
      "CREATE INDEX tournament_games_game ON tournament_games (game);"},
+    /* 15 -> 16: chat in a game (two rooms: 0 the players, 1 the spectators),
+     * each account's block list and its chat flags (1 off in rated games,
+     * 2 muted by the operator). */
+    {15, 16,
+     "CREATE TABLE chat ("
+     "  seq bigserial PRIMARY KEY,"
+     "  game text NOT NULL,"
+     "  room integer NOT NULL,"
+     "  name text NOT NULL,"
+     "  text text NOT NULL,"
+     "  ms bigint NOT NULL"
+     ");"
+     "CREATE INDEX chat_game ON chat (game, room, seq);"
+     "CREATE TABLE blocks ("
+     "  owner text NOT NULL,"
+     "  name text NOT NULL,"
+     "  created bigint NOT NULL,"
+     "  seq bigserial NOT NULL,"
+     "  PRIMARY KEY (owner, name)"
+     ");"
+     "CREATE TABLE chat_flags (name text PRIMARY KEY, flags integer NOT NULL DEFAULT 0);"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -362,6 +383,16 @@ static const char *const queries[NQ] = {
                      " FROM tournament_games t JOIN games g ON g.id = t.game"
                      " WHERE t.tournament = $1 ORDER BY t.seq",
     [Q_NOTIFY] = "SELECT pg_notify($1, $2)",
+    [Q_INS_CHAT] = "INSERT INTO chat (game, room, name, text, ms) VALUES ($1, $2, $3, $4, $5)",
+    [Q_CHAT_OF] = "SELECT name, text, ms FROM (SELECT seq, name, text, ms FROM chat"
+                  " WHERE game = $1 AND room = $2 ORDER BY seq DESC LIMIT $3) c ORDER BY seq",
+    [Q_INS_BLOCK] = "INSERT INTO blocks (owner, name, created) VALUES ($1, $2, $3)"
+                    " ON CONFLICT (owner, name) DO NOTHING",
+    [Q_DEL_BLOCK] = "DELETE FROM blocks WHERE owner = $1 AND name = $2",
+    [Q_BLOCKS_OF] = "SELECT name FROM blocks WHERE owner = $1 ORDER BY created, seq",
+    [Q_GET_CHAT_FLAGS] = "SELECT flags FROM chat_flags WHERE name = $1",
+    [Q_SET_CHAT_FLAG] = "INSERT INTO chat_flags AS f (name, flags) VALUES ($1, $3::integer)"
+                        " ON CONFLICT (name) DO UPDATE SET flags = (f.flags & ~($2::integer)) | $3::integer",
     /* One statement: the row locked, the window and a dead instance's
      * reservations forgotten, and the guess counted only below the limit. */
     [Q_GUARD_RESERVE] =
@@ -1037,4 +1068,10 @@ const store_ops store_pg_ops = {
     .each_tour_player = pg_each_tour_player,
     .add_tour_game = pg_add_tour_game,
     .each_tour_game = pg_each_tour_game,
+    .add_chat = pg_add_chat,
+    .each_chat = pg_each_chat,
+    .set_block = pg_set_block,
+    .each_block = pg_each_block,
+    .get_chat_flags = pg_get_chat_flags,
+    .set_chat_flag = pg_set_chat_flag,
 };

@@ -23,6 +23,7 @@ enum {
     Q_GET_RATING, Q_SET_RATING, Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF,
     Q_SET_GAME_RATINGS, Q_SET_OFFERS,
     Q_SET_BOT, Q_INS_TOKEN, Q_GET_TOKEN, Q_TOUCH_TOKEN, Q_DEL_TOKEN, Q_TOKENS_OF,
+    Q_INS_CHAT, Q_CHAT_OF, Q_INS_BLOCK, Q_DEL_BLOCK, Q_BLOCKS_OF, Q_GET_CHAT_FLAGS, Q_SET_CHAT_FLAG,
     Q_GAME_STAMP, Q_UNCLAIMED,
     Q_GUARD_RESERVE, Q_GUARD_SETTLE,
     Q_NOTIFY, Q_TRY_CLAIM, Q_RELEASE_CLAIM, Q_GET_VERSION, Q_INIT_VERSION, Q_SET_VERSION,
@@ -131,6 +132,17 @@ int pg_set_game_ratings(store *base, const char *id, const double before[2],
                         const double after[2], char *err, size_t errlen);
 int pg_set_offers(store *base, const char *id, int draw, int takeback, char *err, size_t errlen);
 int pg_set_password(store *base, const char *name, const char *pwhash, char *err, size_t errlen);
+/* store_pg_chat.c: chat lines, blocks, chat flags */
+int pg_add_chat(store *base, const char *game, int room, const char *name, const char *text,
+                int64_t ms, char *err, size_t errlen);
+int pg_each_chat(store *base, const char *game, int room, int limit, store_chat_fn fn, void *ctx,
+                 char *err, size_t errlen);
+int pg_set_block(store *base, const char *owner, const char *name, int on, int64_t created,
+                 char *err, size_t errlen);
+int pg_each_block(store *base, const char *owner, store_name_fn fn, void *ctx, char *err,
+                  size_t errlen);
+int pg_get_chat_flags(store *base, const char *name, int *flags, char *err, size_t errlen);
+int pg_set_chat_flag(store *base, const char *name, int bit, int on, char *err, size_t errlen);
 int pg_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen);
 /* Bots (SPEC "Bots"): store_pg_accounts.c. */
 int pg_set_bot(store *base, const char *name, char *err, size_t errlen);

@@ -196,6 +196,25 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (tournament, seq)"
     ");"
     "CREATE INDEX tournament_games_game ON tournament_games(game);",
+    /* 15 -> 16: chat in a game (two rooms: 0 the players, 1 the spectators),
+     * each account's block list and its chat flags (1 off in rated games,
+     * 2 muted by the operator). */
+    "CREATE TABLE chat ("
+    "  seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  game TEXT NOT NULL,"
+    "  room INTEGER NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  text TEXT NOT NULL,"
+    "  ms INTEGER NOT NULL"
+    ");"
+    "CREATE INDEX chat_game ON chat (game, room, seq);"
+    "CREATE TABLE blocks ("
+    "  owner TEXT NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  created INTEGER NOT NULL,"
+    "  PRIMARY KEY (owner, name)"
+    ");"
+    "CREATE TABLE chat_flags (name TEXT PRIMARY KEY, flags INTEGER NOT NULL DEFAULT 0);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -211,6 +230,7 @@ enum {
     Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_PRUNE, Q_MAIL_COUNT,
     Q_INS_TOUR, Q_SET_TOUR, Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS, Q_COUNT_TOURS, Q_SET_TOUR_PLAYER,
     Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAME_AT, Q_TOUR_GAMES,
+    Q_INS_CHAT, Q_CHAT_OF, Q_INS_BLOCK, Q_DEL_BLOCK, Q_BLOCKS_OF, Q_GET_CHAT_FLAGS, Q_SET_CHAT_FLAG,
     NQ
 };
 
@@ -351,6 +371,16 @@ static const char *const queries[NQ] = {
     [Q_MAIL_LOG] = "INSERT INTO mail_log (account, sent) VALUES (lower(?1), ?2)",
     [Q_MAIL_PRUNE] = "DELETE FROM mail_log WHERE account = lower(?1) AND sent < ?2",
     [Q_MAIL_COUNT] = "SELECT count(*) FROM mail_log WHERE account = lower(?1) AND sent >= ?2",
+    [Q_INS_CHAT] = "INSERT INTO chat (game, room, name, text, ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+    [Q_CHAT_OF] = "SELECT name, text, ms FROM (SELECT seq, name, text, ms FROM chat"
+                  " WHERE game = ?1 AND room = ?2 ORDER BY seq DESC LIMIT ?3) ORDER BY seq",
+    [Q_INS_BLOCK] = "INSERT INTO blocks (owner, name, created) VALUES (?1, ?2, ?3)"
+                    " ON CONFLICT (owner, name) DO NOTHING",
+    [Q_DEL_BLOCK] = "DELETE FROM blocks WHERE owner = ?1 AND name = ?2",
+    [Q_BLOCKS_OF] = "SELECT name FROM blocks WHERE owner = ?1 ORDER BY created, rowid",
+    [Q_GET_CHAT_FLAGS] = "SELECT flags FROM chat_flags WHERE name = ?1",
+    [Q_SET_CHAT_FLAG] = "INSERT INTO chat_flags (name, flags) VALUES (?1, ?3)"
+                        " ON CONFLICT (name) DO UPDATE SET flags = (flags & ~?2) | ?3",
 };
 
 typedef struct sq_store {
@@ -1625,6 +1655,82 @@ static int sq_each_tour_game(store *base, const char *id, store_tour_game_fn fn,
     return 0;
 }
 
+/* ---- chat, blocks ---- */
+
+static int sq_add_chat(store *base, const char *game, int room, const char *name,
+                       const char *text, int64_t ms, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_INS_CHAT, "titti", game, (int64_t)room, name, text, ms), 1,
+                  "chat line", err, errlen);
+}
+
+static int sq_each_chat(store *base, const char *game, int room, int limit, store_chat_fn fn,
+                        void *ctx, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_CHAT_OF, "tii", game, (int64_t)room, (int64_t)limit);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const unsigned char *name = sqlite3_column_text(s, 0);
+        const unsigned char *text = sqlite3_column_text(s, 1);
+        if (name && text)
+            stop = fn(ctx, (const char *)name, (const char *)text, sqlite3_column_int64(s, 2));
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list chat", err, errlen);
+    return 0;
+}
+
+static int sq_set_block(store *base, const char *owner, const char *name, int on,
+                        int64_t created, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    if (on)
+        return write1(st, bind(st, Q_INS_BLOCK, "tti", owner, name, created), -1, "block", err,
+                      errlen);
+    return write1(st, bind(st, Q_DEL_BLOCK, "tt", owner, name), -1, "unblock", err, errlen);
+}
+
+static int sq_each_block(store *base, const char *owner, store_name_fn fn, void *ctx, char *err,
+                         size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_BLOCKS_OF, "t", owner);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        const unsigned char *name = sqlite3_column_text(s, 0);
+        if (name)
+            stop = fn(ctx, (const char *)name);
+    }
+    done1(s);
+    if (!stop && rc != SQLITE_DONE)
+        return fail(st, "list blocks", err, errlen);
+    return 0;
+}
+
+static int sq_get_chat_flags(store *base, const char *name, int *flags, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    sqlite3_stmt *s = bind(st, Q_GET_CHAT_FLAGS, "t", name);
+    *flags = 0;
+    int rc = read1(st, s, "chat flags", err, errlen);
+    if (rc != 1)
+        return rc;
+    *flags = sqlite3_column_int(s, 0);
+    done1(s);
+    return 1;
+}
+
+static int sq_set_chat_flag(store *base, const char *name, int bit, int on, char *err,
+                            size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return write1(st, bind(st, Q_SET_CHAT_FLAG, "tii", name, (int64_t)bit, (int64_t)(on ? bit : 0)),
+                  1, "chat flag", err, errlen);
+}
+
 const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
     sq_discard,    sq_create_game, sq_add_move, sq_truncate,  sq_set_result,
@@ -1643,4 +1749,5 @@ const store_ops store_sqlite_ops = {
     .mail_count = sq_mail_count,
     sq_create_tour, sq_set_tour, sq_get_tour, sq_each_tour, sq_count_tours, sq_set_tour_player,
     sq_each_tour_player, sq_add_tour_game, sq_each_tour_game,
+    sq_add_chat, sq_each_chat, sq_set_block, sq_each_block, sq_get_chat_flags, sq_set_chat_flag,
 };
