@@ -671,7 +671,7 @@ static json_t *clock_json(const store_seek *k)
     return json_null();
 }
 
-static void add_seek_json(void *ctx, const store_seek *k, double rating)
+static void add_seek_json(void *ctx, const store_seek *k, double rating, int provisional)
 {
     json_t *list = ctx;
     static const char *const colours[3] = {"white", "black", "random"};
@@ -681,6 +681,8 @@ static void add_seek_json(void *ctx, const store_seek *k, double rating)
                           clock_json(k), "by", k->by, "rating", (int)(rating + 0.5));
     if (k->to[0])
         json_object_set_new(o, "to", json_string(k->to));   /* extension: a challenge */
+    /* Extension: the maker's rating is provisional (shown "1500?" as elsewhere). */
+    json_object_set_new(o, "provisional", json_boolean(provisional));
     json_array_append_new(list, o);
 }
 

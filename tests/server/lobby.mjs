@@ -52,7 +52,7 @@ await main(async (defer) => {
   const s1 = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: true, colour: "white", clock: { initial: 300, increment: 5 } }, ann);
   check(s1.status === 201 && typeof s1.body.id === "string", "a seek: 201 and its id", JSON.stringify(s1.body));
   const list = (await call(base, "GET", "/api/seeks")).body;
-  eq(list, [{ id: s1.body.id, game: "urbino", options: "", rated: true, colour: "white", clock: { initial: 300, increment: 5 }, by: "Ann", rating: 1500 }],
+  eq(list, [{ id: s1.body.id, game: "urbino", options: "", rated: true, colour: "white", clock: { initial: 300, increment: 5 }, by: "Ann", rating: 1500, provisional: true }],
     "GET /api/seeks lists it");
   check(await spect.until((m) => m.some((x) => Array.isArray(x) && x.some((k) => k.id === s1.body.id))), "a guest's lobby socket sees it come");
   for (const [bad, why] of [[{ game: "chess", options: "" }, "an unknown game"], [{ game: "toscana", options: "seed=4" }, "a chosen deal"],

@@ -198,7 +198,7 @@ function seekRow(s: Seek, meta: Meta | null, me: Me | null, error: HTMLElement):
       (s.to ? (own ? t("lobby.challengeTo", { name: s.to }) : t("lobby.challengeForYou")) : "")),
     h("span", { class: "seek-clock", title: clockKind(s.clock) }, clockLabel(s.clock)),
     h("span", { class: "seek-rated" }, s.rated ? t("lobby.rated") : t("lobby.casual")),
-    h("span", { class: "seek-by" }, h("a", { href: `/players/${encodeURIComponent(s.by)}` }, s.by), ` ${Math.round(s.rating)}`),
+    h("span", { class: "seek-by" }, h("a", { href: `/players/${encodeURIComponent(s.by)}` }, s.by), ` ${Math.round(s.rating)}${s.provisional ? "?" : ""}`),
     h("span", { class: "seek-colour muted" }, own ? t("lobby.youPlay", { side: sl(s.colour) }) : me ? t("lobby.youPlay", { side: sl(takerColour(s.colour)) }) : t("lobby.whoAccepts", { side: sl(takerColour(s.colour)) })));
   let btn: HTMLButtonElement | null = null;
   if (own) {

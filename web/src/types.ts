@@ -152,6 +152,8 @@ export interface Seek {
   clock: { initial: number; increment: number } | { days: number };
   by: string;
   rating: number;
+  /** The maker's rating is provisional (shown with "?"). */
+  provisional?: boolean;
 }
 export interface PlayerGame { id: string; game: GameName; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean; ratingAfter?: number; created?: number }
 export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[]; bot?: boolean }

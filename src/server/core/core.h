@@ -558,7 +558,8 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
 /* The open seeks `viewer` (an account, or NULL) may see: all but others'
  * challenges, each with its owner's rating in its game (1500 unrated). */
 void core_seeks_each(core *C, const char *viewer,
-                     void (*fn)(void *ctx, const store_seek *s, double rating), void *ctx);
+                     void (*fn)(void *ctx, const store_seek *s, double rating, int provisional),
+                     void *ctx);
 /* An account's ratings, one per game played rated. */
 void core_ratings_each(core *C, const char *name,
                        int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx);

@@ -250,7 +250,8 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
 }
 
 void core_seeks_each(core *C, const char *viewer,
-                     void (*fn)(void *ctx, const store_seek *s, double rating), void *ctx)
+                     void (*fn)(void *ctx, const store_seek *s, double rating, int provisional),
+                     void *ctx)
 {
     lobby_ready(C);
     for (lobby_seek *k = C->seeks; k; k = k->next) {
@@ -263,9 +264,12 @@ void core_seeks_each(core *C, const char *viewer,
         store_rating sr;
         char err[256];
         double rating = 1500;
-        if (C->st->ops->get_rating(C->st, k->s.by, k->s.game, &sr, err, sizeof err) == 1)
+        int provisional = 1;   /* a new player's 1500 is a guess */
+        if (C->st->ops->get_rating(C->st, k->s.by, k->s.game, &sr, err, sizeof err) == 1) {
             rating = sr.rating;
-        fn(ctx, &k->s, rating);
+            provisional = core_rating_provisional(&sr);
+        }
+        fn(ctx, &k->s, rating, provisional);
     }
 }
 
