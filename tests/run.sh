@@ -178,8 +178,9 @@ suite check "public API exports" env BUILD="$BUILD" sh tests/api_exports.sh
 suite all "bench signature" env BUILD="$BUILD" sh tests/bench_signature.sh
 suite all "search service" "$BUILD/test_service"
 # Wall-clock figures (tests/search/test_timing.c): reported with their
-# limits, failing only far outside them.
-suite timing "timing (wall clock)" "$BUILD/test_timing"
+# limits; `make timing` (a quiet machine) fails one far outside them, `make
+# test` (the machine may be busy) only a search that does not answer right.
+suite timing "timing (wall clock)" env TAV_TIMING_STRICT="$([ "$TIER" = timing ] && echo 1 || echo 0)" "$BUILD/test_timing"
 suite all "record parser fuzz" "$T" fuzzrecord --seconds ${FUZZ_SECONDS:-5}
 suite all "terminal play (tmux)" env BUILD="$BUILD" sh tests/play_tmux.sh
 suite all "terminal menu (tmux)" env BUILD="$BUILD" sh tests/menu_tmux.sh

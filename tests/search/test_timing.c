@@ -9,8 +9,10 @@
  *   - a queued search cancelled reports within 20 ms of its worker freeing;
  *   - tav_service_free with searches in flight returns within a second.
  * Each figure is printed with its nominal limit; a figure past the limit is
- * said (SLOW) but passes: a loaded machine is not a broken one.  A figure
- * fails only far outside: a latency (nominally 0) past ten times its limit,
+ * said (SLOW) but passes: a loaded machine is not a broken one.  Only in the
+ * timing tier (`make timing`, TAV_TIMING_STRICT=1: a quiet machine) does the
+ * wall clock decide; in `make test` the figures are reported, and what the
+ * searches answer is checked.  There a figure fails only far outside: a latency (nominally 0) past ten times its limit,
  * a search given a time that overruns it by more than ten times the margin
  * it is allowed (three times that again in the sanitizer build).  What the
  * service does (the answers, their status, their order) is test_service.c's.
@@ -62,10 +64,20 @@ static void figure_end(const figure *f)
         check(0, "%s: nothing measured", f->what);
         return;
     }
-    printf("%-44s worst %8.1f ms (%s); limit %.0f ms, %d of %d cases over%s; fails past %.0f ms\n", f->what,
-           f->worst_ms, f->worst_case, f->limit_ms, f->over, f->cases, f->over ? " (SLOW)" : "", fail_ms);
-    check(f->worst_ms <= fail_ms, "%s: %.1f ms (%s), far past the limit of %.0f ms", f->what, f->worst_ms,
-          f->worst_case, f->limit_ms);
+    const char *strict = getenv("TAV_TIMING_STRICT");
+    int judged = strict && strcmp(strict, "1") == 0;
+    printf("%-44s worst %8.1f ms (%s); limit %.0f ms, %d of %d cases over%s; %s %.0f ms\n", f->what,
+           f->worst_ms, f->worst_case, f->limit_ms, f->over, f->cases, f->over ? " (SLOW)" : "",
+           judged ? "fails past" : "reported only; `make timing` fails past", fail_ms);
+    /* Wall clock decides pass or fail only in the timing tier (`make timing`,
+     * TAV_TIMING_STRICT=1, on a quiet machine): in `make test` another
+     * process may hold the cores for seconds, and that says nothing of the
+     * service.  What the searches answer is checked either way. */
+    if (judged)
+        check(f->worst_ms <= fail_ms, "%s: %.1f ms (%s), far past the limit of %.0f ms", f->what,
+              f->worst_ms, f->worst_case, f->limit_ms);
+    else   /* its searches answered (a wrong or missing answer fails where it is met) */
+        check(1, "%s: %d searches measured", f->what, f->cases);
 }
 
 /* A live state of game g with `options` after `plies` seeded random moves in
