@@ -568,6 +568,13 @@ function render(s: Screen): void {
   renderOffers(s, g, mine);
   renderNotifySwitch(s, g, mine);
   renderClockBar(s);
+  // The side panel as the board: this screen's side below, the other above.
+  {
+    const low = orientation(s) === "black" ? e.blackRow : e.whiteRow;
+    const high = low === e.whiteRow ? e.blackRow : e.whiteRow;
+    if (e.status.previousElementSibling !== high) e.status.before(high);
+    if (e.links.previousElementSibling !== low) e.links.before(low);
+  }
   renderLinks(s);
   showClocks(s);
   drawBoard(s);
@@ -622,12 +629,14 @@ function showClocks(s: Screen): void {
         window.setTimeout(() => { if (s.game && !s.game.over) refresh(s); }, 1500);
       }
     } else if (isDays(c)) {
-      text = running && c.deadline ? deadlineText(c.deadline, Date.now()) : `${c.days} d/move`;
+      text = running && c.deadline ? deadlineText(c.deadline, Date.now()) : t("clock.perMove", { d: c.days });
       low = running && !!c.deadline && c.deadline - Date.now() < 3600000;
     }
     // the side panel's clock and the phone's clock bar
     for (const el of document.querySelectorAll<HTMLElement>(`.clock[data-side="${side}"]`)) {
-      if (el.textContent !== text) el.textContent = text;
+      // the phone's bar is narrow: days a move, only the deadline of the side to move
+      const shown = isDays(c) && !running && el.closest("#clock-bar") ? "" : text;
+      if (el.textContent !== shown) el.textContent = shown;
       el.classList.toggle("running", running);
       el.classList.toggle("low", low);
       el.classList.toggle("days", isDays(c));
@@ -660,8 +669,15 @@ function renderMoves(s: Screen): void {
     const label = moveLabel(g, i, by);
     if (label !== null) item(i + 1, label).classList.toggle("veto", g.moves[i] === "veto");
   });
+  // The current move shown inside the list only: scrolling it into view
+  // would scroll the page too (on a phone the list is below the board, and
+  // the game would open scrolled down past its clocks).
   const cur = ol.querySelector(".current") as HTMLElement | null;
-  if (cur && typeof cur.scrollIntoView === "function") cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    const top = cur.offsetTop - ol.offsetTop, bottom = top + cur.offsetHeight;
+    if (top < ol.scrollTop) ol.scrollTop = top;
+    else if (bottom > ol.scrollTop + ol.clientHeight) ol.scrollTop = bottom - ol.clientHeight;
+  }
   const past = s.viewPly !== null;
   s.els.history.hidden = !past;
   s.els.history.textContent = historyText(s.viewPly, g.ply);
