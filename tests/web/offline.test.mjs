@@ -30,6 +30,8 @@ export async function run(env) {
   // A game against the computer kept in the browser (in-page play).
   await page.goto(`${url}/play/epaminondas?level=1&colour=white&new=1`);
   await page.waitForSelector("#board [data-square]", { timeout: 30000 });
+  tally.check("the game in the page shows the name signed in with (no request for it)",
+    (await page.textContent("#account-name").catch(() => "")) === "olga", await page.textContent("#account").catch(() => ""));
   const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => /^tavoliere\.play\./.test(k)).length);
   tally.check("offline: the game in the page is kept in the browser", kept > 0, String(kept));
 

@@ -27,11 +27,11 @@ async function duel(a, b, game, clock, moves) {
   const s = await call(a, "POST", "/api/seeks", { game, options: "", rated: false, colour: "white", clock });
   const id = (await call(b, "POST", `/api/seeks/${s.body.id}/accept`, {})).body.game;
   for (let i = 0; i < moves; i++) {
-    const who = i % 2 === 0 ? a : b;
-    const g = (await call(who, "GET", `/api/games/${id}`)).body;
-    if (g.over || !g.legal || !g.legal.length) break;
+    const g = (await call(a, "GET", `/api/games/${id}`)).body;
+    if (g.over) break;
     const tomove = g.tomove === "white" ? a : b;
     const gg = (await call(tomove, "GET", `/api/games/${id}`)).body;
+    if (!gg.legal || !gg.legal.length) break;
     await call(tomove, "POST", `/api/games/${id}/moves`, { move: gg.legal[0], ply: gg.ply });
   }
   return id;
@@ -83,4 +83,10 @@ export async function run(env) {
   tally.check("phone: Toscana's clock bar shows both names whole", bar.names.length === 2 && bar.names.every((n) => !n.cut), JSON.stringify(bar.names));
   tally.check("phone: ... and each clock on one line", bar.clocks.length === 2 && bar.clocks.every((c) => c.h < c.line * 1.8 + 8), JSON.stringify(bar.clocks));
   await env.shot(pa, "phonebar-toscana-390");
+  // Its move list counts the moves shown, without gaps (hidden accepts take no number).
+  const tid2 = await duel(pa, pb, "toscana", { days: 1 }, 9);
+  await pa.goto(`${url}/games/${tid2}`);
+  await pa.waitForSelector("#moves .current");
+  const nums = await pa.evaluate(() => [...document.querySelectorAll("#moves li")].map((li) => li.value));
+  tally.check("Toscana's move list is numbered 0, 1, 2 ... without gaps", nums.length > 3 && nums.every((v, i) => v === i), JSON.stringify(nums));
 }

@@ -72,6 +72,23 @@ export function nextPath(search: string): string {
 const here = () => encodeURIComponent(location.pathname + location.search);
 
 /** The header's account menu. */
+/** A game played in the page asks the server nothing: the header shows the
+ * name this browser is signed in with (kept at the last visit), a link to
+ * the profile, and no menu. */
+export function showKeptName(): void {
+  const box = document.getElementById("account");
+  let name: string | null = null;
+  try {
+    name = localStorage.getItem(MARK);
+  } catch {
+    name = null;
+  }
+  if (!box || !name) return;
+  box.textContent = "";
+  box.append(h("a", { class: "nav-link", id: "account-name", href: `/players/${encodeURIComponent(name)}`, title: t("acc.keptTitle") }, name));
+  box.dataset.signedIn = "kept";
+}
+
 export function setupAccountMenu(): void {
   const box = document.getElementById("account");
   if (!box) return;

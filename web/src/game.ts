@@ -649,17 +649,21 @@ function renderMoves(s: Screen): void {
   const ol = s.els.moves;
   const shown = s.viewPly ?? g.ply;
   ol.textContent = "";
+  // Numbered as shown: a move that is not shown (Toscana's hidden accepts)
+  // takes no number, so the list counts 1, 2, 3 ... without gaps.
+  let shownN = 0;
   const item = (ply: number, label: string) => {
+    const n = ply === 0 ? 0 : ++shownN;
     // a line break may come after each comma of a long move (Cathedral's squares)
     const parts: (string | Node)[] = [];
     label.split(",").forEach((p, i) => { if (i) parts.push(",", h("wbr")); parts.push(p); });
-    const b = h("button", { type: "button", "data-step": ply, class: "move", title: label, "aria-label": ply === 0 ? t("gs.startPosition") : t("gs.moveN", { ply, label }) }, ...parts);
+    const b = h("button", { type: "button", "data-step": ply, class: "move", title: label, "aria-label": ply === 0 ? t("gs.startPosition") : t("gs.moveN", { ply: n, label }) }, ...parts);
     if (ply === shown) {
       b.setAttribute("aria-current", "step");
       b.classList.add("current");
     }
     b.addEventListener("click", () => showPly(s, ply));
-    const li = h("li", { value: ply }, b);
+    const li = h("li", { value: n }, b);
     ol.appendChild(li);
     return b;
   };

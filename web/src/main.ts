@@ -9,7 +9,7 @@ import { showMailLink } from "./mail";
 import { showHome } from "./home";
 import { showGame } from "./game";
 import { showRules } from "./rules";
-import { setupAccountMenu, showAccount, showAuth } from "./account";
+import { setupAccountMenu, showAccount, showAuth, showKeptName } from "./account";
 import { showLobby } from "./lobby";
 import { showTournament, showTournaments } from "./tournaments";
 import { showLeaderboard, showPlayer } from "./players";
@@ -146,7 +146,8 @@ function registerServiceWorker(): void {
 const inPage = /^\/play\//.test(location.pathname);
 setupLang(inPage);
 setupTheme();
-if (!inPage) {
+if (inPage) showKeptName();
+else {
   setupAccountMenu();
   // Signed in: the player's channel on every page (notices, badge, title).
   void currentUser().then((me) => { if (me) startNotices(me); });
