@@ -18,6 +18,14 @@ async function signUp(page, url, name) {
   await page.waitForSelector("#account-name");
 }
 
+async function signIn(page, url, name) {
+  await page.goto(`${url}/signin`);
+  await page.fill("#auth-name", name);
+  await page.fill("#auth-password", PASSWORD);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signin")), page.click("#auth-submit")]);
+  await page.waitForSelector("#account-name");
+}
+
 const call = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
   const r = await fetch(p, { method: m, headers: b ? { "Content-Type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
   return { status: r.status, body: await r.json().catch(() => null) };
@@ -83,6 +91,24 @@ export async function run(env) {
   tally.check("phone: Toscana's clock bar shows both names whole", bar.names.length === 2 && bar.names.every((n) => !n.cut), JSON.stringify(bar.names));
   tally.check("phone: ... and each clock on one line", bar.clocks.length === 2 && bar.clocks.every((c) => c.h < c.line * 1.8 + 8), JSON.stringify(bar.clocks));
   await env.shot(pa, "phonebar-toscana-390");
+  // Signing out while it is one's turn with a clock running: said first.
+  let cg = (await call(pa, "GET", `/api/games/${cid}`)).body;
+  if (cg.tomove === "black") {
+    const gb = (await call(pb, "GET", `/api/games/${cid}`)).body;
+    await call(pb, "POST", `/api/games/${cid}/moves`, { move: gb.legal[0], ply: gb.ply });
+    cg = (await call(pa, "GET", `/api/games/${cid}`)).body;
+  }
+  await pa.goto(`${url}/`);
+  await pa.waitForSelector("#my-games li.your-turn");
+  await pa.click("#account-name");
+  await pa.click("#sign-out");
+  tally.check("sign out on one's turn with a clock running: a warning first, still signed in",
+    /sign out anyway/.test(await pa.textContent("#sign-out")) && (await call(pa, "GET", "/api/me")).status === 200, await pa.textContent("#sign-out"));
+  await pa.click("#sign-out");
+  await pa.waitForSelector("#sign-in-link");
+  tally.check("... the second press signs out", (await call(pa, "GET", "/api/me")).status === 401);
+  await signIn(pa, url, "alice");
+
   // Its move list counts the moves shown, without gaps (hidden accepts take no number).
   const tid2 = await duel(pa, pb, "toscana", { days: 1 }, 9);
   await pa.goto(`${url}/games/${tid2}`);

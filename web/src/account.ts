@@ -11,6 +11,7 @@
 import { mailSection } from "./mail";
 import { chatSettingsSection } from "./chat";
 import * as api from "./api";
+import { myGames } from "./inbox";
 import { accountError, nameProblem, passwordProblem, sessionLine, type AccountAction } from "./accounttext";
 import { ApiError } from "./api";
 import { h } from "./dom";
@@ -117,7 +118,17 @@ export function setupAccountMenu(): void {
         h("a", { class: "menu-item", href: `/players/${encodeURIComponent(me.name)}`, id: "menu-profile" }, t("acc.profile")),
         h("a", { class: "menu-item", href: "/account", id: "menu-account" }, t("acc.account")),
         out));
+    let warned = 0;
     out.addEventListener("click", async () => {
+      // Signing out while it is one's turn with a clock running: said first,
+      // the second press signs out.
+      const turns = myGames().filter((g) => g.yourTurn && g.clock && !("deadline" in g.clock)).length;
+      if (turns && Date.now() - warned > 6000) {
+        warned = Date.now();
+        out.textContent = t("acc.signOutYourTurn", { n: turns });
+        out.classList.add("danger");
+        return;
+      }
       out.disabled = true;
       mark(null);
       try {
