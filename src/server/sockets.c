@@ -401,6 +401,39 @@ void lobby_mygame(srv *S, game *g)
         S->now_dirty = 1;   /* the games being played (lobby_now) */
     if (!S->lobby)
         return;
+    /* A rated game's new ratings, once committed: every lobby socket is told
+     * who (profiles, leaderboards and the seeks' ratings are read again). */
+    if (core_over(g) && g->rated && g->rating_after[0] > 0 && g->rating_after[1] > 0) {
+        gview *gv = gview_of(g);
+        if (gv && !gv->rated_told) {
+            gv->rated_told = 1;
+            json_t *o = json_pack("{s:s,s:s,s:s,s:[ss]}", "type", "rated", "id", g->id, "game",
+                                  tav_session_game(g->s)->name, "names", g->account[0],
+                                  g->account[1]);
+            char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+            json_decref(o);
+            if (text) {
+                msg *m = msg_new(text, strlen(text));
+                free(text);
+                if (m) {
+                    if (core_pending(S->C)) {
+                        srv_dirty(S);
+                        m->batch = core_batch(S->C);
+                    }
+                    for (conn *w = S->lobby; w; w = w->next) {
+                        if (q_push(&w->q, m) != 0)
+                            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+                        else if (!m->batch)
+                            lws_callback_on_writable(w->wsi);
+                        else
+                            S->lobby_held = 1;
+                    }
+                    ws_msg_unref(m);
+                }
+            }
+            lobby_broadcast(S);   /* the seeks' ratings */
+        }
+    }
     for (int side = 0; side < 2; side++) {
         const char *account = g->account[side];
         if (!account[0] || !lobby_has(S, account))

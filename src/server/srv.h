@@ -93,6 +93,7 @@ struct gview {
     int bcast;           /* messages wait for a commit: tell the viewers after it */
     long bcast_batch;    /* ... the last batch they wait for */
     gview *bnext;
+    int rated_told;      /* its new ratings were told to the lobby sockets (lobby_mygame) */
 };
 
 enum { CONN_HTTP = 0, CONN_WS = 1 };

@@ -59,6 +59,13 @@ export async function run(env) {
     await p.waitForSelector("#board [data-square]");
   }
   tally.check("before the end no rating change is shown", await pg.isHidden("#rating-change"));
+  // A guest watching the leaderboard, and gina's profile open in hugo's second tab.
+  const lb = await env.newPage("ratingend-leaderboard", {}, allow);
+  await lb.goto(`${url}/leaderboard/cathedral`);
+  await lb.waitForSelector("#leaders-empty, #leaders");
+  const prof = await env.newPage("ratingend-profile", {}, allow);
+  await prof.goto(`${url}/players/gina`);
+  await prof.waitForSelector("#ratings");
   await pg.click("#resign");
   await pg.click("#resign");   // the second press confirms
   for (const p of [pg, ph]) await p.waitForFunction(() => document.body.dataset.over === "1", null, { timeout: 15000 });
@@ -71,6 +78,11 @@ export async function run(env) {
   tally.check("hugo's row shows his new rating with +162",
     await until(async () => /1662\s*\+162/.test(await text(ph, "#player-black"))
       || /1662\s*\+162/.test(await ph.evaluate(() => document.querySelector("aside.side-panel")?.textContent ?? ""))));
+  tally.check("the leaderboard moves without a reload: hugo 1662 above gina 1338",
+    await until(async () => /hugo\s*1662[\s\S]*gina\s*1338/.test(await text(lb, "#leaders"))), await text(lb, "#leaders"));
+  tally.check("gina's open profile shows her new Cathedral rating without a reload",
+    await until(async () => /1338/.test(await text(prof, '#ratings tr[data-game="cathedral"]'))), await text(prof, "#ratings"));
+  await env.shot(lb, "ratingend-leaderboard-1280");
   const api = (await call(ph, "GET", `/api/games/${id}`)).body.ratings;
   tally.check("the page's numbers are the server's", api && Math.round(api.black.after) === 1662 && Math.round(api.white.after) === 1338, JSON.stringify(api));
   const reloaded = await pg.reload().then(() => until(async () => want.test(await text(pg, "#rating-change"))));

@@ -7,7 +7,8 @@
 // "rematch", "game", "name", "by"} when an opponent offers a rematch, and
 // {"type": "declined", "by"} when a challenge one made was declined; every
 // lobby socket also gets {"type": "now", "playing", "online"} (the lobby's
-// lists) when they change.  This
+// lists) when they change, and {"type": "rated", "game", "names"} once a
+// rated game's new ratings are on disk (profiles and leaderboards follow).  This
 // module keeps the latest of each and hands them to whoever listens: the
 // notices (notices.ts), the home page's list, the lobby.
 
@@ -25,6 +26,7 @@ export type InboxEvent =
   | { kind: "rematch"; offer: Rematch }
   | { kind: "declined"; by: string; reason: string }
   | { kind: "now"; playing: Playing[]; online: Online }
+  | { kind: "rated"; game: string; names: string[] }
   | { kind: "state"; up: boolean };
 
 type Listener = (e: InboxEvent) => void;
@@ -65,6 +67,8 @@ function onData(data: unknown): void {
   } else if (m.type === "now" && Array.isArray((m as { playing?: unknown }).playing)) {
     const n = m as unknown as { playing: Playing[]; online: Online };
     emit({ kind: "now", playing: n.playing, online: n.online });
+  } else if (m.type === "rated" && typeof m.game === "string" && Array.isArray((m as { names?: unknown }).names)) {
+    emit({ kind: "rated", game: m.game, names: (m as unknown as { names: string[] }).names });
   } else if (m.type === "declined" && typeof m.by === "string") {
     emit({ kind: "declined", by: m.by, reason: typeof (m as { reason?: unknown }).reason === "string" ? String((m as { reason?: unknown }).reason) : "generic" });
   } else if (m.type === "rematch" && typeof m.game === "string" && typeof m.by === "string") {

@@ -13,6 +13,7 @@ import { BOARDS } from "./games/index";
 import { loadMeta, title } from "./meta";
 import { botMark, profileBot } from "./bots";
 import { currentUser } from "./account";
+import { listen, openInbox } from "./inbox";
 import type { Meta } from "./types";
 
 import { dateTime, t } from "./i18n";
@@ -45,7 +46,19 @@ function ratingPlot(label: string, game: string, values: number[]): HTMLElement 
   return h("figure", { class: "rating-history" }, h("figcaption", {}, label), svg);
 }
 
+// A profile or a leaderboard follows the ratings: the lobby socket says
+// when a rated game's new ratings are on disk, and the page is read again.
+let following: (() => void) | null = null;
+function follow(when: (game: string, names: string[]) => boolean, again: () => void): void {
+  following?.();
+  openInbox();
+  following = listen((e) => {
+    if (e.kind === "rated" && when(e.game, e.names)) again();
+  });
+}
+
 export function showPlayer(app: HTMLElement, name: string): void {
+  follow((_g, names) => names.some((n) => n.toLowerCase() === name.toLowerCase()), () => showPlayer(app, name));
   document.title = `${name} — Tavoliere`;
   app.className = "profile";
   app.textContent = "";
@@ -109,6 +122,7 @@ export function showPlayer(app: HTMLElement, name: string): void {
 }
 
 export function showLeaderboard(app: HTMLElement, game: string): void {
+  follow((g) => g === game, () => showLeaderboard(app, game));
   app.className = "leaderboard";
   app.textContent = "";
   const status = h("p", { class: "muted", role: "status" }, t("pl.loading"));
