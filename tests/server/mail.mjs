@@ -148,6 +148,7 @@ await main(async (defer) => {
   check(got && /bob ti sfida a Urbino/.test(chm.subject), "the next mail is the challenge: no turn mail after unsubscribing", chm && chm.subject);
   check(chm && chm.body.includes(`${PUBLIC}/lobby`), "it links the lobby", chm && chm.body);
 
+
   // ---- the address stays private ----
   r = await call(base(), "GET", "/api/players/alice");
   check(!JSON.stringify(r.body).includes("example.org"), "a player's page never shows the address");
@@ -239,4 +240,20 @@ await main(async (defer) => {
   const codes = [];
   for (let i = 0; i < 4; i++) codes.push((await call(base(), "POST", "/api/me/mail", { address: `alice${i}@example.org` }, alice)).status);
   eq(codes, [200, 200, 200, 429], "at most 3 verification mails an hour");
+
+  // ---- a tournament starting: its players who want it are told ----
+  const dora = await account(base(), "dora");
+  eq((await call(base(), "POST", "/api/me/mail", { address: "dora@example.org" }, dora)).status, 200, "dora sets her address");
+  got = await until(() => to(box, "dora@example.org").length >= 1);
+  const dt = new URL(linkIn(to(box, "dora@example.org")[0], /http:\/\/tavoliere\.test\/mail\/verify\?t=[A-Za-z0-9_-]{43}/)).searchParams.get("t");
+  eq((await call(base(), "POST", "/api/mail/verify", { token: dt })).status, 200, "dora verifies");
+  const tr = await call(base(), "POST", "/api/tournaments", { name: "An evening arena", game: "epaminondas", options: "", kind: "arena",
+    rated: false, clock: { initial: 300, increment: 2 }, starts: Date.now() + 3600000, minutes: 30 }, bob);
+  eq(tr.status, 201, "bob makes an arena");
+  eq((await call(base(), "POST", `/api/tournaments/${tr.body.id}/join`, {}, dora)).status, 200, "dora joins it");
+  eq((await call(base(), "POST", `/api/tournaments/${tr.body.id}/join`, {}, bob)).status, 200, "bob joins it");
+  eq((await call(base(), "POST", `/api/tournaments/${tr.body.id}/start`, {}, bob)).status, 200, "bob starts it");
+  got = await until(() => to(box, "dora@example.org").some((m) => /An evening arena/.test(m.subject + m.body)));
+  const tm = to(box, "dora@example.org").find((m) => /An evening arena/.test(m.subject + m.body));
+  check(got && tm.body.includes(`${PUBLIC}/tournaments/${tr.body.id}`), "the tournament starting is mailed to its player, with its link", tm && `${tm.subject}\n${tm.body}`);
 });

@@ -18,7 +18,7 @@
 void mail_turn(core *C, game *g);      /* a correspondence game: the side to move's turn */
 void mail_challenge(core *C, const char *to, const char *by, const char *game_name,
                     const char *seek_id);
-/* A tournament starts for `name` (wired once tournaments exist). */
+/* A tournament starts for `name` (tournaments.c, in the batch that starts it). */
 void core_mail_tournament(core *C, const char *name, const char *tournament_id,
                           const char *title);
 

@@ -28,6 +28,7 @@
 #include "server/core/internal.h"
 #include "server/core/tournament.h"
 #include "server/core/writer.h"
+#include "server/core/mail.h"
 
 /* What the tournaments remember between ticks: per tournament, the batch
  * its last writes joined (not looked at before it is settled) and whether
@@ -536,6 +537,15 @@ static int next_edition(core *C, const tour_state *s, int64_t planned, int64_t n
 /* Start tournament s now: a round robin's divisions and every game at
  * once; an arena's end and first pairings.  0, or -1 (nothing was done
  * that the batch's failure would not undo). */
+/* Its players who asked for it are told by mail that it starts (queued
+ * with the batch that starts it). */
+static void mail_start(core *C, const tour_state *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (!s->sp[i].withdrawn)
+            core_mail_tournament(C, s->sp[i].name, s->t.id, s->t.name);
+}
+
 static int tour_begin(core *C, tour_state *s, int64_t now)
 {
     if (next_edition(C, s, s->t.starts, now) != 0)
@@ -571,6 +581,8 @@ static int tour_begin(core *C, tour_state *s, int64_t now)
             rc = new_game(C, &s->t, s->sp[g[i].white].name, s->sp[g[i].black].name,
                           g[i].division, i);
         free(g);
+        if (rc == 0)
+            mail_start(C, s);
         tour_wrote(C, s->t.id);
         core_log(C, "tournament %s: a round robin of %d players started, %d games", s->t.id, n,
                  count);
@@ -584,6 +596,8 @@ static int tour_begin(core *C, tour_state *s, int64_t now)
         s->p[i].active = !s->p[i].withdrawn;
     if (rc == 0 && arena_pair(C, s, now) < 0)
         rc = -1;
+    if (rc == 0)
+        mail_start(C, s);
     tour_wrote(C, s->t.id);
     core_log(C, "tournament %s: an arena of %d players started", s->t.id, players_in(s));
     return rc;
