@@ -174,7 +174,12 @@ export function startNotices(me: Me): void {
       showCount();
     } else if (e.kind === "mygame") {
       const g = e.game;
-      if (g.yourTurn && (!e.before || !e.before.yourTurn) && !onGamePage(g.id)) {
+      // A game of one's own that has just begun (a tournament's pairing, a
+      // seek accepted, a challenge): one notice, whoever moves first.
+      if (!e.before && g.ply === 0 && !onGamePage(g.id) && !/^\/lobby\/?$/.test(location.pathname)) {
+        notice(`started:${g.id}`, "started", t("notice.begins", { name: opponent(g, me), game: gameName(g.game) }),
+          [openLink(`/games/${encodeURIComponent(g.id)}`, t("notice.play"))]);
+      } else if (g.yourTurn && (!e.before || !e.before.yourTurn) && !onGamePage(g.id)) {
         notice(`turn:${g.id}`, "turn", t("notice.yourTurn", { name: opponent(g, me), game: gameName(g.game) }),
           [openLink(`/games/${encodeURIComponent(g.id)}`, t("notice.play"))]);
       } else if (!g.yourTurn) {

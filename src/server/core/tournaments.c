@@ -442,7 +442,10 @@ static int new_game(core *C, const store_tour *t, const char *white, const char 
     snprintf(w.g.white, sizeof w.g.white, "%s", white);
     snprintf(w.g.black, sizeof w.g.black, "%s", black);
     w.g.division = division;
-    return wq_call(C, tour_apply, NULL, &w, sizeof w);
+    if (wq_call(C, tour_apply, NULL, &w, sizeof w) != 0)
+        return -1;
+    game_tell(C, m.g);   /* its players' channels list it (and a notice says it begins) */
+    return 0;
 }
 
 static double rating_now(core *C, const char *name, const char *gname)
