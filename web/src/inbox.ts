@@ -7,12 +7,13 @@
 // "rematch", "game", "name", "by"} when an opponent offers a rematch, and
 // {"type": "declined", "by"} when a challenge one made was declined; every
 // lobby socket also gets {"type": "now", "playing", "online"} (the lobby's
-// lists) when they change.  This
+// lists) when they change, and {"type": "pool", "pools"} (how many wait in
+// each quick-pairing pool: pool.ts) at once and at each change.  This
 // module keeps the latest of each and hands them to whoever listens: the
 // notices (notices.ts), the home page's list, the lobby.
 
 import { LiveSocket } from "./live";
-import type { Online, Playing } from "./api";
+import type { Online, Playing, PoolCount } from "./api";
 import type { MyGame, Seek } from "./types";
 
 export interface Rematch { game: string; name: string; by: string }
@@ -25,6 +26,7 @@ export type InboxEvent =
   | { kind: "rematch"; offer: Rematch }
   | { kind: "declined"; by: string }
   | { kind: "now"; playing: Playing[]; online: Online }
+  | { kind: "pool"; pools: PoolCount[] }
   | { kind: "state"; up: boolean };
 
 type Listener = (e: InboxEvent) => void;
@@ -34,6 +36,7 @@ const listeners = new Set<Listener>();
 let seeks: Seek[] | null = null;
 let games: Map<string, MyGame> | null = null;
 let up = false;
+let pools: PoolCount[] | null = null;
 
 function emit(e: InboxEvent): void {
   for (const l of [...listeners]) l(e);
@@ -65,6 +68,9 @@ function onData(data: unknown): void {
   } else if (m.type === "now" && Array.isArray((m as { playing?: unknown }).playing)) {
     const n = m as unknown as { playing: Playing[]; online: Online };
     emit({ kind: "now", playing: n.playing, online: n.online });
+  } else if (m.type === "pool" && Array.isArray((m as { pools?: unknown }).pools)) {
+    pools = (m as unknown as { pools: PoolCount[] }).pools;
+    emit({ kind: "pool", pools });
   } else if (m.type === "declined" && typeof m.by === "string") {
     emit({ kind: "declined", by: m.by });
   } else if (m.type === "rematch" && typeof m.game === "string" && typeof m.by === "string") {
@@ -86,6 +92,7 @@ export function listen(fn: Listener): () => void {
   listeners.add(fn);
   if (seeks) fn({ kind: "seeks", seeks });
   if (games) fn({ kind: "mine", games: myGames() });
+  if (pools) fn({ kind: "pool", pools });
   if (sock) fn({ kind: "state", up });
   return () => listeners.delete(fn);
 }

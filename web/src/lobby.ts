@@ -19,6 +19,7 @@ import { BOARDS } from "./games/index";
 import { gameMeta, levelName, loadMeta, optionSets, optionsText, title } from "./meta";
 import type { GameName, Me, Meta, Seek } from "./types";
 import { t, tn } from "./i18n";
+import { poolSection } from "./pool";
 
 const sl = (s: string): string => (s === "white" ? t("sidel.white") : s === "black" ? t("sidel.black") : t("random"));
 
@@ -71,6 +72,7 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
         t("lobby.noAccountNeeded"), h("a", { href: "/" }, t("lobby.startHere")), "."),
     h("p", {}, h("a", { href: "/leaderboard/urbino", id: "lobby-leaderboard" }, t("lobby.leaderboards"))));
   app.appendChild(header);
+  if (meta) app.appendChild(poolSection(meta, me));   // quick pairing (pool.ts)
   app.appendChild(seeksSec);
   const form = me && meta ? seekForm(meta, error) : null;
   if (form) app.appendChild(form);

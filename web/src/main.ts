@@ -16,6 +16,7 @@ import { has, initLang, lang, saveLang, savedLang, setLang, t, type Lang } from 
 import { currentUser } from "./account";
 import { setMyLang } from "./api";
 import { startNotices } from "./notices";
+import { startPoolWatch } from "./pool";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -143,7 +144,7 @@ setupTheme();
 if (!inPage) {
   setupAccountMenu();
   // Signed in: the player's channel on every page (notices, badge, title).
-  void currentUser().then((me) => { if (me) startNotices(me); });
+  void currentUser().then((me) => { if (me) { startNotices(me); startPoolWatch(); } });
 }
 registerServiceWorker();
 route();
