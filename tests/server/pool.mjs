@@ -8,7 +8,7 @@
 // sockets and the game is an ordinary game between accounts.
 import WebSocket from "ws";
 import { join } from "node:path";
-import { check, eq, main, request, setTestClock, sleep, startServer, tempDir, until } from "./lib.mjs";
+import { PG, check, eq, main, request, setTestClock, sleep, startServer, tempDir, until } from "./lib.mjs";
 
 async function call(base, method, path, body, cookie) {
   return request(base, method, path, body, { headers: cookie ? { cookie } : {} });
@@ -136,4 +136,38 @@ await main(async (defer) => {
   eq([gc.game, gc.rated, gc.clock && gc.clock.days], ["cathedral", false, 1], "a casual Cathedral game, 1 day a move");
 
   for (const n of names) L[n].ws.close();
+
+  // Two instances on one PostgreSQL: entries are paired across them, and an
+  // entry both could pair (its owner has a lobby socket on each) is paired
+  // once: the store closes a seek once, the other batch makes nothing.
+  if (PG) {
+    const srv2 = await startServer({ db: srv.db, args: ["--test-clock", clockFile] });
+    defer(() => srv2.stop());
+    const b2 = srv2.base;
+    const more = ["Hal", "Ida", "Jon", "Kim", "Lou", "Max"];
+    for (const n of more) ck[n] = await account(base, n);
+    // Hal and Kim on both instances; Ida and Lou on the first; Jon and Max on the second.
+    const where = { Hal: [base, b2], Kim: [base, b2], Ida: [base], Lou: [base], Jon: [b2], Max: [b2] };
+    const socks = {};
+    for (const n of more) { socks[n] = where[n].map((b) => lobby(b, ck[n])); for (const s of socks[n]) await s.open; }
+    await sleep(2500);   // each instance has told the other who is here
+    const joins = await Promise.all(more.map((n, i) => call(i % 2 ? b2 : base, "POST", "/api/pool", { game: "epaminondas", clock: BLITZ, rated: false }, ck[n])));
+    eq(joins.map((r) => r.status), more.map(() => 201), "six players join one pool through two instances");
+    const told = (n) => [...new Set(socks[n].flatMap((s) => s.started()))];
+    check(await until(() => more.every((n) => told(n).length === 1), 30000), "all six are paired",
+      JSON.stringify(more.map((n) => [n, told(n)])));
+    await sleep(3000);
+    eq(more.map((n) => told(n).length), more.map(() => 1), "... each into exactly one game (nobody paired twice)");
+    const byGame = new Map();
+    for (const n of more) byGame.set(told(n)[0], [...(byGame.get(told(n)[0]) ?? []), n]);
+    eq([...byGame.values()].map((v) => v.length), [2, 2, 2], "three games of two players each");
+    for (const [id, who] of byGame) {
+      const gg = (await call(b2, "GET", `/api/games/${id}`)).body;
+      eq([gg.accounts.white, gg.accounts.black].sort(), [...who].sort(), `game ${id}: its accounts are the two told`);
+    }
+    for (const n of ["Hal", "Kim"])
+      check(socks[n].every((s) => s.started().length >= 1), `${n}'s sockets on both instances are told`);
+    eq((await call(b2, "GET", "/api/pool")).body.pools, [], "nobody waits");
+    for (const n of more) for (const s of socks[n]) s.ws.close();
+  }
 });
