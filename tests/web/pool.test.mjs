@@ -71,11 +71,18 @@ export async function run(env) {
   tally.check("quin's count goes back to none",
     await until(async () => !/waiting/.test(await text(pq, btn("urbino", 1)))), await text(pq, btn("urbino", 1)));
 
-  // quin joins the casual 3+2 pool, then leaves the lobby for her profile:
-  // her place is kept; pia joins the same pool; both land in one game.
+  // quin joins the casual 3+2 pool from the home page's box, then leaves it
+  // for her profile: her place is kept; pia joins the same pool from the
+  // lobby; both land in one game.
+  await pq.goto(`${url}/`);
+  await pq.waitForSelector(btn("urbino", 0));
   await pq.uncheck("#pool-rated");
   await pq.click(btn("urbino", 0));
-  await until(async () => /casual/.test(await text(pq, "#pool-waiting")));
+  tally.check("the home page's box: quin waits (casual 3+2)", await until(async () => /casual/.test(await text(pq, "#pool-waiting"))));
+  await pq.setViewportSize({ width: 390, height: 844 });
+  await pq.$eval("#pool", (e) => e.scrollIntoView({ block: "start" }));
+  await env.shot(pq, "pool-home-390");
+  await pq.setViewportSize({ width: 1280, height: 800 });
   await pq.goto(`${url}/players/quin`);
   await pq.waitForSelector("#account-name");
   await sleep(1500);   // a couple of the server's pairing rounds with quin on another page
@@ -97,8 +104,27 @@ export async function run(env) {
   await pp.waitForSelector("[data-ply]");
   await pq.waitForSelector("[data-ply]");
   await env.shot(pq, "pool-game-1280");
-  // Neither is left in the pool; the game is aborted to leave things clean.
   tally.check("neither is in the pool any more", (await call(pp, "GET", "/api/pool")).body.mine === null && (await call(pq, "GET", "/api/pool")).body.mine === null);
+
+  // On the page of a game of one's own in progress the page stays: a notice
+  // leads to the new game instead.  quin joins the 1-day Cathedral pool from
+  // the home page, goes back to her game; rex joins from his lobby.
+  await pq.goto(`${url}/`);
+  await pq.waitForSelector(btn("cathedral", 2));
+  await pq.click(btn("cathedral", 2));
+  await until(async () => /Cathedral/.test(await text(pq, "#pool-waiting")));
+  await pq.goto(`${url}${gp}`);
+  await pq.waitForSelector("[data-ply]");
+  const pr = await env.newPage("pool-rex", { viewport: { width: 1280, height: 800 } }, allow);
+  await signUp(pr, url, "rex");
+  await pr.goto(`${url}/lobby`);
+  await pr.waitForSelector(btn("cathedral", 2));
+  await pr.click(btn("cathedral", 2));
+  tally.check("rex's lobby goes to the new game", !!(await gamePath(pr)), pr.url());
+  const note = '#notices .notice[data-kind="started"]';
+  tally.check("quin, on her game in progress, stays there and is shown a notice with Play",
+    await until(async () => pq.isVisible(note)) && new URL(pq.url()).pathname === gp, `${pq.url()} ${await text(pq, "#notices")}`);
+  await env.shot(pq, "pool-notice-1280");
   await call(pp, "POST", `/api/games/${id}/abort`, {});
 
   // Italian, phone width: the box's words.

@@ -114,10 +114,10 @@ export function poolSection(meta: Meta, me: Me | null): HTMLElement {
       const secs = Math.floor((Date.now() - since) / 1000);
       const cancel = h("button", { type: "button", id: "pool-cancel" }, t("pool.cancel"));
       cancel.addEventListener("click", () => void leave());
-      status.append(h("span", { class: "pool-spinner", "aria-hidden": "true" }),
-        h("span", {}, t("pool.waiting", { game: gameTitle(mine.game), clock: clockLabel(mine.clock),
-          kind: mine.rated ? t("pool.kindRated") : t("pool.kindCasual"), time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` })),
-        " ", cancel);
+      status.append(h("span", { class: "pool-text" }, h("span", { class: "pool-spinner", "aria-hidden": "true" }),
+        h("span", { class: "pool-words" }, t("pool.waiting", { game: gameTitle(mine.game), clock: clockLabel(mine.clock),
+          kind: mine.rated ? t("pool.kindRated") : t("pool.kindCasual"), time: `${Math.floor(secs / 60)}:${String(secs % 60).padStart(2, "0")}` }))),
+        cancel);
       if (!timer) timer = window.setInterval(() => { if (!sec.isConnected) { clearInterval(timer); timer = 0; return; } tick(); }, 1000);
     } else {
       since = 0;
@@ -125,7 +125,7 @@ export function poolSection(meta: Meta, me: Me | null): HTMLElement {
     }
   };
   const tick = () => {
-    const span = status.querySelector("span:not(.pool-spinner)");
+    const span = status.querySelector(".pool-words");
     if (!span || !state?.mine) return;
     const secs = Math.floor((Date.now() - since) / 1000);
     span.textContent = t("pool.waiting", { game: gameTitle(state.mine.game), clock: clockLabel(state.mine.clock),
