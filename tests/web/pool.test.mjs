@@ -124,6 +124,7 @@ export async function run(env) {
   const note = '#notices .notice[data-kind="started"]';
   tally.check("quin, on her game in progress, stays there and is shown a notice with Play",
     await until(async () => pq.isVisible(note)) && new URL(pq.url()).pathname === gp, `${pq.url()} ${await text(pq, "#notices")}`);
+  tally.check("... saying it came from quick pairing", /Quick pairing: an opponent was found/.test(await text(pq, note)), await text(pq, note));
   await env.shot(pq, "pool-notice-1280");
   await call(pp, "POST", `/api/games/${id}/abort`, {});
 

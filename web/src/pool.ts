@@ -42,10 +42,18 @@ function waitingMarked(): boolean {
 
 const sameClock = (a: api.PoolClock, b: api.PoolClock): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+let pairedGame = "";
+
+/** Whether game `id` began from the pool (the notice's words: notices.ts). */
+export function fromPool(id: string): boolean {
+  return pairedGame === id || waitingMarked();
+}
+
 /** On every page of a signed-in player: a pairing of the pool opens its game. */
 export function startPoolWatch(): void {
   listen((e) => {
     if (e.kind !== "started" || !waitingMarked()) return;
+    pairedGame = e.game;
     markWaiting(false);
     const m = /^\/games\/([^/]+)$/.exec(location.pathname);
     const here = m ? decodeURIComponent(m[1]) : null;
