@@ -1,9 +1,11 @@
-// pool.test.mjs — quick pairing on the page (issue 46): two accounts in two
-// browser contexts.  pia joins the 10+5 Urbino pool from the lobby, sees
-// "waiting…" and the count, cancels; then the casual 3+2 Urbino pool;
-// quin joins the same from her lobby, then opens another page (her
-// profile): her place is kept, and when pia joins... (order below) both
-// pages land in the same game.  Screenshots at 1280x800 and 390x844.
+// pool.test.mjs — quick pairing on the page (issue 46): accounts in separate
+// browser contexts.  pia joins the rated 10+5 Urbino pool from the lobby,
+// sees "waiting…" and quin's lobby the count; she cancels.  quin joins the
+// casual 3+2 pool from the home page's box and opens another page (her
+// profile): her place is kept; pia joins the same pool from the lobby and
+// both pages land in the same game.  On the page of her game in progress
+// quin is not taken away by a second pairing (with rex): a notice says
+// so.  Italian at 390 px.  Screenshots at 1280x800 and 390x844.
 
 import { sleep } from "./harness.mjs";
 
@@ -62,8 +64,8 @@ export async function run(env) {
   await pp.setViewportSize({ width: 390, height: 844 });
   await pp.$eval("#pool", (e) => e.scrollIntoView({ block: "start" }));
   await env.shot(pp, "pool-waiting-390");
-  const wide = await pp.evaluate(() => document.documentElement.scrollWidth);
-  tally.check("the lobby with the pool fits 390 px", wide <= 390, String(wide));
+  const wide0 = await pp.evaluate(() => document.documentElement.scrollWidth);
+  tally.check("the lobby with the pool fits 390 px", wide0 <= 390, String(wide0));
   await pp.setViewportSize({ width: 1280, height: 800 });
   await pp.click("#pool-cancel");
   tally.check("Cancel: pia is out of the pool",
@@ -129,9 +131,14 @@ export async function run(env) {
   await call(pp, "POST", `/api/games/${id}/abort`, {});
 
   // Italian, phone width: the box's words.
-  await pq.goto(`${url}/lobby?lang=it`);
+  await pq.goto(`${url}/lobby`);
   await pq.setViewportSize({ width: 390, height: 844 });
   await pq.waitForSelector(btn("urbino", 0));
+  await pq.click('[data-lang="it"]');
+  tally.check("in Italian: Partita veloce", await until(async () => /Partita veloce/.test(await text(pq, "#pool h2"))), await text(pq, "#pool h2"));
   await pq.$eval("#pool", (e) => e.scrollIntoView({ block: "start" }));
-  await env.shot(pq, "pool-lobby-390");
+  await env.shot(pq, "pool-lobby-it-390");
+  const wide = await pq.evaluate(() => document.documentElement.scrollWidth);
+  tally.check("the Italian box fits 390 px", wide <= 390, String(wide));
+  await pq.click('[data-lang="en"]');
 }
