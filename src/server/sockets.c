@@ -588,10 +588,6 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
         if (seeks)
             ws_send_text(c, seeks);
         free(seeks);
-        char *pool = api_pool_text(S);   /* quick pairing: how many wait */
-        if (pool)
-            ws_send_text(c, pool);
-        free(pool);
         if (account[0]) {
             /* The player's channel: their games at once, then each change. */
             char *mine = api_mine_text(S, account);
@@ -599,6 +595,10 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
                 ws_send_text(c, mine);
             free(mine);
         }
+        char *pool = api_pool_text(S);   /* quick pairing: how many wait (after "mine") */
+        if (pool)
+            ws_send_text(c, pool);
+        free(pool);
         S->socks_lobby++;
         srv_log(S, "WS lobby open");
         return;
