@@ -112,6 +112,15 @@ await main(async (defer) => {
   eq((await call(base, "DELETE", "/api/pool", undefined, ck.Dan)).status, 200, "Dan leaves: 200");
   eq((await call(base, "GET", "/api/pool", undefined, ck.Dan)).body.mine, null, "... and is not in the pool");
   eq((await call(base, "DELETE", "/api/pool", undefined, ck.Dan)).status, 404, "leaving again: 404");
+  // Joining and leaving over and over: a join counts as one of the account's 10 offers a minute.
+  let joins = 1, last = 0;
+  for (let i = 0; i < 15; i++) {
+    last = (await call(base, "POST", "/api/pool", { game: "toscana", clock: RAPID, rated: false }, ck.Dan)).status;
+    if (last !== 201) break;
+    joins++;
+    await call(base, "DELETE", "/api/pool", undefined, ck.Dan);
+  }
+  eq([joins, last], [10, 429], "Dan's 11th join within a minute: 429");
 
   // Presence: Cat's last lobby socket closes; her entry keeps its place a
   // while (a page being left for another), then lapses.

@@ -17,6 +17,9 @@
  * but lapses after CORE_POOL_LAPSE_SECS (10 s) without one (lobby.c's
  * core_seeks_lapse).  Only owners present now are paired.
  *
+ * Limits: one entry per account; each join counts as one of the account's
+ * offers (CORE_OFFERS_PER_WINDOW, 10 a minute: 429 past it).
+ *
  * The window: ±CORE_POOL_WINDOW (100) at once, +CORE_POOL_WIDEN (50) every
  * CORE_POOL_WIDEN_SECS (5 s) of waiting, anyone after CORE_POOL_ANYONE_SECS
  * (30 s); two entries are paired when their ratings differ by no more than
@@ -82,6 +85,14 @@ core_status core_pool_join(core *C, const char *account, const store_seek *want,
     if (pool_entry(C, account)) {
         snprintf(err, errlen, "you are in the pool already: leave it first");
         return CORE_CONFLICT;
+    }
+    /* A join is an offer to play: it counts toward the account's offers
+     * (CORE_OFFERS_PER_WINDOW a minute, offers.c), so joining and leaving
+     * cannot make every lobby socket be told again and again. */
+    if (offers_counted(C, account) != 0) {
+        snprintf(err, errlen, "at most %d offers (pool joins among them) a minute: wait a little",
+                 CORE_OFFERS_PER_WINDOW);
+        return CORE_LIMIT;
     }
     store_seek w;
     memset(&w, 0, sizeof w);
