@@ -143,6 +143,10 @@ await main(async (defer) => {
   check((await call(base, "GET", "/api/pool", undefined, ck[left])).body.mine !== null, "the third still waits");
   const gc = (await call(base, "GET", `/api/games/${told.flat()[0]}`)).body;
   eq([gc.game, gc.rated, gc.clock && gc.clock.days], ["cathedral", false, 1], "a casual Cathedral game, 1 day a move");
+  // A game begun otherwise (a seek accepted) takes its players out of the pool.
+  const sk = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "random" }, ck.Ann);
+  eq((await call(base, "POST", `/api/seeks/${sk.body.id}/accept`, {}, ck[left])).status, 201, `${left} accepts a seek of Ann's`);
+  eq((await call(base, "GET", "/api/pool", undefined, ck[left])).body.mine, null, `... and is out of the pool`);
 
   for (const n of names) L[n].ws.close();
 

@@ -76,6 +76,7 @@ static inline int lobby_is_pool(const store_seek *s) { return s->id[0] == '~'; }
 core_status lobby_make(core *C, const char *account, const store_seek *want, int pool,
                        char id[STORE_ID_LEN], char *err, size_t errlen);
 void lobby_load(core *C);
+void lobby_pool_drop(core *C, const char *account);   /* its pool entry withdrawn */
 core_status lobby_pair(core *C, lobby_seek *a, lobby_seek *b, char game_id[STORE_ID_LEN],
                        char *err, size_t errlen);
 

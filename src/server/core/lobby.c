@@ -451,11 +451,23 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         return CORE_UNAVAILABLE;
     }
     snprintf(game_id, STORE_ID_LEN, "%s", m.g->id);
+    /* A player whose game begins leaves the quick-pairing pool (pool.c):
+     * one game at a time from it. */
+    lobby_pool_drop(C, k->s.by);
+    lobby_pool_drop(C, account);
     game_tell(C, m.g);   /* its players' channels list it */
     if (C->ev.started)
         C->ev.started(C->ev.ctx, k->s.by, m.g->id);
     lobby_changed(C);
     return CORE_CREATED;
+}
+
+void lobby_pool_drop(core *C, const char *account)
+{
+    char err[160];
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (k->state == 0 && lobby_is_pool(&k->s) && strcasecmp(k->s.by, account) == 0)
+            core_unseek(C, account, k->s.id, err, sizeof err);
 }
 
 /* Two entries of the quick-pairing pool (pool.c) become one game, as an
