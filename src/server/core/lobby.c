@@ -482,10 +482,19 @@ core_status lobby_pair(core *C, lobby_seek *a, lobby_seek *b, char game_id[STORE
         snprintf(err, errlen, "taken already");
         return CORE_CONFLICT;
     }
-    if (C->shared && (C->st->ops->seek_state(C->st, a->s.id) != 0 ||
-                      C->st->ops->seek_state(C->st, b->s.id) != 0)) {
-        snprintf(err, errlen, "taken on another instance");
-        return CORE_CONFLICT;   /* its message is on its way */
+    if (C->shared) {
+        int gone = 0;
+        lobby_seek *both[2] = {a, b};
+        for (int i = 0; i < 2; i++)
+            if (C->st->ops->seek_state(C->st, both[i]->s.id) != 0) {
+                both[i]->state = 2;   /* taken or withdrawn elsewhere: its message is on its way */
+                gone = 1;
+            }
+        if (gone) {
+            lobby_changed(C);
+            snprintf(err, errlen, "taken on another instance");
+            return CORE_CONFLICT;
+        }
     }
     int first = (int)randombytes_uniform(2);
     const char *acc[2];
