@@ -486,7 +486,7 @@ core_status lobby_pair(core *C, lobby_seek *a, lobby_seek *b, char game_id[STORE
         int gone = 0;
         lobby_seek *both[2] = {a, b};
         for (int i = 0; i < 2; i++)
-            if (C->st->ops->seek_state(C->st, both[i]->s.id) != 0) {
+            if (C->st->ops->seek_state(C->st, both[i]->s.id) > 0) {   /* -1: not yet committed */
                 both[i]->state = 2;   /* taken or withdrawn elsewhere: its message is on its way */
                 gone = 1;
             }
