@@ -237,6 +237,7 @@ typedef struct lobby_seek {
     int state;           /* 0 open, 1 taken, 2 withdrawn (gone once on disk) */
     int64_t present_ms;  /* games' time its owner was last seen with a lobby socket (any instance) */
     int64_t told_ms;     /* ... when this instance last told the others so */
+    int64_t remote_ms;   /* ... when another instance last said its owner is there (pool.c) */
     struct lobby_seek *next;
 } lobby_seek;
 

@@ -101,6 +101,7 @@ void core_lobby_reload(core *C)
             if (strcmp(o->s.id, k->s.id) == 0) {
                 k->present_ms = o->present_ms;
                 k->told_ms = o->told_ms;
+                k->remote_ms = o->remote_ms;
                 break;
             }
     while (old) {
@@ -612,7 +613,7 @@ void core_seek_owner_present(core *C, const char *account)
     int64_t now = core_game_ms(C);
     for (lobby_seek *k = C->seeks; k; k = k->next)
         if (strcasecmp(k->s.by, account) == 0)
-            k->present_ms = now;
+            k->present_ms = k->remote_ms = now;
 }
 
 void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), void *ctx)

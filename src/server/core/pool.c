@@ -180,7 +180,10 @@ void core_pool_match(core *C, int (*present)(void *ctx, const char *account), vo
         pool_one *e = &p[i++];
         e->k = k;
         e->here = present(ctx, k->s.by);
-        e->seen = e->here || now - k->present_ms <= POOL_SEEN_MS;
+        /* Here, or on another instance (said so lately): a player between
+         * two pages here (no socket for a moment) waits for the next round,
+         * so that both are told "started". */
+        e->seen = e->here || (k->remote_ms && now - k->remote_ms <= POOL_SEEN_MS);
         e->waited_s = now / 1000 - k->s.created;
         if (e->waited_s < 0)
             e->waited_s = 0;
