@@ -5,6 +5,7 @@
 // told {"type": "started", "game": ID} when someone accepts and goes to the
 // game.  A seek lives while its owner has a lobby socket open: this page.
 // Signed-out visitors see the seeks and are asked to sign in to play.
+// Above the seeks, quick pairing (pool.ts): one click per game and clock.
 
 import * as api from "./api";
 import { botsOnline } from "./bots";

@@ -62,6 +62,13 @@ export function startPoolWatch(): void {
     if (here && myGames().some((g) => g.id === here)) return;
     location.assign(`/games/${encodeURIComponent(e.game)}`);
   });
+  // A mark left by an entry gone meanwhile (cancelled elsewhere, lapsed
+  // with every page closed): forgotten, so that a seek accepted later
+  // shows its notice instead of opening the game.
+  if (waitingMarked())
+    window.setTimeout(() => {
+      if (waitingMarked()) void api.pool().then((p) => { if (!p.mine && waitingMarked()) markWaiting(false); }).catch(() => {});
+    }, 3000);
 }
 
 /** The quick-pairing box (the lobby; the home page). */
