@@ -1023,6 +1023,8 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         return;
     if (tours_route(S, who, path, method, body, blen, r))
         return;
+    if (pool_routes(S, who, path, method, body, blen, r))   /* quick pairing (pool_api.c) */
+        return;
     if (page_routes(S, who, path, method, r))
         return;
     if (strncmp(path, "/api/players/", 13) == 0) {

@@ -335,6 +335,25 @@ void lobby_broadcast(srv *S)
             ws_msg_unref(m);   /* the socket's own: its queue holds it now */
     }
     ws_msg_unref(shared);
+    /* Quick pairing: how many wait in each pool (pool_api.c). */
+    char *text = api_pool_text(S);
+    msg *pm = text ? msg_new(text, strlen(text)) : NULL;
+    free(text);
+    if (!pm)
+        return;
+    if (core_pending(S->C)) {
+        srv_dirty(S);
+        pm->batch = core_batch(S->C);
+    }
+    for (conn *w = S->lobby; w; w = w->next) {
+        if (q_push(&w->q, pm) != 0)
+            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        else if (!pm->batch)
+            lws_callback_on_writable(w->wsi);
+        else
+            S->lobby_held = 1;
+    }
+    ws_msg_unref(pm);
 }
 
 void lobby_started(srv *S, const char *account, const char *game_id)
@@ -516,6 +535,7 @@ void http_seeks_lapse(srv *S)
     if (l.n)
         qsort(l.name, l.n, sizeof l.name[0], name_cmp);
     core_seeks_lapse(S->C, lobby_present, &l);
+    core_pool_match(S->C, lobby_present, &l);   /* quick pairing (pool.c) */
     free(l.name);
 }
 
@@ -616,6 +636,10 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
                 ws_send_text(c, mine);
             free(mine);
         }
+        char *pool = api_pool_text(S);   /* quick pairing: how many wait (after "mine") */
+        if (pool)
+            ws_send_text(c, pool);
+        free(pool);
         S->socks_lobby++;
         srv_log(S, "WS lobby open");
         return;

@@ -265,6 +265,11 @@ int mail_routes(srv *S, const asker *who, const char *path, int method, const ch
 /* Start the core's mail worker with the catalogs' words (after core_new). */
 int mail_serve_start(srv *S, const char *smtp, const char *from, const char *public_url,
                      const char *db, char *err, size_t errlen);
+/* ---- pool_api.c: quick pairing (docs/server-api.md "Quick pairing") ---- */
+int pool_routes(srv *S, const asker *who, const char *path, int method, const char *body,
+                size_t blen, reply *r);
+/* {"type": "pool", "pools": [...]}: how many wait in each pool (heap). */
+char *api_pool_text(srv *S);
 /* The open seeks as GET /api/seeks answers them (heap). */
 char *api_seeks_json(srv *S, const char *viewer);
 /* The player's channel: messages for an account's lobby sockets (heap). */

@@ -256,3 +256,21 @@ export function makeBot(): Promise<{ name: string; bot: true }> {
 export function botsOnline(): Promise<{ name: string }[]> {
   return call("GET", "/api/bots");
 }
+
+// ---- quick pairing (docs/server-api.md "Quick pairing") ----
+export type PoolClock = { initial: number; increment: number } | { days: number };
+export interface PoolCount { game: string; clock: PoolClock; rated: boolean; waiting: number }
+export interface PoolState {
+  clocks: PoolClock[];
+  pools: PoolCount[];
+  mine: { id: string; game: string; clock: PoolClock; rated: boolean } | null;
+}
+export function pool(): Promise<PoolState> {
+  return call("GET", "/api/pool");
+}
+export function joinPool(game: string, clock: PoolClock, rated: boolean): Promise<{ id: string }> {
+  return call("POST", "/api/pool", { game, clock, rated });
+}
+export function leavePool(): Promise<unknown> {
+  return call("DELETE", "/api/pool");
+}

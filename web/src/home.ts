@@ -6,6 +6,7 @@
 import { ApiError, createGame, getGame, loadRecord, myGames } from "./api";
 import { listen, myGames as inboxGames } from "./inbox";
 import { currentUser, offlineName } from "./account";
+import { poolSection } from "./pool";
 import { deadlineText, formatClock } from "./clock";
 import { h, svgPicture } from "./dom";
 import { BOARDS } from "./games/index";
@@ -209,6 +210,8 @@ function build(app: HTMLElement, meta: Meta, me: Me | null): void {
     if (me) app.insertBefore(accountGames(meta, me), app.firstChild);
   }
   app.appendChild(form);
+  // Signed in: quick pairing here too (pool.ts), after the new-game form.
+  if (me && !metaOffline()) app.appendChild(poolSection(meta, me));
   const mine = localGames(meta);
   if (mine) app.appendChild(mine);
   if (!metaOffline()) app.appendChild(recentGames(meta));

@@ -7,13 +7,15 @@
 // "rematch", "game", "name", "by"} when an opponent offers a rematch, and
 // {"type": "declined", "by"} when a challenge one made was declined; every
 // lobby socket also gets {"type": "now", "playing", "online"} (the lobby's
-// lists) when they change, and {"type": "rated", "game", "names"} once a
-// rated game's new ratings are on disk (profiles and leaderboards follow).  This
+// lists) when they change, {"type": "rated", "game", "names"} once a
+// rated game's new ratings are on disk (profiles and leaderboards follow),
+// and {"type": "pool", "pools"} (how many wait in each quick-pairing pool:
+// pool.ts) at once and at each change.  This
 // module keeps the latest of each and hands them to whoever listens: the
 // notices (notices.ts), the home page's list, the lobby.
 
 import { LiveSocket } from "./live";
-import type { Online, Playing } from "./api";
+import type { Online, Playing, PoolCount } from "./api";
 import type { MyGame, Seek } from "./types";
 
 export interface Rematch { game: string; name: string; by: string }
@@ -27,6 +29,7 @@ export type InboxEvent =
   | { kind: "declined"; by: string; reason: string }
   | { kind: "now"; playing: Playing[]; online: Online }
   | { kind: "rated"; game: string; names: string[] }
+  | { kind: "pool"; pools: PoolCount[] }
   | { kind: "state"; up: boolean };
 
 type Listener = (e: InboxEvent) => void;
@@ -36,6 +39,7 @@ const listeners = new Set<Listener>();
 let seeks: Seek[] | null = null;
 let games: Map<string, MyGame> | null = null;
 let up = false;
+let pools: PoolCount[] | null = null;
 
 function emit(e: InboxEvent): void {
   for (const l of [...listeners]) l(e);
@@ -69,6 +73,9 @@ function onData(data: unknown): void {
     emit({ kind: "now", playing: n.playing, online: n.online });
   } else if (m.type === "rated" && typeof m.game === "string" && Array.isArray((m as { names?: unknown }).names)) {
     emit({ kind: "rated", game: m.game, names: (m as unknown as { names: string[] }).names });
+  } else if (m.type === "pool" && Array.isArray((m as { pools?: unknown }).pools)) {
+    pools = (m as unknown as { pools: PoolCount[] }).pools;
+    emit({ kind: "pool", pools });
   } else if (m.type === "declined" && typeof m.by === "string") {
     emit({ kind: "declined", by: m.by, reason: typeof (m as { reason?: unknown }).reason === "string" ? String((m as { reason?: unknown }).reason) : "generic" });
   } else if (m.type === "rematch" && typeof m.game === "string" && typeof m.by === "string") {
@@ -90,6 +97,7 @@ export function listen(fn: Listener): () => void {
   listeners.add(fn);
   if (seeks) fn({ kind: "seeks", seeks });
   if (games) fn({ kind: "mine", games: myGames() });
+  if (pools) fn({ kind: "pool", pools });
   if (sock) fn({ kind: "state", up });
   return () => listeners.delete(fn);
 }

@@ -5,6 +5,7 @@
 // told {"type": "started", "game": ID} when someone accepts and goes to the
 // game.  A seek lives while its owner has a lobby socket open: this page.
 // Signed-out visitors see the seeks and are asked to sign in to play.
+// Above the seeks, quick pairing (pool.ts): one click per game and clock.
 
 import * as api from "./api";
 import { botsOnline } from "./bots";
@@ -20,6 +21,7 @@ import { BOARDS } from "./games/index";
 import { gameMeta, levelName, loadMeta, optionSets, optionsText, title } from "./meta";
 import type { GameName, Me, Meta, Seek } from "./types";
 import { t, tn } from "./i18n";
+import { poolSection } from "./pool";
 
 const sl = (s: string): string => (s === "white" ? t("sidel.white") : s === "black" ? t("sidel.black") : t("random"));
 
@@ -72,6 +74,7 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
         t("lobby.noAccountNeeded"), h("a", { href: "/" }, t("lobby.startHere")), "."),
     h("p", {}, h("a", { href: "/leaderboard/urbino", id: "lobby-leaderboard" }, t("lobby.leaderboards"))));
   app.appendChild(header);
+  if (meta) app.appendChild(poolSection(meta, me));   // quick pairing (pool.ts)
   app.appendChild(seeksSec);
   const form = me && meta ? seekForm(meta, error) : null;
   if (form) app.appendChild(form);

@@ -18,6 +18,7 @@ import { has, initLang, lang, saveLang, savedLang, setLang, t, type Lang } from 
 import { currentUser } from "./account";
 import { setMyLang } from "./api";
 import { startNotices } from "./notices";
+import { startPoolWatch } from "./pool";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -150,7 +151,7 @@ if (inPage) showKeptName();
 else {
   setupAccountMenu();
   // Signed in: the player's channel on every page (notices, badge, title).
-  void currentUser().then((me) => { if (me) startNotices(me); });
+  void currentUser().then((me) => { if (me) { startNotices(me); startPoolWatch(); } });
 }
 registerServiceWorker();
 route();

@@ -10,6 +10,7 @@ import { h } from "./dom";
 import { listen, myGames, openInbox } from "./inbox";
 import { t } from "./i18n";
 import { loadMeta, title } from "./meta";
+import { fromPool } from "./pool";
 import type { GameName, Me, Meta, MyGame, Seek } from "./types";
 
 const MAX_SHOWN = 4;
@@ -198,7 +199,7 @@ export function startNotices(me: Me): void {
     } else if (e.kind === "started") {
       // The lobby goes to the game itself; elsewhere a notice leads there.
       if (/^\/lobby\/?$/.test(location.pathname) || onGamePage(e.game)) return;
-      notice(`started:${e.game}`, "started", t("notice.started"), [openLink(`/games/${encodeURIComponent(e.game)}`, t("notice.play"))]);
+      notice(`started:${e.game}`, "started", fromPool(e.game) ? t("pool.started") : t("notice.started"), [openLink(`/games/${encodeURIComponent(e.game)}`, t("notice.play"))]);
     }
     // The count of one's turns follows every change of the list.
     if (e.kind === "mine" || e.kind === "mygame" || e.kind === "gone") {

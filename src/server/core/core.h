@@ -58,6 +58,11 @@
 #define CORE_SESSION_TOUCH 300     /* a session's last use is written at most this often (s) */
 #define CORE_FAIL_SLOTS 4096       /* names whose sign-in failures are remembered */
 #define CORE_FAIL_PROBES 8         /* ... a name's record is in one of this many slots */
+#define CORE_POOL_LAPSE_SECS 10   /* a pool entry whose owner has no lobby socket lapses */
+#define CORE_POOL_WINDOW 100      /* quick pairing: the rating window at once (±) ... */
+#define CORE_POOL_WIDEN 50        /* ... widened by this much ... */
+#define CORE_POOL_WIDEN_SECS 5    /* ... every this many seconds of waiting ... */
+#define CORE_POOL_ANYONE_SECS 30  /* ... and anyone after this long */
 #define CORE_SEEK_LAPSE_SECS 300   /* a seek whose owner has no lobby socket lapses */
 #define CORE_SEEK_GRACE_MS 15000   /* ... and 15 s after its owner's last one closed (a page
                                       changing opens the next within it) */
@@ -239,6 +244,7 @@ typedef struct lobby_seek {
     int64_t left_ms;     /* games' time its owner's last lobby socket here closed (0: none
                             since it was seen) */
     int64_t elsewhere_ms;   /* ... another instance last said its owner is there (0: never) */
+    int64_t remote_ms;   /* ... when another instance last said its owner is there (pool.c) */
     struct lobby_seek *next;
 } lobby_seek;
 
@@ -588,6 +594,29 @@ void core_unseek_all(core *C, const char *account);
  * own or one taken; CORE_NOTFOUND. */
 core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
                         char *err, size_t errlen);
+/* ---- quick pairing (pool.c) ---- */
+/* The standard clocks of the pool, the same for every game. */
+#define CORE_POOL_CLOCKS 3
+extern const struct core_pool_clock {
+    int initial, increment, days;
+} core_pool_clocks[CORE_POOL_CLOCKS];
+/* Join the pool of `game` on a standard clock (want: game, rated,
+ * initial/increment or days): CORE_CREATED with the entry's id;
+ * CORE_CONFLICT when the account has an entry already. */
+core_status core_pool_join(core *C, const char *account, const store_seek *want,
+                           char id[STORE_ID_LEN], char *err, size_t errlen);
+/* Leave the pool: CORE_OK, CORE_NOTFOUND when not in it. */
+core_status core_pool_leave(core *C, const char *account, char *err, size_t errlen);
+/* The account's entry: 1 with it in *out, 0 none. */
+int core_pool_mine(core *C, const char *account, store_seek *out);
+/* How many wait in each pool: fn once for each (game, clock, rated) with
+ * someone waiting. */
+void core_pool_each(core *C, void (*fn)(void *ctx, const store_seek *s, int waiting), void *ctx);
+/* Pair what can be paired: entries whose owner `present` says has a lobby
+ * socket here, with any other entry whose owner is present (here or on
+ * another instance).  The edge calls it about once a second. */
+void core_pool_match(core *C, int (*present)(void *ctx, const char *account), void *ctx);
+
 /* A rated game of the signed-in account against a computer level
  * ("ai:level=N"), which plays as the account "Computer-N" (its rating),
  * on `clock` (initial and increment, or days; SPEC: a rated game needs

@@ -68,6 +68,17 @@ void core_slow_submit(core *C, job *j);
 void results_game_ended(core *C, game *g);
 /* lobby.c: a valid clock (a real-time one, days a move, or none: 0 0 0). */
 int lobby_clock_ok(const store_seek *s);
+/* lobby.c, for pool.c: whether a seek is an entry of the quick-pairing pool
+ * (its id begins with '~', outside the ids' alphabet); a seek or a pool
+ * entry made; the seeks read from the store if not yet; two pool entries
+ * made one game (CORE_CREATED with its id). */
+static inline int lobby_is_pool(const store_seek *s) { return s->id[0] == '~'; }
+core_status lobby_make(core *C, const char *account, const store_seek *want, int pool,
+                       char id[STORE_ID_LEN], char *err, size_t errlen);
+void lobby_load(core *C);
+void lobby_pool_drop(core *C, const char *account);   /* its pool entry withdrawn */
+core_status lobby_pair(core *C, lobby_seek *a, lobby_seek *b, char game_id[STORE_ID_LEN],
+                       char *err, size_t errlen);
 
 /* ---- shared between the core's files (games.c and its rooms) ---- */
 

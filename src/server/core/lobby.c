@@ -76,6 +76,8 @@ static void lobby_ready(core *C)
         core_log(C, "error: the seeks could not be read: %s", err);
 }
 
+void lobby_load(core *C) { lobby_ready(C); }
+
 static void lobby_changed(core *C)
 {
     if (C->ev.lobby_changed)
@@ -99,6 +101,7 @@ void core_lobby_reload(core *C)
             if (strcmp(o->s.id, k->s.id) == 0) {
                 k->present_ms = o->present_ms;
                 k->told_ms = o->told_ms;
+                k->remote_ms = o->remote_ms;
                 break;
             }
     while (old) {
@@ -162,6 +165,14 @@ int lobby_clock_ok(const store_seek *s)
 core_status core_seek(core *C, const char *account, const store_seek *want, char id[STORE_ID_LEN],
                       char *err, size_t errlen)
 {
+    return lobby_make(C, account, want, 0, id, err, errlen);
+}
+
+/* A seek, or (pool) an entry of the quick-pairing pool: a seek whose id
+ * begins with '~' (pool.c). */
+core_status lobby_make(core *C, const char *account, const store_seek *want, int pool,
+                       char id[STORE_ID_LEN], char *err, size_t errlen)
+{
     if (!account || !account[0]) {
         snprintf(err, errlen, "sign in to offer a game");
         return CORE_FORBIDDEN;
@@ -217,8 +228,8 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
     }
     int mine = 0;
     for (lobby_seek *k = C->seeks; k; k = k->next)
-        mine += k->state == 0 && strcasecmp(k->s.by, account) == 0;
-    if (mine >= CORE_SEEKS_PER_ACCOUNT) {
+        mine += k->state == 0 && !lobby_is_pool(&k->s) && strcasecmp(k->s.by, account) == 0;
+    if (!pool && mine >= CORE_SEEKS_PER_ACCOUNT) {
         snprintf(err, errlen, "at most %d open seeks per account", CORE_SEEKS_PER_ACCOUNT);
         return CORE_LIMIT;
     }
@@ -229,11 +240,19 @@ core_status core_seek(core *C, const char *account, const store_seek *want, char
     seek_write w;
     memset(&w, 0, sizeof w);
     w.s = *want;
-    core_random_b64(w.s.id, 9);
+    if (pool) {
+        /* '~' is outside the ids' alphabet: no seek request reaches it. */
+        w.s.id[0] = '~';
+        core_random_b64(w.s.id + 1, 9);
+        w.s.to[0] = 0;
+    } else {
+        core_random_b64(w.s.id, 9);
+    }
     snprintf(w.s.by, sizeof w.s.by, "%s", account);
-    if (want->to[0])
+    if (want->to[0] && !pool)
         core_player(C, want->to, w.s.to);   /* the name as chosen */
-    w.s.created = core_unix_ms() / 1000;
+    /* A pool entry's wait is measured on the games' time (the test clock). */
+    w.s.created = (pool ? core_game_ms(C) : core_unix_ms()) / 1000;
     lobby_seek *k = add_seek(C, &w.s);
     if (!k || wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
         wq_notify(C, CORE_CH_LOBBY, "seeks") != 0) {
@@ -255,8 +274,8 @@ void core_seeks_each(core *C, const char *viewer,
 {
     lobby_ready(C);
     for (lobby_seek *k = C->seeks; k; k = k->next) {
-        if (k->state != 0)
-            continue;
+        if (k->state != 0 || lobby_is_pool(&k->s))
+            continue;   /* the quick-pairing pool (pool.c) is not listed as seeks */
         /* A challenge is seen by its two players only. */
         if (k->s.to[0] && (!viewer || !viewer[0] ||
                            (strcasecmp(viewer, k->s.to) != 0 && strcasecmp(viewer, k->s.by) != 0)))
@@ -381,8 +400,8 @@ void core_unseek_all(core *C, const char *account)
     lobby_ready(C);
     char err[160];
     for (lobby_seek *k = C->seeks; k; k = k->next)
-        if (k->state == 0 && strcasecmp(k->s.by, account) == 0)
-            core_unseek(C, account, k->s.id, err, sizeof err);
+        if (k->state == 0 && !lobby_is_pool(&k->s) && strcasecmp(k->s.by, account) == 0)
+            core_unseek(C, account, k->s.id, err, sizeof err);   /* the pool keeps its place */
 }
 
 core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
@@ -398,7 +417,7 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         snprintf(err, errlen, "the seek is gone: taken or withdrawn");
         return CORE_CONFLICT;
     }
-    if (!k) {
+    if (!k || lobby_is_pool(&k->s)) {
         snprintf(err, errlen, "no such seek");
         return CORE_NOTFOUND;
     }
@@ -453,9 +472,88 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         return CORE_UNAVAILABLE;
     }
     snprintf(game_id, STORE_ID_LEN, "%s", m.g->id);
+    /* A player whose game begins leaves the quick-pairing pool (pool.c):
+     * one game at a time from it. */
+    lobby_pool_drop(C, k->s.by);
+    lobby_pool_drop(C, account);
     game_tell(C, m.g);   /* its players' channels list it */
     if (C->ev.started)
         C->ev.started(C->ev.ctx, k->s.by, m.g->id);
+    lobby_changed(C);
+    return CORE_CREATED;
+}
+
+void lobby_pool_drop(core *C, const char *account)
+{
+    char err[160];
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (k->state == 0 && lobby_is_pool(&k->s) && strcasecmp(k->s.by, account) == 0)
+            core_unseek(C, account, k->s.id, err, sizeof err);
+}
+
+/* Two entries of the quick-pairing pool (pool.c) become one game, as an
+ * accept does: colours random, both entries closed with the game in the
+ * same batch (the store refuses a second close: of two instances pairing
+ * one entry, one batch fails and makes nothing), both owners told
+ * "started". */
+core_status lobby_pair(core *C, lobby_seek *a, lobby_seek *b, char game_id[STORE_ID_LEN],
+                       char *err, size_t errlen)
+{
+    if (a->state != 0 || b->state != 0) {
+        snprintf(err, errlen, "taken already");
+        return CORE_CONFLICT;
+    }
+    if (C->shared) {
+        int gone = 0;
+        lobby_seek *both[2] = {a, b};
+        for (int i = 0; i < 2; i++)
+            if (C->st->ops->seek_state(C->st, both[i]->s.id) > 0) {   /* -1: not yet committed */
+                both[i]->state = 2;   /* taken or withdrawn elsewhere: its message is on its way */
+                gone = 1;
+            }
+        if (gone) {
+            lobby_changed(C);
+            snprintf(err, errlen, "taken on another instance");
+            return CORE_CONFLICT;
+        }
+    }
+    int first = (int)randombytes_uniform(2);
+    const char *acc[2];
+    acc[first] = a->s.by;
+    acc[1 - first] = b->s.by;
+    tav_session *s = core_new_session(a->s.game, a->s.options, err, errlen);
+    if (!s)
+        return CORE_BAD;
+    a->state = 1;
+    b->state = 1;
+    core_made m;
+    core_status st = core_create_accounts(C, s, acc, a->s.rated, &a->s, &m);
+    if (st != CORE_CREATED) {
+        a->state = b->state = 0;
+        snprintf(err, errlen, "%s", m.err);
+        return st;
+    }
+    lobby_seek *both[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        seek_write w;
+        memset(&w, 0, sizeof w);
+        w.s = both[i]->s;
+        w.close = 1;
+        snprintf(w.game, sizeof w.game, "%s", m.g->id);
+        char told[80];
+        snprintf(told, sizeof told, "started %s %s", both[i]->s.by, m.g->id);
+        if (wq_call(C, seek_apply, seek_settled, &w, sizeof w) != 0 ||
+            wq_notify(C, CORE_CH_LOBBY, told) != 0) {
+            snprintf(err, errlen, "the pool entries could not be closed");
+            return CORE_UNAVAILABLE;
+        }
+    }
+    snprintf(game_id, STORE_ID_LEN, "%s", m.g->id);
+    game_tell(C, m.g);
+    for (int i = 0; i < 2; i++)
+        if (C->ev.started)
+            C->ev.started(C->ev.ctx, both[i]->s.by, m.g->id);
+    core_log(C, "pool: %s and %s paired in %s", a->s.by, b->s.by, m.g->id);
     lobby_changed(C);
     return CORE_CREATED;
 }
@@ -535,7 +633,7 @@ void core_seek_owner_present(core *C, const char *account)
     int64_t now = core_game_ms(C);
     for (lobby_seek *k = C->seeks; k; k = k->next)
         if (strcasecmp(k->s.by, account) == 0) {
-            k->present_ms = now;
+            k->present_ms = k->remote_ms = now;
             k->elsewhere_ms = now;
         }
 }
@@ -562,12 +660,14 @@ void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), v
     if (!C->seeks_loaded)
         return;
     int64_t now = core_game_ms(C);
-    int64_t lapse = (int64_t)(C->cf.seek_lapse_secs > 0 ? C->cf.seek_lapse_secs
-                                                        : CORE_SEEK_LAPSE_SECS) * 1000;
+    int64_t seek_lapse = (int64_t)(C->cf.seek_lapse_secs > 0 ? C->cf.seek_lapse_secs
+                                                             : CORE_SEEK_LAPSE_SECS) * 1000;
     int changed = 0;
     for (lobby_seek *k = C->seeks; k; k = k->next) {
         if (k->state != 0)
             continue;
+        /* A pool entry keeps its place only while a page is open (pool.c). */
+        int64_t lapse = lobby_is_pool(&k->s) ? (int64_t)CORE_POOL_LAPSE_SECS * 1000 : seek_lapse;
         if (present(ctx, k->s.by)) {
             k->present_ms = now;
             k->left_ms = 0;
@@ -585,7 +685,8 @@ void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), v
         }
         /* Its owner left (their last page closed): a short grace, for the
          * next page's socket; never seen here: the long lapse. */
-        if (k->left_ms ? now - k->left_ms < CORE_SEEK_GRACE_MS ||
+        int64_t grace = lobby_is_pool(&k->s) ? lapse : CORE_SEEK_GRACE_MS;
+        if (k->left_ms ? now - k->left_ms < grace ||
                              (k->elsewhere_ms && now - k->elsewhere_ms < 2 * CORE_SEEK_HERE_MS + 5000)
                        : now - k->present_ms < lapse)
             continue;
@@ -598,7 +699,8 @@ void core_seeks_lapse(core *C, int (*present)(void *ctx, const char *account), v
             continue;
         k->state = 2;
         changed = 1;
-        core_log(C, "seek %s of %s lapsed: no lobby socket for %lld s", k->s.id, k->s.by,
+        core_log(C, "%s %s of %s lapsed: no lobby socket for %lld s",
+                 lobby_is_pool(&k->s) ? "pool entry" : "seek", k->s.id, k->s.by,
                  (long long)(lapse / 1000));
     }
     if (changed)
