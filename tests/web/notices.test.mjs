@@ -116,6 +116,11 @@ export async function run(env) {
   // ---- Decline with a reason: ivo is told it, in words ----
   await pi.goto(`${url}/`);
   await pi.waitForSelector("#account-name");
+  // ivo's lobby, in a second tab, lists the challenge he sent as waiting.
+  const pi2 = await pi.context().newPage();
+  await pi2.goto(`${url}/lobby`);
+  tally.check("ivo's lobby lists his challenge to lea, waiting for an answer",
+    await until(async () => /To lea: Urbino, 1 day a move — waiting for an answer/.test(await text(pi2, '#challenges li[data-state="waiting"]'))), await text(pi2, "#challenges"));
   const cn = '#notices .notice[data-kind="challenge"]';
   await pl.waitForSelector(`${cn} [data-act="decline"]`).catch(async (e) => { await env.shot(pl, "notices-debug"); console.log("DEBUG", pl.url(), await text(pl, "body")); throw e; });
   await pl.selectOption(`${cn} select.decline-reason`, "later");
@@ -124,6 +129,11 @@ export async function run(env) {
   tally.check("ivo reads why: not now",
     await until(async () => /lea declined your challenge: not now, ask again later\./.test(await text(pi, '#notices [data-kind="declined"]'))), await text(pi, "#notices"));
   await env.shot(pi, "notices-declined-1280");
+  tally.check("... and then as declined, with the reason",
+    await until(async () => /lea declined your challenge: not now/.test(await text(pi2, '#challenges li[data-state="declined"]'))) &&
+    !(await pi2.$('#challenges li[data-state="waiting"]')), await text(pi2, "#challenges"));
+  await env.shot(pi2, "notices-lobby-challenges-1280");
+  await pi2.close();
 
   // ---- A profile: Challenge, the opponents as links, the dates ----
   await pl.goto(`${url}/players/ivo`);

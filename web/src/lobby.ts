@@ -75,6 +75,30 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
     h("p", {}, h("a", { href: "/leaderboard/urbino", id: "lobby-leaderboard" }, t("lobby.leaderboards"))));
   app.appendChild(header);
   if (meta) app.appendChild(poolSection(meta, me));   // quick pairing (pool.ts)
+  // One's challenges, sent and received, with their state (the open ones
+  // from the seeks; the declined ones as the socket tells them).
+  const chList = h("ul", { class: "challenge-list", id: "challenges" });
+  const chSec = h("section", { class: "challenges", "aria-labelledby": "challenges-h", hidden: true },
+    h("h2", { id: "challenges-h" }, t("lobby.yourChallenges")), chList);
+  const declinedSeen: { by: string; reason: string }[] = [];
+  let lastSeeks: Seek[] = [];
+  const drawChallenges = () => {
+    if (!me) return;
+    const lower = me.name.toLowerCase();
+    const received = lastSeeks.filter((k) => k.to && k.to.toLowerCase() === lower);
+    const sent = lastSeeks.filter((k) => k.to && k.by.toLowerCase() === lower);
+    chList.textContent = "";
+    for (const k of received)
+      chList.appendChild(h("li", { "data-state": "received", "data-seek": k.id },
+        t("lobby.chReceived", { name: k.by, game: title(meta, k.game), clock: clockLabel(k.clock) })));
+    for (const k of sent)
+      chList.appendChild(h("li", { "data-state": "waiting", "data-seek": k.id },
+        t("lobby.chSent", { name: k.to as string, game: title(meta, k.game), clock: clockLabel(k.clock) })));
+    for (const d of declinedSeen)
+      chList.appendChild(h("li", { "data-state": "declined" }, declinedText(d.by, d.reason)));
+    chSec.hidden = chList.children.length === 0;
+  };
+  app.appendChild(chSec);
   app.appendChild(seeksSec);
   const form = me && meta ? seekForm(meta, error) : null;
   if (form) app.appendChild(form);
@@ -91,6 +115,8 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
   }));
 
   const draw = (seeks: Seek[]) => {
+    lastSeeks = seeks;
+    drawChallenges();
     list.textContent = "";
     empty.hidden = seeks.length > 0;
     const mine = seeks.some((s) => me && s.by === me.name);
@@ -106,7 +132,11 @@ function build(app: HTMLElement, meta: Meta | null, me: Me | null): void {
       if (e.kind === "seeks") draw(e.seeks);
       else if (e.kind === "started") goGame(e.game);
       else if (e.kind === "state") state(e.up);
-      else if (e.kind === "declined") error.textContent = declinedText(e.by, e.reason);
+      else if (e.kind === "declined") {
+        error.textContent = declinedText(e.by, e.reason);
+        declinedSeen.unshift({ by: e.by, reason: e.reason });
+        drawChallenges();
+      }
       else if (e.kind === "now") now.show(e.playing, e.online);
     });
   } else {
