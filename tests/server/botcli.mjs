@@ -146,7 +146,8 @@ await main(async (defer) => {
   check(!!st2, "accepted");
   const g2 = await waitFor(async () => { const x = (await call(base, "GET", `/api/games/${st2.game}`, undefined, ann)).body; return x.over ? x : null; });
   check(g2 && g2.end === "abort", "an engine answering garbage: reported, the game aborted (the bot had not moved)", JSON.stringify(g2 && [g2.end, g2.moves.length]));
-  check(/engine is broken/.test(B.output()) && /aborted/.test(B.output()), "the bridge reports the broken engine", B.output().slice(-1500));
+  // The game is over on the server before the bridge has written its log line: wait for it.
+  check(await B.until(/engine is broken[\s\S]*aborted|aborted[\s\S]*engine is broken/), "the bridge reports the broken engine", B.output().slice(-1500));
   await B.stop("SIGTERM");
 
   // An engine that plays a few moves, then exits: resigned.
@@ -184,7 +185,7 @@ for line in sys.stdin:
     } else await sleep(30);
   }
   eq([g3.over, g3.end, g3.winner], [true, "resign", "white"], "an engine that exits mid-game: the bot resigns (Ann wins)");
-  check(/the engine is broken \(the engine exited|engine is broken \(the engine stopped/.test(B.output()), "the bridge reports the engine's exit", B.output().slice(-1500));
+  check(await B.until(/the engine is broken \(the engine exited|engine is broken \(the engine stopped/), "the bridge reports the engine's exit", B.output().slice(-1500));
   await B.stop("SIGTERM");
   L.ws.close();
 });
