@@ -201,6 +201,17 @@ await main(async (defer) => {
   for (const s of [L, E, E2, live, noTok, badTok, personEv, E3]) s.close();
   check(!/tvb_/.test(srv.output() + srv.errors()), "no token in the server's output");
 
+  // ---- a bot plays at most 20 games at once (CORE_BOT_GAMES_MAX) ----
+  const volley = await account(base, "Volley");
+  eq((await call(base, "POST", "/api/account/bot", {}, volley)).status, 200, "Volley becomes a bot");
+  const vt = `Bearer ${(await call(base, "POST", "/api/tokens", {}, volley)).body.token}`;
+  const people = [await account(base, "Pam"), await account(base, "Pia"), await account(base, "Pol")];
+  const codes = [];
+  for (let i = 0; i < 21; i++) {
+    const c = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "white", clock: { days: 3 }, to: "Volley" }, people[i % 3]);
+    codes.push(c.status === 201 ? (await call(base, "POST", `/api/seeks/${c.body.id}/accept`, {}, vt)).status : `seek ${c.status}`);
+  }
+  eq([codes.slice(0, 20).every((x) => x === 201), codes[20]], [true, 429], "20 games at once accepted; the 21st is 429 until one ends");
   // ---- two instances on one PostgreSQL: what one knows, the other tells ----
   if (PG) {
     const A = await startServer({ db: "bots-shared" }), Bs = await startServer({ db: "bots-shared" });

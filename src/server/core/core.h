@@ -83,6 +83,7 @@
 #define CORE_OFFER_SLOTS 4096      /* accounts whose offers are counted */
 /* Bots (SPEC "Bots"; bots.c; docs/bots.md "Limits"). */
 #define CORE_TOKENS_PER_ACCOUNT 10 /* API tokens an account may hold */
+#define CORE_BOT_GAMES_MAX 20      /* unfinished games a bot account may have at once */
 #define CORE_TOKEN_TOUCH 60        /* a token's last use is written at most this often (s) */
 #define CORE_API_TOKEN_PREFIX "tvb_"   /* an API token: this, then 32 random bytes (base64url) */
 

@@ -404,6 +404,23 @@ void core_unseek_all(core *C, const char *account)
             core_unseek(C, account, k->s.id, err, sizeof err);   /* the pool keeps its place */
 }
 
+static void count_id(void *ctx, const char *id)
+{
+    (void)id;
+    (*(int *)ctx)++;
+}
+
+/* An account's unfinished games, up to one past the bots' limit. */
+static int unfinished_count(core *C, const char *name)
+{
+    int n = 0;
+    char err[256];
+    if (C->st->ops->player_unfinished(C->st, name, CORE_BOT_GAMES_MAX + 1, count_id, &n, err,
+                                      sizeof err) != 0)
+        return 0;
+    return n;
+}
+
 core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],
                         char *err, size_t errlen)
 {
@@ -441,6 +458,14 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
         /* SPEC "Bots": bots accept challenges, never open seeks. */
         snprintf(err, errlen, "a bot plays challenges only, not open seeks");
         return CORE_FORBIDDEN;
+    }
+    /* A bot plays at most CORE_BOT_GAMES_MAX games at once (docs/bots.md). */
+    for (int i = 0; i < 2; i++) {
+        const char *who = i ? k->s.by : account;
+        if (core_is_bot(C, who) && unfinished_count(C, who) >= CORE_BOT_GAMES_MAX) {
+            snprintf(err, errlen, "%s plays %d games at once already", who, CORE_BOT_GAMES_MAX);
+            return CORE_LIMIT;
+        }
     }
     int seeker = k->s.colour == 0   ? TAV_WHITE
                  : k->s.colour == 1 ? TAV_BLACK
