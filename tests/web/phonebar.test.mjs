@@ -2,8 +2,8 @@
 // at the top of the page on a phone (the move list's current move scrolls
 // inside the list, never the page: a Cathedral game used to open ~667 px
 // down, its clock bar out of sight); the clock bar stays in sight while the
-// page scrolls (sticky); Toscana's bar shows both names whole ("alice", not
-// "ali…") and its clock on one line (the bar shows days a move only as the
+// page scrolls (sticky); Toscana's bar shows both names whole ("alma", not
+// "alm…") and its clock on one line (the bar shows days a move only as the
 // deadline of the side to move); Black's side panel has Black below.
 // Screenshots at 390 px.
 
@@ -50,7 +50,7 @@ export async function run(env) {
   const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
   const pa = await env.newPage("phonebar-alice", phone, /status of 40\d/);
   const pb = await env.newPage("phonebar-bruno", {}, /status of 40\d/);
-  await signUp(pa, url, "alice");
+  await signUp(pa, url, "alma");
   await signUp(pb, url, "bruno");
 
   // A Cathedral game with a real-time clock and a dozen moves.
@@ -107,7 +107,7 @@ export async function run(env) {
   await pa.click("#sign-out");
   await pa.waitForSelector("#sign-in-link");
   tally.check("... the second press signs out", (await call(pa, "GET", "/api/me")).status === 401);
-  await signIn(pa, url, "alice");
+  await signIn(pa, url, "alma");
 
   // Its move list counts the moves shown, without gaps (hidden accepts take no number).
   const tid2 = await duel(pa, pb, "toscana", { days: 1 }, 9);
