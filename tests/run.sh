@@ -277,6 +277,6 @@ suite_may_skip wasm all "wasm agrees with native (node)" env BUILD="$BUILD" time
 # complete games by clicks and keys against the random player, friend games in
 # several browser contexts, reload, stale tab, no console errors; screenshots
 # in $BUILD/screenshots/.
-suite all "web page (Chromium)" env BUILD="$BUILD" timeout 900 node tests/web/run.mjs
+suite all "web page (Chromium)" env BUILD="$BUILD" timeout 1800 node tests/web/run.mjs
 
 finish
