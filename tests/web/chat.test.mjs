@@ -62,7 +62,7 @@ export async function run(env) {
   await say(pm, "Hello noe <b>bold</b>");
   tally.check("noe sees mia's line", await until(async () => (await lines(pn)).includes("mia: Hello noe <b>bold</b>")), JSON.stringify(await lines(pn)));
   tally.check("... as text, never as markup", (await pn.$$("#chat-lines b")).length === 0);
-  tally.check("mia's input is emptied", (await pm.inputValue("#chat-input")) === "");
+  tally.check("mia's input is emptied (once her line is sent)", await until(async () => (await pm.inputValue("#chat-input")) === ""), await pm.inputValue("#chat-input").catch(() => "?"));
   await pn.click('.chat-phrase[data-phrase="luck"]');
   tally.check("a quick phrase: mia sees noe's \"Good luck\"", await until(async () => (await lines(pm)).includes("noe: Good luck")), JSON.stringify(await lines(pm)));
   // The spectator's line: other spectators, never the players.

@@ -50,6 +50,7 @@ interface Screen {
   ctx: BoardContext | null;
   live: Live | null;
   connected: boolean;
+  drawnKey: string;      // what the board last drew (render draws again only on a change)
   presence: Presence | null;      // who has a page open (the live socket says), null until told
   chat?: ChatPanel;               // the game's chat (chat.ts), hidden without a room
   resignArmed: number;
@@ -72,7 +73,7 @@ function newScreen(id: string, token: string | null, tokens: Screen["tokens"], l
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   return {
     id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, meta: null, ctx: null, live: null, connected: false, presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
+    module: null, meta: null, ctx: null, live: null, connected: false, drawnKey: "", presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
     local, recordUrl: null, claimShown: null, withdrew: false, rematchSpent: false,
   };
 }
@@ -577,7 +578,19 @@ function render(s: Screen): void {
   }
   renderLinks(s);
   showClocks(s);
-  drawBoard(s);
+  // The board is drawn again only when what it shows changed: a presence
+  // message, a clock or the refresh after the socket connects leave it (and
+  // a finger pressing a piece to have it named) alone.
+  const key = boardKey(s);
+  if (key !== s.drawnKey) drawBoard(s);
+}
+
+function boardKey(s: Screen): string {
+  const g = s.game as Game;
+  const past = s.viewPly !== null && s.pastView;
+  const view = past ? s.pastView : g.view;
+  return JSON.stringify([g.id, g.ply, g.over, g.tomove, g.seat, s.viewPly, s.pending, s.flipped, mySides(s),
+    orientation(s), view, (g.legal ?? []).length, s.els.scroller.clientWidth]);
 }
 
 // Account games: each player's rating in this game, from their profiles.
@@ -724,6 +737,7 @@ function orientation(s: Screen): Side {
 function drawBoard(s: Screen): void {
   const g = s.game;
   if (!g || !s.module || !s.ctx) return;
+  s.drawnKey = boardKey(s);
   s.ctx.orientation = orientation(s);
   s.ctx.room = s.els.scroller.clientWidth > 0 && window.matchMedia("(max-width: 820px)").matches
     ? s.els.scroller.clientWidth / SCROLL_SQUARE : undefined;
