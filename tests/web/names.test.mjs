@@ -6,6 +6,9 @@
 import { api, sleep } from "./harness.mjs";
 
 async function longPress(page, selector) {
+  // A person scrolls the piece into sight first (a game now opens at the top
+  // of the page, and on a phone the hand is below the board).
+  await page.locator(selector).first().scrollIntoViewIfNeeded();
   const b = await page.locator(selector).first().boundingBox();
   const x = b.x + b.width / 2, y = b.y + b.height / 2;
   const cdp = await page.context().newCDPSession(page);
