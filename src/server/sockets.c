@@ -310,6 +310,37 @@ static msg *seeks_msg(srv *S, const char *viewer)
     return m;
 }
 
+/* Queue m on lobby socket w (dropped when too far behind: it reconnects). */
+static void lobby_queue(srv *S, conn *w, msg *m)
+{
+    if (q_push(&w->q, m) != 0)
+        lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    else if (!m->batch)
+        lws_callback_on_writable(w->wsi);
+    else
+        S->lobby_held = 1;
+}
+
+/* A text (heap; taken and freed) to the lobby sockets of `account`, or to
+ * every lobby socket (NULL), held until what is open is committed. */
+static void lobby_send(srv *S, const char *account, char *text)
+{
+    if (!text)
+        return;
+    msg *m = msg_new(text, strlen(text));
+    free(text);
+    if (!m)
+        return;
+    if (core_pending(S->C)) {
+        srv_dirty(S);
+        m->batch = core_batch(S->C);
+    }
+    for (conn *w = S->lobby; w; w = w->next)
+        if (!account || (w->account[0] && strcasecmp(w->account, account) == 0))
+            lobby_queue(S, w, m);
+    ws_msg_unref(m);
+}
+
 /* The seeks to every lobby socket, held until what is open is committed.
  * One message for all, but a socket whose account an open challenge
  * involves gets its own list (a challenge is seen by its two players). */
@@ -325,35 +356,13 @@ void lobby_broadcast(srv *S)
                      : shared;
         if (!m)
             continue;
-        if (q_push(&w->q, m) != 0)
-            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-        else if (!m->batch)
-            lws_callback_on_writable(w->wsi);
-        else
-            S->lobby_held = 1;
+        lobby_queue(S, w, m);
         if (m != shared)
             ws_msg_unref(m);   /* the socket's own: its queue holds it now */
     }
     ws_msg_unref(shared);
     /* Quick pairing: how many wait in each pool (pool_api.c). */
-    char *text = api_pool_text(S);
-    msg *pm = text ? msg_new(text, strlen(text)) : NULL;
-    free(text);
-    if (!pm)
-        return;
-    if (core_pending(S->C)) {
-        srv_dirty(S);
-        pm->batch = core_batch(S->C);
-    }
-    for (conn *w = S->lobby; w; w = w->next) {
-        if (q_push(&w->q, pm) != 0)
-            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-        else if (!pm->batch)
-            lws_callback_on_writable(w->wsi);
-        else
-            S->lobby_held = 1;
-    }
-    ws_msg_unref(pm);
+    lobby_send(S, NULL, api_pool_text(S));
 }
 
 void lobby_started(srv *S, const char *account, const char *game_id)
@@ -370,32 +379,6 @@ void lobby_started(srv *S, const char *account, const char *game_id)
     for (conn *w = S->lobby; w; w = w->next)
         if (w->account[0] && strcasecmp(w->account, account) == 0 && q_push(&w->q, m) == 0) {
             if (!m->batch)
-                lws_callback_on_writable(w->wsi);
-            else
-                S->lobby_held = 1;
-        }
-    ws_msg_unref(m);
-}
-
-/* A message to one account's lobby sockets (its player channel), held
- * until what is open is committed. */
-static void lobby_to_account(srv *S, const char *account, char *text)
-{
-    if (!text)
-        return;
-    msg *m = msg_new(text, strlen(text));
-    free(text);
-    if (!m)
-        return;
-    if (core_pending(S->C)) {
-        srv_dirty(S);
-        m->batch = core_batch(S->C);
-    }
-    for (conn *w = S->lobby; w; w = w->next)
-        if (w->account[0] && strcasecmp(w->account, account) == 0) {
-            if (q_push(&w->q, m) != 0)
-                lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-            else if (!m->batch)
                 lws_callback_on_writable(w->wsi);
             else
                 S->lobby_held = 1;
@@ -431,25 +414,7 @@ void lobby_mygame(srv *S, game *g)
                                   g->account[1]);
             char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
             json_decref(o);
-            if (text) {
-                msg *m = msg_new(text, strlen(text));
-                free(text);
-                if (m) {
-                    if (core_pending(S->C)) {
-                        srv_dirty(S);
-                        m->batch = core_batch(S->C);
-                    }
-                    for (conn *w = S->lobby; w; w = w->next) {
-                        if (q_push(&w->q, m) != 0)
-                            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-                        else if (!m->batch)
-                            lws_callback_on_writable(w->wsi);
-                        else
-                            S->lobby_held = 1;
-                    }
-                    ws_msg_unref(m);
-                }
-            }
+            lobby_send(S, NULL, text);
             lobby_broadcast(S);   /* the seeks' ratings */
         }
     }
@@ -457,10 +422,10 @@ void lobby_mygame(srv *S, game *g)
         const char *account = g->account[side];
         if (!account[0] || !lobby_has(S, account))
             continue;
-        lobby_to_account(S, account, api_mygame_text(S, g, account));
+        lobby_send(S, account, api_mygame_text(S, g, account));
         if (core_over(g) && g->rematch_offer == 1 - side && !g->rematch[0] &&
             g->account[1 - side][0])
-            lobby_to_account(S, account, api_rematch_text(S, g, g->account[1 - side]));
+            lobby_send(S, account, api_rematch_text(S, g, g->account[1 - side]));
     }
 }
 
@@ -475,26 +440,7 @@ void lobby_now(srv *S, int64_t now)
     S->now_sent = now;
     if (!S->lobby)
         return;
-    char *text = api_now_text(S);
-    if (!text)
-        return;
-    msg *m = msg_new(text, strlen(text));
-    free(text);
-    if (!m)
-        return;
-    if (core_pending(S->C)) {
-        srv_dirty(S);
-        m->batch = core_batch(S->C);
-    }
-    for (conn *w = S->lobby; w; w = w->next) {
-        if (q_push(&w->q, m) != 0)
-            lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-        else if (!m->batch)
-            lws_callback_on_writable(w->wsi);
-        else
-            S->lobby_held = 1;
-    }
-    ws_msg_unref(m);
+    lobby_send(S, NULL, api_now_text(S));
 }
 
 /* Seeks whose owner left (core_seeks_lapse): the accounts with a lobby
