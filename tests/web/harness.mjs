@@ -184,3 +184,29 @@ export async function waitTurn(page, url, afterPly, timeout = 20000) {
     await sleep(40);
   }
 }
+
+// Poll fn until it gives a truthy value (or ms pass): that value, or the last.
+export async function until(fn, ms = 15000) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await fn().catch(() => null);
+    if (v || Date.now() - t0 > ms) return v;
+    await sleep(100);
+  }
+}
+
+// Sign up in the page (the sign-up form), then wait for the account menu.
+export async function signUp(page, url, name, password = "correct horse") {
+  await page.goto(`${url}/signup`);
+  await page.fill("#auth-name", name);
+  await page.fill("#auth-password", password);
+  await page.fill("#auth-again", password);
+  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signup")), page.click("#auth-submit")]);
+  await page.waitForSelector("#account-name");
+}
+
+// The API from inside a page (its session cookie): {status, body}.
+export const pageCall = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
+  const r = await fetch(p, { method: m, headers: b ? { "Content-Type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
+  return { status: r.status, body: await r.json().catch(() => null) };
+}, [method, path, body]);

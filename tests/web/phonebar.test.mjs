@@ -7,16 +7,9 @@
 // deadline of the side to move); Black's side panel has Black below.
 // Screenshots at 390 px.
 
-const PASSWORD = "correct horse";
+import { pageCall, signUp, until } from "./harness.mjs";
 
-async function signUp(page, url, name) {
-  await page.goto(`${url}/signup`);
-  await page.fill("#auth-name", name);
-  await page.fill("#auth-password", PASSWORD);
-  await page.fill("#auth-again", PASSWORD);
-  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signup")), page.click("#auth-submit")]);
-  await page.waitForSelector("#account-name");
-}
+const PASSWORD = "correct horse";
 
 async function signIn(page, url, name) {
   await page.goto(`${url}/signin`);
@@ -26,10 +19,7 @@ async function signIn(page, url, name) {
   await page.waitForSelector("#account-name");
 }
 
-const call = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
-  const r = await fetch(p, { method: m, headers: b ? { "Content-Type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
-  return { status: r.status, body: await r.json().catch(() => null) };
-}, [method, path, body]);
+const call = pageCall;
 
 async function duel(a, b, game, clock, moves) {
   const s = await call(a, "POST", "/api/seeks", { game, options: "", rated: false, colour: "white", clock });

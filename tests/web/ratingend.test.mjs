@@ -6,32 +6,9 @@
 // row shows the new number with its change.  A spectator's page says it too.
 // Screenshots at 1280 and 390 px.
 
-import { sleep } from "./harness.mjs";
+import { pageCall, signUp, until } from "./harness.mjs";
 
-const PASSWORD = "correct horse";
-
-async function until(fn, ms = 15000) {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await fn().catch(() => null);
-    if (v || Date.now() - t0 > ms) return v;
-    await sleep(100);
-  }
-}
-
-async function signUp(page, url, name) {
-  await page.goto(`${url}/signup`);
-  await page.fill("#auth-name", name);
-  await page.fill("#auth-password", PASSWORD);
-  await page.fill("#auth-again", PASSWORD);
-  await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/signup")), page.click("#auth-submit")]);
-  await page.waitForSelector("#account-name");
-}
-
-const call = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
-  const r = await fetch(p, { method: m, headers: b ? { "Content-Type": "application/json" } : {}, body: b ? JSON.stringify(b) : undefined });
-  return { status: r.status, body: await r.json().catch(() => null) };
-}, [method, path, body]);
+const call = pageCall;
 
 const text = (page, sel) => page.textContent(sel).catch(() => "");
 
