@@ -52,6 +52,7 @@ async function measure(page) {
       area: { left: sc.left, right: sc.right },
       scrolls: !document.querySelector("#scroll-bar").hidden,
       hint: document.querySelector("#scroll-text").textContent,
+      shaded: ["more-left", "more-right"].filter((c) => document.querySelector("#board-scroll").classList.contains(c)),
     };
   });
 }
@@ -156,6 +157,9 @@ async function one(env, game) {
   console.log(`  ${game} at 390 px: smallest square ${minSq.toFixed(1)} px, smallest text ${minText.px.toFixed(1)} px ("${minText.t}"), ` +
     `board ${m.scrolls ? "scrolls sideways" : "fits"}`);
   await env.shot(page, `phone-${game}-start`);
+  // a board that fits has no shaded edge (a shade left from a narrower
+  // moment of the page's loading dimmed the first column for good)
+  if (!m.scrolls) tally.check(`${game} phone: a board that fits shades no edge`, m.shaded.length === 0, m.shaded.join(" "));
 
   if (game === "epaminondas") {
     tally.check("epaminondas phone: the board scrolls sideways, and says so", m.scrolls && /scrolls sideways/.test(m.hint), m.hint);

@@ -278,7 +278,13 @@ function watchBoardFit(s: Screen): void {
     s.els.scroller.classList.toggle("scrolls", f.scroll);
     s.svg.style.width = f.scroll ? `${f.width}px` : "";
     s.els.scrollBar.hidden = !f.scroll;
-    if (!f.scroll) { first = true; return; }
+    if (!f.scroll) {
+      // the whole board shows: no edge is shaded (a shade left from a
+      // narrower moment would dim a column for good)
+      first = true;
+      sc.classList.remove("more-left", "more-right");
+      return;
+    }
     if (first || !was) {
       // first shown: the middle of the board
       sc.scrollLeft = Math.max(0, (sc.scrollWidth - sc.clientWidth) / 2);
@@ -318,6 +324,7 @@ function watchBoardFit(s: Screen): void {
 
 function hintScroll(s: Screen): void {
   const sc = s.els.scroller;
+  if (!sc.classList.contains("scrolls")) return;
   const hint = scrollHint(sc.scrollLeft, sc.clientWidth, sc.scrollWidth);
   s.els.scrollText.textContent = hint.text;
   (s.els.scrollBack as HTMLButtonElement).disabled = !hint.back;
