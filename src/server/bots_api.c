@@ -314,7 +314,7 @@ static void tell_open_game(void *ctx, game *g)
 
 static void refuse_socket(conn *c, const char *why)
 {
-    json_t *e = json_pack("{s:s,s:s}", "type", "error", "error", why);
+    json_t *e = json_pack("{s:s,s:s,s:s}", "type", "error", "error", why, "code", error_code(400, why));
     char *t = json_dumps(e, JSON_COMPACT);
     json_decref(e);
     if (t)

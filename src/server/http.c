@@ -186,9 +186,31 @@ void http_respond(conn *c, int status, const char *ctype, char *body, size_t len
 
 /* hold: an answer to a POST waits for the writes pending now, a read's
  * answer for the batch it shows (c->hold) (0: goes at once). */
+/* A refusal's body {"error": E} gains its stable "code" (errcode.c), once,
+ * here where every answer passes. */
+static char *with_code(int status, const char *ctype, char *body, size_t *len)
+{
+    if (status < 400 || !body || !ctype || strcmp(ctype, "application/json") != 0 ||
+        strncmp(body, "{\"error\":", 9) != 0)
+        return body;
+    json_t *o = json_loadb(body, *len, 0, NULL);
+    json_t *e = o ? json_object_get(o, "error") : NULL;
+    char *out = NULL;
+    if (json_is_string(e) && !json_object_get(o, "code") &&
+        json_object_set_new(o, "code", json_string(error_code(status, json_string_value(e)))) == 0)
+        out = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (!out)
+        return body;
+    free(body);
+    *len = strlen(out);
+    return out;
+}
+
 static void respond_as(conn *c, int status, const char *ctype, char *body, size_t len,
                        int hold)
 {
+    body = with_code(status, ctype, body, &len);
     if (!c->resp_static)
         free(c->resp);
     c->resp_static = 0;

@@ -512,7 +512,7 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
          * socket is closed with a message, never dropped unanswered (a proxy
          * would take that for an instance down). */
         sodium_memzero(tokbuf, sizeof tokbuf);
-        ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many requests\"}");
+        ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many requests\",\"code\":\"rate_limited\"}");
         c->close_after = 1;
         return;
     }
@@ -525,7 +525,7 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
         if (bearer == 0 || !core_token_who(S->C, bearbuf, account)) {
             sodium_memzero(bearbuf, sizeof bearbuf);
             sodium_memzero(tokbuf, sizeof tokbuf);
-            ws_send_text(c, "{\"type\":\"error\",\"status\":401,\"error\":\"unknown or revoked token\"}");
+            ws_send_text(c, "{\"type\":\"error\",\"status\":401,\"error\":\"unknown or revoked token\",\"code\":\"unauthorized\"}");
             c->close_after = 1;
             return;
         }
@@ -536,7 +536,7 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
     sodium_memzero(tokbuf, sizeof tokbuf);
     if (n > 0 && strcmp(uri, "/api/bot/events") == 0) {
         if (!http_host_allowed(S, wsi)) {
-            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\",\"code\":\"forbidden\"}");
             c->close_after = 1;
             return;
         }
@@ -545,20 +545,20 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
     }
     if (n > 0 && strcmp(uri, "/api/lobby") == 0) {
         if (!http_host_allowed(S, wsi)) {
-            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\",\"code\":\"forbidden\"}");
             c->close_after = 1;
             return;
         }
         if (bearer < 0 && http_foreign_origin(wsi)) {
             /* The lobby socket acts with the session cookie: a page of
              * another site may not open it (as every cookie request). */
-            ws_send_text(c, "{\"type\":\"error\",\"error\":\"a socket from another site: refused\"}");
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"a socket from another site: refused\",\"code\":\"forbidden\"}");
             c->close_after = 1;
             return;
         }
         memcpy(c->account, account, sizeof c->account);
         if (acct_socket_open(S, c) != 0) {
-            ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many sockets open for this account\"}");
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many sockets open for this account\",\"code\":\"too_many_sockets\"}");
             c->close_after = 1;
             return;
         }
@@ -592,7 +592,7 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
     }
     if (n > 0 && strncmp(uri, "/api/tournaments/", 17) == 0) {
         if (!http_host_allowed(S, wsi)) {
-            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\"}");
+            ws_send_text(c, "{\"type\":\"error\",\"error\":\"this server does not answer to that host name\",\"code\":\"forbidden\"}");
             c->close_after = 1;
             return;
         }
@@ -645,7 +645,7 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
     }
     memcpy(c->account, account, sizeof c->account);   /* who is online */
     if (acct_socket_open(S, c) != 0) {
-        ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many sockets open for this account\"}");
+        ws_send_text(c, "{\"type\":\"error\",\"error\":\"too many sockets open for this account\",\"code\":\"too_many_sockets\"}");
         c->close_after = 1;
         return;
     }
@@ -759,7 +759,7 @@ static void ws_message(conn *c, const char *text, size_t len)
     }
     json_decref(o);
     if (err) {
-        json_t *e = json_pack("{s:s,s:s}", "type", "error", "error", err);
+        json_t *e = json_pack("{s:s,s:s,s:s}", "type", "error", "error", err, "code", error_code(400, err));
         char *t = json_dumps(e, JSON_COMPACT);
         json_decref(e);
         if (t)
@@ -867,7 +867,7 @@ int ws_writable(srv *S, conn *c, struct lws *wsi)
         /* SIGTERM: the page is told in words it reads, then the socket is
          * closed with 1001; the page reconnects at once (to another
          * instance, or this one back). */
-        static const char bye[] = "{\"type\":\"restarting\",\"error\":\"the server is restarting\"}";
+        static const char bye[] = "{\"type\":\"restarting\",\"error\":\"the server is restarting\",\"code\":\"stopping\"}";
         unsigned char buf[LWS_PRE + sizeof bye];
         memcpy(buf + LWS_PRE, bye, sizeof bye - 1);
         c->told_closing = 1;

@@ -319,6 +319,12 @@ typedef struct json_seats {
 char *json_game(const tav_session *s, const json_seats *g, int viewer);
 char *json_view(const tav_session *s, int ply, int viewer);
 char *json_error(const char *fmt, ...);
+
+/* ---- errcode.c ---- */
+/* The stable code of a refusal (docs/server-api.md "Refusals and their
+ * codes"): its kind when the message is of a known kind, else its status's. */
+const char *error_code(int status, const char *message);
+const char *error_code_of_status(int status);
 char *json_meta(void);
 char *json_analysis(const tav_session *s, const analysis *an);
 /* The game's JSON for a viewer, built once per change and kind of viewer

@@ -365,7 +365,7 @@ void tours_ws_open(srv *S, conn *c, const char *uri, const char *account)
     core_tour_view v;
     if (n != 17 + CORE_ID_CHARS + 5 || strcmp(uri + 17 + CORE_ID_CHARS, "/live") != 0 ||
         !core_id_ok(id, CORE_ID_CHARS)) {
-        ws_send_public(c, "{\"type\":\"error\",\"error\":\"no such tournament\"}");
+        ws_send_public(c, "{\"type\":\"error\",\"error\":\"no such tournament\",\"code\":\"no_such_tournament\"}");
         c->close_after = 1;
         return;
     }
@@ -375,8 +375,8 @@ void tours_ws_open(srv *S, conn *c, const char *uri, const char *account)
     if (st != CORE_OK) {
         c->tour[0] = 0;
         ws_send_public(c, st == CORE_NOTFOUND
-                              ? "{\"type\":\"error\",\"error\":\"no such tournament\"}"
-                              : "{\"type\":\"error\",\"error\":\"the tournament could not be read\"}");
+                              ? "{\"type\":\"error\",\"error\":\"no such tournament\",\"code\":\"no_such_tournament\"}"
+                              : "{\"type\":\"error\",\"error\":\"the tournament could not be read\",\"code\":\"server_error\"}");
         c->close_after = 1;
         return;
     }

@@ -84,11 +84,19 @@ await main(async (defer) => {
     ["live without upgrade", "GET", `/api/games/${id}/live`, undefined, 400],
     ["view: bad ply", "GET", `/api/games/${id}/view?ply=-1`, undefined, 400],
   ];
+  // the stable code of each kind (docs/server-api.md "Refusals and their codes")
+  const kinds = {
+    "unknown game": "unknown_game", "unknown request": "not_found", "wrong method": "wrong_method",
+    "move: malformed": "bad_request", "move: wrong token": "not_a_seat", "move: out of turn": "not_your_turn",
+    "move: illegal": "illegal_move", "move: stale ply (future)": "stale_ply", "move: unknown game": "no_such_game",
+    "undo: humans only": "undo_computer_only", "record: bad text": "bad_record",
+  };
   for (const [what, method, path, body, status] of refusals) {
     const isRaw = typeof body === "string" || Buffer.isBuffer(body);
     const r = await request(base, method, path, body, { raw: isRaw });
     check(r.status === status, `${what}: status ${status}`, `${r.status} ${r.text.slice(0, 200)}`);
     check(r.body && typeof r.body.error === "string" && r.body.error.length > 0, `${what}: {"error": ...}`, r.text.slice(0, 200));
+    if (kinds[what]) eq(r.body?.code, kinds[what], `${what}: code ${kinds[what]}`);
   }
   eq(await snapshot(), start, "no refusal changed the game");
 

@@ -184,6 +184,11 @@ export async function request(base, method, path, body, { raw = false, headers =
   if ((res.headers.get("content-type") || "").includes("application/json")) {
     try { parsed = JSON.parse(text); } catch { parsed = { unparsable: text }; }
   }
+  // Every refusal carries its stable code beside the error (docs/server-api.md
+  // "Refusals and their codes"): checked on every request of every suite.
+  if (res.status >= 400 && parsed && typeof parsed === "object" && typeof parsed.error === "string" &&
+      !(typeof parsed.code === "string" && /^[a-z_]+$/.test(parsed.code)))
+    check(false, `${method} ${path}: the refusal ${res.status} carries a code`, text);
   return { status: res.status, body: parsed, headers: res.headers, text };
 }
 

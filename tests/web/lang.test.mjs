@@ -7,7 +7,7 @@
 // signing in gets it); Italian at desktop and phone width with no sideways
 // overflow of the page (screenshots in $BUILD/screenshots/lang-*.png).
 
-import { newGameFromHome, screenshot } from "./harness.mjs";
+import { newGameFromHome, screenshot, until } from "./harness.mjs";
 
 const PASSWORD = "a long password 1";
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -23,7 +23,8 @@ async function texts(page) {
 
 async function pages(env, label, opts, it) {
   const { url, tally } = env;
-  const page = await env.newPage(label, opts);
+  // the sign-up refused below (a common password) logs its 400
+  const page = await env.newPage(label, opts, /status of 400/);
   const L = it ? "it" : "en";
   await page.goto(url + "/");
   await page.waitForSelector("#play");
@@ -66,6 +67,19 @@ async function pages(env, label, opts, it) {
   const btn = (await page.textContent("#auth-submit")).trim();
   tally.check(`${label}: sign-up page in ${L}`, btn === (it ? "Crea l'account" : "Create the account"), btn);
   await screenshot(page, `lang-${label}-signup`);
+  // a refusal of the server in the page's language: its code's text in
+  // Italian, the server's own sentence in English (docs/server-api.md
+  // "Refusals and their codes")
+  await page.fill("#auth-name", `common${label.replace(/[^a-z]/g, "")}`);
+  await page.fill("#auth-password", "password1234");
+  await page.fill("#auth-again", "password1234");
+  await page.click("#auth-submit");
+  const refusedText = await until(async () => {
+    const s = (await page.textContent("#auth-error"))?.trim() ?? "";
+    return s ? s : null;
+  }, 10000) ?? "";
+  tally.check(`${label}: a refusal in ${L}`, it ? /password è tra le più comuni/.test(refusedText) && !/one of the most common/.test(refusedText)
+    : /that password is one of the most common ones/.test(refusedText), refusedText);
 
   await newGameFromHome(page, url, { game: "urbino", opponent: "computer", level: "random", colour: "black" });
   await page.waitForFunction(() => /Tocca a te|Your turn/.test(document.querySelector("#status")?.textContent ?? ""), null, { timeout: 20000 });

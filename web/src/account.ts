@@ -191,7 +191,7 @@ export function showAuth(app: HTMLElement, mode: "signin" | "signup"): void {
       location.assign(next);
     } catch (e) {
       const action: AccountAction = up ? "signup" : "signin";
-      error.textContent = e instanceof ApiError ? accountError(action, e.status, e.message) : String(e);
+      error.textContent = e instanceof ApiError ? accountError(action, e.status, e.message, e.code) : String(e);
       btn.disabled = false;
     }
   });
@@ -241,7 +241,7 @@ export function showAccount(app: HTMLElement): void {
         form.reset();
         sessions.dispatchEvent(new Event("redraw"));
       } catch (e) {
-        msg.textContent = e instanceof ApiError ? accountError("password", e.status, e.message) : String(e);
+        msg.textContent = e instanceof ApiError ? accountError("password", e.status, e.message, e.code) : String(e);
       } finally {
         btn.disabled = false;
       }

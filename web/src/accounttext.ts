@@ -28,12 +28,12 @@ export function passwordProblem(password: string): string {
 export type AccountAction = "signup" | "signin" | "password";
 
 /** A refusal of the account requests in words. */
-export function accountError(action: AccountAction, status: number, message: string): string {
+export function accountError(action: AccountAction, status: number, message: string, code = ""): string {
   if (status === 0) return t("acct.unreachable");
   if (action === "signup" && status === 409) return t("acct.nameTaken");
   if (action === "signin" && status === 401) return t("acct.wrongLogin");
   if (action === "password" && (status === 401 || status === 403)) return t("acct.wrongCurrent");
-  if (status === 429 && (/failed/.test(message) || !message)) return t("acct.tooMany");
+  if (status === 429 && (code === "too_many_sign_ins" || /failed/.test(message) || !message)) return t("acct.tooMany");
   if (status === 429) return t("acct.notNow", { message });
   if (status === 400) return t("acct.notAccepted", { message });
   return t("acct.wrong", { status: String(status), message });

@@ -1,14 +1,21 @@
 // api.ts — the server API of docs/server-api.md, as small typed calls.
-// Every refusal becomes an ApiError holding the HTTP status and the server's
-// {"error": "..."} text.
+// Every refusal becomes an ApiError holding the HTTP status, the refusal's
+// stable code and its words in the page's language (i18n.ts refusal()).
 
-import { t } from "./i18n";
+import { refusal, t } from "./i18n";
 import type { Game, GameName, Leaderboard, Me, Meta, MyGame, Player, Seek, Side, View } from "./types";
 
 export class ApiError extends Error {
-  constructor(public status: number, message: string) {
+  constructor(public status: number, message: string, public code = "") {
     super(message);
   }
+}
+
+/** The ApiError of a refused answer (its status and decoded body). */
+export function refused(status: number, data: unknown, statusText: string): ApiError {
+  const code = data && typeof data === "object" && typeof (data as { code?: unknown }).code === "string"
+    ? (data as { code: string }).code : "";
+  return new ApiError(status, refusal(status, data, statusText || `error ${status}`), code);
 }
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -30,10 +37,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   } catch {
     data = null;
   }
-  if (!res.ok) {
-    const msg = data && typeof data === "object" && "error" in data ? String((data as { error: unknown }).error) : res.statusText;
-    throw new ApiError(res.status, msg || `error ${res.status}`);
-  }
+  if (!res.ok) throw refused(res.status, data, res.statusText);
   return data as T;
 }
 

@@ -10,7 +10,7 @@
 // blocked players) and a profile's Block button are here too.
 
 import { h } from "./dom";
-import { t } from "./i18n";
+import { refusal, t } from "./i18n";
 
 export interface ChatLine { name: string; text: string; time: number }
 export interface ChatMessage { type: "chat"; room: "players" | "spectators"; line?: ChatLine; lines?: ChatLine[]; history?: boolean }
@@ -29,7 +29,7 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<T>
   });
   const data = await res.json().catch(() => null);
   if (!res.ok) {
-    const e = new Error(data && typeof data.error === "string" ? data.error : `error ${res.status}`) as Error & { status: number };
+    const e = new Error(refusal(res.status, data, `error ${res.status}`)) as Error & { status: number };
     e.status = res.status;
     throw e;
   }

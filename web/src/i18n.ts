@@ -109,6 +109,24 @@ export function tOr(key: string, fallback: string, params?: Params): string {
   return has(key) ? t(key, params) : fill(fallback, params);
 }
 
+/** A refusal of the server in the page's words (docs/server-api.md
+ * "Refusals and their codes"): `data` is its body {"error", "code"}.  In
+ * English the server's own sentence, with its particulars; in Italian the
+ * catalog's text for the code (every code the server gives is in both
+ * catalogs: tests/web/unit/i18n.test.ts), else a sentence for the status. */
+export function refusal(status: number, data: unknown, fallback: string): string {
+  const o = data && typeof data === "object" ? (data as { error?: unknown; code?: unknown }) : {};
+  const error = typeof o.error === "string" && o.error ? o.error : "";
+  const code = typeof o.code === "string" ? o.code : "";
+  if (current === "en" && error) return error;
+  if (code && has(`code.${code}`)) return t(`code.${code}` as Key);
+  if (current === "en") return fallback;
+  const byStatus: Record<number, string> = { 400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    409: "conflict", 413: "too_large", 429: "rate_limited", 503: "busy" };
+  const k = `code.${byStatus[status] ?? (status >= 500 ? "server_error" : "refused")}`;
+  return has(k) ? t(k) : fallback;
+}
+
 /** A number as the language writes it (no grouping below 10000: "1500"). */
 export function num(n: number, opts?: Intl.NumberFormatOptions): string {
   if (Number.isInteger(n) && Math.abs(n) < 10000 && !opts) return String(n);

@@ -6,7 +6,7 @@
 // for the account).
 
 import { h } from "./dom";
-import { t, type Key } from "./i18n";
+import { refusal, t, type Key } from "./i18n";
 
 export interface MailSettings {
   on: boolean;
@@ -39,7 +39,7 @@ async function mailCall<T>(method: string, path: string, body?: unknown): Promis
   const text = await res.text();
   let data: unknown = null;
   try { data = text ? JSON.parse(text) : null; } catch { data = null; }
-  if (!res.ok) throw new MailError(res.status, data && typeof data === "object" && "error" in data ? String((data as { error: unknown }).error) : res.statusText);
+  if (!res.ok) throw new MailError(res.status, refusal(res.status, data, res.statusText || `error ${res.status}`));
   return data as T;
 }
 

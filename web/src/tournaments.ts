@@ -6,7 +6,7 @@
 // crosstable, every game one click from its board, and — in an arena — a
 // notice when one's next game starts, which the page then opens.
 
-import { ApiError } from "./api";
+import { ApiError, refused } from "./api";
 import { currentUser } from "./account";
 import { CLOCK_PRESETS, clockLabel, isLive } from "./clock";
 import { h } from "./dom";
@@ -45,10 +45,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
   }
   let data: unknown = null;
   try { data = await res.json(); } catch { data = null; }
-  if (!res.ok) {
-    const msg = data && typeof data === "object" && "error" in data ? String((data as { error: unknown }).error) : res.statusText;
-    throw new ApiError(res.status, msg || `error ${res.status}`);
-  }
+  if (!res.ok) throw refused(res.status, data, res.statusText);
   return data as T;
 }
 

@@ -12,13 +12,49 @@ import { describe, test } from "node:test";
 import en from "../../../web/i18n/en.json";
 import it from "../../../web/i18n/it.json";
 import metaIt from "../../../web/i18n/meta.it.json";
-import { browserLang, catalog, lang, setLang, t, tn } from "../../../web/src/i18n";
+import { browserLang, catalog, lang, refusal, setLang, t, tn } from "../../../web/src/i18n";
 import { clockLabel, deadlineText } from "../../../web/src/clock";
 import { resultText } from "../../../web/src/gametext";
 import { fixtures } from "./fixtures";
 import { PAGES } from "../../../web/src/diagrams";
 
 const holes = (s: string) => [...new Set([...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+
+describe("the server's refusals (src/server/errcode.c)", () => {
+  const src = fs.readFileSync(path.resolve(process.cwd(), "src/server/errcode.c"), "utf8");
+  const codes = [...new Set([...src.matchAll(/"([a-z_]+)"\}/g), ...src.matchAll(/return "([a-z_]+)"/g),
+    ...src.matchAll(/\? "([a-z_]+)" : "([a-z_]+)"/g)].flatMap((m) => m.slice(1)))].sort();
+  test("the table names its codes (found by this test)", () => {
+    assert.ok(codes.length > 80, `${codes.length} codes`);
+    for (const c of ["illegal_move", "stale_ply", "not_your_turn", "wrong_password", "bad_request", "server_error", "refused"])
+      assert.ok(codes.includes(c), c);
+  });
+  test("every code has a text in both catalogs", () => {
+    for (const c of codes) {
+      assert.ok(`code.${c}` in en, `code.${c} in en.json`);
+      assert.ok(`code.${c}` in it, `code.${c} in it.json`);
+    }
+  });
+  test("every code is documented in docs/server-api.md", () => {
+    const doc = fs.readFileSync(path.resolve(process.cwd(), "docs/server-api.md"), "utf8");
+    for (const c of codes) assert.ok(doc.includes(`\`${c}\``), `${c} in docs/server-api.md`);
+  });
+  test("refusal(): English keeps the server's words, Italian says the code's", () => {
+    const body = { error: "stale ply 3: 0 moves were played", code: "stale_ply" };
+    const was = lang();
+    try {
+      setLang("en");
+      assert.equal(refusal(409, body, "Conflict"), body.error);
+      assert.equal(refusal(409, null, "Conflict"), "Conflict");
+      setLang("it");
+      assert.equal(refusal(409, body, "Conflict"), (it as Record<string, string>)["code.stale_ply"]);
+      assert.equal(refusal(429, { error: "x", code: "no_such_code_here" }, "x"), (it as Record<string, string>)["code.rate_limited"]);
+      assert.equal(refusal(502, null, "Bad Gateway"), (it as Record<string, string>)["code.server_error"]);
+    } finally {
+      setLang(was);
+    }
+  });
+});
 
 describe("the catalogs", () => {
   test("en.json and it.json have exactly the same keys", () => {
