@@ -20,5 +20,28 @@ for (const [en, it] of entries) {
   seen.add(en);
   check(en !== it || !/[a-z]{4} [a-z]{3}/.test(en), `"${en}" left in English`);
 }
+// The library's sentences (src/cli/i18n_lib.c): the same conversions, "%_"
+// standing for one the Italian does not print; each format is one the
+// library really writes (found in src/games or src/session, joined literals).
+const lsrc = fs.readFileSync(new URL("../src/cli/i18n_lib.c", import.meta.url), "utf8");
+const lbody = lsrc.slice(lsrc.indexOf("library[] = {"), lsrc.indexOf("};", lsrc.indexOf("library[] = {")));
+const lentries = [...lbody.matchAll(/\{((?:"(?:[^"\\]|\\.)*"\s*)+),\s*((?:"(?:[^"\\]|\\.)*"\s*)+)\}/g)].map((m) => [lit(m[1]), lit(m[2])]);
+check(lentries.length > 20, `the library's formats read (${lentries.length})`);
+const libsrc = [];
+for (const d of ["../src/games/", "../src/session/"])
+  for (const f of fs.readdirSync(new URL(d, import.meta.url))) if (f.endsWith(".c"))
+    libsrc.push(fs.readFileSync(new URL(d + f, import.meta.url), "utf8"));
+// the library's string literals, adjacent ones joined
+const libLits = libsrc.map((t) => t.replace(/"\s+"/g, "")).join("\n");
+for (const [en, it] of lentries) {
+  const a = conv(en), b = [...it.replace(/%%/g, "").matchAll(/%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z)?[diouxXcsfgep_]/g)].map((m) => m[0]);
+  check(a.length === b.length && a.every((c, i) => b[i] === "%_" || b[i] === c), `library format "${en}": ${a} vs ${b}`);
+  check(en !== it, `library format "${en}" left in English`);
+  // where it comes from: the whole format, or (a part of a line: the status
+  // line without its score, a district's line) its literal pieces
+  // (a side's name is written by tav_side_name: "%s" in the library)
+  const pieces = en.replace(/\b(white|black)\b/g, "%s").split(/%[lz]*[dusc]/).filter((x) => x.trim().length > 3);
+  check(libLits.includes(en) || pieces.every((x) => libLits.includes(x)), `library format "${en}" is the library's`);
+}
 console.log(`${P} passed, ${F} failed`);
 process.exit(F ? 1 : 0);

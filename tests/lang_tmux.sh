@@ -3,8 +3,9 @@
 # driven in a real terminal (tmux): Italian under LANG=it_IT.UTF-8 (the
 # menus, the prompt, a refused move, the help, the confirmation on quit, a
 # resignation's end message), under LC_MESSAGES=it_IT with LANG=C, and with
-# --lang it; English under LANG=C and when LC_ALL=C overrides an Italian
-# LANG.  Then the catalog's own check (tests/cli_i18n.mjs).  Prints "N
+# --lang it; the library's explanations and status lines, and whole games
+# of the four, in Italian; English under LANG=C and when LC_ALL=C overrides
+# an Italian LANG.  Then the catalog's own check (tests/cli_i18n.mjs).  Prints "N
 # passed, N failed".
 BUILD=${BUILD:-build}
 T="$(pwd)/$BUILD/tavoliere"
@@ -55,6 +56,33 @@ check "--lang it: the veto's decision explained" "Decisione del Nero: il Bianco 
 type_line "quit"
 type_line "y"
 check "--lang it: left" "EXITED 0"
+
+# The library's own sentences in Italian (src/cli/i18n_lib.c): a move
+# understood another way, a building refused with the reason, the status
+# line of the position.
+start "env LANG=it_IT.UTF-8 $T play urbino --white human --black human"
+check "it: Urbino's status line" "standard, 0 lotti, passaggi 0; ultima mossa: -"
+check "it: Urbino's districts" "quartieri: nessuno fa ancora punti"
+type_line "ae5"
+check "it: letter case explained" "giocata Ae5 (le mosse si scrivono 'Ae5' (maiuscole e minuscole contano))"
+type_line "Af2"
+type_line "first:white"
+type_line "He5"
+check "it: a taken square explained" "'He5' non è una mossa valida: e5 è occupata"
+type_line "Tb7"
+check "it: a square that is no lot explained" "b7 ora non è un lotto"
+check_not "it: no English explanation" "is taken"
+type_line "quit"
+type_line "y"
+
+# Whole games, computer against computer, in Italian: how each was won, and
+# every status line, without a sentence of the library left in English.
+for g in urbino cathedral epaminondas toscana; do
+    out=$(env LANG=it_IT.UTF-8 timeout 120 "$T" play "$g" --white random --black random </dev/null 2>&1)
+    if printf '%s\n' "$out" | grep -q "Partita finita"; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL it: a whole $g game ends in Italian"; fi
+    left=$(printf '%s\n' "$out" | grep -nE " is won by|the lower score wins|reached the far row|legal move left|Pieces left|tiles placed|in a row|lots, passes|claims (on|off)|far row white|districts|who scores| white=| -> (white|black|none)" | head -3)
+    if [ -z "$left" ]; then P=$((P + 1)); else F=$((F + 1)); echo "FAIL it: $g: the library's English left: $left"; fi
+done
 
 # English: LANG=C, and LC_ALL=C over an Italian LANG.
 start "env LANG=C $T play epaminondas --white human --black random"

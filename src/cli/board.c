@@ -337,11 +337,14 @@ void cli_draw(FILE *out, const tav_game *g, const void *st, int viewer, const cl
         plain_hands(out, v, sty);
     }
     /* What the game says about the position beyond the drawing (Urbino's districts). */
-    char text[4096];
-    if (g->describe && g->describe(st, text, sizeof text) > 0)
-        fputs(text, out);
-    char info[256];
+    char text[4096], said[6144];
+    if (g->describe && g->describe(st, text, sizeof text) > 0) {
+        cli_tr_text((cli_lang)sty->lang, text, said, sizeof said);
+        fputs(said, out);
+    }
+    char info[256], info_said[384];
     info_without_score(v->info, info, sizeof info);
+    cli_tr_text((cli_lang)sty->lang, info, info_said, sizeof info_said);
     fprintf(out, cli_tr((cli_lang)sty->lang, " score white %d, black %d"), v->side[0].score, v->side[1].score);
     if (g->score_words) {
         const char *wins = tav_score_wins_words(g->score_wins);
@@ -349,6 +352,6 @@ void cli_draw(FILE *out, const tav_game *g, const void *st, int viewer, const cl
                 cli_tr((cli_lang)sty->lang, wins));
     }
     fprintf(out, "\n");
-    fprintf(out, cli_tr((cli_lang)sty->lang, " %s%slast move: %s\n"), info, info[0] ? "; " : "", v->last_move[0] ? v->last_move : "-");
+    fprintf(out, cli_tr((cli_lang)sty->lang, " %s%slast move: %s\n"), info_said, info_said[0] ? "; " : "", v->last_move[0] ? v->last_move : "-");
     free(v);
 }

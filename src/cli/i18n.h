@@ -22,6 +22,12 @@ __attribute__((format_arg(2)))
 #endif
 const char *cli_tr(cli_lang lang, const char *en);
 
+/* The library's English sentences for people (explanations, status lines,
+ * how a game was won) in `lang`: each part written by one of the library's
+ * formats known to i18n_lib.c is said again in that language; the rest is
+ * kept.  English: copied. */
+void cli_tr_text(cli_lang lang, const char *text, char *out, size_t n);
+
 /* A side's name in a sentence: "white" / "Bianco". */
 const char *cli_side(cli_lang lang, int side);
 

@@ -225,10 +225,11 @@ static void suggest(session *s, const char *entry, const char *why)
     }
     out[k] = '\0';
     free(a);
-    char head[200], qe[41], qw[151];
-    size_t wl = strlen(why);
+    char head[400], qe[41], qw[301], said[300];
+    cli_tr_text(s->lang, why, said, sizeof said);
+    size_t wl = strlen(said);
     tavi_quote(qe, sizeof qe, entry, 40);
-    tavi_quote(qw, sizeof qw, why, 150);
+    tavi_quote(qw, sizeof qw, said, 300);
     tavi_bprintf(head, sizeof head, cli_tr(s->lang, "'%s' is not a legal move%s%s%s"), qe, why[0] ? ": " : "", qw,
                 wl && why[wl - 1] == '?' ? "" : ".");
     if (total == 0)
@@ -509,7 +510,9 @@ static int human_turn(session *s, int side)
         char meant[TAV_MOVE_TEXT], why[200];
         int k = tavi_explain_move(s->g, tav_session_state(s->gs), p, meant, sizeof meant, why, sizeof why);
         if (k == 1 && do_play(s, meant) == 0) {
-            snprintf(s->message, sizeof s->message, cli_tr(s->lang, "played %s (%s)"), meant, why);
+            char said[300];
+            cli_tr_text(s->lang, why, said, sizeof said);
+            snprintf(s->message, sizeof s->message, cli_tr(s->lang, "played %s (%s)"), meant, said);
             return TURN_MOVED;
         }
         suggest(s, p, k == 0 ? why : "");
@@ -540,9 +543,11 @@ static void end_screen(session *s)
     else
         printf(cli_tr(s->lang, " Game over: %s wins.\n"), cli_side(s->lang, w == TAV_WHITE ? 0 : 1));
     /* The game's own breakdown. */
-    char buf[4096];
-    if (s->g->explain_result && s->g->explain_result(st, buf, sizeof buf) > 0)
-        fputs(buf, stdout);
+    char buf[4096], said[6144];
+    if (s->g->explain_result && s->g->explain_result(st, buf, sizeof buf) > 0) {
+        cli_tr_text(s->lang, buf, said, sizeof said);
+        fputs(said, stdout);
+    }
 }
 
 /* A player as the start line names it: "human" / "una persona", else as typed. */
