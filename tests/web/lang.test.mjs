@@ -7,7 +7,7 @@
 // signing in gets it); Italian at desktop and phone width with no sideways
 // overflow of the page (screenshots in $BUILD/screenshots/lang-*.png).
 
-import { newGameFromHome, screenshot, until } from "./harness.mjs";
+import { api, newGameFromHome, screenshot, until } from "./harness.mjs";
 
 const PASSWORD = "a long password 1";
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -96,6 +96,21 @@ async function pages(env, label, opts, it) {
     : game.status === "Your turn" && game.resign === "Resign" && game.flip === "Flip board"), JSON.stringify(game));
   tally.check(`${label}: game: no sideways overflow of the page`, game.overflow <= 0, String(game.overflow));
   await screenshot(page, `lang-${label}-game`);
+  // how a finished game ended, as the game library says it (view.end), in
+  // the page's language (libend.ts): a computer-only Toscana game
+  {
+    const made = await api(url, "POST", "/api/games", { game: "toscana", options: "", white: "random", black: "random" });
+    const over = await until(async () => {
+      const g = (await api(url, "GET", `/api/games/${made.data.id}`)).data;
+      return g.over ? g : null;
+    }, 60000);
+    await page.goto(`${url}/games/${made.data.id}`);
+    await page.waitForFunction(() => !document.querySelector("#end-reason")?.hidden, null, { timeout: 20000 });
+    const said = (await page.textContent("#end-reason")).trim();
+    tally.check(`${label}: how the game ended, in ${L}`, !!over && (it
+      ? /(vince il (Bianco|Nero)|pareggio)\./.test(said) && !/\b(wins|draw|tiles|largest)\b/.test(said)
+      : said.includes(over.view.end)), `${said} | ${over?.view?.end}`);
+  }
   if (it) {
     // the boards with the most words of their own: Cathedral's hands, Toscana's stacks and veto
     for (const g of ["cathedral", "toscana"]) {

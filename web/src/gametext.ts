@@ -6,6 +6,7 @@
 
 import { parseSquare, squareName } from "./games/boardkit";
 import { endReason } from "./accounttext";
+import { sayEnd } from "./libend";
 import { playerName } from "./meta";
 import { t } from "./i18n";
 import type { Game, LegalGroup, LegalMove, Meta, MoveParts, Side } from "./types";
@@ -102,15 +103,15 @@ export function mistakeText(ply: number, move: string, mark: string, best: strin
   return `${ply}. ${move} ${mark} ${who}` + (best && best !== move ? t("mistake.best", { move: best }) : "");
 }
 
-// Why the game ended, for the end screen: the server's sentence (view.end)
-// when it gives one, the resignation, else "" (the result line says the rest).
+// Why the game ended, for the end screen: the server's sentence (view.end,
+// in the page's language: libend.ts) when it gives one, the resignation, else "" (the result line says the rest).
 export function endText(g: Game): string {
   if (!g.over) return "";
   const parts: string[] = [];
   if (g.resigned) parts.push(t("game.sideResigned", { side: S(g.resigned) }));
   const reason = endReason(g.end, g.winner, g.absent, g.accounts);
   if (reason) parts.push(reason);
-  const end = (g.view?.end ?? "").trim();
+  const end = sayEnd((g.view?.end ?? "").trim());
   if (end && !(g.resigned && /resign/i.test(end))) parts.push(end);
   return parts.join(" ");
 }
