@@ -78,6 +78,7 @@ async function pages(env, label, opts, it) {
     const s = (await page.textContent("#auth-error"))?.trim() ?? "";
     return s ? s : null;
   }, 10000) ?? "";
+  await screenshot(page, `lang-${label}-refused`);
   tally.check(`${label}: a refusal in ${L}`, it ? /password è tra le più comuni/.test(refusedText) && !/one of the most common/.test(refusedText)
     : /that password is one of the most common ones/.test(refusedText), refusedText);
 
@@ -107,6 +108,8 @@ async function pages(env, label, opts, it) {
     await page.goto(`${url}/games/${made.data.id}`);
     await page.waitForFunction(() => !document.querySelector("#end-reason")?.hidden, null, { timeout: 20000 });
     const said = (await page.textContent("#end-reason")).trim();
+    await page.$eval("#end-reason", (e) => e.scrollIntoView({ block: "center" }));
+    await screenshot(page, `lang-${label}-end`);
     tally.check(`${label}: how the game ended, in ${L}`, !!over && (it
       ? /(vince il (Bianco|Nero)|pareggio)\./.test(said) && !/\b(wins|draw|tiles|largest)\b/.test(said)
       : said.includes(over.view.end)), `${said} | ${over?.view?.end}`);

@@ -119,12 +119,15 @@ export function refusal(status: number, data: unknown, fallback: string): string
   const error = typeof o.error === "string" && o.error ? o.error : "";
   const code = typeof o.code === "string" ? o.code : "";
   if (current === "en" && error) return error;
-  if (code && has(`code.${code}`)) return t(`code.${code}` as Key);
+  // (without its last full stop, as the server's sentences: the texts
+  // that hold a refusal put their own, "Non accettato: {message}.")
+  const bare = (k: Key) => t(k).replace(/\.$/, "");
+  if (code && has(`code.${code}`)) return bare(`code.${code}` as Key);
   if (current === "en") return fallback;
   const byStatus: Record<number, string> = { 400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
     409: "conflict", 413: "too_large", 429: "rate_limited", 503: "busy" };
   const k = `code.${byStatus[status] ?? (status >= 500 ? "server_error" : "refused")}`;
-  return has(k) ? t(k) : fallback;
+  return has(k) ? bare(k) : fallback;
 }
 
 /** A number as the language writes it (no grouping below 10000: "1500"). */
