@@ -8,7 +8,7 @@ import { api } from "./harness.mjs";
 // Wait (up to 10 s) for the page's message to be cleared by its handler;
 // the check after it reads the message either way.
 async function messageCleared(page) {
-  await page.waitForFunction(() => (document.querySelector("#message")?.textContent ?? "") === "", null, { timeout: 10000 })
+  await page.waitForFunction(() => (document.querySelector("#message")?.textContent ?? "") === "", null, { timeout: 30000 })
     .catch(() => {});
 }
 

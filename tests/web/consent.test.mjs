@@ -13,7 +13,7 @@ import { sleep } from "./harness.mjs";
 
 const PASSWORD = "correct horse";
 
-async function until(fn, ms = 10000) {
+async function until(fn, ms = 30000) {
   const t0 = Date.now();
   for (;;) {
     const v = await fn().catch(() => null);
@@ -105,7 +105,7 @@ export async function run(env) {
   await until(async () => /carla/.test(await text(pd, "#rematch-text")));
   tally.check("rematch: carla sees dario's offer", await until(async () => /dario offers a rematch/.test(await text(pc, "#rematch-text"))));
   await Promise.all([pc.waitForURL((u) => !u.pathname.includes(id)), pc.click('#offers [data-kind="rematch"][data-act="accept"]')]);
-  await pd.waitForURL((u) => !u.pathname.includes(id), { timeout: 10000 }).catch(() => {});
+  await pd.waitForURL((u) => !u.pathname.includes(id), { timeout: 30000 }).catch(() => {});
   const nid = decodeURIComponent(/\/games\/([^/?]+)/.exec(pc.url())?.[1] ?? "");
   tally.check("rematch: accepted, both pages went to the same new game", nid && nid !== id && pd.url().includes(nid), `${pc.url()} ${pd.url()}`);
   const ng = (await call(pc, "GET", `/api/games/${nid}`)).body;
@@ -133,13 +133,13 @@ export async function run(env) {
   await pc.waitForSelector("#board [data-square]");
   await pd.goto(`${url}/`);
   await pd.close();      // dario has no page open any more
-  const shown = await until(async () => /dario has left/.test(await text(pc, "#claim-text")), 15000);
+  const shown = await until(async () => /dario has left/.test(await text(pc, "#claim-text")), 30000);
   tally.check("claim: dario gone, carla sees a countdown", !!shown && /in \d+ s/.test(await text(pc, "#claim-text")), await text(pc, "#claim-text"));
   tally.check("claim: Claim the win and Call it a draw, not usable yet",
     (await pc.isDisabled('#offers [data-kind="claim"][data-act="win"]')) && (await pc.isDisabled('#offers [data-kind="claim"][data-act="draw"]')) &&
     /Claim the win/.test(await text(pc, '#offers [data-kind="claim"][data-act="win"]')) && /Call it a draw/.test(await text(pc, '#offers [data-kind="claim"][data-act="draw"]')));
   const t1 = await text(pc, "#claim-text");
-  await until(async () => (await text(pc, "#claim-text")) !== t1, 3000);
+  await until(async () => (await text(pc, "#claim-text")) !== t1, 10000);
   tally.check("claim: the countdown counts down", (await text(pc, "#claim-text")) !== t1, `${t1} / ${await text(pc, "#claim-text")}`);
   await env.shot(pc, "consent-claim-1280");
   await pc.setViewportSize({ width: 390, height: 844 });

@@ -186,7 +186,7 @@ export async function waitTurn(page, url, afterPly, timeout = 20000) {
 }
 
 // Poll fn until it gives a truthy value (or ms pass): that value, or the last.
-export async function until(fn, ms = 15000) {
+export async function until(fn, ms = 30000) {
   const t0 = Date.now();
   for (;;) {
     const v = await fn().catch(() => null);

@@ -223,7 +223,7 @@ export async function run(env) {
 
   // the home page lists the unfinished game of this browser, with its address
   await p2.goto(`${env.url}/`);
-  const href = await p2.waitForSelector('#local-games li[data-game="epaminondas"] a', { timeout: 5000 })
+  const href = await p2.waitForSelector('#local-games li[data-game="epaminondas"] a', { timeout: 30000 })
     .then((a) => a.getAttribute("href")).catch(() => null);
   await p2.locator("#local-games").scrollIntoViewIfNeeded().catch(() => {});
   await env.shot(p2, "inpage-home-local");

@@ -77,7 +77,7 @@ async function pages(env, label, opts, it) {
   const refusedText = await until(async () => {
     const s = (await page.textContent("#auth-error"))?.trim() ?? "";
     return s ? s : null;
-  }, 10000) ?? "";
+  }, 30000) ?? "";
   await screenshot(page, `lang-${label}-refused`);
   tally.check(`${label}: a refusal in ${L}`, it ? /password è tra le più comuni/.test(refusedText) && !/one of the most common/.test(refusedText)
     : /that password is one of the most common ones/.test(refusedText), refusedText);
@@ -185,7 +185,7 @@ export async function run(env) {
   await b.fill("#auth-password", PASSWORD);
   await Promise.all([b.waitForURL((u) => u.pathname === "/account"), b.click("#auth-submit")]);
   await b.waitForFunction(() => document.documentElement.lang === "it" && document.querySelector("h1")?.textContent === "Il tuo account",
-    null, { timeout: 10000 }).catch(() => {});
+    null, { timeout: 30000 }).catch(() => {});
   x = await texts(b);
   tally.check("another browser (English) signing in gets the account's Italian", x.lang === "it" && x.h1 === "Il tuo account", JSON.stringify(x));
   await b.context().close();

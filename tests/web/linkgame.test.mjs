@@ -6,7 +6,7 @@
 
 import { api, pageGame, sleep } from "./harness.mjs";
 
-async function until(fn, ms = 10000) {
+async function until(fn, ms = 30000) {
   const t0 = Date.now();
   for (;;) {
     const v = await fn();

@@ -13,7 +13,7 @@ import { epaminondasMove } from "./square_input.mjs";
 
 const PASSWORD = "correct horse";
 
-async function until(fn, ms = 10000) {
+async function until(fn, ms = 30000) {
   const t0 = Date.now();
   for (;;) {
     const v = await fn().catch(() => null);
@@ -119,7 +119,7 @@ export async function run(env) {
 
   // ---- Accept: both pages go to the game ----
   await Promise.all([pb.waitForURL(/\/games\//), pb.click('.seek[data-by="alice"] .accept')]);
-  await pa.waitForURL(/\/games\//, { timeout: 10000 });
+  await pa.waitForURL(/\/games\//, { timeout: 30000 });
   const id = gameId(pb);
   tally.check("lobby: the seeker's page went to the same game", gameId(pa) === id, `${gameId(pa)} ${id}`);
   for (const p of [pa, pb]) await p.waitForSelector("#board [data-square]");

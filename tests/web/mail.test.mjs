@@ -59,7 +59,7 @@ export async function run(env) {
       await page.waitForSelector("#mail-address");
       // The language switch keeps the choice in the account: the mails speak it.
       await page.click(`[data-lang=${it ? "it" : "en"}]`);
-      await until(async () => (await (await page.request.get(url + "/api/me")).json()).lang === (it ? "it" : "en"), 10000);
+      await until(async () => (await (await page.request.get(url + "/api/me")).json()).lang === (it ? "it" : "en"), 30000);
       await page.waitForSelector("#mail-address");
       const h2 = await page.textContent("#mail-title");
       tally.check(`${label}: the e-mail section in ${it ? "Italian" : "English"}`, h2 === "E-mail" &&

@@ -17,7 +17,7 @@ async function longPress(page, selector) {
   // The press is held 0.7 s (a gesture, not a wait), and on until the page
   // names the piece, as a person keeps pressing until the name shows.
   await sleep(700);
-  await page.waitForFunction((b) => (document.querySelector("#message")?.textContent ?? "") !== b, before, { timeout: 10000 })
+  await page.waitForFunction((b) => (document.querySelector("#message")?.textContent ?? "") !== b, before, { timeout: 30000 })
     .catch(() => {});
   await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
 }

@@ -11,7 +11,7 @@ async function boardPly(page) {
   return Number(await page.getAttribute("#board", "data-ply"));
 }
 
-async function waitPly(page, ply, timeout = 10000) {
+async function waitPly(page, ply, timeout = 30000) {
   await page.waitForFunction((p) => Number(document.querySelector("#board")?.getAttribute("data-ply")) === p &&
     document.querySelector("#board")?.getAttribute("data-live") === "1", ply, { timeout });
 }
@@ -42,7 +42,7 @@ async function home(env) {
   const uopts = await page.$$eval('input[name="gopt"]', (els) => els.map((e) => e.value));
   tally.check("home: Urbino offers standard and Monuments", uopts.includes("variant=standard") && uopts.includes("variant=monuments"), uopts.join(","));
   // The ratings come from /api/meta, read after the page is drawn.
-  await page.waitForFunction(() => [...document.querySelectorAll("#level option")].some((o) => /about \d+/.test(o.textContent || "")), null, { timeout: 5000 }).catch(() => {});
+  await page.waitForFunction(() => [...document.querySelectorAll("#level option")].some((o) => /about \d+/.test(o.textContent || "")), null, { timeout: 30000 }).catch(() => {});
   const levels = await page.$$eval("#level option", (els) => els.map((e) => e.textContent));
   tally.check("home: Urbino's levels show their ratings", levels.some((l) => /about \d+/.test(l)), levels.join(","));
   tally.check("home: computer levels are named in words", levels.length >= 3 && levels.every((l) => /[a-z]/i.test(l) && !/^\d+$/.test(l)), levels.join(","));
@@ -138,7 +138,7 @@ async function friends(env) {
   tally.check("stale: the second tab still shows the old position", stalePly === g.ply, `${stalePly}`);
   const other = g.legal.find((x) => x !== staleMove && !x.startsWith(staleMove.slice(0, 2))) ?? g.legal[0];
   await epaminondasMove(b2, other, "mouse");
-  await b2.waitForFunction(() => /moved on/.test(document.querySelector("#message")?.textContent ?? ""), null, { timeout: 10000 })
+  await b2.waitForFunction(() => /moved on/.test(document.querySelector("#message")?.textContent ?? ""), null, { timeout: 30000 })
     .then(() => tally.check("stale: a clear message says the game moved on", true))
     .catch(async () => tally.check("stale: a clear message says the game moved on", false, await b2.textContent("#message")));
   await waitPly(b2, g.ply + 1).then(() => tally.check("stale: the tab shows the current position", true))
@@ -152,7 +152,7 @@ async function friends(env) {
   await b.click("#resign");
   await b.click("#resign");
   for (const [p, name] of [[a, "white"], [b, "black"], [c, "spectator"]]) {
-    await p.waitForFunction(() => document.body.dataset.over === "1", null, { timeout: 10000 })
+    await p.waitForFunction(() => document.body.dataset.over === "1", null, { timeout: 30000 })
       .then(async () => tally.check(`resign: ${name} sees the end`, /resigned/.test(await p.textContent("#status"))))
       .catch(() => tally.check(`resign: ${name} sees the end`, false));
   }

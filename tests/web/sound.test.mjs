@@ -68,7 +68,7 @@ export async function run(env) {
   // On: a move plays the move sound (660 Hz, triangle), a capture the capture's.
   const move = g.legal.find((m) => !m.includes("x")) ?? g.legal[0];
   await epaminondasMove(page, move, "mouse");
-  await page.waitForFunction(() => window.__tavNotes.length > 0, null, { timeout: 10000 }).catch(() => {});
+  await page.waitForFunction(() => window.__tavNotes.length > 0, null, { timeout: 30000 }).catch(() => {});
   notes = await page.evaluate(() => window.__tavNotes);
   tally.check(`sound: on, the move ${move} plays the move sound`, notes.length >= 1 && notes[0].f === 660 && notes[0].wave === "triangle",
     JSON.stringify(notes));

@@ -72,7 +72,7 @@ export async function run(env) {
   const sentAfterVeto = [];
   page.on("request", (r) => { if (r.method() === "POST" && /\/moves$/.test(new URL(r.url()).pathname)) sentAfterVeto.push(r.postData() ?? ""); });
   await black("veto");
-  await page.waitForFunction(() => /Black vetoed your tile/.test(document.querySelector("#message")?.textContent ?? ""), null, { timeout: 5000 })
+  await page.waitForFunction(() => /Black vetoed your tile/.test(document.querySelector("#message")?.textContent ?? ""), null, { timeout: 30000 })
     .catch(() => {});
   const msg = await page.textContent("#message");
   tally.check("veto: the opponent's veto is announced with the tile", msg === `Black vetoed your tile ${mine}: it goes to the bottom of your stack. Place your next tile.`, msg);
