@@ -142,23 +142,6 @@ static const char *str_field(json_t *o, const char *name, const char *dflt)
     return v ? json_string_value(v) : dflt;
 }
 
-int api_http_status(core_status st)
-{
-    switch (st) {
-    case CORE_OK: return 200;
-    case CORE_CREATED: return 201;
-    case CORE_OFFERED: return 202;
-    case CORE_BAD: return 400;
-    case CORE_FORBIDDEN: return 403;
-    case CORE_NOTFOUND: return 404;
-    case CORE_CONFLICT: return 409;
-    case CORE_LIMIT: return 429;
-    case CORE_UNAVAILABLE: return 503;
-    case CORE_AGAIN: return 503;   /* when asking again after the commit did not settle it */
-    default: return 500;
-    }
-}
-
 static void game_answer(srv *S, reply *r, int status, game *g, int viewer)
 {
     size_t len = 0;
@@ -553,7 +536,7 @@ static void add_session(void *ctx, const core_signin_info *s)
 }
 
 /* The account routes: 1 when `path` was one of them. */
-static int account_routes(srv *S, conn *c, const asker *who, const char *path, int method,
+int api_account_routes(srv *S, conn *c, const asker *who, const char *path, int method,
                           const char *body, size_t blen, reply *r)
 {
     int signup = strcmp(path, "/api/account") == 0, login = strcmp(path, "/api/login") == 0;
@@ -738,7 +721,7 @@ static void api_new_seek(srv *S, const asker *who, const char *body, size_t len,
     json_decref(o);
 }
 
-static int seek_routes(srv *S, const asker *who, const char *path, int method, const char *body,
+int api_seek_routes(srv *S, const asker *who, const char *path, int method, const char *body,
                        size_t blen, reply *r)
 {
     if (strcmp(path, "/api/seeks") == 0) {
@@ -1009,22 +992,7 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r)
 {
-    memset(r, 0, sizeof *r);
     peer *by = who->by;
-    if (bots_routes(S, who, path, method, body, blen, r))   /* SPEC "Bots" (bots_api.c) */
-        return;
-    if (chat_routes(S, who, path, method, body, blen, r))   /* chat_api.c */
-        return;
-    if (account_routes(S, c, who, path, method, body, blen, r))
-        return;
-    if (mail_routes(S, who, path, method, body, blen, r))
-        return;
-    if (seek_routes(S, who, path, method, body, blen, r))
-        return;
-    if (tours_route(S, who, path, method, body, blen, r))
-        return;
-    if (pool_routes(S, who, path, method, body, blen, r))   /* quick pairing (pool_api.c) */
-        return;
     if (page_routes(S, who, path, method, r))
         return;
     if (strncmp(path, "/api/players/", 13) == 0) {

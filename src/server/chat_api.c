@@ -253,7 +253,7 @@ void chat_event(void *ctx, game *g, const core_chat_line *l)
         if (!c->account[0] || core_chat_room(S->C, g, c->account) != l->room ||
             core_blocks(S->C, c->account, l->name))
             continue;
-        ws_queue_text(c, text);
+        ws_send_text(c, text);
     }
     free(text);
 }
@@ -275,6 +275,6 @@ void chat_socket_open(srv *S, conn *c)
     char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     if (text)
-        ws_queue_text(c, text);
+        ws_send_text(c, text);
     free(text);
 }

@@ -15,6 +15,24 @@
 
 #include "server/srv.h"
 
+/* The HTTP status of a core answer. */
+int api_http_status(core_status st)
+{
+    switch (st) {
+    case CORE_OK: return 200;
+    case CORE_CREATED: return 201;
+    case CORE_OFFERED: return 202;
+    case CORE_BAD: return 400;
+    case CORE_FORBIDDEN: return 403;
+    case CORE_NOTFOUND: return 404;
+    case CORE_CONFLICT: return 409;
+    case CORE_LIMIT: return 429;
+    case CORE_UNAVAILABLE: return 503;
+    case CORE_AGAIN: return 503;   /* when asking again after the commit did not settle it */
+    default: return 500;
+    }
+}
+
 typedef struct {
     const char *pattern;
     const char *code;

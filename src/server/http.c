@@ -483,7 +483,7 @@ static void run_api(srv *S, conn *c)
     if (who.token && !core_signin_who(S->C, who.token, who.account))
         who.account[0] = 0;
     reply r;
-    api_handle(S, c, &who, c->path, c->method, c->body ? c->body : "", c->blen, seat, ply, &r);
+    routes_answer(S, c, &who, c->path, c->method, c->body ? c->body : "", c->blen, seat, ply, &r);
     sodium_memzero(tokbuf, sizeof tokbuf);
     S->requests++;
     if (r.pending) {

@@ -20,97 +20,7 @@
 
 #include "server/srv.h"
 
-/* ---- messages ---- */
-
-static msg *msg_new(const char *text, size_t len)
-{
-    msg *m = malloc(sizeof *m + LWS_PRE + len + 1);
-    if (!m)
-        return NULL;
-    m->refs = 1;
-    m->batch = 0;
-    m->len = len;
-    memcpy(m->data + LWS_PRE, text, len);
-    m->data[LWS_PRE + len] = 0;
-    return m;
-}
-
-void ws_msg_unref(msg *m)
-{
-    if (m && --m->refs == 0)
-        free(m);
-}
-
-static int q_push(msgq *q, msg *m)
-{
-    if (q->count >= SRV_WS_QUEUE_MAX)
-        return -1;
-    if (q->count == q->cap) {
-        int nc = q->cap ? q->cap * 2 : 4;
-        msg **item = malloc(sizeof *item * (size_t)nc);
-        if (!item)
-            return -1;
-        for (int i = 0; i < q->count; i++)
-            item[i] = q->item[(q->head + i) % q->cap];
-        free(q->item);
-        q->item = item;
-        q->head = 0;
-        q->cap = nc;
-    }
-    q->item[(q->head + q->count) % q->cap] = m;
-    q->count++;
-    m->refs++;
-    return 0;
-}
-
-static msg *q_pop(msgq *q)
-{
-    if (q->count == 0)
-        return NULL;
-    msg *m = q->item[q->head];
-    q->head = (q->head + 1) % q->cap;
-    q->count--;
-    return m;
-}
-
-static void q_free(msgq *q)
-{
-    msg *m;
-    while ((m = q_pop(q)))
-        ws_msg_unref(m);
-    free(q->item);
-    memset(q, 0, sizeof *q);
-}
-
-void ws_send_held(conn *c, const char *text, size_t len, long batch)
-{
-    msg *m = msg_new(text, len);
-    if (!m)
-        return;
-    m->batch = batch;
-    if (q_push(&c->q, m) != 0)
-        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-    ws_msg_unref(m);
-    lws_callback_on_writable(c->wsi);
-}
-
-static void ws_send_n(conn *c, const char *text, size_t len)
-{
-    ws_send_held(c, text, len, 0);
-}
-
 static void bcast_hold(srv *S, gview *gv, long batch);
-
-static void ws_send_text(conn *c, const char *text)
-{
-    ws_send_n(c, text, strlen(text));
-}
-
-void ws_send_public(conn *c, const char *text) { ws_send_n(c, text, strlen(text)); }
-void ws_queue_text(conn *c, const char *text)
-{
-    ws_send_text(c, text);
-}
 
 /* The game as this socket's viewer sees it.  A catch-up request
  * ({"since": N}, again = 1) gets one copy of each version of the game
@@ -182,14 +92,14 @@ void live_broadcast(srv *S, game *g)
             char *text = json_game_copy(S->C, g, c->viewer, &len);
             if (!text)
                 continue;
-            m[k] = msg_new(text, len);
+            m[k] = ws_msg_new(text, len);
             free(text);
             if (!m[k])
                 continue;
             m[k]->batch = batch;
         }
         c->sent = stamp;
-        if (q_push(&c->q, m[k]) != 0) {
+        if (ws_q_push(&c->q, m[k]) != 0) {
             /* Too far behind: drop the socket; it can reconnect and catch up. */
             lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
             continue;
@@ -205,82 +115,6 @@ void live_broadcast(srv *S, game *g)
  * with --proxy-addr, else (--proxy, --tls-proxy alone) any loopback peer
  * (nginx on this machine). */
 /* ---- the live socket ---- */
-
-/* The count of sockets an account holds (lower-case names, open
- * addressing; a slot at 0 is free to reuse).  NULL when the table is full. */
-static int *acct_sockets(srv *S, const char *account)
-{
-    char key[STORE_NAME_LEN];
-    size_t i = 0;
-    for (; account[i] && i + 1 < sizeof key; i++)
-        key[i] = (char)tolower((unsigned char)account[i]);
-    key[i] = 0;
-    unsigned h = 2166136261u;
-    for (const char *p = key; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    int free_slot = -1;
-    for (int k = 0; k < 64; k++) {
-        int at = (int)((h + (unsigned)k) % SRV_ACCOUNT_SLOTS);
-        if (strcmp(S->acct_socks[at].name, key) == 0)
-            return &S->acct_socks[at].n;
-        if (free_slot < 0 && S->acct_socks[at].n == 0)
-            free_slot = at;
-    }
-    if (free_slot < 0)
-        return NULL;
-    memcpy(S->acct_socks[free_slot].name, key, sizeof key);
-    S->acct_socks[free_slot].n = 0;
-    return &S->acct_socks[free_slot].n;
-}
-
-/* Count a signed-in socket against its account: 0, or -1 past the limit. */
-int acct_socket_open(srv *S, conn *c)
-{
-    if (!c->account[0])
-        return 0;
-    int *n = acct_sockets(S, c->account);
-    if (!n || *n >= SRV_SOCKETS_PER_ACCOUNT)
-        return -1;
-    (*n)++;
-    c->counted = 1;
-    if (*n == 1) {
-        core_account_presence(S->C, c->account, 1);   /* back: no claim against it */
-        S->now_dirty = 1;   /* who is online (lobby_now) */
-    }
-    return 0;
-}
-
-/* Whether an account has a socket open here (the core's events.present). */
-int srv_account_present(srv *S, const char *account)
-{
-    char key[STORE_NAME_LEN];
-    size_t i = 0;
-    for (; account[i] && i + 1 < sizeof key; i++)
-        key[i] = (char)tolower((unsigned char)account[i]);
-    key[i] = 0;
-    unsigned h = 2166136261u;
-    for (const char *p = key; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    for (int k = 0; k < 64; k++) {
-        int at = (int)((h + (unsigned)k) % SRV_ACCOUNT_SLOTS);
-        if (strcmp(S->acct_socks[at].name, key) == 0)
-            return S->acct_socks[at].n > 0;
-    }
-    return 0;
-}
-
-void acct_socket_closed(srv *S, conn *c)
-{
-    if (!c->counted)
-        return;
-    c->counted = 0;
-    int *n = acct_sockets(S, c->account);
-    if (n && *n > 0 && --*n == 0 && !S->stopped) {
-        core_account_presence(S->C, c->account, 0);   /* gone: the claim's wait begins */
-        S->now_dirty = 1;
-    }
-}
-
 
 /* Who is here (docs/server-api.md, presence): a side played by the computer,
  * or a seat with a live socket open. */
@@ -301,7 +135,7 @@ static msg *seeks_msg(srv *S, const char *viewer)
     char *text = api_seeks_json(S, viewer);
     if (!text)
         return NULL;
-    msg *m = msg_new(text, strlen(text));
+    msg *m = ws_msg_new(text, strlen(text));
     free(text);
     if (m && core_pending(S->C)) {
         srv_dirty(S);
@@ -313,7 +147,7 @@ static msg *seeks_msg(srv *S, const char *viewer)
 /* Queue m on lobby socket w (dropped when too far behind: it reconnects). */
 static void lobby_queue(srv *S, conn *w, msg *m)
 {
-    if (q_push(&w->q, m) != 0)
+    if (ws_q_push(&w->q, m) != 0)
         lws_set_timeout(w->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
     else if (!m->batch)
         lws_callback_on_writable(w->wsi);
@@ -327,7 +161,7 @@ static void lobby_send(srv *S, const char *account, char *text)
 {
     if (!text)
         return;
-    msg *m = msg_new(text, strlen(text));
+    msg *m = ws_msg_new(text, strlen(text));
     free(text);
     if (!m)
         return;
@@ -369,7 +203,7 @@ void lobby_started(srv *S, const char *account, const char *game_id)
 {
     char text[128];
     snprintf(text, sizeof text, "{\"type\":\"started\",\"game\":\"%s\"}", game_id);
-    msg *m = msg_new(text, strlen(text));
+    msg *m = ws_msg_new(text, strlen(text));
     if (!m)
         return;
     if (core_pending(S->C)) {
@@ -377,7 +211,7 @@ void lobby_started(srv *S, const char *account, const char *game_id)
         m->batch = core_batch(S->C);
     }
     for (conn *w = S->lobby; w; w = w->next)
-        if (w->account[0] && strcasecmp(w->account, account) == 0 && q_push(&w->q, m) == 0) {
+        if (w->account[0] && strcasecmp(w->account, account) == 0 && ws_q_push(&w->q, m) == 0) {
             if (!m->batch)
                 lws_callback_on_writable(w->wsi);
             else
@@ -684,7 +518,7 @@ void ws_closed(srv *S, conn *c)
     acct_socket_closed(S, c);
     if (c->tour[0]) {
         tours_ws_closed(S, c);
-        q_free(&c->q);
+        ws_q_free(&c->q);
         free(c->rx);
         c->rx = NULL;
         return;
@@ -704,7 +538,7 @@ void ws_closed(srv *S, conn *c)
             others += strcasecmp(w->account, c->account) == 0;
         if (c->account[0] && !others && !S->stopped)
             core_seek_owner_left(S->C, c->account);   /* they lapse unless it comes back */
-        q_free(&c->q);
+        ws_q_free(&c->q);
         free(c->rx);
         c->rx = NULL;
         return;
@@ -727,7 +561,7 @@ void ws_closed(srv *S, conn *c)
         core_unpin(gv->g);
     }
     c->gv = NULL;
-    q_free(&c->q);
+    ws_q_free(&c->q);
     free(c->rx);
     c->rx = NULL;
 }
@@ -851,7 +685,7 @@ int ws_writable(srv *S, conn *c, struct lws *wsi)
     }
     if (c->q.count > 0 && c->q.item[c->q.head]->batch > S->batch_done)
         return 0;   /* held until its batch is committed */
-    msg *m = q_pop(&c->q);
+    msg *m = ws_q_pop(&c->q);
     if (m) {
         int n = lws_write(wsi, (unsigned char *)m->data + LWS_PRE, m->len, LWS_WRITE_TEXT);
         ws_msg_unref(m);

@@ -279,11 +279,24 @@ char *api_mine_text(srv *S, const char *account);
 void lobby_mygame(srv *S, game *g);
 char *api_now_text(srv *S);
 void lobby_now(srv *S, int64_t now);
+/* api.c answers the games, the accounts and the seeks: its groups of
+ * requests, each 1 when `path` was one of them (answered in r); api_handle
+ * the rest (pages, players, meta, games), 404 for what nobody answers. */
+int api_account_routes(srv *S, conn *c, const asker *who, const char *path, int method,
+                       const char *body, size_t blen, reply *r);
+int api_seek_routes(srv *S, const asker *who, const char *path, int method, const char *body,
+                    size_t blen, reply *r);
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r);
+
+/* ---- routes.c: each request to the file that answers it (the top of the
+ * route files: http.c calls it; no route file calls it) ---- */
+void routes_answer(srv *S, conn *c, const asker *who, const char *path, int method,
+                   const char *body, size_t blen, const char *query_seat, const char *query_ply,
+                   reply *r);
 void api_hint_done(srv *S, const core_answer *h, reply *r);
 void api_record_done(srv *S, core_made *m, reply *r);
-int api_http_status(core_status st);
+
 
 /* ---- ops.c ---- */
 int64_t ops_now_us(void);
@@ -325,6 +338,8 @@ char *json_error(const char *fmt, ...);
  * codes"): its kind when the message is of a known kind, else its status's. */
 const char *error_code(int status, const char *message);
 const char *error_code_of_status(int status);
+/* The HTTP status of a core answer (CORE_CONFLICT: 409, ...). */
+int api_http_status(core_status st);
 char *json_meta(void);
 char *json_analysis(const tav_session *s, const analysis *an);
 /* The game's JSON for a viewer, built once per change and kind of viewer
@@ -392,6 +407,25 @@ typedef struct file_answer {
 void files_answer(srv *S, int method, const char *path, file_answer *a);
 void http_files_free(srv *S);
 
+/* ---- wsq.c: the sockets' message queues, a text on one socket, each
+ * account's sockets here (the bottom of the edge: calls none of its callers) ---- */
+msg *ws_msg_new(const char *text, size_t len);
+void ws_msg_unref(msg *m);
+/* Queue m on q (a reference taken): 0, or -1 when the queue is full. */
+int ws_q_push(msgq *q, msg *m);
+msg *ws_q_pop(msgq *q);
+void ws_q_free(msgq *q);
+/* Queue a text on one socket, sent once batch `batch` is committed (0: at once). */
+void ws_send_held(conn *c, const char *text, size_t len, long batch);
+/* Queue a text on one socket (sent at once). */
+void ws_send_text(conn *c, const char *text);
+/* Count a signed-in socket against its account (c->account): 0, or -1 past
+ * the limit; and give the count back when it closes. */
+int acct_socket_open(srv *S, conn *c);
+void acct_socket_closed(srv *S, conn *c);
+/* Whether the account has a lobby or game socket open on this instance. */
+int srv_account_present(srv *S, const char *account);
+
 /* ---- sockets.c: the live sockets, presence, the lobby's messages ---- */
 gview *gview_of(game *g);   /* (json.c) the edge's data of g, made when new */
 void live_broadcast(srv *S, game *g);
@@ -403,23 +437,12 @@ void http_idle_sweep(srv *S, int64_t now_ms);
 void lobby_broadcast(srv *S);
 
 void lobby_started(srv *S, const char *account, const char *game_id);
-/* Whether the account has a lobby or game socket open on this instance. */
-int srv_account_present(srv *S, const char *account);
 void http_seeks_lapse(srv *S);   /* seeks whose owner has no lobby socket lapse */
 /* The socket's side of the protocol callback (http.c). */
-/* Queue a text message on a live socket (chat_api.c). */
-void ws_queue_text(conn *c, const char *text);
 void ws_open(srv *S, conn *c, struct lws *wsi);
 int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len);
 int ws_writable(srv *S, conn *c, struct lws *wsi);
 void ws_closed(srv *S, conn *c);
-void ws_msg_unref(msg *m);
-/* Queue a text on one socket, sent once batch `batch` is committed (0: at once). */
-void ws_send_held(conn *c, const char *text, size_t len, long batch);
-/* Count a signed-in socket against its account (c->account): 0, or -1 past
- * the limit; and give the count back when it closes. */
-int acct_socket_open(srv *S, conn *c);
-void acct_socket_closed(srv *S, conn *c);
 
 /* ---- bots_api.c: SPEC "Bots" (bot accounts, tokens, declines, events) ---- */
 /* The bots' requests: 1 when `path` was one of them (answered in r). */
@@ -434,8 +457,6 @@ void bots_lobby_changed(srv *S);
 void bots_game(srv *S, const char *account, const char *game_id, int finished);
 void bots_declined(srv *S, const char *maker, const char *seek_id, const char *by,
                    const char *reason);
-/* Queue a text on one socket (sent at once). */
-void ws_send_public(conn *c, const char *text);
 
 /* ---- tournaments_api.c: the tournaments' requests and live sockets ---- */
 /* 1 when path is a tournament's request (answered in r), else 0. */

@@ -353,7 +353,7 @@ static void tell_paired(conn *c, const core_tour_view *v)
             continue;
         char text[96];
         snprintf(text, sizeof text, "{\"type\":\"paired\",\"game\":\"%s\"}", g->game);
-        ws_send_public(c, text);
+        ws_send_text(c, text);
     }
     c->tour_seen = v->ng;
 }
@@ -365,7 +365,7 @@ void tours_ws_open(srv *S, conn *c, const char *uri, const char *account)
     core_tour_view v;
     if (n != 17 + CORE_ID_CHARS + 5 || strcmp(uri + 17 + CORE_ID_CHARS, "/live") != 0 ||
         !core_id_ok(id, CORE_ID_CHARS)) {
-        ws_send_public(c, "{\"type\":\"error\",\"error\":\"no such tournament\",\"code\":\"no_such_tournament\"}");
+        ws_send_text(c, "{\"type\":\"error\",\"error\":\"no such tournament\",\"code\":\"no_such_tournament\"}");
         c->close_after = 1;
         return;
     }
@@ -374,7 +374,7 @@ void tours_ws_open(srv *S, conn *c, const char *uri, const char *account)
     core_status st = core_tour_read(S->C, c->tour, &v);
     if (st != CORE_OK) {
         c->tour[0] = 0;
-        ws_send_public(c, st == CORE_NOTFOUND
+        ws_send_text(c, st == CORE_NOTFOUND
                               ? "{\"type\":\"error\",\"error\":\"no such tournament\",\"code\":\"no_such_tournament\"}"
                               : "{\"type\":\"error\",\"error\":\"the tournament could not be read\",\"code\":\"server_error\"}");
         c->close_after = 1;
@@ -383,7 +383,7 @@ void tours_ws_open(srv *S, conn *c, const char *uri, const char *account)
     snprintf(c->account, sizeof c->account, "%s", account);
     char *text = live_text(S, &v, &c->tour_hash);
     if (text)
-        ws_send_public(c, text);
+        ws_send_text(c, text);
     free(text);
     c->tour_seen = v.ng;
     core_tour_view_free(&v);
@@ -436,7 +436,7 @@ void tours_tick(srv *S)
                 text = live_text(S, &v, &hash);
             if (text && hash != w->tour_hash) {
                 w->tour_hash = hash;
-                ws_send_public(w, text);
+                ws_send_text(w, text);
             }
             tell_paired(w, &v);
         }
