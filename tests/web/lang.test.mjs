@@ -7,7 +7,7 @@
 // signing in gets it); Italian at desktop and phone width with no sideways
 // overflow of the page (screenshots in $BUILD/screenshots/lang-*.png).
 
-import { api, newGameFromHome, screenshot, until } from "./harness.mjs";
+import { api, newGameFromHome, pageCall, screenshot, until } from "./harness.mjs";
 
 const PASSWORD = "a long password 1";
 const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
@@ -165,6 +165,48 @@ export async function run(env) {
   x = await texts(page);
   tally.check("the switch: back to English with data-lang=en", x.lang === "en" && x.h1 === "Lobby: play people", JSON.stringify(x));
   await page.context().close();
+
+  // A game between two accounts with a clock (correspondence: the time left
+  // in words), one player Italian and one English, and each one's profile:
+  // each page in its reader's language.
+  {
+    const stamp = Date.now() % 100000;
+    const pi = await env.newPage("lang-duel-it", { locale: "it-IT" });
+    const pe = await env.newPage("lang-duel-en", { locale: "en-US" });
+    const ni = `lang_it_${stamp}`, ne = `lang_en_${stamp}`;
+    await signUp(pi, url, ni);
+    await signUp(pe, url, ne);
+    const seek = await pageCall(pi, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "white", clock: { days: 2 } });
+    const acc = await pageCall(pe, "POST", `/api/seeks/${seek.body?.id}/accept`, {});
+    const id = acc.body?.game;
+    tally.check("two accounts: a correspondence game begins", seek.status === 201 && !!id, JSON.stringify([seek, acc]));
+    for (const [p, it, who] of [[pi, true, "it"], [pe, false, "en"]]) {
+      await p.goto(`${url}/games/${id}`);
+      await p.waitForSelector("#clock-white");
+      await p.waitForFunction(() => (document.querySelector("#clock-white")?.textContent ?? "").trim().length > 0, null, { timeout: 30000 });
+      const seen = await p.evaluate(() => ({
+        lang: document.documentElement.lang,
+        status: document.querySelector("#status")?.textContent ?? "",
+        clock: document.querySelector("#clock-white")?.textContent ?? "",
+        resign: document.querySelector("#resign")?.textContent ?? "",
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+      }));
+      tally.check(`two accounts: the game with its clock in ${who}`, it
+        ? seen.lang === "it" && /^(Tocca a te|In attesa di)/.test(seen.status) && /^2 g\/mossa$/.test(seen.clock.trim()) && seen.resign === "Abbandona"
+        : seen.lang === "en" && /^(Your turn|Waiting for)/.test(seen.status) && /^2 d\/move$/.test(seen.clock.trim()) && seen.resign === "Resign", JSON.stringify(seen));
+      tally.check(`two accounts: no sideways overflow (${who})`, seen.overflow <= 0, String(seen.overflow));
+      await screenshot(p, `lang-duel-${who}`);
+      await p.goto(`${url}/players/${it ? ne : ni}`);
+      await p.waitForSelector("h1");
+      await p.waitForFunction(() => document.querySelector("#app")?.textContent?.length > 40, null, { timeout: 30000 });
+      const prof = await p.evaluate(() => ({ lang: document.documentElement.lang, text: document.querySelector("#app")?.textContent ?? "" }));
+      tally.check(`two accounts: a profile in ${who}`, it ? prof.lang === "it" && /Partite|partite|Valutazione|Classifica|Sfida/.test(prof.text)
+        : prof.lang === "en" && /Games|games|Rating|Challenge/.test(prof.text), prof.text.slice(0, 300));
+      await screenshot(p, `lang-profile-${who}`);
+    }
+    await pi.context().close();
+    await pe.context().close();
+  }
 
   // Signed in: the choice kept in the account; another browser signing in gets it.
   const a = await env.newPage("lang-account", { locale: "en-US" });
