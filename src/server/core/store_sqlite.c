@@ -590,15 +590,22 @@ static int migrate(sqlite3 *db, char *err, size_t errlen)
  * gives the -wal and -shm files the mode of the database file. */
 static int owner_only(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open", path);
-        return -1;
-    }
+    /* Only a new file is opened here: closing a descriptor of a database
+     * this process has open already (another connection: the writer's,
+     * the listener's) would drop that connection's POSIX locks, and another
+     * process (tavoliere admin) could then checkpoint the WAL away under
+     * it.  An existing file is changed by its path. */
     struct stat sb;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 077))
-        fchmod(fd, sb.st_mode & 0700);
-    close(fd);
+    if (stat(path, &sb) != 0) {
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            snprintf(err, errlen, "%s: cannot open", path);
+            return -1;
+        }
+        close(fd);
+    } else if (S_ISREG(sb.st_mode) && (sb.st_mode & 077)) {
+        chmod(path, sb.st_mode & 0700);
+    }
     static const char *const ext[] = {"-wal", "-shm"};
     for (int i = 0; i < 2; i++) {
         char side[4200];
