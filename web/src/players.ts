@@ -72,9 +72,8 @@ export function showPlayer(app: HTMLElement, name: string): void {
     if (p.closed) app.appendChild(closedNote());   // SPEC "Closing an account" (moderation.ts)
     // Block and Report buttons for a signed-in viewer of someone else's profile (chat.ts, moderation.ts).
     if (me && me.name.toLowerCase() !== p.name.toLowerCase() && !/^Computer-\d+$/.test(p.name)) {
-      const name = document.getElementById("profile-name");
-      name?.after(reportButton(p.name, null));
-      name?.after(blockButton(p.name));
+      document.getElementById("profile-name")?.after(
+        h("div", { class: "profile-mod", id: "profile-mod" }, blockButton(p.name), reportButton(p.name, null)));
     }
     if (p.bot) app.appendChild(profileBot(p.name, me));
     else if (me && !p.closed && me.name.toLowerCase() !== p.name.toLowerCase() && !/^Computer-\d+$/.test(p.name))
