@@ -14,6 +14,7 @@ import { BOARDS } from "./games/index";
 import { Live } from "./live";
 import { ChatPanel, isChatMessage } from "./chat";
 import { reportButton } from "./moderation";
+import { currentUser } from "./account";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
@@ -226,7 +227,7 @@ function build(app: HTMLElement, s: Screen): void {
     e.title, e.watching, e.blackRow, e.status, e.end, e.ratingChange, e.message, e.deal, e.whiteRow, e.links,
     h("h2", { class: "sr-only" }, t("gs.moves")), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
   s.chat = new ChatPanel(s.id);   // shown once the socket gives this viewer a room (chat.ts)
-  void api.me().then((me) => s.chat?.setMe(me ? me.name : null)).catch(() => { /* no Report buttons */ });
+  if (!s.local) void currentUser().then((me) => s.chat?.setMe(me ? me.name : null));   // Report buttons (moderation.ts)
   side.appendChild(s.chat.el);
   app.appendChild(boardWrap);
   app.appendChild(side);
