@@ -12,7 +12,7 @@ import WebSocket from "ws";
 import { join } from "node:path";
 import { rmSync } from "node:fs";
 import { userInfo } from "node:os";
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { BIN, PG, check, eq, main, request, startServer, tempDir, until } from "./lib.mjs";
 
 function pgUri(srv) {
@@ -228,4 +228,23 @@ await main(async (defer) => {
   eq(log.map((l) => [l[1], l[2], l[3]]), [[me, "mute", "Ben"], [me, "unmute", "Ben"], [me, "ban", "Ben"], [me, "unban", "Ben"]],
     "the audit log: each action with the operator (the Unix user) and target, in order");
   check(log.every((l) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(l[0])), "... and its time", a.out);
+
+  // Retention: a chat line and a report older than --retention-days go
+  // when a server starts (and hourly after); newer ones stay.
+  if (other) await other.stop();
+  await srv.stop();
+  const old = Math.floor(Date.now() / 1000) - 40 * 86400;
+  const sql = `INSERT INTO chat (game, room, name, text, ms) VALUES ('${g2}', 0, 'Cat', 'an old line', ${old * 1000});` +
+    `INSERT INTO reports (created, reporter, reported, game, reason, text) VALUES (${old}, 'Cat', 'Ben', '', 'other', 'an old report');`;
+  if (PG) execFileSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", sql]);
+  else execFileSync("sqlite3", [db, sql]);
+  eq(admin(db, "reports").out.split("\n").filter((l) => l.includes("an old report")).length, 1, "an old report is in the database");
+  const srv2 = await startServer({ db: srv.db, args: ["--retention-days", "30"] });
+  defer(() => srv2.stop());
+  check(await until(() => !admin(db, "reports").out.includes("an old report"), 15000), "a server started with --retention-days 30 deletes the 40-day-old report");
+  eq(admin(db, "reports").out.trim().split("\n").length, 12, "... and keeps the newer ones");
+  const catEx = await call(srv2.base, "POST", "/api/login", { name: "Cat", password: "Cat password" });
+  const catCookie = (catEx.headers.get("set-cookie") ?? "").split(";")[0];
+  const cx = await call(srv2.base, "GET", "/api/me/export", undefined, catCookie);
+  eq(cx.body.chat.map((l) => l.text), ["hi"], "... and the old chat line (Cat's newer line stays)");
 });

@@ -873,19 +873,30 @@ static void moderation_checks(store *st, const char *b)
          o->get_account(st, "Mod_1", &got, err, sizeof err) == 1 && got.banned == 0 &&
          o->get_session(st, h, 20, who, NULL, err, sizeof err) == 1;
     check(ok, what, err);
+    unsigned char th[STORE_HASH_LEN];
+    memset(th, 0x6b, sizeof th);
+    snprintf(what, sizeof what, "%s: an API token of a banned account is not found", b);
+    ok = o->create_token(st, "TOKMOD000001", th, "Mod_1", 11, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 1 &&
+         o->set_banned(st, "Mod_1", 1, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 0 &&
+         o->set_banned(st, "Mod_1", 0, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 1;
+    check(ok, what, err);
     snprintf(what, sizeof what, "%s: an unknown account cannot be banned", b);
     check(o->set_banned(st, "Nobody_9", 1, err, sizeof err) != 0, what, NULL);
     flush_ok(st);
     store_rating rt = {1900, 60, 0.06, 12, 0};
     snprintf(what, sizeof what,
-             "%s: a closed account keeps its name, loses its sessions, leaves the leaderboard", b);
+             "%s: a closed account keeps its name, loses its sessions and tokens, leaves the leaderboard", b);
     ok = o->set_rating(st, "Mod_1", "tablut", &rt, err, sizeof err) == 0 && flush_ok(st);
     int listed = 0;
     ok = ok && o->leaderboard(st, "tablut", 50, on_leader_count, &listed, err, sizeof err) == 0 &&
          listed == 1;
     ok = ok && o->close_account(st, "mod_1", 500, err, sizeof err) == 0 && flush_ok(st) &&
          o->get_account(st, "Mod_1", &got, err, sizeof err) == 1 && got.closed == 500 &&
-         o->get_session(st, h, 20, who, NULL, err, sizeof err) == 0;
+         o->get_session(st, h, 20, who, NULL, err, sizeof err) == 0 &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 0;
     listed = 0;
     ok = ok && o->leaderboard(st, "tablut", 50, on_leader_count, &listed, err, sizeof err) == 0 &&
          listed == 0;

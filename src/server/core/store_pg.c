@@ -377,7 +377,8 @@ static const char *const queries[NQ] = {
     [Q_SET_BOT] = "UPDATE accounts SET bot = 1 WHERE lower(name) = lower($1)",
     [Q_INS_TOKEN] = "INSERT INTO tokens (id, hash, account, created) VALUES ($1, $2, $3, $4)",
     [Q_GET_TOKEN] = "SELECT a.name, t.last_used FROM tokens t JOIN accounts a"
-                    " ON lower(a.name) = lower(t.account) WHERE t.hash = $1",
+                    " ON lower(a.name) = lower(t.account) WHERE t.hash = $1"
+                    " AND a.closed = 0 AND a.banned = 0",
     [Q_TOUCH_TOKEN] = "UPDATE tokens SET last_used = $2 WHERE hash = $1 AND last_used < $2",
     [Q_DEL_TOKEN] = "DELETE FROM tokens WHERE lower(account) = lower($1) AND id = $2",
     [Q_TOKENS_OF] = "SELECT id, created, last_used FROM tokens WHERE lower(account) = lower($1)"
