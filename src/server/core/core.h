@@ -513,6 +513,7 @@ core_status core_close_account(core *C, const char *name, peer *by, void *waiter
 #define CORE_REPORTS_PER_DAY 10     /* reports an account may file in 24 hours */
 #define CORE_REPORTS_PER_PLAYER 3   /* ... of one player in 24 hours */
 #define CORE_RETENTION_DAYS 180     /* default: chat lines and reports kept this long */
+#define CORE_CLOSE_GAMES 1000       /* unfinished games a close resigns (more: the rest stay) */
 /* A report by `reporter` of `name` (game "" none; reason cheating, abuse,
  * other): CORE_CREATED, CORE_BAD (err), CORE_LIMIT, CORE_UNAVAILABLE. */
 core_status core_report(core *C, const char *reporter, const char *name, const char *gid,

@@ -131,14 +131,14 @@ core_status core_report(core *C, const char *reporter, const char *name, const c
 /* ---- closing ---- */
 
 typedef struct id_list {
-    char id[64][STORE_ID_LEN];
+    char id[CORE_CLOSE_GAMES][STORE_ID_LEN];
     int n;
 } id_list;
 
 static void add_id(void *ctx, const char *id)
 {
     id_list *l = ctx;
-    if (l->n < 64)
+    if (l->n < CORE_CLOSE_GAMES)
         snprintf(l->id[l->n++], STORE_ID_LEN, "%s", id);
 }
 
@@ -150,7 +150,7 @@ void core_account_closed(core *C, const char *name)
     /* Challenges made by it are seeks of its own (gone above). */
     id_list l;
     memset(&l, 0, sizeof l);
-    if (C->st->ops->player_unfinished(C->st, name, 64, add_id, &l, err, sizeof err) != 0)
+    if (C->st->ops->player_unfinished(C->st, name, CORE_CLOSE_GAMES, add_id, &l, err, sizeof err) != 0)
         core_log(C, "error: the games of a closed account could not be read: %s", err);
     for (int i = 0; i < l.n; i++) {
         game *g = core_get(C, l.id[i]);
