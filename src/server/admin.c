@@ -140,30 +140,34 @@ static int act(store *st, const char *command, const char *name)
 
 int admin_main(int argc, char **argv)
 {
-    const char *db = NULL;
-    int i = 1;
-    while (i < argc && strncmp(argv[i], "--", 2) == 0) {
+    const char *db = NULL, *pos[3] = {NULL, NULL, NULL};
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {   /* --db URL anywhere; the rest in order */
         if (strcmp(argv[i], "--db") == 0 && i + 1 < argc) {
-            db = argv[i + 1];
-            i += 2;
-        } else if (strcmp(argv[i], "--help") == 0) {
+            db = argv[++i];
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             admin_usage();
             return 0;
-        } else {
+        } else if (strncmp(argv[i], "--", 2) == 0 || npos == 3) {
             return admin_usage();
+        } else {
+            pos[npos++] = argv[i];
         }
     }
-    if (!db || i >= argc)
+    if (!db || npos == 0)
         return admin_usage();
-    const char *command = argv[i];
-    const char *name = i + 1 < argc ? argv[i + 1] : NULL;
+    const char *command = pos[0], *name = pos[1];
     int needs_name = strcmp(command, "mute") == 0 || strcmp(command, "unmute") == 0 ||
                      strcmp(command, "ban") == 0 || strcmp(command, "unban") == 0;
     int listing = strcmp(command, "reports") == 0 || strcmp(command, "log") == 0;
-    if ((!needs_name && !listing) || (needs_name && (!name || i + 2 != argc)) ||
-        (listing && i + 1 != argc))
+    if ((!needs_name && !listing) || (needs_name && npos != 2) || (listing && npos != 1))
         return admin_usage();
     char err[256], label[512];
+    if (store_backend(db) == &store_sqlite_ops && access(db, F_OK) != 0) {
+        /* A mistyped path would be a new, empty database: say so instead. */
+        fprintf(stderr, "tavoliere admin: no database at %s\n", db);
+        return 1;
+    }
     store *st = store_open(db, err, sizeof err);
     if (!st) {
         store_db_label(db, label, sizeof label);

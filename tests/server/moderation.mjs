@@ -184,6 +184,12 @@ await main(async (defer) => {
   check(a.code !== 0 && /no account/.test(a.err), "admin mute of an unknown name: non-zero, saying so", JSON.stringify(a));
   a = admin(db, "frobnicate");
   check(a.code !== 0, "an unknown command: non-zero", JSON.stringify(a));
+  a = admin(db, "mute");
+  check(a.code !== 0 && /usage/.test(a.err), "mute without a name: the usage, non-zero", JSON.stringify(a));
+  if (!PG) {
+    a = admin(join(dir, "no-such.db"), "log");
+    check(a.code !== 0 && /no database/.test(a.err), "a path with no database: non-zero, none made", JSON.stringify(a));
+  }
 
   const g2 = await newGame(base, ben, cat, false);
   a = admin(db, "mute", "ben");
