@@ -74,7 +74,7 @@ function closeDialog(): void {
     try {
       await send("POST", "/api/account/close", { password: pw.value });
       d.close();
-      location.assign("/?closed=1");
+      location.assign("/");   // signed out: the home page as anyone sees it
     } catch (e) {
       const st = (e as { status?: number }).status;
       msg.textContent = st === 401 ? t("mod.closeWrong") : st === 429 ? t("mod.tooMany") : t("mod.closeFailed", { error: (e as Error).message });
