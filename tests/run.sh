@@ -237,13 +237,13 @@ suite check "page units (node --test)" env BUILD="$BUILD" timeout 300 node tests
 # engine, live sockets and computer seats, bad input, SIGKILL durability,
 # Toscana's hidden information, the load benchmark in its short form, and the
 # hardening attacks.
-for t in api live badinput durability hidden accounts lobby channel chat pool clocks consent limits bots botcli tournaments; do
+for t in api live badinput durability hidden accounts lobby channel chat moderation pool clocks consent limits bots botcli tournaments; do
     suite all "server $t" env -u TAV_TEST_PG BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
 done
 # The same suites with every server on PostgreSQL (a fresh database each,
 # tests/server/lib.mjs).
 if [ -n "$PGURI" ]; then
-    for t in api live badinput durability hidden accounts lobby channel chat pool clocks consent limits bots botcli tournaments; do
+    for t in api live badinput durability hidden accounts lobby channel chat moderation pool clocks consent limits bots botcli tournaments; do
         suite all "server $t (PostgreSQL)" env TAV_TEST_PG="$PGURI" BUILD="$BUILD" timeout 600 node "tests/server/$t.mjs"
     done
 fi

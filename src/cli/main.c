@@ -33,6 +33,7 @@ static const subcommand subcommands[] = {
     {"fuzzrecord", cli_fuzzrecord, "fuzz the record parser: tavoliere fuzzrecord [--seconds S] [--seed N]"},
     {"bot", cli_bot, "an engine plays on a server as a bot: tavoliere bot --server URL --token TOKEN [--engine CMD] [--level N] [--games K]"},
     {"serve", server_main, "the game server and web UI: tavoliere serve [--host ADDR] [--port N] [--db PATH] [--web DIR]"},
+    {"admin", admin_main, "the operator's tool: tavoliere admin --db URL reports|log|mute|unmute|ban|unban [NAME]"},
     {"test", cli_test, "run rules fixtures: tavoliere test FILE.t ..."},
     {"refcheck", cli_refcheck, "replay reference traces: tavoliere refcheck FILE ..."},
     {"selftest", cli_selftest, "random-playout invariants for every game"},

@@ -473,7 +473,12 @@ void api_account_done(srv *S, core_signed *sg, int secure, reply *r)
 {
     (void)S;
     memset(r, 0, sizeof *r);
-    if (sg->status == CORE_OK || sg->status == CORE_CREATED) {
+    if (sg->status == CORE_OK && sg->closed) {   /* the account closed: signed out */
+        answer(r, 200, strdup("{\"closed\":true}"));
+        set_session_cookie(r, "", secure);
+    } else if (sg->banned) {
+        answer(r, 403, json_error("%s", sg->err));
+    } else if (sg->status == CORE_OK || sg->status == CORE_CREATED) {
         json_t *a = json_pack("{s:s}", "name", sg->name);
         answer_json(r, sg->status == CORE_CREATED ? 201 : 200, a);
         set_session_cookie(r, sg->token, secure);
@@ -522,6 +527,10 @@ static json_t *player_json(srv *S, const char *name)
     json_t *p = json_pack("{s:s,s:o}", "name", name, "ratings", ratings);
     if (core_is_bot(S->C, name))   /* SPEC "Bots" */
         json_object_set_new(p, "bot", json_true());
+    int64_t closed = 0;
+    int banned = 0;
+    if (core_account_state(S->C, name, &closed, &banned) && closed)
+        json_object_set_new(p, "closed", json_true());   /* SPEC "Closing an account" */
     return p;
 }
 
@@ -989,6 +998,22 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
     return 0;
 }
 
+/* /api/meta: the library's, with the server's retention (the privacy page). */
+static char *meta_answer(srv *S)
+{
+    char *m = json_meta();
+    json_t *o = m ? json_loads(m, 0, NULL) : NULL;
+    if (!json_is_object(o)) {
+        json_decref(o);
+        return m;
+    }
+    free(m);
+    json_object_set_new(o, "retentionDays", json_integer(S->retention_days));
+    char *out = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    return out;
+}
+
 void api_handle(srv *S, conn *c, const asker *who, const char *path, int method, const char *body,
                 size_t blen, const char *query_seat, const char *query_ply, reply *r)
 {
@@ -1006,7 +1031,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         if (method != 'G')
             refuse(r, 405, "use GET");
         else
-            answer(r, 200, json_meta());
+            answer(r, 200, meta_answer(S));
         return;
     }
     if (strcmp(path, "/api/games") == 0 || strcmp(path, "/api/games/") == 0) {

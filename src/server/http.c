@@ -346,6 +346,7 @@ void http_reply_ready(conn *c, reply *r)
         return;
     }
     memcpy(c->set_cookie, r->set_cookie, sizeof c->set_cookie);
+    memcpy(c->disposition, r->disposition, sizeof c->disposition);
     c->hold = r->hold;
     memcpy(c->seek, r->seek, sizeof c->seek);
     http_respond(c, r->status, r->ctype ? r->ctype : "application/json", r->body, strlen(r->body));
@@ -367,9 +368,14 @@ static int http_write(srv *S, conn *c, struct lws *wsi)
              lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_SET_COOKIE,
                                           (const unsigned char *)c->set_cookie,
                                           (int)strlen(c->set_cookie), &p, end)) ||
+            (c->disposition[0] &&
+             lws_add_http_header_by_name(wsi, (const unsigned char *)"content-disposition:",
+                                         (const unsigned char *)c->disposition,
+                                         (int)strlen(c->disposition), &p, end)) ||
             lws_finalize_write_http_header(wsi, start, &p, end))
             return -1;
         c->headers_sent = 1;
+        c->disposition[0] = 0;   /* this answer's only */
         peer *who = http_peer(S, wsi);
         ops_answered(S, c, who ? who->addr : "");
         if (c->rlen > 0) {

@@ -1,7 +1,8 @@
 /*
  * routes.c — each request of the API to the file that answers it, tried in
  * turn (the order matters where two files' paths share a beginning): the
- * bots (bots_api.c), chat (chat_api.c), accounts (api.c), e-mail
+ * bots (bots_api.c), chat (chat_api.c), closing an account, one's data and
+ * reports (moderation_api.c), accounts (api.c), e-mail
  * (mail_api.c), seeks (api.c), tournaments (tournaments_api.c), quick
  * pairing (pool_api.c), then api.c's games, players, pages and meta, which
  * answers 404 for what nobody answers.
@@ -20,6 +21,7 @@ void routes_answer(srv *S, conn *c, const asker *who, const char *path, int meth
     memset(r, 0, sizeof *r);
     if (bots_routes(S, who, path, method, body, blen, r) ||
         chat_routes(S, who, path, method, body, blen, r) ||
+        moderation_routes(S, c, who, path, method, body, blen, r) ||
         api_account_routes(S, c, who, path, method, body, blen, r) ||
         mail_routes(S, who, path, method, body, blen, r) ||
         api_seek_routes(S, who, path, method, body, blen, r) ||

@@ -134,6 +134,8 @@ static const char usage_text[] =
     "  --metrics-allow ADDR   an address that may read /metrics (repeat it; default: loopback)\n"
     "  --stats                print database round trips and bytes at exit\n"
     "  --seek-lapse SECS      a seek lapses when its owner had no lobby socket this long (300)\n"
+    "  --retention-days N     chat lines and reports older than N days are deleted (180;\n"
+    "                         0: kept for ever)\n"
     "  --smtp URL             send e-mail through this relay (smtp://HOST:PORT, smtps://USER:PASS@HOST);\n"
     "                         default: the environment's TAVOLIERE_SMTP; none: no mail is sent\n"
     "  --mail-from ADDRESS    the mails' sender (TAVOLIERE_MAIL_FROM)\n"
@@ -213,6 +215,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     core_tick(S->C);
     shared_drain(S->C);
     shared_tick(S->C);
+    core_moderation_tick(S->C, S->retention_days);
     tours_tick(S);
     if (core_pending(S->C))
         srv_flush(S);
@@ -347,6 +350,7 @@ int server_main(int argc, char **argv)
     const char *proxies[SRV_PROXIES_MAX];
     int nproxies = 0;
     long seek_lapse = CORE_SEEK_LAPSE_SECS;
+    long retention = CORE_RETENTION_DAYS;
     long port = 8080, ai_ms = 1000, threads = 2, rate = 60, per_hour = CORE_GAMES_PER_HOUR;
     long pace = CORE_CPU_PACE_MS, live_idle = SRV_IDLE_SECS;
     int quiet = 0, limit_loopback = 0, use_poll = 0, secure_cookies = 0, behind_proxy = 0, stats = 0;
@@ -426,6 +430,8 @@ int server_main(int argc, char **argv)
             behind_proxy = 1;
         } else if (strcmp(a, "--seek-lapse") == 0 && parse_long(v, 1, 86400, &seek_lapse) == 0)
             ;
+        else if (strcmp(a, "--retention-days") == 0 && parse_long(v, 0, 36500, &retention) == 0)
+            ;
         else if (strcmp(a, "--allow-host") == 0 && nhosts < SRV_HOSTS_MAX && strlen(v) < 256 &&
                  v[0])
             hosts[nhosts++] = v;
@@ -451,6 +457,7 @@ int server_main(int argc, char **argv)
     }
     S->quiet = quiet;
     S->secure_cookies = secure_cookies;
+    S->retention_days = (int)retention;
     S->behind_proxy = behind_proxy;
     for (int i = 0; i < nproxies; i++)
         snprintf(S->proxies[S->nproxies++], sizeof S->proxies[0], "%s", proxies[i]);
@@ -525,7 +532,7 @@ int server_main(int argc, char **argv)
     core_events ev = {S,           ev_wake,      ev_changed,     ev_dirty,
                       ev_committed, ev_hint_done, ev_record_done, ev_freeing,
                       ev_account_done, ev_lobby_changed, ev_started, ev_present,
-                      ev_bot_game, ev_declined, chat_event};
+                      ev_bot_game, ev_declined, chat_event, srv_account_gone};
     char err[512], dblabel[512];
     store_db_label(db, dblabel, sizeof dblabel);   /* no password in what is printed */
     /* PostgreSQL may not be up yet (a machine starting): try again with a

@@ -12,4 +12,9 @@
  * runs until SIGINT/SIGTERM; returns the process exit status. */
 int server_main(int argc, char **argv);
 
+/* `tavoliere admin --db URL COMMAND [NAME]` (admin.c): the operator's tool
+ * (reports, mute, unmute, ban, unban, log) on the database directly; the
+ * process exit status. */
+int admin_main(int argc, char **argv);
+
 #endif

@@ -106,6 +106,7 @@ struct conn {
     int method;          /* 'G' GET, 'P' POST, 'D' DELETE */
     int64_t t0_us;       /* when the request arrived (monotonic; the log's latency) */
     char set_cookie[256];   /* a Set-Cookie header for the answer, "" none */
+    char disposition[96];   /* a Content-Disposition header for the answer, "" none */
     char path[256];
     char *body;
     size_t blen, bmax;
@@ -211,6 +212,7 @@ struct srv {
     int uv;              /* the loop is libuv's (else poll) */
     int stopped;         /* the first half of the stop is done */
     int secure_cookies;  /* --tls-proxy: served over TLS by a proxy in front */
+    int retention_days;  /* --retention-days: chat lines and reports kept this long (0 ever) */
     int behind_proxy;    /* --proxy: the proxy's X-Real-IP names the client */
     char proxies[SRV_PROXIES_MAX][64];   /* --proxy-addr: the proxies believed besides loopback */
     int nproxies;
@@ -241,6 +243,7 @@ typedef struct reply {
     char *body;          /* heap */
     const char *ctype;
     char set_cookie[256];   /* a Set-Cookie header, "" none */
+    char disposition[96];   /* a Content-Disposition header (a download), "" none */
     job *pending;        /* hint, record: answered later */
     long hold;           /* sent once this batch is committed: it shows its writes (0: at once) */
     int again;           /* CORE_AGAIN: the request is handled again once the writes pending are committed */
@@ -371,6 +374,12 @@ extern const struct lws_protocols *const srv_protocols;
 int http_answers_pending(const srv *S);
 void http_close_sockets(srv *S);
 void http_respond(conn *c, int status, const char *ctype, char *body, size_t len);
+
+/* ---- moderation_api.c: closing an account, the export, reports ---- */
+int moderation_routes(srv *S, conn *c, const asker *who, const char *path, int method,
+                      const char *body, size_t blen, reply *r);
+/* The core's events.account_gone: the account's live sockets close. */
+void srv_account_gone(void *ctx, const char *account);
 
 /* ---- chat_api.c: chat in a game, the block list (docs/server-api.md "Chat") ---- */
 /* /api/games/ID/chat, /api/blocks, /api/me/chat: 1 when `path` was one of them. */

@@ -121,7 +121,7 @@ static core *new_core(const char *db, seen *s, int limit, int idle)
 {
     core_config cf = {100, 2, 0, limit, 3, 50, 1, idle, NULL, 0};
     core_events ev = {s, ev_wake, ev_changed, ev_dirty, ev_committed, ev_hint, ev_record,
-                      ev_freeing, ev_account, NULL, NULL, ev_present, NULL, NULL, NULL};
+                      ev_freeing, ev_account, NULL, NULL, ev_present, NULL, NULL, NULL, NULL};
     char err[256];
     core *C = core_new(&cf, &ev, db, err, sizeof err);
     check(C != NULL, "a core over a new database", err);

@@ -157,10 +157,10 @@ static void accounts(store *st, const char *b)
 {
     char what[200], err[256];
     const store_ops *o = st->ops;
-    store_account a = {"Alice_1", "$argon2id$fake", 100, "", 0};
+    store_account a = {"Alice_1", "$argon2id$fake", 100, "", 0, 0, 0};
     snprintf(what, sizeof what, "%s: an account is created", b);
     check(o->create_account(st, &a, err, sizeof err) == 0 && flush_ok(st), what, err);
-    store_account dup = {"aLICE_1", "$x", 101, "", 0};
+    store_account dup = {"aLICE_1", "$x", 101, "", 0, 0, 0};
     snprintf(what, sizeof what, "%s: a name taken ignoring case is refused", b);
     check(o->create_account(st, &dup, err, sizeof err) != 0, what, NULL);
     flush_ok(st);
@@ -338,7 +338,7 @@ static void bots(store *st, const char *b)
 {
     char what[200], err[256];
     const store_ops *o = st->ops;
-    store_account a = {"Robo_1", "$x", 5, "", 0}, got;
+    store_account a = {"Robo_1", "$x", 5, "", 0, 0, 0}, got;
     o->create_account(st, &a, err, sizeof err);
     flush_ok(st);
     snprintf(what, sizeof what, "%s: an account is no bot until made one", b);
@@ -807,6 +807,159 @@ static void chat_checks(store *st, const char *b)
           what, err);
 }
 
+typedef struct modlist {
+    int n;
+    store_report r[8];
+    store_audit a[8];
+    char chat[8][40];
+} modlist;
+
+static int on_report(void *ctx, const store_report *r)
+{
+    modlist *l = ctx;
+    if (l->n < 8)
+        l->r[l->n++] = *r;
+    return 0;
+}
+
+static int on_audit(void *ctx, const store_audit *a)
+{
+    modlist *l = ctx;
+    if (l->n < 8)
+        l->a[l->n++] = *a;
+    return 0;
+}
+
+static int on_leader_count(void *ctx, const char *name, const store_rating *r)
+{
+    (void)r;
+    if (strcmp(name, "Mod_1") == 0)
+        (*(int *)ctx)++;
+    return 0;
+}
+
+static int on_chat_by(void *ctx, const char *game, int room, const char *text, int64_t ms)
+{
+    modlist *l = ctx;
+    (void)game, (void)room, (void)ms;
+    if (l->n < 8)
+        snprintf(l->chat[l->n++], sizeof l->chat[0], "%s", text);
+    return 0;
+}
+
+/* Schema 17: closed and banned accounts, reports, the audit log, one's
+ * chat lines and retention (after chat_checks: its lines are there). */
+static void moderation_checks(store *st, const char *b)
+{
+    char what[200], err[256], who[STORE_NAME_LEN];
+    const store_ops *o = st->ops;
+    store_account a = {"Mod_1", "$x", 7, "", 0, 0, 0}, got;
+    unsigned char h[STORE_HASH_LEN];
+    memset(h, 0x5a, sizeof h);
+    snprintf(what, sizeof what, "%s: a new account is neither closed nor banned", b);
+    check(o->create_account(st, &a, err, sizeof err) == 0 &&
+              o->create_session(st, h, "Mod_1", 10, 4000000000, "ua", err, sizeof err) == 0 &&
+              flush_ok(st) && o->get_account(st, "mod_1", &got, err, sizeof err) == 1 &&
+              got.closed == 0 && got.banned == 0 &&
+              o->get_session(st, h, 20, who, NULL, err, sizeof err) == 1,
+          what, err);
+    snprintf(what, sizeof what, "%s: a ban is kept and ends the account's sessions; unban", b);
+    int ok = o->set_banned(st, "MOD_1", 1, err, sizeof err) == 0 && flush_ok(st) &&
+             o->get_account(st, "Mod_1", &got, err, sizeof err) == 1 && got.banned == 1 &&
+             o->get_session(st, h, 20, who, NULL, err, sizeof err) == 0;
+    ok = ok && o->create_session(st, h, "Mod_1", 10, 4000000000, "ua", err, sizeof err) == 0 &&
+         flush_ok(st) && o->get_session(st, h, 20, who, NULL, err, sizeof err) == 0;
+    ok = ok && o->set_banned(st, "Mod_1", 0, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_account(st, "Mod_1", &got, err, sizeof err) == 1 && got.banned == 0 &&
+         o->get_session(st, h, 20, who, NULL, err, sizeof err) == 1;
+    check(ok, what, err);
+    unsigned char th[STORE_HASH_LEN];
+    memset(th, 0x6b, sizeof th);
+    snprintf(what, sizeof what, "%s: an API token of a banned account is not found", b);
+    ok = o->create_token(st, "TOKMOD000001", th, "Mod_1", 11, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 1 &&
+         o->set_banned(st, "Mod_1", 1, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 0 &&
+         o->set_banned(st, "Mod_1", 0, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 1;
+    check(ok, what, err);
+    snprintf(what, sizeof what, "%s: an unknown account cannot be banned", b);
+    check(o->set_banned(st, "Nobody_9", 1, err, sizeof err) != 0, what, NULL);
+    flush_ok(st);
+    store_rating rt = {1900, 60, 0.06, 12, 0};
+    snprintf(what, sizeof what,
+             "%s: a closed account keeps its name, loses its sessions and tokens, leaves the leaderboard", b);
+    ok = o->set_rating(st, "Mod_1", "tablut", &rt, err, sizeof err) == 0 && flush_ok(st);
+    int listed = 0;
+    ok = ok && o->leaderboard(st, "tablut", 50, on_leader_count, &listed, err, sizeof err) == 0 &&
+         listed == 1;
+    ok = ok && o->close_account(st, "mod_1", 500, err, sizeof err) == 0 && flush_ok(st) &&
+         o->get_account(st, "Mod_1", &got, err, sizeof err) == 1 && got.closed == 500 &&
+         o->get_session(st, h, 20, who, NULL, err, sizeof err) == 0 &&
+         o->get_token(st, th, who, NULL, err, sizeof err) == 0;
+    listed = 0;
+    ok = ok && o->leaderboard(st, "tablut", 50, on_leader_count, &listed, err, sizeof err) == 0 &&
+         listed == 0;
+    check(ok, what, err);
+    snprintf(what, sizeof what, "%s: closing twice, or an unknown account, is refused", b);
+    check(o->close_account(st, "Mod_1", 600, err, sizeof err) != 0 &&
+              o->close_account(st, "Nobody_9", 600, err, sizeof err) != 0,
+          what, NULL);
+    flush_ok(st);
+
+    store_report r1 = {0, 1000, "Alice_1", "Bob", "CHATGAME0001", "abuse", "rude <b>words</b>"};
+    store_report r2 = {0, 2000, "Alice_1", "Carol", "", "cheating", "engine?"};
+    store_report r3 = {0, 3000, "Carol", "Bob", "", "other", ""};
+    snprintf(what, sizeof what, "%s: reports are kept and listed newest first", b);
+    modlist l;
+    memset(&l, 0, sizeof l);
+    check(o->add_report(st, &r1, err, sizeof err) == 0 &&
+              o->add_report(st, &r2, err, sizeof err) == 0 &&
+              o->add_report(st, &r3, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_report(st, "", 10, on_report, &l, err, sizeof err) == 0 && l.n == 3 &&
+              strcmp(l.r[0].reporter, "Carol") == 0 && strcmp(l.r[2].text, r1.text) == 0 &&
+              strcmp(l.r[2].game, "CHATGAME0001") == 0 && strcmp(l.r[1].reason, "cheating") == 0 &&
+              l.r[1].created == 2000,
+          what, err);
+    snprintf(what, sizeof what, "%s: one reporter's reports, and counts per day and player", b);
+    memset(&l, 0, sizeof l);
+    check(o->each_report(st, "alice_1", 10, on_report, &l, err, sizeof err) == 0 && l.n == 2 &&
+              o->count_reports(st, "ALICE_1", "", 0, err, sizeof err) == 2 &&
+              o->count_reports(st, "Alice_1", "", 1500, err, sizeof err) == 1 &&
+              o->count_reports(st, "Alice_1", "bob", 0, err, sizeof err) == 1 &&
+              o->count_reports(st, "Bob", "", 0, err, sizeof err) == 0,
+          what, err);
+
+    snprintf(what, sizeof what, "%s: the audit log grows in order from any point", b);
+    int64_t last = o->audit_last(st, err, sizeof err);
+    store_audit e1 = {0, 50, "root", "ban", "Bob", ""}, e2 = {0, 60, "ops", "unban", "Bob", "x"};
+    memset(&l, 0, sizeof l);
+    check(last >= 0 && o->add_audit(st, &e1, err, sizeof err) == 0 &&
+              o->add_audit(st, &e2, err, sizeof err) == 0 && flush_ok(st) &&
+              o->each_audit(st, last, 10, on_audit, &l, err, sizeof err) == 0 && l.n == 2 &&
+              l.a[0].id > last && l.a[1].id > l.a[0].id && strcmp(l.a[0].op, "root") == 0 &&
+              strcmp(l.a[1].action, "unban") == 0 && l.a[1].created == 60 &&
+              o->audit_last(st, err, sizeof err) == l.a[1].id,
+          what, err);
+
+    snprintf(what, sizeof what, "%s: the lines an account wrote, oldest first", b);
+    memset(&l, 0, sizeof l);
+    check(o->each_chat_by(st, "bob", 100, on_chat_by, &l, err, sizeof err) == 0 && l.n == 2 &&
+              strcmp(l.chat[1], "other game") == 0,
+          what, err);
+    snprintf(what, sizeof what, "%s: retention deletes only chat lines and reports older", b);
+    memset(&l, 0, sizeof l);
+    int64_t n1 = o->prune(st, 2, err, sizeof err);   /* chat ms < 2000: all four lines */
+    int ok1 = n1 == 4 && flush_ok(st) &&
+              o->each_chat_by(st, "Bob", 100, on_chat_by, &l, err, sizeof err) == 0 && l.n == 0;
+    memset(&l, 0, sizeof l);
+    int64_t n2 = o->prune(st, 2500, err, sizeof err);   /* reports before 2500 s: two */
+    ok1 = ok1 && n2 == 2 && flush_ok(st) &&
+          o->each_report(st, "", 10, on_report, &l, err, sizeof err) == 0 && l.n == 1 &&
+          l.r[0].created == 3000;
+    check(ok1, what, err);
+}
+
 static void conformance(const store_ops *ops, const char *path)
 {
     char err[256], what[160];
@@ -934,6 +1087,7 @@ static void conformance(const store_ops *ops, const char *path)
     mail_checks(st, b);
     tournaments(st, b);
     chat_checks(st, b);
+    moderation_checks(st, b);
 
     /* A game created twice (same id) is refused and changes nothing. */
     snprintf(what, sizeof what, "%s: a second game with the same id is refused", b);
@@ -1229,7 +1383,7 @@ static void pg_input_checks(const char *uri)
     check(store_add_move(st, "UUUUUUUUUUUU", 0, &m, STORE_PLAYING, err, sizeof err) == -1 &&
               flush_ok(st),
           "postgresql: a write of text that is not UTF-8 is refused alone", err);
-    store_account acc = {"Carol_3", "$x", 1, "", 0};
+    store_account acc = {"Carol_3", "$x", 1, "", 0, 0, 0};
     st->ops->create_account(st, &acc, err, sizeof err);
     flush_ok(st);
     snprintf(g.id, sizeof g.id, "VVVVVVVVVVVV");

@@ -33,7 +33,12 @@ const call = (page, method, path, body) => page.evaluate(async ([m, p, b]) => {
   return { status: r.status, body: await r.json().catch(() => null) };
 }, [method, path, body]);
 
-const lines = (page) => page.$$eval("#chat-lines .chat-line", (els) => els.map((e) => e.textContent));
+// A line's words (its Report button, issue 51, left out).
+const lines = (page) => page.$$eval("#chat-lines .chat-line", (els) => els.map((e) => {
+  const c = e.cloneNode(true);
+  for (const b of c.querySelectorAll("button")) b.remove();
+  return c.textContent.trimEnd();
+}));
 
 async function say(page, text) {
   await page.fill("#chat-input", text);

@@ -10,6 +10,7 @@
 
 import { mailSection } from "./mail";
 import { chatSettingsSection } from "./chat";
+import { accountDataSection } from "./moderation";
 import * as api from "./api";
 import { myGames } from "./inbox";
 import { accountError, nameProblem, passwordProblem, sessionLine, type AccountAction } from "./accounttext";
@@ -251,6 +252,7 @@ export function showAccount(app: HTMLElement): void {
     app.appendChild(sessions);
     app.appendChild(botSection(me));
     app.appendChild(chatSettingsSection());   // chat off in rated games, blocked players (chat.ts)
+    app.appendChild(accountDataSection());    // download one's data, close the account (moderation.ts)
   });
 }
 

@@ -11,6 +11,7 @@
 
 import { h } from "./dom";
 import { refusal, t } from "./i18n";
+import { reportButton } from "./moderation";
 
 export interface ChatLine { name: string; text: string; time: number }
 export interface ChatMessage { type: "chat"; room: "players" | "spectators"; line?: ChatLine; lines?: ChatLine[]; history?: boolean }
@@ -76,6 +77,7 @@ export class ChatPanel {
   private body: HTMLElement;
   private lines: ChatLine[] = [];
   private muted: boolean;
+  private me: string | null = null;
 
   constructor(private gameId: string) {
     this.muted = mutedHere(gameId);
@@ -107,6 +109,12 @@ export class ChatPanel {
     this.el = h("section", { class: "chat", id: "chat", hidden: true, "aria-labelledby": "chat-title" },
       h("div", { class: "chat-head" }, this.title, this.muteBtn), this.note, this.mutedNote, this.body);
     this.show();
+  }
+
+  /** The signed-in viewer: other players' lines get a Report button. */
+  setMe(name: string | null): void {
+    this.me = name;
+    if (!this.el.hidden) this.draw();
   }
 
   /** A message of the game's socket (history or a line). */
@@ -142,6 +150,8 @@ export class ChatPanel {
       const text = h("span", { class: "chat-text" });
       text.textContent = l.text;   // never as HTML
       li.append(who, ": ", text);
+      if (this.me && l.name.toLowerCase() !== this.me.toLowerCase())
+        li.append(" ", reportButton(l.name, this.gameId, true));   // moderation.ts
       this.list.appendChild(li);
     }
     this.list.scrollTop = this.list.scrollHeight;

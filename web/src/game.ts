@@ -13,6 +13,8 @@ import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
 import { Live } from "./live";
 import { ChatPanel, isChatMessage } from "./chat";
+import { reportButton } from "./moderation";
+import { currentUser } from "./account";
 import { ratingText } from "./accounttext";
 import { clockLow, clockNow, deadlineText, formatClock, isDays, isLive } from "./clock";
 import {
@@ -197,7 +199,8 @@ function build(app: HTMLElement, s: Screen): void {
       void Notification.requestPermission().then(() => { if (s.game) render(s); });
   });
   e.notify.hidden = true;
-  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.notify, e.record, e.upload, e.newGame);
+  e.report = h("span", { class: "report-slot", id: "report-slot", hidden: true });
+  e.actions = h("div", { class: "actions" }, e.rematch, e.hint, e.undo, e.abort, e.resign, e.flip, e.rules, e.sound, e.notify, e.record, e.upload, e.newGame, e.report);
   e.links = h("section", { class: "links", id: "links", hidden: true, "aria-label": t("gs.links") });
   e.conn = h("p", { class: "conn muted", id: "conn" });
   e.deal = h("p", { class: "deal-note", id: "deal-note", hidden: true },
@@ -224,6 +227,7 @@ function build(app: HTMLElement, s: Screen): void {
     e.title, e.watching, e.blackRow, e.status, e.end, e.ratingChange, e.message, e.deal, e.whiteRow, e.links,
     h("h2", { class: "sr-only" }, t("gs.moves")), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
   s.chat = new ChatPanel(s.id);   // shown once the socket gives this viewer a room (chat.ts)
+  if (!s.local) void currentUser().then((me) => s.chat?.setMe(me ? me.name : null));   // Report buttons (moderation.ts)
   side.appendChild(s.chat.el);
   app.appendChild(boardWrap);
   app.appendChild(side);
@@ -573,6 +577,7 @@ function render(s: Screen): void {
     e.newGame.textContent = t("gs.lobby");
   }
   e.abort.hidden = !canAbort(g, mine);
+  renderReport(s, g);
   renderOffers(s, g, mine);
   renderNotifySwitch(s, g, mine);
   renderClockBar(s);
@@ -705,6 +710,18 @@ function renderMoves(s: Screen): void {
   const past = s.viewPly !== null;
   s.els.history.hidden = !past;
   s.els.history.textContent = historyText(s.viewPly, g.ply);
+}
+
+// A player's Report button for the opponent (an account game; moderation.ts).
+function renderReport(s: Screen, g: Game): void {
+  const slot = s.els.report;
+  const opp = accountGame(g) && g.seat && g.accounts ? g.accounts[other(g.seat)] : null;
+  const name = opp && !/^Computer-\d+$/.test(opp) ? opp : "";
+  if (slot.dataset.name === name) return;
+  slot.dataset.name = name;
+  slot.textContent = "";
+  slot.hidden = !name;
+  if (name) slot.appendChild(reportButton(name, g.id));
 }
 
 function renderLinks(s: Screen): void {

@@ -1,7 +1,7 @@
 // main.ts — the page's entry: the theme toggle, then the route on
 // location.pathname: "/" the home page, "/games/ID" the game screen,
 // "/rules/GAME" the rules page of a game, "/lobby", "/signin", "/signup",
-// "/account", "/players/NAME", "/leaderboard/GAME", "/tournaments",
+// "/account", "/privacy", "/players/NAME", "/leaderboard/GAME", "/tournaments",
 // "/tournaments/ID"; and the header's account
 // menu (account.ts).
 
@@ -19,6 +19,7 @@ import { currentUser } from "./account";
 import { setMyLang } from "./api";
 import { startNotices } from "./notices";
 import { startPoolWatch } from "./pool";
+import { showPrivacy } from "./moderation";
 
 const THEME_KEY = "tavoliere.theme";
 
@@ -76,6 +77,8 @@ function route(): void {
     showTournament(app, decodeURIComponent(m[1]));
   } else if ((m = /^\/(signin|signup)\/?$/.exec(location.pathname))) {
     showAuth(app, m[1] as "signin" | "signup");
+  } else if (/^\/privacy\/?$/.test(location.pathname)) {
+    showPrivacy(app);
   } else if (/^\/account\/?$/.test(location.pathname)) {
     showAccount(app);
   } else if ((m = /^\/mail\/(verify|unsubscribe)\/?$/.exec(location.pathname))) {

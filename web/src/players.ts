@@ -7,6 +7,7 @@ import * as api from "./api";
 import { ApiError } from "./api";
 import { gameLine, plotPoints, ratingHistory, ratingText } from "./accounttext";
 import { blockButton } from "./chat";
+import { closedNote, reportButton } from "./moderation";
 import { h } from "./dom";
 import { el } from "./games/boardkit";
 import { BOARDS } from "./games/index";
@@ -68,11 +69,14 @@ export function showPlayer(app: HTMLElement, name: string): void {
     status.remove();
     document.title = `${p.name} — Tavoliere`;
     app.appendChild(h("h1", { id: "profile-name" }, p.name));
-    // A Block button for a signed-in viewer of someone else's profile (chat.ts).
-    if (me && me.name.toLowerCase() !== p.name.toLowerCase())
-      document.getElementById("profile-name")?.after(blockButton(p.name));
+    if (p.closed) app.appendChild(closedNote());   // SPEC "Closing an account" (moderation.ts)
+    // Block and Report buttons for a signed-in viewer of someone else's profile (chat.ts, moderation.ts).
+    if (me && me.name.toLowerCase() !== p.name.toLowerCase() && !/^Computer-\d+$/.test(p.name)) {
+      document.getElementById("profile-name")?.after(
+        h("div", { class: "profile-mod", id: "profile-mod" }, blockButton(p.name), reportButton(p.name, null)));
+    }
     if (p.bot) app.appendChild(profileBot(p.name, me));
-    else if (me && me.name.toLowerCase() !== p.name.toLowerCase() && !/^Computer-\d+$/.test(p.name))
+    else if (me && !p.closed && me.name.toLowerCase() !== p.name.toLowerCase() && !/^Computer-\d+$/.test(p.name))
       // A challenge from the profile: the lobby's form, filled in for this player.
       app.appendChild(h("p", { class: "profile-actions" },
         h("a", { href: `/lobby?to=${encodeURIComponent(p.name)}`, class: "button", id: "challenge-player" }, t("pl.challenge"))));

@@ -156,7 +156,7 @@ export interface Seek {
   provisional?: boolean;
 }
 export interface PlayerGame { id: string; game: GameName; white: string | null; black: string | null; winner: string; end: string | null; rated: boolean; ratingAfter?: number; created?: number }
-export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[]; bot?: boolean }
+export interface Player { name: string; ratings: Record<string, Rating>; games: PlayerGame[]; bot?: boolean; closed?: boolean }
 export interface MyGame {
   id: string; game: GameName; white: string | null; black: string | null; tomove: Side | "none"; ply: number; yourTurn: boolean;
   /** Real time: each side's ms left at the answer; days a move: the side to move's deadline (UNIX ms). */

@@ -182,6 +182,9 @@ void core_account_note(core *C, const char *text)
             }
             by->signups++;
         }
+    } else if (n >= 2 && strcmp(what, "gone") == 0 && core_name_ok(a)) {
+        if (C->ev.account_gone)   /* closed or banned elsewhere: its sockets here close */
+            C->ev.account_gone(C->ev.ctx, a);
     } else if (n == 2 && strcmp(what, "fail") == 0 && core_name_ok(a)) {
         note_login(C, NULL, a, 0);   /* an older instance: the name only */
     }
@@ -707,8 +710,9 @@ core_status core_login(core *C, peer *by, void *waiter, const char *name, const 
     }
     j->guarded = name_g;
     j->guarded_addr = addr_g;
-    if (found)
+    if (found && !a.closed)   /* a closed account answers as an unknown name */
         memcpy(j->pwhash, a.pwhash, sizeof j->pwhash);
+    j->banned = found && a.banned;
     sodium_memzero(&a, sizeof a);
     f->pending++;      /* counted now, as a failure until its hash says otherwise */
     j->reserved = 1;
@@ -758,6 +762,54 @@ core_status core_password(core *C, const char *name, peer *by, void *waiter, con
     return CORE_PENDING;
 }
 
+core_status core_close_account(core *C, const char *name, peer *by, void *waiter,
+                               const char *password, job **handle, char *err, size_t errlen)
+{
+    *handle = NULL;
+    if (strlen(password) > CORE_PASSWORD_MAX) {
+        snprintf(err, errlen, "wrong password");
+        return CORE_FORBIDDEN;
+    }
+    login_fails *f;
+    core_status st = login_allowed(C, by, name, &f, err, errlen);
+    if (st != CORE_OK)
+        return st;
+    store_account a;
+    char e[256];
+    if (C->st->ops->get_account(C->st, name, &a, e, sizeof e) != 1) {
+        snprintf(err, errlen, "the server is busy: try again shortly");
+        return CORE_UNAVAILABLE;
+    }
+    int name_g, addr_g;
+    if (guard_login(C, by, name, &name_g, &addr_g, err, errlen) != CORE_OK) {
+        sodium_memzero(&a, sizeof a);
+        return CORE_LIMIT;
+    }
+    job *j = pw_job(C, JOB_CLOSE, by, waiter, a.name, password, NULL, NULL);
+    if (!j) {
+        guard_login_end(C, by, name, name_g, addr_g, 0);
+        sodium_memzero(&a, sizeof a);
+        snprintf(err, errlen, "out of memory");
+        return CORE_UNAVAILABLE;
+    }
+    j->guarded = name_g;
+    j->guarded_addr = addr_g;
+    memcpy(j->pwhash, a.pwhash, sizeof j->pwhash);
+    sodium_memzero(&a, sizeof a);
+    f->pending++;
+    j->reserved = 1;
+    core_slow_submit(C, j);
+    *handle = j;
+    return CORE_PENDING;
+}
+
+/* On the writer: the account closed (its sessions end with it). */
+static int close_apply(store *st, void *data, char *err, size_t errlen)
+{
+    const acct_write *w = data;
+    return st->ops->close_account(st, w->a.name, w->now, err, errlen);
+}
+
 static void accounts_done(core *C, job *j)
 {
     C->pw_out--;
@@ -803,7 +855,29 @@ static void accounts_done(core *C, job *j)
          * name, whatever the address, whichever instance). */
         tell_others(C, "fail", j->name, j->by);
         r.status = CORE_FORBIDDEN;
-        snprintf(r.err, sizeof r.err, "wrong name or password");
+        snprintf(r.err, sizeof r.err, j->kind == JOB_CLOSE ? "wrong password"
+                                                           : "wrong name or password");
+    } else if (j->kind == JOB_CLOSE) {
+        note_login(C, j->by, j->name, 1);
+        /* Seeks, pool, unfinished games (resigned) first, then the account
+         * and its sessions: one batch after the resignations. */
+        core_account_closed(C, j->name);
+        w.now = core_unix_ms() / 1000;
+        if (wq_call(C, close_apply, acct_settled, &w, sizeof w) == 0) {
+            r.status = CORE_OK;
+            r.closed = 1;
+            tell_others(C, "gone", j->name, NULL);
+            if (C->ev.account_gone)
+                C->ev.account_gone(C->ev.ctx, j->name);
+        } else {
+            r.status = CORE_UNAVAILABLE;
+            snprintf(r.err, sizeof r.err, "the account could not be closed: try again");
+        }
+    } else if (j->banned) {
+        note_login(C, j->by, j->name, 1);
+        r.status = CORE_FORBIDDEN;
+        r.banned = 1;
+        snprintf(r.err, sizeof r.err, "this account is banned: it cannot sign in");
     } else {
         note_login(C, j->by, j->name, 1);
         tell_others(C, "ok", j->name, j->by);

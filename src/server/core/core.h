@@ -234,6 +234,8 @@ typedef struct core_signed {
     char name[STORE_NAME_LEN];
     char token[48];      /* the new session's token: wiped after the event */
     char err[160];
+    int banned;          /* refused: the account is banned (403) */
+    int closed;          /* core_close_account: the account is closed (no session) */
 } core_signed;
 
 /* A seek in memory (lobby.c). */
@@ -299,6 +301,9 @@ typedef struct core_events {
     /* A chat line of g is on disk (or was told by another instance): the
      * edge hands it to the sockets that may read it (NULL: no chat). */
     void (*chat)(void *ctx, game *g, const core_chat_line *line);
+    /* The account was closed or banned (here, elsewhere or by the
+     * operator's tool): its live sockets close (NULL: none to close). */
+    void (*account_gone)(void *ctx, const char *account);
 } core_events;
 
 /* One account's offers in the current window (the offer rate limit). */
@@ -414,6 +419,10 @@ struct core {
     struct core_tours *tours;
     long tours_nudge;
     void *chat;          /* chat.c's own: each account's recent lines (the rate limit) */
+    /* Moderation (moderation.c): the audit log's last entry acted on
+     * (-1: not read yet), when it was last read and the last pruning. */
+    int64_t audit_seen;
+    int64_t audit_polled, pruned_at;
 };
 
 /* ---- life ---- */
@@ -494,6 +503,34 @@ core_status core_login(core *C, peer *by, void *waiter, const char *name, const 
 core_status core_password(core *C, const char *name, peer *by, void *waiter, const char *old_pw,
                           const char *new_pw, const char *ua, job **handle, char *err,
                           size_t errlen);
+/* Close the signed-in account (SPEC "Closing an account"): PENDING (the
+ * answer through events.account_done with closed 1, or FORBIDDEN for a
+ * wrong password), or the refusal. */
+core_status core_close_account(core *C, const char *name, peer *by, void *waiter,
+                               const char *password, job **handle, char *err, size_t errlen);
+/* ---- moderation (moderation.c) ---- */
+#define CORE_REPORT_TEXT_MAX 1000   /* bytes of a report's note */
+#define CORE_REPORTS_PER_DAY 10     /* reports an account may file in 24 hours */
+#define CORE_REPORTS_PER_PLAYER 3   /* ... of one player in 24 hours */
+#define CORE_RETENTION_DAYS 180     /* default: chat lines and reports kept this long */
+#define CORE_CLOSE_GAMES 1000       /* unfinished games a close resigns (more: the rest stay) */
+/* A report by `reporter` of `name` (game "" none; reason cheating, abuse,
+ * other): CORE_CREATED, CORE_BAD (err), CORE_LIMIT, CORE_UNAVAILABLE. */
+core_status core_report(core *C, const char *reporter, const char *name, const char *gid,
+                        const char *reason, const char *text, char *err, size_t errlen);
+/* An account's state: 1 found (closed: when, 0 open; banned), 0 none. */
+int core_account_state(core *C, const char *name, int64_t *closed, int *banned);
+/* When the account was made (unix s), 0 unknown. */
+int64_t core_account_created(core *C, const char *name);
+/* What the export gathers (moderation.c reads it from the store). */
+int core_reports_by(core *C, const char *reporter, store_report_fn fn, void *ctx);
+int core_chat_by(core *C, const char *name, store_chat_by_fn fn, void *ctx);
+/* After a close: the account's seeks, pool entry and unfinished games go
+ * (resigned), its sockets close here and on every instance. */
+void core_account_closed(core *C, const char *name);
+/* Once a second: the operator's new actions (bans) reach the sockets; and
+ * hourly the old chat lines and reports go (retention_days, 0: never). */
+void core_moderation_tick(core *C, int retention_days);
 /* A password too common to accept (core_common_passwords, any case), or of
  * one character repeated. */
 int core_password_common(const char *pw);

@@ -8,7 +8,8 @@
 
 #include "server/core/core.h"
 
-enum { JOB_MOVE, JOB_HINT, JOB_ANALYSIS, JOB_RECORD, JOB_SIGNUP, JOB_LOGIN, JOB_PASSWORD };
+enum { JOB_MOVE, JOB_HINT, JOB_ANALYSIS, JOB_RECORD, JOB_SIGNUP, JOB_LOGIN, JOB_PASSWORD,
+       JOB_CLOSE };
 
 /* Search priorities (tav_budget.priority): someone waits for the first two. */
 enum { PRIO_CPU_ONLY = 0, PRIO_ANALYSIS = 1, PRIO_HINT = 2, PRIO_SEAT = 3 };
@@ -42,6 +43,7 @@ struct job {
     char *secret2;       /* JOB_PASSWORD: the new one */
     char pwhash[STORE_PWHASH_LEN];   /* in: the stored hash ("": none); out: the new one */
     int ok;              /* the password matched; the hash was made */
+    int banned;          /* JOB_LOGIN: the account is banned (403 once the password matched) */
     char token[48];      /* the session made for it (wiped after) */
     char ua[STORE_UA_LEN];   /* the browser's User-Agent, kept with the session */
     int reserved;        /* counted in its name's pending guesses */

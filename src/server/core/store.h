@@ -76,6 +76,8 @@ typedef struct store_account {
     int64_t created;               /* unix seconds */
     char lang[4];                  /* the page's language chosen: "it", "en" or "" (none) */
     int bot;                       /* a bot account (SPEC "Bots"): for good */
+    int64_t closed;                /* unix s the account was closed (0: open); for good */
+    int banned;                    /* banned by the operator (tavoliere admin) */
 } store_account;
 
 /* A session's browser, as its User-Agent said (cut to this many bytes - 1). */
@@ -211,6 +213,31 @@ typedef int (*store_name_fn)(void *ctx, const char *name);
 /* Chat rooms and an account's chat flags (store_ops.get_chat_flags). */
 enum { STORE_ROOM_PLAYERS = 0, STORE_ROOM_SPECTATORS = 1 };
 enum { STORE_CHAT_OFF_RATED = 1, STORE_CHAT_MUTED = 2 };
+
+/* Moderation (docs/server-api.md "Closing an account, reports, moderation"). */
+#define STORE_REPORT_TEXT 1001    /* a report's note: at most 1000 bytes */
+typedef struct store_report {
+    int64_t id;
+    int64_t created;               /* unix s */
+    char reporter[STORE_NAME_LEN], reported[STORE_NAME_LEN];
+    char game[STORE_ID_LEN];       /* "" none */
+    char reason[12];               /* "cheating", "abuse", "other" */
+    char text[STORE_REPORT_TEXT];
+} store_report;
+typedef int (*store_report_fn)(void *ctx, const store_report *r);
+/* One action of the operator's (tavoliere admin): kept in the audit log. */
+typedef struct store_audit {
+    int64_t id;                    /* grows with each entry */
+    int64_t created;               /* unix s */
+    char op[40];                   /* the operator (a Unix user name) */
+    char action[16];               /* "mute", "unmute", "ban", "unban" */
+    char target[STORE_NAME_LEN];
+    char note[128];
+} store_audit;
+typedef int (*store_audit_fn)(void *ctx, const store_audit *a);
+/* One chat line an account wrote (the export). */
+typedef int (*store_chat_by_fn)(void *ctx, const char *game, int room, const char *text,
+                                int64_t ms);
 
 /* The operations every backend implements.  Writes join the open batch
  * (one transaction) and flush commits it with one sync to disk: nothing
@@ -438,6 +465,35 @@ struct store_ops {
     int (*get_chat_flags)(store *st, const char *name, int *flags, char *err, size_t errlen);
     /* Set (on 1) or clear one flag bit of an account. */
     int (*set_chat_flag)(store *st, const char *name, int bit, int on, char *err, size_t errlen);
+
+    /* Moderation (schema 17); every backend implements them.  An account is
+     * closed at `at` (unix s; for good: its sessions end, get_session no
+     * longer finds them), or banned (on 1; its sessions end) or unbanned. */
+    int (*close_account)(store *st, const char *name, int64_t at, char *err, size_t errlen);
+    int (*set_banned)(store *st, const char *name, int on, char *err, size_t errlen);
+    /* A report (r->id and r->created as given are ignored / kept). */
+    int (*add_report)(store *st, const store_report *r, char *err, size_t errlen);
+    /* Reports, newest first, at most `limit`; by `reporter` only unless
+     * it is "" (all). */
+    int (*each_report)(store *st, const char *reporter, int limit, store_report_fn fn, void *ctx,
+                       char *err, size_t errlen);
+    /* How many reports `reporter` filed from `since` (unix s) on, of
+     * `reported` only unless it is "" (any): the count, or -1. */
+    int (*count_reports)(store *st, const char *reporter, const char *reported, int64_t since,
+                         char *err, size_t errlen);
+    /* An entry of the audit log (a->id ignored). */
+    int (*add_audit)(store *st, const store_audit *a, char *err, size_t errlen);
+    /* Entries with an id above `after`, oldest first, at most `limit`. */
+    int (*each_audit)(store *st, int64_t after, int limit, store_audit_fn fn, void *ctx,
+                      char *err, size_t errlen);
+    /* The last entry's id (0 none), or -1. */
+    int64_t (*audit_last)(store *st, char *err, size_t errlen);
+    /* The chat lines `name` wrote, oldest first, at most `limit`. */
+    int (*each_chat_by)(store *st, const char *name, int limit, store_chat_by_fn fn, void *ctx,
+                        char *err, size_t errlen);
+    /* Retention: chat lines and reports older than `before` (unix s) go;
+     * the number of rows deleted, or -1. */
+    int64_t (*prune)(store *st, int64_t before, char *err, size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

@@ -39,7 +39,7 @@
 #include "server/core/store_pg_internal.h"
 
 /* The schema this program writes. */
-#define PG_SCHEMA 16
+#define PG_SCHEMA 17
 
 /* Migrations, in order: `from` version to `to`.  A new database is made at
  * the current schema in one step; never edit one that has shipped, add
@@ -253,6 +253,33 @@ static const pg_migration migrations[] = {
      "  PRIMARY KEY (owner, name)"
      ");"
      "CREATE TABLE chat_flags (name text PRIMARY KEY, flags integer NOT NULL DEFAULT 0);"},
+    /* 16 -> 17: moderation: an account closed (when) or banned, players'
+     * reports, the operator's audit log; chat lines found by their writer
+     * (the export) and by age (retention). */
+    {16, 17,
+     "ALTER TABLE accounts ADD COLUMN closed bigint NOT NULL DEFAULT 0;"
+     "ALTER TABLE accounts ADD COLUMN banned integer NOT NULL DEFAULT 0;"
+     "CREATE TABLE reports ("
+     "  id bigserial PRIMARY KEY,"
+     "  created bigint NOT NULL,"
+     "  reporter text NOT NULL,"
+     "  reported text NOT NULL,"
+     "  game text NOT NULL DEFAULT '',"
+     "  reason text NOT NULL,"
+     "  text text NOT NULL"
+     ");"
+     "CREATE INDEX reports_reporter ON reports (lower(reporter), created);"
+     "CREATE INDEX reports_created ON reports (created);"
+     "CREATE TABLE audit ("
+     "  id bigserial PRIMARY KEY,"
+     "  created bigint NOT NULL,"
+     "  operator text NOT NULL,"
+     "  action text NOT NULL,"
+     "  target text NOT NULL,"
+     "  note text NOT NULL DEFAULT ''"
+     ");"
+     "CREATE INDEX chat_name ON chat (lower(name), seq);"
+     "CREATE INDEX chat_ms ON chat (ms);"},
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -305,14 +332,16 @@ static const char *const queries[NQ] = {
                     " ORDER BY created, id COLLATE \"C\"",
     [Q_SET_END] = "UPDATE games SET winner = $2, end_reason = $3 WHERE id = $1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES ($1, $2, $3)",
-    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang, bot FROM accounts WHERE lower(name) = lower($1)",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang, bot, closed, banned FROM accounts"
+                      " WHERE lower(name) = lower($1)",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = $2 WHERE lower(name) = lower($1)",
     [Q_SET_LANG] = "UPDATE accounts SET lang = $2 WHERE lower(name) = lower($1)",
     [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent,"
                       " last_used) VALUES ($1, $2, $3, $4, $5, $3)",
     [Q_TOUCH_SESSION] = "UPDATE sessions SET last_used = $2 WHERE hash = $1 AND last_used < $2",
     [Q_GET_SESSION] = "SELECT a.name, s.last_used FROM sessions s JOIN accounts a"
-                      " ON lower(a.name) = lower(s.account) WHERE s.hash = $1 AND s.expires > $2",
+                      " ON lower(a.name) = lower(s.account) WHERE s.hash = $1 AND s.expires > $2"
+                      " AND a.closed = 0 AND a.banned = 0",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = $1",
     [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions"
                       " WHERE account = $1 AND expires > $2 ORDER BY created DESC, seq DESC",
@@ -337,7 +366,7 @@ static const char *const queries[NQ] = {
                        " ORDER BY created DESC, seq DESC LIMIT $2",
     [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games, a.bot FROM ratings r"
                       " JOIN accounts a ON lower(a.name) = lower(r.account) WHERE r.game = $1 AND r.games > 0"
-                      " ORDER BY r.rating DESC, lower(a.name) COLLATE \"C\", a.name COLLATE \"C\""
+                      " AND a.closed = 0 AND a.banned = 0 ORDER BY r.rating DESC, lower(a.name) COLLATE \"C\", a.name COLLATE \"C\""
                       " LIMIT $2",
     [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
                         " (lower(white_account) = lower($1) OR lower(black_account) = lower($1))"
@@ -348,7 +377,8 @@ static const char *const queries[NQ] = {
     [Q_SET_BOT] = "UPDATE accounts SET bot = 1 WHERE lower(name) = lower($1)",
     [Q_INS_TOKEN] = "INSERT INTO tokens (id, hash, account, created) VALUES ($1, $2, $3, $4)",
     [Q_GET_TOKEN] = "SELECT a.name, t.last_used FROM tokens t JOIN accounts a"
-                    " ON lower(a.name) = lower(t.account) WHERE t.hash = $1",
+                    " ON lower(a.name) = lower(t.account) WHERE t.hash = $1"
+                    " AND a.closed = 0 AND a.banned = 0",
     [Q_TOUCH_TOKEN] = "UPDATE tokens SET last_used = $2 WHERE hash = $1 AND last_used < $2",
     [Q_DEL_TOKEN] = "DELETE FROM tokens WHERE lower(account) = lower($1) AND id = $2",
     [Q_TOKENS_OF] = "SELECT id, created, last_used FROM tokens WHERE lower(account) = lower($1)"
@@ -393,6 +423,25 @@ static const char *const queries[NQ] = {
     [Q_GET_CHAT_FLAGS] = "SELECT flags FROM chat_flags WHERE name = $1",
     [Q_SET_CHAT_FLAG] = "INSERT INTO chat_flags AS f (name, flags) VALUES ($1, $3::integer)"
                         " ON CONFLICT (name) DO UPDATE SET flags = (f.flags & ~($2::integer)) | $3::integer",
+    [Q_CLOSE_ACCOUNT] = "UPDATE accounts SET closed = $2 WHERE lower(name) = lower($1) AND closed = 0",
+    [Q_SET_BANNED] = "UPDATE accounts SET banned = $2 WHERE lower(name) = lower($1)",
+    [Q_END_SESSIONS] = "DELETE FROM sessions WHERE lower(account) = lower($1)",
+    [Q_INS_REPORT] = "INSERT INTO reports (created, reporter, reported, game, reason, text)"
+                     " VALUES ($1, $2, $3, $4, $5, $6)",
+    [Q_REPORTS] = "SELECT id, created, reporter, reported, game, reason, text FROM reports"
+                  " WHERE $1 = '' OR lower(reporter) = lower($1)"
+                  " ORDER BY created DESC, id DESC LIMIT $2",
+    [Q_COUNT_REPORTS] = "SELECT count(*) FROM reports WHERE lower(reporter) = lower($1)"
+                        " AND ($2 = '' OR lower(reported) = lower($2)) AND created >= $3",
+    [Q_INS_AUDIT] = "INSERT INTO audit (created, operator, action, target, note)"
+                    " VALUES ($1, $2, $3, $4, $5)",
+    [Q_AUDIT] = "SELECT id, created, operator, action, target, note FROM audit WHERE id > $1"
+                " ORDER BY id LIMIT $2",
+    [Q_AUDIT_LAST] = "SELECT coalesce(max(id), 0) FROM audit",
+    [Q_CHAT_BY] = "SELECT game, room, text, ms FROM chat WHERE lower(name) = lower($1)"
+                  " ORDER BY seq LIMIT $2",
+    [Q_PRUNE_CHAT] = "DELETE FROM chat WHERE ms < $1",
+    [Q_PRUNE_REPORTS] = "DELETE FROM reports WHERE created < $1",
     /* One statement: the row locked, the window and a dead instance's
      * reservations forgotten, and the guess counted only below the limit. */
     [Q_GUARD_RESERVE] =
@@ -1074,4 +1123,14 @@ const store_ops store_pg_ops = {
     .each_block = pg_each_block,
     .get_chat_flags = pg_get_chat_flags,
     .set_chat_flag = pg_set_chat_flag,
+    .close_account = pg_close_account,
+    .set_banned = pg_set_banned,
+    .add_report = pg_add_report,
+    .each_report = pg_each_report,
+    .count_reports = pg_count_reports,
+    .add_audit = pg_add_audit,
+    .each_audit = pg_each_audit,
+    .audit_last = pg_audit_last,
+    .each_chat_by = pg_each_chat_by,
+    .prune = pg_prune,
 };

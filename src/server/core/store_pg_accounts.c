@@ -68,6 +68,8 @@ int pg_get_account(store *base, const char *name, store_account *out, char *err,
               pg_col_text(r, 0, 3, out->lang, sizeof out->lang) != 0;
     out->created = pg_col_i64(r, 0, 2);
     out->bot = pg_col_int(r, 0, 4) != 0;
+    out->closed = pg_col_i64(r, 0, 5);
+    out->banned = pg_col_int(r, 0, 6) != 0;
     PQclear(r);
     if (bad) {
         snprintf(err, errlen, "account: damaged row");

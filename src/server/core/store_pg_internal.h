@@ -31,6 +31,8 @@ enum {
     Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_COUNT,
     Q_INS_TOUR, Q_SET_TOUR, Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS, Q_COUNT_TOURS, Q_SET_TOUR_PLAYER,
     Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAMES,
+    Q_CLOSE_ACCOUNT, Q_SET_BANNED, Q_END_SESSIONS, Q_INS_REPORT, Q_REPORTS, Q_COUNT_REPORTS,
+    Q_INS_AUDIT, Q_AUDIT, Q_AUDIT_LAST, Q_CHAT_BY, Q_PRUNE_CHAT, Q_PRUNE_REPORTS,
     NQ
 };
 
@@ -143,6 +145,21 @@ int pg_each_block(store *base, const char *owner, store_name_fn fn, void *ctx, c
                   size_t errlen);
 int pg_get_chat_flags(store *base, const char *name, int *flags, char *err, size_t errlen);
 int pg_set_chat_flag(store *base, const char *name, int bit, int on, char *err, size_t errlen);
+/* store_pg_moderation.c */
+int pg_close_account(store *base, const char *name, int64_t at, char *err, size_t errlen);
+int pg_set_banned(store *base, const char *name, int on, char *err, size_t errlen);
+int pg_add_report(store *base, const store_report *r, char *err, size_t errlen);
+int pg_each_report(store *base, const char *reporter, int limit, store_report_fn fn, void *ctx,
+                   char *err, size_t errlen);
+int pg_count_reports(store *base, const char *reporter, const char *reported, int64_t since,
+                     char *err, size_t errlen);
+int pg_add_audit(store *base, const store_audit *a, char *err, size_t errlen);
+int pg_each_audit(store *base, int64_t after, int limit, store_audit_fn fn, void *ctx, char *err,
+                  size_t errlen);
+int64_t pg_audit_last(store *base, char *err, size_t errlen);
+int pg_each_chat_by(store *base, const char *name, int limit, store_chat_by_fn fn, void *ctx,
+                    char *err, size_t errlen);
+int64_t pg_prune(store *base, int64_t before, char *err, size_t errlen);
 int pg_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen);
 /* Bots (SPEC "Bots"): store_pg_accounts.c. */
 int pg_set_bot(store *base, const char *name, char *err, size_t errlen);

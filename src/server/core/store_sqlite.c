@@ -22,6 +22,7 @@
 #include <sqlite3.h>
 
 #include "server/core/store.h"
+#include "server/core/store_sqlite_internal.h"
 
 /* Migrations, in order; never edit one that has shipped, add a new one. */
 static const char *const migrations[] = {
@@ -215,6 +216,32 @@ static const char *const migrations[] = {
     "  PRIMARY KEY (owner, name)"
     ");"
     "CREATE TABLE chat_flags (name TEXT PRIMARY KEY, flags INTEGER NOT NULL DEFAULT 0);",
+    /* 16 -> 17: moderation: an account closed (when) or banned, players'
+     * reports, the operator's audit log; chat lines found by their writer
+     * (the export) and by age (retention). */
+    "ALTER TABLE accounts ADD COLUMN closed INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE accounts ADD COLUMN banned INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE reports ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  created INTEGER NOT NULL,"
+    "  reporter TEXT NOT NULL COLLATE NOCASE,"
+    "  reported TEXT NOT NULL COLLATE NOCASE,"
+    "  game TEXT NOT NULL DEFAULT '',"
+    "  reason TEXT NOT NULL,"
+    "  text TEXT NOT NULL"
+    ");"
+    "CREATE INDEX reports_reporter ON reports (reporter, created);"
+    "CREATE INDEX reports_created ON reports (created);"
+    "CREATE TABLE audit ("
+    "  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+    "  created INTEGER NOT NULL,"
+    "  operator TEXT NOT NULL,"
+    "  action TEXT NOT NULL,"
+    "  target TEXT NOT NULL,"
+    "  note TEXT NOT NULL DEFAULT ''"
+    ");"
+    "CREATE INDEX chat_name ON chat (name COLLATE NOCASE, seq);"
+    "CREATE INDEX chat_ms ON chat (ms);",
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
@@ -263,14 +290,15 @@ static const char *const queries[NQ] = {
                      " (clock_initial > 0 OR clock_days > 0)) ORDER BY created, id",
     [Q_SET_END] = "UPDATE games SET winner = ?2, end_reason = ?3 WHERE id = ?1",
     [Q_INS_ACCOUNT] = "INSERT INTO accounts (name, pwhash, created) VALUES (?1, ?2, ?3)",
-    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang, bot FROM accounts WHERE name = ?1",
+    [Q_GET_ACCOUNT] = "SELECT name, pwhash, created, lang, bot, closed, banned FROM accounts"
+                      " WHERE name = ?1",
     [Q_SET_PASSWORD] = "UPDATE accounts SET pwhash = ?2 WHERE name = ?1",
     [Q_SET_LANG] = "UPDATE accounts SET lang = ?2 WHERE name = ?1",
     [Q_INS_SESSION] = "INSERT INTO sessions (hash, account, created, expires, user_agent, last_used)"
                       " VALUES (?1, ?2, ?3, ?4, ?5, ?3)",
     [Q_TOUCH_SESSION] = "UPDATE sessions SET last_used = ?2 WHERE hash = ?1 AND last_used < ?2",
     [Q_GET_SESSION] = "SELECT a.name, s.last_used FROM sessions s JOIN accounts a ON a.name = s.account"
-                      " WHERE s.hash = ?1 AND s.expires > ?2",
+                      " WHERE s.hash = ?1 AND s.expires > ?2 AND a.closed = 0 AND a.banned = 0",
     [Q_DEL_SESSION] = "DELETE FROM sessions WHERE hash = ?1",
     [Q_SESSIONS_OF] = "SELECT hash, created, expires, user_agent, last_used FROM sessions"
                       " WHERE account = ?1 AND expires > ?2 ORDER BY created DESC, rowid DESC",
@@ -292,7 +320,7 @@ static const char *const queries[NQ] = {
                            " white_rating_before = ?4, black_rating_before = ?5 WHERE id = ?1",
     [Q_LEADERBOARD] = "SELECT a.name, r.rating, r.rd, r.vol, r.games, a.bot FROM ratings r"
                       " JOIN accounts a ON a.name = r.account WHERE r.game = ?1 AND r.games > 0"
-                      " ORDER BY r.rating DESC, a.name LIMIT ?2",
+                      " AND a.closed = 0 AND a.banned = 0 ORDER BY r.rating DESC, a.name LIMIT ?2",
     [Q_UNFINISHED_OF] = "SELECT id FROM games WHERE status <> 1 AND"
                         " (white_account = ?1 OR black_account = ?1)"
                         " ORDER BY created DESC, rowid DESC LIMIT ?2",
@@ -339,7 +367,7 @@ static const char *const queries[NQ] = {
     [Q_SET_BOT] = "UPDATE accounts SET bot = 1 WHERE name = ?1",
     [Q_INS_TOKEN] = "INSERT INTO tokens (id, hash, account, created) VALUES (?1, ?2, ?3, ?4)",
     [Q_GET_TOKEN] = "SELECT a.name, t.last_used FROM tokens t JOIN accounts a ON a.name = t.account"
-                    " WHERE t.hash = ?1",
+                    " WHERE t.hash = ?1 AND a.closed = 0 AND a.banned = 0",
     [Q_TOUCH_TOKEN] = "UPDATE tokens SET last_used = ?2 WHERE hash = ?1 AND last_used < ?2",
     [Q_DEL_TOKEN] = "DELETE FROM tokens WHERE account = ?1 AND id = ?2",
     [Q_TOKENS_OF] = "SELECT id, created, last_used FROM tokens WHERE account = ?1"
@@ -469,6 +497,29 @@ static void sq_discard(store *base)
         run(st, Q_ROLLBACK);
 }
 
+/* For store_sqlite_moderation.c (store_sqlite_internal.h). */
+sqlite3 *sq_db(store *base) { return ((sq_store *)base)->db; }
+
+int sq_op_begin(store *base, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    return begin(st) == 0 ? 0 : fail(st, "begin", err, errlen);
+}
+
+int sq_op_end(store *base, int rc, const char *what, char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    if (rc != 0) {
+        char keep[256];
+        snprintf(keep, sizeof keep, "%s", err);
+        abort_tx(st, NULL, what, err, errlen);
+        if (keep[0])
+            snprintf(err, errlen, "%s", keep);
+        return -1;
+    }
+    return commit(st, err, errlen);
+}
+
 /* Step a bound write statement once. */
 static int step_done(sqlite3_stmt *s)
 {
@@ -539,15 +590,22 @@ static int migrate(sqlite3 *db, char *err, size_t errlen)
  * gives the -wal and -shm files the mode of the database file. */
 static int owner_only(const char *path, char *err, size_t errlen)
 {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: cannot open", path);
-        return -1;
-    }
+    /* Only a new file is opened here: closing a descriptor of a database
+     * this process has open already (another connection: the writer's,
+     * the listener's) would drop that connection's POSIX locks, and another
+     * process (tavoliere admin) could then checkpoint the WAL away under
+     * it.  An existing file is changed by its path. */
     struct stat sb;
-    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (sb.st_mode & 077))
-        fchmod(fd, sb.st_mode & 0700);
-    close(fd);
+    if (stat(path, &sb) != 0) {
+        int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) {
+            snprintf(err, errlen, "%s: cannot open", path);
+            return -1;
+        }
+        close(fd);
+    } else if (S_ISREG(sb.st_mode) && (sb.st_mode & 077)) {
+        chmod(path, sb.st_mode & 0700);
+    }
     static const char *const ext[] = {"-wal", "-shm"};
     for (int i = 0; i < 2; i++) {
         char side[4200];
@@ -995,6 +1053,8 @@ static int sq_get_account(store *base, const char *name, store_account *out, cha
               col_text(s, 3, out->lang, sizeof out->lang) != 0;
     out->created = sqlite3_column_int64(s, 2);
     out->bot = sqlite3_column_int(s, 4) != 0;
+    out->closed = sqlite3_column_int64(s, 5);
+    out->banned = sqlite3_column_int(s, 6) != 0;
     done1(s);
     if (bad) {
         snprintf(err, errlen, "account: damaged row");
@@ -1750,4 +1810,6 @@ const store_ops store_sqlite_ops = {
     sq_create_tour, sq_set_tour, sq_get_tour, sq_each_tour, sq_count_tours, sq_set_tour_player,
     sq_each_tour_player, sq_add_tour_game, sq_each_tour_game,
     sq_add_chat, sq_each_chat, sq_set_block, sq_each_block, sq_get_chat_flags, sq_set_chat_flag,
+    sq_close_account, sq_set_banned, sq_add_report, sq_each_report, sq_count_reports,
+    sq_add_audit, sq_each_audit, sq_audit_last, sq_each_chat_by, sq_prune,
 };
