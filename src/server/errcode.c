@@ -130,6 +130,13 @@ static const kind kinds[] = {
     {"only its creator starts a tournament", "not_creator"},
     {"a * needs * players to start", "too_few_players"},
     {"at most * tournaments a day per account", "too_many_tournaments"},
+    /* closing an account, reports, moderation */
+    {"this account is banned*", "banned"},
+    {"wrong password", "wrong_password"},
+    {"you cannot report yourself", "report_self"},
+    {"at most * reports a day, * of one player", "too_many_reports"},
+    {"at most * bytes of text", "text_too_long"},
+    {"reason is *", "bad_reason"},
     /* chat and blocks */
     {"write something", "empty_line"},
     {"at most * characters a line", "line_too_long"},
