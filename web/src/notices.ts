@@ -149,7 +149,10 @@ function ensureBadge(): void {
 }
 
 export function startNotices(me: Me): void {
-  void loadMeta().then((m) => { meta = m; }).catch(() => { /* names as sent */ });
+  // The games' names come from the meta: every message waits for it (or
+  // for its failure: names as sent), in the order the messages came, so
+  // that no notice says "urbino" for Urbino on a slow page.
+  const named = loadMeta().then((m) => { meta = m; }).catch(() => { /* names as sent */ });
   openInbox();
   ensureBadge();
   // Pages set the title as they go: the count stays in front of it.
@@ -161,7 +164,7 @@ export function startNotices(me: Me): void {
     }).observe(titleEl, { childList: true, characterData: true, subtree: true });
   }
   const seenChallenges = new Set<string>();
-  listen((e) => {
+  listen((e) => void named.then(() => {
     ensureBadge();
     if (e.kind === "seeks") {
       const mine = e.seeks.filter((k) => same(k.to, me.name) && !same(k.by, me.name));
@@ -206,5 +209,5 @@ export function startNotices(me: Me): void {
       count.turns = myGames().filter((g) => g.yourTurn).length;
       showCount();
     }
-  });
+  }));
 }
