@@ -81,6 +81,8 @@ await main(async (defer) => {
   eq(r.status, 201, "Ann writes a chat line");
   const seek = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: true, colour: "random", clock: { days: 3 } }, ann);
   eq(seek.status, 201, "Ann's open seek");
+  const toAnn = await call(base, "POST", "/api/seeks", { game: "urbino", options: "", rated: false, colour: "random", clock: { days: 3 }, to: "Ann" }, ben);
+  eq(toAnn.status, 201, "Ben challenges Ann");
   r = await call(base, "POST", "/api/reports", { name: "Dan", game: null, reason: "abuse", text: "rude in chat" }, ann);
   eq([r.status, r.body.ok], [201, true], "a report: 201");
   r = await call(base, "POST", "/api/blocks", { name: "Eve" }, ann);
@@ -147,6 +149,7 @@ await main(async (defer) => {
   r = await call(base, "GET", "/api/seeks", undefined, ben);
   const seeks = Array.isArray(r.body) ? r.body : r.body.seeks || [];
   check(!JSON.stringify(seeks).includes(seek.body.id), "its open seek is gone", JSON.stringify(r.body).slice(0, 300));
+  check(!JSON.stringify(seeks).includes(toAnn.body.id), "a challenge made to it is gone too", JSON.stringify(r.body).slice(0, 300));
   r = await call(base, "GET", "/api/leaderboard/urbino");
   const board = Array.isArray(r.body) ? r.body : r.body.players || r.body.list || [];
   check(r.status === 200 && !JSON.stringify(board).includes("\"Ann\"") && JSON.stringify(board).includes("\"Ben\""),

@@ -628,6 +628,9 @@ void core_seek_owner_here(core *C, const char *account);
 int core_seek_gone(core *C, const char *id);
 /* Withdraw every open seek of an account (its owner left the lobby). */
 void core_unseek_all(core *C, const char *account);
+/* The challenges made to `account` (it is closing), withdrawn as their
+ * makers would withdraw them. */
+void core_unseek_challenges_to(core *C, const char *account);
 /* Accept a seek: CORE_CREATED with the game's id; CORE_CONFLICT for one's
  * own or one taken; CORE_NOTFOUND. */
 core_status core_accept(core *C, const char *account, const char *id, char game_id[STORE_ID_LEN],

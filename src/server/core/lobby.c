@@ -404,6 +404,17 @@ void core_unseek_all(core *C, const char *account)
             core_unseek(C, account, k->s.id, err, sizeof err);   /* the pool keeps its place */
 }
 
+void core_unseek_challenges_to(core *C, const char *account)
+{
+    lobby_ready(C);
+    char err[160], by[STORE_NAME_LEN];
+    for (lobby_seek *k = C->seeks; k; k = k->next)
+        if (k->state == 0 && k->s.to[0] && strcasecmp(k->s.to, account) == 0) {
+            snprintf(by, sizeof by, "%s", k->s.by);
+            core_unseek(C, by, k->s.id, err, sizeof err);   /* as its maker withdraws it */
+        }
+}
+
 static void count_id(void *ctx, const char *id)
 {
     (void)id;

@@ -147,7 +147,9 @@ void core_account_closed(core *C, const char *name)
     char err[256];
     core_unseek_all(C, name);
     core_pool_leave(C, name, err, sizeof err);
-    /* Challenges made by it are seeks of its own (gone above). */
+    /* Challenges made by it are seeks of its own (gone above); those made
+     * to it go as their makers would withdraw them. */
+    core_unseek_challenges_to(C, name);
     id_list l;
     memset(&l, 0, sizeof l);
     if (C->st->ops->player_unfinished(C->st, name, CORE_CLOSE_GAMES, add_id, &l, err, sizeof err) != 0)
