@@ -124,4 +124,42 @@ export async function run(env) {
   await env.shot(pk, "mod-closed-profile-1280");
   const si = await pageCall(pk, "POST", "/api/login", { name: "modk", password: PASSWORD });
   tally.check("signing in again: 401", si.status === 401, JSON.stringify(si));
+
+  // In Italian, at a phone's width: the privacy page, the close dialog, a
+  // report's dialog and a wrong password said in Italian.
+  const pi = await env.newPage("mod-italian", { locale: "it-IT", viewport: { width: 390, height: 844 } }, allow);
+  await signUp(pi, url, "modi");
+  await pi.goto(url + "/privacy");
+  const keepIt = await until(async () => {
+    const s = await pi.textContent("#privacy-retention");
+    return /\d+ giorni/.test(s) ? s : null;
+  });
+  const privIt = await pi.textContent("main");
+  tally.check("Italian: the privacy page", !!keepIt && /account/i.test(privIt) && /partite/i.test(privIt) && /segnalazion/i.test(privIt) && !/\bgames\b|\breports\b/.test(privIt),
+    privIt.slice(0, 300));
+  await env.shot(pi, "mod-privacy-it-390");
+  await pi.goto(`${url}/players/modx`);
+  await pi.waitForSelector('#app button[data-report="modx"]');
+  await pi.click('#app button[data-report="modx"]');
+  await pi.waitForSelector("#report-dialog[open]");
+  const repIt = await pi.textContent("#report-dialog");
+  tally.check("Italian: the report dialog", /Segnala/.test(repIt) && /Imbroglio/.test(repIt) && !/Cheating|Report/.test(repIt), repIt);
+  await env.shot(pi, "mod-report-dialog-it-390");
+  await pi.keyboard.press("Escape");
+  await pi.goto(`${url}/account`);
+  await pi.waitForSelector("#close-account");
+  await pi.locator("#close-account").scrollIntoViewIfNeeded();
+  await pi.click("#close-account");
+  await pi.waitForSelector("#close-dialog[open]");
+  const wordsIt = await pi.textContent("#close-dialog");
+  tally.check("Italian: the close dialog says what happens", /abbandon/i.test(wordsIt) && /nome/i.test(wordsIt) && !/resigned|seeks/.test(wordsIt), wordsIt);
+  await pi.fill("#close-password", "not my password");
+  await pi.click("#close-confirm");
+  const wrongIt = await until(async () => {
+    const s = (await pi.textContent("#close-error")) ?? "";
+    return s.trim() ? s : null;
+  });
+  tally.check("Italian: a wrong password said in Italian", !!wrongIt && !/Wrong password/.test(wrongIt), wrongIt);
+  await env.shot(pi, "mod-close-dialog-it-390");
+  await pi.context().close();
 }
