@@ -154,8 +154,7 @@ $(BUILD)/obj/tests/server/test_store.o: CPPFLAGS += $(shell pkg-config --cflags 
 CORE_OBJ := $(filter $(BUILD)/obj/src/server/core/%,$(SRV_OBJ))
 CORE_LIBS := $(shell pkg-config --libs sqlite3 libsodium libpq libcurl)
 $(BUILD)/test_store: $(BUILD)/obj/tests/server/test_store.o $(BUILD)/obj/src/server/core/store.o \
-                     $(BUILD)/obj/src/server/core/store_sqlite.o \
-                     $(BUILD)/obj/src/server/core/store_sqlite_moderation.o \
+                     $(filter $(BUILD)/obj/src/server/core/store_sqlite%,$(SRV_OBJ)) \
                      $(filter $(BUILD)/obj/src/server/core/store_pg%,$(SRV_OBJ))
 	$(CC) $(LDFLAGS) -o $@ $^ $(CORE_LIBS) $(LDLIBS)
 

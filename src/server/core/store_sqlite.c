@@ -9,6 +9,12 @@
  * Schema versions: the table schema_version holds one row; migrations[i]
  * brings version i to i+1 and runs inside one transaction with the version
  * bump, so an interrupted migration leaves the old version intact.
+ *
+ * This file holds the schema, the statements, the batch (group commit),
+ * opening and closing, and the helpers the backend's other files share; the
+ * operations themselves are in a file per what they serve, as for
+ * PostgreSQL: store_sqlite_games.c, _accounts.c, _mail.c, _tour.c, _chat.c
+ * and _moderation.c.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -245,21 +251,6 @@ static const char *const migrations[] = {
 };
 #define NMIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
 
-enum {
-    Q_BEGIN, Q_COMMIT, Q_ROLLBACK, Q_SAVEPOINT, Q_RELEASE, Q_ROLLBACK_TO,
-    Q_INS_GAME, Q_INS_SEAT, Q_INS_MOVE, Q_SET_STATUS, Q_SET_RESULT, Q_SET_REMATCH, Q_DEL_MOVES,
-    Q_GET_GAME, Q_GET_SEATS, Q_GET_MOVES, Q_UNFINISHED,
-    Q_SET_END, Q_INS_ACCOUNT, Q_GET_ACCOUNT, Q_SET_PASSWORD, Q_SET_LANG, Q_INS_SESSION, Q_GET_SESSION,
-    Q_DEL_SESSION, Q_SESSIONS_OF, Q_TOUCH_SESSION, Q_INS_SEEK, Q_CLOSE_SEEK, Q_SEEK_STATE, Q_OPEN_SEEKS, Q_GET_RATING, Q_SET_RATING,
-    Q_RATINGS, Q_PLAYER_GAMES, Q_LEADERBOARD, Q_UNFINISHED_OF, Q_SET_GAME_RATINGS, Q_SET_OFFERS,
-    Q_SET_BOT, Q_INS_TOKEN, Q_GET_TOKEN, Q_TOUCH_TOKEN, Q_DEL_TOKEN, Q_TOKENS_OF,
-    Q_MAIL_GET, Q_MAIL_PUT, Q_MAIL_UNSUB, Q_MAIL_VERIFY, Q_MAIL_ADD, Q_MAIL_DUE, Q_MAIL_ITEMS,
-    Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_PRUNE, Q_MAIL_COUNT,
-    Q_INS_TOUR, Q_SET_TOUR, Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS, Q_COUNT_TOURS, Q_SET_TOUR_PLAYER,
-    Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAME_AT, Q_TOUR_GAMES,
-    Q_INS_CHAT, Q_CHAT_OF, Q_INS_BLOCK, Q_DEL_BLOCK, Q_BLOCKS_OF, Q_GET_CHAT_FLAGS, Q_SET_CHAT_FLAG,
-    NQ
-};
 
 static const char *const queries[NQ] = {
     [Q_BEGIN] = "BEGIN IMMEDIATE",
@@ -411,22 +402,16 @@ static const char *const queries[NQ] = {
                         " ON CONFLICT (name) DO UPDATE SET flags = (flags & ~?2) | ?3",
 };
 
-typedef struct sq_store {
-    store base;          /* first: a sq_store is a store */
-    sqlite3 *db;
-    sqlite3_stmt *q[NQ];
-    int in_tx;          /* a batch is open: writes wait for store_flush */
-} sq_store;
 
 /* Copy SQLite's last message into err. */
-static int fail(sq_store *st, const char *what, char *err, size_t errlen)
+int sq_fail(sq_store *st, const char *what, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s: %s", what, st->db ? sqlite3_errmsg(st->db) : "no database");
     return -1;
 }
 
 /* Run a one-shot statement without parameters. */
-static int run(sq_store *st, int q)
+int sq_run(sq_store *st, int q)
 {
     sqlite3_stmt *s = st->q[q];
     int rc = sqlite3_step(s);
@@ -437,33 +422,33 @@ static int run(sq_store *st, int q)
 /* Group commit: writes join one open transaction (the batch), each
  * operation inside a savepoint so a failing one leaves the others intact;
  * store_flush commits the batch with one sync to disk. */
-static int begin(sq_store *st)
+int sq_begin(sq_store *st)
 {
     if (!st->in_tx) {
-        if (run(st, Q_BEGIN) != 0)
+        if (sq_run(st, Q_BEGIN) != 0)
             return -1;
         st->in_tx = 1;
     }
-    return run(st, Q_SAVEPOINT);
+    return sq_run(st, Q_SAVEPOINT);
 }
 
-static int commit(sq_store *st, char *err, size_t errlen)
+int sq_commit(sq_store *st, char *err, size_t errlen)
 {
-    if (run(st, Q_RELEASE) == 0)
+    if (sq_run(st, Q_RELEASE) == 0)
         return 0;
-    fail(st, "release", err, errlen);
+    sq_fail(st, "release", err, errlen);
     return -1;
 }
 
 /* Undo a failed operation (not the batch), keeping the step's message. */
-static int abort_tx(sq_store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
+int sq_abort_tx(sq_store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
 {
-    fail(st, what, err, errlen);
+    sq_fail(st, what, err, errlen);
     if (s)
         sqlite3_reset(s);
     if (!sqlite3_get_autocommit(st->db)) {
-        run(st, Q_ROLLBACK_TO);
-        run(st, Q_RELEASE);
+        sq_run(st, Q_ROLLBACK_TO);
+        sq_run(st, Q_RELEASE);
     }
     return -1;
 }
@@ -480,10 +465,10 @@ static int sq_flush(store *base, char *err, size_t errlen)
         snprintf(err, errlen, "the transaction was rolled back by the database");
         return -1;
     }
-    if (run(st, Q_COMMIT) == 0)
+    if (sq_run(st, Q_COMMIT) == 0)
         return 0;
-    fail(st, "commit", err, errlen);
-    run(st, Q_ROLLBACK);
+    sq_fail(st, "commit", err, errlen);
+    sq_run(st, Q_ROLLBACK);
     return -1;
 }
 
@@ -494,7 +479,7 @@ static void sq_discard(store *base)
         return;
     st->in_tx = 0;
     if (!sqlite3_get_autocommit(st->db))
-        run(st, Q_ROLLBACK);
+        sq_run(st, Q_ROLLBACK);
 }
 
 /* For store_sqlite_moderation.c (store_sqlite_internal.h). */
@@ -503,7 +488,7 @@ sqlite3 *sq_db(store *base) { return ((sq_store *)base)->db; }
 int sq_op_begin(store *base, char *err, size_t errlen)
 {
     sq_store *st = (sq_store *)base;
-    return begin(st) == 0 ? 0 : fail(st, "begin", err, errlen);
+    return sq_begin(st) == 0 ? 0 : sq_fail(st, "begin", err, errlen);
 }
 
 int sq_op_end(store *base, int rc, const char *what, char *err, size_t errlen)
@@ -512,16 +497,16 @@ int sq_op_end(store *base, int rc, const char *what, char *err, size_t errlen)
     if (rc != 0) {
         char keep[256];
         snprintf(keep, sizeof keep, "%s", err);
-        abort_tx(st, NULL, what, err, errlen);
+        sq_abort_tx(st, NULL, what, err, errlen);
         if (keep[0])
             snprintf(err, errlen, "%s", keep);
         return -1;
     }
-    return commit(st, err, errlen);
+    return sq_commit(st, err, errlen);
 }
 
 /* Step a bound write statement once. */
-static int step_done(sqlite3_stmt *s)
+int sq_step_done(sqlite3_stmt *s)
 {
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
@@ -631,7 +616,7 @@ static store *sq_open(const char *path, char *err, size_t errlen)
     }
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
                         SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        fail(st, path, err, errlen);
+        sq_fail(st, path, err, errlen);
         sq_close(&st->base);
         return NULL;
     }
@@ -646,7 +631,7 @@ static store *sq_open(const char *path, char *err, size_t errlen)
     for (int i = 0; i < NQ; i++)
         if (sqlite3_prepare_v3(st->db, queries[i], -1, SQLITE_PREPARE_PERSISTENT, &st->q[i],
                                NULL) != SQLITE_OK) {
-            fail(st, queries[i], err, errlen);
+            sq_fail(st, queries[i], err, errlen);
             sq_close(&st->base);
             return NULL;
         }
@@ -669,298 +654,11 @@ static void sq_close(store *base)
     free(st);
 }
 
-/* Insert one move row (inside a transaction). */
-static int insert_move(sq_store *st, const char *id, int ply, const store_move *m)
-{
-    sqlite3_stmt *s = st->q[Q_INS_MOVE];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 2, ply);
-    sqlite3_bind_text(s, 3, m->text, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 4, m->ms);
-    sqlite3_bind_int64(s, 5, m->time);
-    return step_done(s);
-}
-
-static int sq_create_game(store *base, const store_game *g, const store_move *moves, int nmoves,
-                      char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (begin(st) != 0)
-        return fail(st, "begin", err, errlen);
-    sqlite3_stmt *s = st->q[Q_INS_GAME];
-    sqlite3_bind_text(s, 1, g->id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 2, g->game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 3, g->options ? g->options : "", -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 4, (sqlite3_int64)g->seed);
-    sqlite3_bind_text(s, 5, g->player[0], -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 6, g->player[1], -1, SQLITE_STATIC);
-    sqlite3_bind_int64(s, 7, g->created);
-    sqlite3_bind_int(s, 8, g->status);
-    sqlite3_bind_int(s, 9, g->resigned);
-    sqlite3_bind_int(s, 10, g->local != 0);
-    sqlite3_bind_text(s, 11, g->account[0], -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 12, g->account[1], -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 13, g->rated != 0);
-    sqlite3_bind_int64(s, 14, g->clock_initial);
-    sqlite3_bind_int64(s, 15, g->clock_increment);
-    sqlite3_bind_int64(s, 16, g->clock_days);
-    sqlite3_bind_int64(s, 17, g->started_ms);
-    if (step_done(s) != 0)
-        return abort_tx(st, NULL, "insert game", err, errlen);
-    for (int side = 0; side < 2; side++) {
-        if (!g->has_seat[side])
-            continue;
-        s = st->q[Q_INS_SEAT];
-        sqlite3_bind_text(s, 1, g->id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(s, 2, side);
-        sqlite3_bind_blob(s, 3, g->seat_hash[side], STORE_HASH_LEN, SQLITE_STATIC);
-        if (step_done(s) != 0)
-            return abort_tx(st, NULL, "insert seat", err, errlen);
-    }
-    for (int i = 0; i < nmoves; i++)
-        if (insert_move(st, g->id, i, &moves[i]) != 0)
-            return abort_tx(st, NULL, "insert move", err, errlen);
-    return commit(st, err, errlen);
-}
-
-/* Set a game's status (inside a transaction). */
-static int set_status(sq_store *st, const char *id, int status)
-{
-    sqlite3_stmt *s = st->q[Q_SET_STATUS];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 2, status);
-    return step_done(s);
-}
-
-static int sq_add_move(store *base, const char *id, int ply, const store_move *m, int status,
-                       char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (begin(st) != 0)
-        return fail(st, "begin", err, errlen);
-    if (insert_move(st, id, ply, m) != 0) {
-        int taken = sqlite3_errcode(st->db) == SQLITE_CONSTRAINT;
-        abort_tx(st, NULL, "insert move", err, errlen);
-        return taken ? STORE_CONFLICT : -1;
-    }
-    if (set_status(st, id, status) != 0)
-        return abort_tx(st, NULL, "update game", err, errlen);
-    return commit(st, err, errlen);
-}
-
-static int sq_truncate(store *base, const char *id, int ply, int status, char *err,
-                       size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (begin(st) != 0)
-        return fail(st, "begin", err, errlen);
-    sqlite3_stmt *s = st->q[Q_DEL_MOVES];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 2, ply);
-    if (step_done(s) != 0)
-        return abort_tx(st, NULL, "delete moves", err, errlen);
-    s = st->q[Q_SET_RESULT];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 2, status);
-    sqlite3_bind_int(s, 3, -1);
-    if (step_done(s) != 0)
-        return abort_tx(st, NULL, "update game", err, errlen);
-    return commit(st, err, errlen);
-}
-
-static int sq_set_result(store *base, const char *id, int status, int resigned, char *err,
-                         size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (begin(st) != 0)
-        return fail(st, "begin", err, errlen);
-    sqlite3_stmt *s = st->q[Q_SET_RESULT];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(s, 2, status);
-    sqlite3_bind_int(s, 3, resigned);
-    if (step_done(s) != 0)
-        return abort_tx(st, NULL, "update game", err, errlen);
-    return commit(st, err, errlen);
-}
-
-static int sq_set_rematch(store *base, const char *id, const char *rematch, char *err,
-                          size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (begin(st) != 0)
-        return fail(st, "begin", err, errlen);
-    sqlite3_stmt *s = st->q[Q_SET_REMATCH];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(s, 2, rematch, -1, SQLITE_STATIC);
-    if (step_done(s) != 0)
-        return abort_tx(st, NULL, "update game", err, errlen);
-    if (sqlite3_changes(st->db) != 1) {
-        abort_tx(st, NULL, "update game", err, errlen);
-        snprintf(err, errlen, "game %.16s: unknown, or followed by a rematch already", id);
-        return STORE_CONFLICT;
-    }
-    return commit(st, err, errlen);
-}
-
-/* A text column copied into a fixed buffer; -1 when it does not fit. */
-static int col_text(sqlite3_stmt *s, int col, char *buf, size_t n)
-{
-    const unsigned char *t = sqlite3_column_text(s, col);
-    if (!t || strlen((const char *)t) >= n)
-        return -1;
-    strcpy(buf, (const char *)t);
-    return 0;
-}
-
-static int sq_load_game(store *base, const char *id, store_game *outp, store_row_fn row,
-                        store_move_fn move, void *ctx, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    store_game mine, *out = outp ? outp : &mine;
-    memset(out, 0, sizeof *out);
-    if (strlen(id) >= STORE_ID_LEN)
-        return 0;
-    strcpy(out->id, id);
-    sqlite3_stmt *s = st->q[Q_GET_GAME];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(s);
-    if (rc == SQLITE_DONE) {
-        sqlite3_reset(s);
-        sqlite3_clear_bindings(s);
-        return 0;
-    }
-    if (rc != SQLITE_ROW) {
-        fail(st, "load game", err, errlen);
-        sqlite3_reset(s);
-        return -1;
-    }
-    const unsigned char *opt = sqlite3_column_text(s, 1);
-    out->options = strdup(opt ? (const char *)opt : "");
-    int bad = !out->options || col_text(s, 0, out->game, sizeof out->game) != 0 ||
-              col_text(s, 3, out->player[0], STORE_PLAYER_LEN) != 0 ||
-              col_text(s, 4, out->player[1], STORE_PLAYER_LEN) != 0;
-    out->seed = (uint64_t)sqlite3_column_int64(s, 2);
-    out->created = sqlite3_column_int64(s, 5);
-    out->status = sqlite3_column_int(s, 6);
-    out->resigned = sqlite3_column_int(s, 7);
-    out->local = sqlite3_column_int(s, 8);
-    bad = bad || col_text(s, 9, out->rematch, sizeof out->rematch) != 0 ||
-          col_text(s, 10, out->account[0], STORE_NAME_LEN) != 0 ||
-          col_text(s, 11, out->account[1], STORE_NAME_LEN) != 0 ||
-          col_text(s, 13, out->winner, sizeof out->winner) != 0 ||
-          col_text(s, 14, out->end, sizeof out->end) != 0;
-    out->rated = sqlite3_column_int(s, 12);
-    out->clock_initial = sqlite3_column_int64(s, 15);
-    out->clock_increment = sqlite3_column_int64(s, 16);
-    out->clock_days = sqlite3_column_int64(s, 17);
-    out->started_ms = sqlite3_column_int64(s, 18);
-    out->draw_offer = sqlite3_column_int(s, 19);
-    out->takeback_offer = sqlite3_column_int(s, 20);
-    for (int side = 0; side < 2; side++) {
-        out->rating_before[side] = sqlite3_column_double(s, 21 + side);
-        out->rating_after[side] = sqlite3_column_double(s, 23 + side);
-    }
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
-    if (bad) {
-        snprintf(err, errlen, "game %s: damaged row", id);
-        store_game_done(out);
-        return -1;
-    }
-    s = st->q[Q_GET_SEATS];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        int side = sqlite3_column_int(s, 0);
-        const void *h = sqlite3_column_blob(s, 1);
-        if (side >= 0 && side <= 1 && h && sqlite3_column_bytes(s, 1) == STORE_HASH_LEN) {
-            memcpy(out->seat_hash[side], h, STORE_HASH_LEN);
-            out->has_seat[side] = 1;
-        }
-    }
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
-    if (rc != SQLITE_DONE) {
-        store_game_done(out);
-        return fail(st, "load seats", err, errlen);
-    }
-    if (row && row(ctx, out) != 0) {
-        snprintf(err, errlen, "game %s: its row was refused", id);
-        store_game_done(out);
-        return -1;
-    }
-    s = st->q[Q_GET_MOVES];
-    sqlite3_bind_text(s, 1, id, -1, SQLITE_TRANSIENT);
-    int expect = 0, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_move m;
-        int ply = sqlite3_column_int(s, 0);
-        m.text = (const char *)sqlite3_column_text(s, 1);
-        m.ms = sqlite3_column_int64(s, 2);
-        m.time = sqlite3_column_int64(s, 3);
-        if (ply != expect || !m.text) {
-            snprintf(err, errlen, "game %s: moves out of order at ply %d", id, ply);
-            stop = 1;
-        } else if (move && move(ctx, ply, &m) != 0) {
-            snprintf(err, errlen, "game %s: move %d (%s) does not replay", id, ply, m.text);
-            stop = 1;
-        }
-        expect++;
-    }
-    sqlite3_reset(s);
-    sqlite3_clear_bindings(s);
-    if (stop || rc != SQLITE_DONE) {
-        if (!stop)
-            fail(st, "load moves", err, errlen);
-        store_game_done(out);
-        return -1;
-    }
-    if (!outp)
-        store_game_done(out);
-    return 1;
-}
-
-static int sq_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    /* Collect first: fn may use the store. */
-    sqlite3_stmt *s = st->q[Q_UNFINISHED];
-    char (*ids)[STORE_ID_LEN] = NULL;
-    size_t n = 0, cap = 0;
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(s, 0);
-        if (!t || strlen((const char *)t) >= STORE_ID_LEN)
-            continue;
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            void *p = realloc(ids, nc * sizeof *ids);
-            if (!p) {
-                free(ids);
-                sqlite3_reset(s);
-                snprintf(err, errlen, "out of memory");
-                return -1;
-            }
-            ids = p;
-            cap = nc;
-        }
-        strcpy(ids[n++], (const char *)t);
-    }
-    sqlite3_reset(s);
-    if (rc != SQLITE_DONE) {
-        free(ids);
-        return fail(st, "list games", err, errlen);
-    }
-    for (size_t i = 0; i < n; i++)
-        fn(ctx, ids[i]);
-    free(ids);
-    return 0;
-}
-
-/* ---- accounts, sessions, seeks, ratings ---- */
+/* ---- helpers the backend's files share (store_sqlite_internal.h) ---- */
 
 /* Bind a statement's parameters from a format: 't' text, 'i' int64, 'd'
  * double, 'h' a STORE_HASH_LEN blob. */
-static sqlite3_stmt *bind(sq_store *st, int q, const char *fmt, ...)
+sqlite3_stmt *sq_bind(sq_store *st, int q, const char *fmt, ...)
 {
     sqlite3_stmt *s = st->q[q];
     va_list ap;
@@ -988,26 +686,26 @@ static sqlite3_stmt *bind(sq_store *st, int q, const char *fmt, ...)
 
 /* One write of the open batch: begin, the statement, and `want` rows
  * changed (-1: any). */
-static int write1(sq_store *st, sqlite3_stmt *s, int want, const char *what, char *err,
+int sq_write1(sq_store *st, sqlite3_stmt *s, int want, const char *what, char *err,
                   size_t errlen)
 {
-    if (begin(st) != 0) {
+    if (sq_begin(st) != 0) {
         sqlite3_reset(s);
         sqlite3_clear_bindings(s);
-        return fail(st, "begin", err, errlen);
+        return sq_fail(st, "begin", err, errlen);
     }
-    if (step_done(s) != 0)
-        return abort_tx(st, NULL, what, err, errlen);
+    if (sq_step_done(s) != 0)
+        return sq_abort_tx(st, NULL, what, err, errlen);
     if (want >= 0 && sqlite3_changes(st->db) != want) {
-        abort_tx(st, NULL, what, err, errlen);
+        sq_abort_tx(st, NULL, what, err, errlen);
         snprintf(err, errlen, "%s: nothing to change", what);
         return -1;
     }
-    return commit(st, err, errlen);
+    return sq_commit(st, err, errlen);
 }
 
 /* Step a read: 1 a row (left for the caller to read and reset), 0 none, -1 error. */
-static int read1(sq_store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
+int sq_read1(sq_store *st, sqlite3_stmt *s, const char *what, char *err, size_t errlen)
 {
     int rc = sqlite3_step(s);
     if (rc == SQLITE_ROW)
@@ -1016,780 +714,26 @@ static int read1(sq_store *st, sqlite3_stmt *s, const char *what, char *err, siz
     sqlite3_clear_bindings(s);
     if (rc == SQLITE_DONE)
         return 0;
-    return fail(st, what, err, errlen);
+    return sq_fail(st, what, err, errlen);
 }
 
-static void done1(sqlite3_stmt *s)
+void sq_done1(sqlite3_stmt *s)
 {
     sqlite3_reset(s);
     sqlite3_clear_bindings(s);
 }
 
-static int sq_set_end(store *base, const char *id, const char *winner, const char *end, char *err,
-                      size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_SET_END, "ttt", id, winner, end), 1, "game end", err, errlen);
-}
 
-static int sq_create_account(store *base, const store_account *a, char *err, size_t errlen)
+/* A text column copied into a fixed buffer; -1 when it does not fit. */
+int sq_col_text(sqlite3_stmt *s, int col, char *buf, size_t n)
 {
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_INS_ACCOUNT, "tti", a->name, a->pwhash, a->created), 1,
-                  "insert account", err, errlen);
-}
-
-static int sq_get_account(store *base, const char *name, store_account *out, char *err,
-                          size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_GET_ACCOUNT, "t", name);
-    int rc = read1(st, s, "load account", err, errlen);
-    if (rc != 1)
-        return rc;
-    memset(out, 0, sizeof *out);
-    int bad = col_text(s, 0, out->name, sizeof out->name) != 0 ||
-              col_text(s, 1, out->pwhash, sizeof out->pwhash) != 0 ||
-              col_text(s, 3, out->lang, sizeof out->lang) != 0;
-    out->created = sqlite3_column_int64(s, 2);
-    out->bot = sqlite3_column_int(s, 4) != 0;
-    out->closed = sqlite3_column_int64(s, 5);
-    out->banned = sqlite3_column_int(s, 6) != 0;
-    done1(s);
-    if (bad) {
-        snprintf(err, errlen, "account: damaged row");
+    const unsigned char *t = sqlite3_column_text(s, col);
+    if (!t || strlen((const char *)t) >= n)
         return -1;
-    }
-    return 1;
-}
-
-static int sq_set_password(store *base, const char *name, const char *pwhash, char *err,
-                           size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_SET_PASSWORD, "tt", name, pwhash), 1, "password", err, errlen);
-}
-
-static int sq_set_lang(store *base, const char *name, const char *lang, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_SET_LANG, "tt", name, lang), 1, "language", err, errlen);
-}
-
-static int sq_create_session(store *base, const unsigned char hash[STORE_HASH_LEN],
-                             const char *name, int64_t created, int64_t expires,
-                             const char *ua, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    char u[STORE_UA_LEN];
-    store_cut_ua(ua, u);
-    return write1(st, bind(st, Q_INS_SESSION, "htiit", hash, name, created, expires, u), 1,
-                  "insert session", err, errlen);
-}
-
-static int sq_touch_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                            char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_TOUCH_SESSION, "hi", hash, now), -1, "touch session", err,
-                  errlen);
-}
-
-static int sq_get_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                          char name[STORE_NAME_LEN], int64_t *last_used, char *err,
-                          size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_GET_SESSION, "hi", hash, now);
-    int rc = read1(st, s, "load session", err, errlen);
-    if (rc != 1)
-        return rc;
-    int bad = col_text(s, 0, name, STORE_NAME_LEN) != 0;
-    if (last_used)
-        *last_used = sqlite3_column_int64(s, 1);
-    done1(s);
-    return bad ? -1 : 1;
-}
-
-static int sq_delete_session(store *base, const unsigned char hash[STORE_HASH_LEN], char *err,
-                             size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_DEL_SESSION, "h", hash), -1, "end session", err, errlen);
-}
-
-static int sq_each_session(store *base, const char *name, int64_t now, store_session_fn fn,
-                           void *ctx, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_SESSIONS_OF, "ti", name, now);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const void *h = sqlite3_column_blob(s, 0);
-        if (!h || sqlite3_column_bytes(s, 0) != STORE_HASH_LEN)
-            continue;
-        char u[STORE_UA_LEN] = "";
-        const unsigned char *t = sqlite3_column_text(s, 3);
-        if (t)
-            store_cut_ua((const char *)t, u);
-        stop = fn(ctx, h, sqlite3_column_int64(s, 1), sqlite3_column_int64(s, 2), u,
-                  sqlite3_column_int64(s, 4));
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list sessions", err, errlen);
+    strcpy(buf, (const char *)t);
     return 0;
 }
 
-static int sq_create_seek(store *base, const store_seek *k, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st,
-                  bind(st, Q_INS_SEEK, "ttttiiiiiit", k->id, k->by, k->game, k->options,
-                       (int64_t)k->rated, (int64_t)k->colour, k->initial, k->increment, k->days,
-                       k->created, k->to),
-                  1, "insert seek", err, errlen);
-}
-
-static int sq_seek_state(store *base, const char *id);
-
-static int sq_close_seek(store *base, const char *id, const char *game, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (write1(st, bind(st, Q_CLOSE_SEEK, "tti", id, game, (int64_t)(game[0] ? 1 : 2)), 1,
-               "close seek", err, errlen) == 0)
-        return 0;
-    int state = sq_seek_state(base, id);
-    return state == 1 || state == 2 ? STORE_CONFLICT : -1;
-}
-
-static int sq_seek_state(store *base, const char *id)
-{
-    sq_store *st = (sq_store *)base;
-    char err[64];
-    sqlite3_stmt *s = bind(st, Q_SEEK_STATE, "t", id);
-    if (read1(st, s, "seek", err, sizeof err) != 1)
-        return -1;
-    int state = sqlite3_column_int(s, 0);
-    done1(s);
-    return state;
-}
-
-static int sq_each_seek(store *base, store_seek_fn fn, void *ctx, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = st->q[Q_OPEN_SEEKS];
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_seek k;
-        memset(&k, 0, sizeof k);
-        if (col_text(s, 0, k.id, sizeof k.id) != 0 || col_text(s, 1, k.by, sizeof k.by) != 0 ||
-            col_text(s, 2, k.game, sizeof k.game) != 0 ||
-            col_text(s, 3, k.options, sizeof k.options) != 0)
-            continue;
-        k.rated = sqlite3_column_int(s, 4);
-        k.colour = sqlite3_column_int(s, 5);
-        k.initial = sqlite3_column_int64(s, 6);
-        k.increment = sqlite3_column_int64(s, 7);
-        k.days = sqlite3_column_int64(s, 8);
-        k.created = sqlite3_column_int64(s, 9);
-        if (col_text(s, 10, k.to, sizeof k.to) != 0)
-            continue;
-        stop = fn(ctx, &k);
-    }
-    sqlite3_reset(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list seeks", err, errlen);
-    return 0;
-}
-
-static int sq_get_rating(store *base, const char *name, const char *game, store_rating *out,
-                         char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_GET_RATING, "tt", name, game);
-    int rc = read1(st, s, "load rating", err, errlen);
-    if (rc != 1)
-        return rc;
-    out->rating = sqlite3_column_double(s, 0);
-    out->rd = sqlite3_column_double(s, 1);
-    out->vol = sqlite3_column_double(s, 2);
-    out->games = sqlite3_column_int(s, 3);
-    done1(s);
-    return 1;
-}
-
-static int sq_set_rating(store *base, const char *name, const char *game, const store_rating *r,
-                         char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st,
-                  bind(st, Q_SET_RATING, "ttdddi", name, game, r->rating, r->rd, r->vol,
-                       (int64_t)r->games),
-                  1, "rating", err, errlen);
-}
-
-static int sq_each_rating(store *base, const char *name,
-                          int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx,
-                          char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_RATINGS, "t", name);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        char game[32];
-        if (col_text(s, 0, game, sizeof game) != 0)
-            continue;
-        store_rating r = {sqlite3_column_double(s, 1), sqlite3_column_double(s, 2),
-                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4), 0};
-        stop = fn(ctx, game, &r);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list ratings", err, errlen);
-    return 0;
-}
-
-static int sq_set_offers(store *base, const char *id, int draw, int takeback, char *err,
-                         size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_SET_OFFERS, "tii", id, (int64_t)draw, (int64_t)takeback), 1,
-                  "offers", err, errlen);
-}
-
-static int sq_set_game_ratings(store *base, const char *id, const double before[2],
-                               const double after[2], char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st,
-                  bind(st, Q_SET_GAME_RATINGS, "tdddd", id, after[0], after[1], before[0],
-                       before[1]),
-                  1, "game ratings", err, errlen);
-}
-
-static int sq_leaderboard(store *base, const char *game, int limit,
-                          int (*fn)(void *ctx, const char *name, const store_rating *r),
-                          void *ctx, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_LEADERBOARD, "ti", game, (int64_t)limit);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        char name[STORE_NAME_LEN];
-        if (col_text(s, 0, name, sizeof name) != 0)
-            continue;
-        store_rating r = {sqlite3_column_double(s, 1), sqlite3_column_double(s, 2),
-                          sqlite3_column_double(s, 3), sqlite3_column_int(s, 4),
-                          sqlite3_column_int(s, 5) != 0};
-        stop = fn(ctx, name, &r);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "leaderboard", err, errlen);
-    return 0;
-}
-
-static int sq_player_unfinished(store *base, const char *name, int limit, store_id_fn fn,
-                                void *ctx, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_UNFINISHED_OF, "ti", name, (int64_t)limit);
-    /* Collect first: fn may use the store. */
-    char ids[100][STORE_ID_LEN];
-    int n = 0, rc;
-    while (n < 100 && (rc = sqlite3_step(s)) == SQLITE_ROW)
-        if (col_text(s, 0, ids[n], sizeof ids[n]) == 0)
-            n++;
-    done1(s);
-    if (n < 100 && rc != SQLITE_DONE)
-        return fail(st, "list games", err, errlen);
-    for (int i = 0; i < n; i++)
-        fn(ctx, ids[i]);
-    return 0;
-}
-
-static int sq_player_games(store *base, const char *name, int limit, store_pgame_fn fn, void *ctx,
-                           char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_PLAYER_GAMES, "ti", name, (int64_t)limit);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_player_game g;
-        memset(&g, 0, sizeof g);
-        char acc[2][STORE_NAME_LEN];
-        if (col_text(s, 0, g.id, sizeof g.id) != 0 || col_text(s, 1, g.game, sizeof g.game) != 0 ||
-            col_text(s, 2, g.white, sizeof g.white) != 0 ||
-            col_text(s, 3, g.black, sizeof g.black) != 0 ||
-            col_text(s, 4, acc[0], sizeof acc[0]) != 0 ||
-            col_text(s, 5, acc[1], sizeof acc[1]) != 0 ||
-            col_text(s, 6, g.winner, sizeof g.winner) != 0 ||
-            col_text(s, 7, g.end, sizeof g.end) != 0)
-            continue;
-        if (acc[0][0])
-            snprintf(g.white, sizeof g.white, "%s", acc[0]);
-        if (acc[1][0])
-            snprintf(g.black, sizeof g.black, "%s", acc[1]);
-        g.rated = sqlite3_column_int(s, 8);
-        g.rating_after[0] = sqlite3_column_double(s, 9);
-        g.rating_after[1] = sqlite3_column_double(s, 10);
-        g.created = sqlite3_column_int64(s, 11);
-        stop = fn(ctx, &g);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list games", err, errlen);
-    return 0;
-}
-
-/* ---- bots (SPEC "Bots") ---- */
-
-static int sq_set_bot(store *base, const char *name, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_SET_BOT, "t", name), 1, "bot", err, errlen);
-}
-
-static int sq_create_token(store *base, const char *id, const unsigned char hash[STORE_HASH_LEN],
-                           const char *name, int64_t created, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_INS_TOKEN, "thti", id, hash, name, created), 1, "insert token",
-                  err, errlen);
-}
-
-static int sq_get_token(store *base, const unsigned char hash[STORE_HASH_LEN],
-                        char name[STORE_NAME_LEN], int64_t *last_used, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_GET_TOKEN, "h", hash);
-    int rc = read1(st, s, "load token", err, errlen);
-    if (rc != 1)
-        return rc;
-    int bad = col_text(s, 0, name, STORE_NAME_LEN) != 0;
-    if (last_used)
-        *last_used = sqlite3_column_int64(s, 1);
-    done1(s);
-    return bad ? -1 : 1;
-}
-
-static int sq_touch_token(store *base, const unsigned char hash[STORE_HASH_LEN], int64_t now,
-                          char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_TOUCH_TOKEN, "hi", hash, now), -1, "touch token", err, errlen);
-}
-
-static int sq_delete_token(store *base, const char *name, const char *id, char *err,
-                           size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_DEL_TOKEN, "tt", name, id), -1, "revoke token", err, errlen);
-}
-
-static int sq_each_token(store *base, const char *name, store_token_fn fn, void *ctx, char *err,
-                         size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_TOKENS_OF, "t", name);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_token t;
-        memset(&t, 0, sizeof t);
-        if (col_text(s, 0, t.id, sizeof t.id) != 0)
-            continue;
-        t.created = sqlite3_column_int64(s, 1);
-        t.last_used = sqlite3_column_int64(s, 2);
-        stop = fn(ctx, &t);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list tokens", err, errlen);
-    return 0;
-}
-
-/* ---- e-mail ---- */
-
-static int sq_mail_get(store *base, const char *name, store_mail *out, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_MAIL_GET, "t", name);
-    int rc = read1(st, s, "load mail settings", err, errlen);
-    if (rc != 1)
-        return rc;
-    memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "%s", name);
-    int bad = col_text(s, 0, out->address, sizeof out->address) != 0 ||
-              col_text(s, 2, out->verify_hash, sizeof out->verify_hash) != 0 ||
-              col_text(s, 8, out->unsub, sizeof out->unsub) != 0;
-    out->verified = sqlite3_column_int(s, 1);
-    out->verify_at = sqlite3_column_int64(s, 3);
-    out->verify_count = sqlite3_column_int(s, 4);
-    out->verify_since = sqlite3_column_int64(s, 5);
-    out->kinds = sqlite3_column_int(s, 6);
-    out->digest = sqlite3_column_int(s, 7);
-    done1(s);
-    if (bad) {
-        snprintf(err, errlen, "mail settings: damaged row");
-        return -1;
-    }
-    return 1;
-}
-
-static int sq_mail_put(store *base, const store_mail *m, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_MAIL_PUT, "ttitiiiiit", m->name, m->address, (int64_t)m->verified,
-                           m->verify_hash, m->verify_at, (int64_t)m->verify_count, m->verify_since,
-                           (int64_t)m->kinds, (int64_t)m->digest, m->unsub),
-                  1, "mail settings", err, errlen);
-}
-
-static int sq_mail_find(store *base, int which, const char *key, char name[STORE_NAME_LEN],
-                        char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, which ? Q_MAIL_VERIFY : Q_MAIL_UNSUB, "t", key);
-    int rc = read1(st, s, "find mail token", err, errlen);
-    if (rc != 1)
-        return rc;
-    int bad = col_text(s, 0, name, STORE_NAME_LEN) != 0;
-    done1(s);
-    if (bad) {
-        snprintf(err, errlen, "mail settings: damaged row");
-        return -1;
-    }
-    return 1;
-}
-
-static int sq_mail_add(store *base, const store_mail_item *it, int max, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    int rc = write1(st, bind(st, Q_MAIL_ADD, "titiii", it->name, (int64_t)it->kind, it->arg,
-                             it->created, it->due, (int64_t)max),
-                    -1, "queue mail", err, errlen);
-    return rc != 0 ? -1 : sqlite3_changes(st->db) > 0;
-}
-
-static int sq_mail_due(store *base, int64_t now, int limit, store_id_fn fn, void *ctx, char *err,
-                       size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_MAIL_DUE, "ii", now, (int64_t)limit);
-    int rc;
-    while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const unsigned char *t = sqlite3_column_text(s, 0);
-        if (t)
-            fn(ctx, (const char *)t);
-    }
-    done1(s);
-    return rc == SQLITE_DONE ? 0 : fail(st, "mail due", err, errlen);
-}
-
-static int sq_mail_items(store *base, const char *name, store_mail_item_fn fn, void *ctx,
-                         char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_MAIL_ITEMS, "t", name);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_mail_item it;
-        memset(&it, 0, sizeof it);
-        it.id = sqlite3_column_int64(s, 0);
-        if (col_text(s, 1, it.name, sizeof it.name) != 0 ||
-            col_text(s, 3, it.arg, sizeof it.arg) != 0)
-            continue;
-        it.kind = sqlite3_column_int(s, 2);
-        it.created = sqlite3_column_int64(s, 4);
-        it.due = sqlite3_column_int64(s, 5);
-        it.tries = sqlite3_column_int(s, 6);
-        stop = fn(ctx, &it);
-    }
-    done1(s);
-    return stop || rc == SQLITE_DONE ? 0 : fail(st, "mail items", err, errlen);
-}
-
-static int sq_mail_drop(store *base, int64_t id, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_MAIL_DROP, "i", id), -1, "drop mail", err, errlen);
-}
-
-static int sq_mail_defer(store *base, int64_t id, int64_t due, int tries, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_MAIL_DEFER, "iii", id, due, (int64_t)tries), -1, "defer mail",
-                  err, errlen);
-}
-
-static int sq_mail_log(store *base, const char *name, int64_t now, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (write1(st, bind(st, Q_MAIL_PRUNE, "ti", name, now - 2 * 86400), -1, "mail log", err,
-               errlen) != 0)
-        return -1;
-    return write1(st, bind(st, Q_MAIL_LOG, "ti", name, now), 1, "mail log", err, errlen);
-}
-
-static int sq_mail_count(store *base, const char *name, int64_t since, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_MAIL_COUNT, "ti", name, since);
-    int rc = read1(st, s, "mail count", err, errlen);
-    if (rc != 1)
-        return rc;
-    int n = sqlite3_column_int(s, 0);
-    done1(s);
-    return n;
-}
-
-/* ---- tournaments (SPEC "Tournaments") ---- */
-
-static int sq_create_tour(store *base, const store_tour *t, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st,
-                  bind(st, Q_INS_TOUR, "tttttiiiitiiiiitt", t->id, t->name, t->game, t->options,
-                       t->kind, (int64_t)t->rated, t->initial, t->increment, t->days, t->creator,
-                       (int64_t)t->status, t->starts, t->ends, t->minutes, t->created, t->repeat,
-                       t->previous),
-                  1, "insert tournament", err, errlen);
-}
-
-static int sq_set_tour(store *base, const char *id, int from, int to, int64_t starts,
-                       int64_t ends, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (write1(st, bind(st, Q_SET_TOUR, "tiiii", id, (int64_t)from, (int64_t)to, starts, ends), 1,
-               "tournament status", err, errlen) == 0)
-        return 0;
-    return strstr(err, "nothing to change") ? STORE_CONFLICT : -1;
-}
-
-/* A tournament's row (the columns of Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS). */
-static int tour_row(sqlite3_stmt *s, store_tour *t)
-{
-    memset(t, 0, sizeof *t);
-    if (col_text(s, 0, t->id, sizeof t->id) != 0 || col_text(s, 1, t->name, sizeof t->name) != 0 ||
-        col_text(s, 2, t->game, sizeof t->game) != 0 ||
-        col_text(s, 3, t->options, sizeof t->options) != 0 ||
-        col_text(s, 4, t->kind, sizeof t->kind) != 0 ||
-        col_text(s, 9, t->creator, sizeof t->creator) != 0)
-        return -1;
-    t->rated = sqlite3_column_int(s, 5);
-    t->initial = sqlite3_column_int64(s, 6);
-    t->increment = sqlite3_column_int64(s, 7);
-    t->days = sqlite3_column_int64(s, 8);
-    t->status = sqlite3_column_int(s, 10);
-    t->starts = sqlite3_column_int64(s, 11);
-    t->ends = sqlite3_column_int64(s, 12);
-    t->minutes = sqlite3_column_int64(s, 13);
-    t->created = sqlite3_column_int64(s, 14);
-    t->players = sqlite3_column_int(s, 15);
-    if (col_text(s, 16, t->repeat, sizeof t->repeat) != 0 ||
-        col_text(s, 17, t->previous, sizeof t->previous) != 0)
-        return -1;
-    return 0;
-}
-
-static int sq_get_tour(store *base, const char *id, store_tour *out, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_GET_TOUR, "t", id);
-    int rc = read1(st, s, "load tournament", err, errlen);
-    if (rc != 1)
-        return rc;
-    rc = tour_row(s, out) == 0 ? 1 : -1;
-    done1(s);
-    if (rc < 0)
-        snprintf(err, errlen, "load tournament: a value too long");
-    return rc;
-}
-
-static int sq_each_tour(store *base, int unfinished, int limit, store_tour_fn fn, void *ctx,
-                        char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, unfinished ? Q_OPEN_TOURS : Q_ALL_TOURS, "i", (int64_t)limit);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_tour t;
-        if (tour_row(s, &t) == 0)
-            stop = fn(ctx, &t);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list tournaments", err, errlen);
-    return 0;
-}
-
-static int sq_count_tours(store *base, const char *creator, int64_t since, char *err,
-                          size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_COUNT_TOURS, "ti", creator, since);
-    if (read1(st, s, "count tournaments", err, errlen) != 1)
-        return -1;
-    int n = sqlite3_column_int(s, 0);
-    done1(s);
-    return n;
-}
-
-static int sq_set_tour_player(store *base, const char *id, const store_tour_player *p, char *err,
-                              size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st,
-                  bind(st, Q_SET_TOUR_PLAYER, "ttdiiiii", id, p->name, p->rating,
-                       (int64_t)p->withdrawn, (int64_t)p->division, (int64_t)p->seed, p->joined,
-                       (int64_t)p->once),
-                  1, "tournament player", err, errlen);
-}
-
-static int sq_each_tour_player(store *base, const char *id, store_tour_player_fn fn, void *ctx,
-                               char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_TOUR_PLAYERS, "t", id);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_tour_player p;
-        memset(&p, 0, sizeof p);
-        if (col_text(s, 0, p.name, sizeof p.name) != 0)
-            continue;
-        p.rating = sqlite3_column_double(s, 1);
-        p.withdrawn = sqlite3_column_int(s, 2);
-        p.division = sqlite3_column_int(s, 3);
-        p.seed = sqlite3_column_int(s, 4);
-        p.joined = sqlite3_column_int64(s, 5);
-        p.once = sqlite3_column_int(s, 6);
-        stop = fn(ctx, &p);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list tournament players", err, errlen);
-    return 0;
-}
-
-static int sq_add_tour_game(store *base, const char *id, const store_tour_game *g, char *err,
-                            size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (write1(st,
-               bind(st, Q_INS_TOUR_GAME, "tittti", id, (int64_t)g->seq, g->game, g->white,
-                    g->black, (int64_t)g->division),
-               1, "tournament game", err, errlen) == 0)
-        return 0;
-    char e2[64];
-    sqlite3_stmt *s = bind(st, Q_TOUR_GAME_AT, "ti", id, (int64_t)g->seq);
-    int found = read1(st, s, "tournament game", e2, sizeof e2);
-    if (found == 1)
-        done1(s);
-    return found == 1 ? STORE_CONFLICT : -1;
-}
-
-static int sq_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *ctx,
-                             char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_TOUR_GAMES, "t", id);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        store_tour_game g;
-        memset(&g, 0, sizeof g);
-        g.seq = sqlite3_column_int(s, 0);
-        if (col_text(s, 1, g.game, sizeof g.game) != 0 ||
-            col_text(s, 2, g.white, sizeof g.white) != 0 ||
-            col_text(s, 3, g.black, sizeof g.black) != 0 ||
-            col_text(s, 5, g.winner, sizeof g.winner) != 0 ||
-            col_text(s, 6, g.end, sizeof g.end) != 0)
-            continue;
-        g.division = sqlite3_column_int(s, 4);
-        g.plies = sqlite3_column_int(s, 7);
-        stop = fn(ctx, &g);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list tournament games", err, errlen);
-    return 0;
-}
-
-/* ---- chat, blocks ---- */
-
-static int sq_add_chat(store *base, const char *game, int room, const char *name,
-                       const char *text, int64_t ms, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_INS_CHAT, "titti", game, (int64_t)room, name, text, ms), 1,
-                  "chat line", err, errlen);
-}
-
-static int sq_each_chat(store *base, const char *game, int room, int limit, store_chat_fn fn,
-                        void *ctx, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_CHAT_OF, "tii", game, (int64_t)room, (int64_t)limit);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const unsigned char *name = sqlite3_column_text(s, 0);
-        const unsigned char *text = sqlite3_column_text(s, 1);
-        if (name && text)
-            stop = fn(ctx, (const char *)name, (const char *)text, sqlite3_column_int64(s, 2));
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list chat", err, errlen);
-    return 0;
-}
-
-static int sq_set_block(store *base, const char *owner, const char *name, int on,
-                        int64_t created, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    if (on)
-        return write1(st, bind(st, Q_INS_BLOCK, "tti", owner, name, created), -1, "block", err,
-                      errlen);
-    return write1(st, bind(st, Q_DEL_BLOCK, "tt", owner, name), -1, "unblock", err, errlen);
-}
-
-static int sq_each_block(store *base, const char *owner, store_name_fn fn, void *ctx, char *err,
-                         size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_BLOCKS_OF, "t", owner);
-    int rc, stop = 0;
-    while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-        const unsigned char *name = sqlite3_column_text(s, 0);
-        if (name)
-            stop = fn(ctx, (const char *)name);
-    }
-    done1(s);
-    if (!stop && rc != SQLITE_DONE)
-        return fail(st, "list blocks", err, errlen);
-    return 0;
-}
-
-static int sq_get_chat_flags(store *base, const char *name, int *flags, char *err, size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    sqlite3_stmt *s = bind(st, Q_GET_CHAT_FLAGS, "t", name);
-    *flags = 0;
-    int rc = read1(st, s, "chat flags", err, errlen);
-    if (rc != 1)
-        return rc;
-    *flags = sqlite3_column_int(s, 0);
-    done1(s);
-    return 1;
-}
-
-static int sq_set_chat_flag(store *base, const char *name, int bit, int on, char *err,
-                            size_t errlen)
-{
-    sq_store *st = (sq_store *)base;
-    return write1(st, bind(st, Q_SET_CHAT_FLAG, "tii", name, (int64_t)bit, (int64_t)(on ? bit : 0)),
-                  1, "chat flag", err, errlen);
-}
 
 const store_ops store_sqlite_ops = {
     "sqlite",      sq_open,       sq_close,     sq_pending,   sq_flush,
@@ -1813,3 +757,4 @@ const store_ops store_sqlite_ops = {
     sq_close_account, sq_set_banned, sq_add_report, sq_each_report, sq_count_reports,
     sq_add_audit, sq_each_audit, sq_audit_last, sq_each_chat_by, sq_prune,
 };
+
