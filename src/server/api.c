@@ -26,33 +26,14 @@ typedef struct field {
     int required;
 } field;
 
-static void answer(reply *r, int status, char *body)
-{
-    r->status = status;
-    r->body = body;
-    r->ctype = "application/json";
-}
-
-static void refuse(reply *r, int status, const char *text)
-{
-    answer(r, status, json_error("%s", text));
-}
-
-/* Answer a JSON value (taken over). */
-static void answer_json(reply *r, int status, json_t *o)
-{
-    answer(r, status, json_dumps(o, JSON_COMPACT));
-    json_decref(o);
-}
-
 /* Refused unless the method is `want` (and, with `signed_in`, someone is
  * signed in): 1 when refused. */
 static int refused(reply *r, int method, int want, const char *account, int signed_in)
 {
     if (method != want)
-        refuse(r, 405, want == 'G' ? "use GET" : want == 'P' ? "use POST" : "use DELETE");
+        reply_refuse(r, 405, want == 'G' ? "use GET" : want == 'P' ? "use POST" : "use DELETE");
     else if (signed_in && !account[0])
-        refuse(r, 401, "not signed in");
+        reply_refuse(r, 401, "not signed in");
     else
         return 0;
     return 1;
@@ -63,16 +44,16 @@ static json_t *parse_body(const char *body, size_t len, const field *f, int nf, 
 {
     json_error_t jerr;
     if (len == 0) {
-        refuse(r, 400, "the request needs a JSON body");
+        reply_refuse(r, 400, "the request needs a JSON body");
         return NULL;
     }
     json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!o) {
-        answer(r, 400, json_error("malformed JSON: %s", jerr.text));
+        reply_text(r, 400, json_error("malformed JSON: %s", jerr.text));
         return NULL;
     }
     if (!json_is_object(o)) {
-        refuse(r, 400, "the body must be a JSON object");
+        reply_refuse(r, 400, "the body must be a JSON object");
         json_decref(o);
         return NULL;
     }
@@ -84,7 +65,7 @@ static json_t *parse_body(const char *body, size_t len, const field *f, int nf, 
             if (strcmp(key, f[i].name) == 0)
                 known = 1;
         if (!known) {
-            answer(r, 400, json_error("unknown field '%.40s'", key));
+            reply_text(r, 400, json_error("unknown field '%.40s'", key));
             json_decref(o);
             return NULL;
         }
@@ -93,7 +74,7 @@ static json_t *parse_body(const char *body, size_t len, const field *f, int nf, 
         v = json_object_get(o, f[i].name);
         if (!v) {
             if (f[i].required) {
-                answer(r, 400, json_error("missing field '%s'", f[i].name));
+                reply_text(r, 400, json_error("missing field '%s'", f[i].name));
                 json_decref(o);
                 return NULL;
             }
@@ -101,32 +82,32 @@ static json_t *parse_body(const char *body, size_t len, const field *f, int nf, 
         }
         if (f[i].type == F_STR) {
             if (!json_is_string(v)) {
-                answer(r, 400, json_error("'%s' must be a string", f[i].name));
+                reply_text(r, 400, json_error("'%s' must be a string", f[i].name));
                 json_decref(o);
                 return NULL;
             }
             if (json_string_length(v) > f[i].max) {
-                answer(r, 400, json_error("'%s' is too long (at most %zu bytes)", f[i].name,
+                reply_text(r, 400, json_error("'%s' is too long (at most %zu bytes)", f[i].name,
                                           f[i].max));
                 json_decref(o);
                 return NULL;
             }
         } else if (f[i].type == F_OBJ) {
             if (!json_is_object(v) && !json_is_null(v)) {
-                answer(r, 400, json_error("'%s' must be an object", f[i].name));
+                reply_text(r, 400, json_error("'%s' must be an object", f[i].name));
                 json_decref(o);
                 return NULL;
             }
         } else if (f[i].type == F_BOOL) {
             if (!json_is_boolean(v)) {
-                answer(r, 400, json_error("'%s' must be true or false", f[i].name));
+                reply_text(r, 400, json_error("'%s' must be true or false", f[i].name));
                 json_decref(o);
                 return NULL;
             }
         } else {
             if (!json_is_integer(v) || json_integer_value(v) < 0 ||
                 json_integer_value(v) > (json_int_t)f[i].max) {
-                answer(r, 400, json_error("'%s' must be an integer from 0 to %zu", f[i].name,
+                reply_text(r, 400, json_error("'%s' must be an integer from 0 to %zu", f[i].name,
                                           f[i].max));
                 json_decref(o);
                 return NULL;
@@ -147,9 +128,9 @@ static void game_answer(srv *S, reply *r, int status, game *g, int viewer)
     size_t len = 0;
     char *body = json_game_copy(S->C, g, viewer, &len);
     if (body) {
-        answer(r, status, body);
+        reply_text(r, status, body);
     } else {
-        refuse(r, 500, "the game could not be written as JSON");
+        reply_refuse(r, 500, "the game could not be written as JSON");
     }
 }
 
@@ -157,7 +138,7 @@ static void game_answer(srv *S, reply *r, int status, game *g, int viewer)
 static void made(reply *r, core_made *m)
 {
     if (m->status != CORE_CREATED) {
-        answer(r, api_http_status(m->status), json_error("%s", m->err));
+        reply_text(r, api_http_status(m->status), json_error("%s", m->err));
         return;
     }
     json_t *seats = json_object();
@@ -167,7 +148,7 @@ static void made(reply *r, core_made *m)
     json_t *o = json_pack("{s:s,s:o}", "id", m->g->id, "seats", seats);
     char *body = json_dumps(o, JSON_COMPACT);
     json_decref(o);
-    answer(r, 201, body);
+    reply_text(r, 201, body);
 }
 
 static const field new_game_fields[] = {
@@ -188,7 +169,7 @@ static void api_new_game(srv *S, const asker *who, const char *body, size_t len,
     int rated = json_is_true(json_object_get(o, "rated"));
     json_t *clock = json_object_get(o, "clock");
     if (clock && !json_is_null(clock) && !rated) {
-        refuse(r, 400, "a clock is for rated games against the computer (and the lobby's)");
+        reply_refuse(r, 400, "a clock is for rated games against the computer (and the lobby's)");
         json_decref(o);
         return;
     }
@@ -248,7 +229,7 @@ static void acted(srv *S, reply *r, game *g, const core_cred *cred, core_status 
     if (st == CORE_OK)
         game_answer(S, r, 200, g, core_side_of(g, cred));
     else
-        answer(r, api_http_status(st), json_error("%s", err));
+        reply_text(r, api_http_status(st), json_error("%s", err));
 }
 
 static const field move_fields[] = {
@@ -277,7 +258,7 @@ static json_t *seat_body(const char *body, size_t len, const field *f, int nf, c
     *cred = cred_of(o, who);
     if (cred->token || (cred->account && cred->account[0]))
         return o;
-    answer(r, 400, json_error("missing field 'seat'"));
+    reply_text(r, 400, json_error("missing field 'seat'"));
     json_decref(o);
     return NULL;
 }
@@ -323,14 +304,14 @@ static void api_rematch(srv *S, const asker *who, game *g, const char *body, siz
     core_status st = core_rematch(S->C, g, &cred, who->by, &m);
     if (st == CORE_OFFERED) {
         /* Between two accounts: offered, nothing made yet (SPEC). */
-        answer_json(r, 202, json_pack("{s:b}", "offered", 1));
+        reply_json(r, 202, json_pack("{s:b}", "offered", 1));
     } else if (st == CORE_OK || st == CORE_CREATED) {
         int side = core_side_of(m.g, &cred);
         json_t *a = json_pack("{s:s,s:s}", "id", m.g->id, "seat",
                               side == TAV_WHITE ? "white" : "black");
-        answer_json(r, st == CORE_CREATED ? 201 : 200, a);
+        reply_json(r, st == CORE_CREATED ? 201 : 200, a);
     } else {
-        answer(r, api_http_status(st), json_error("%s", m.err));
+        reply_text(r, api_http_status(st), json_error("%s", m.err));
     }
     json_decref(o);
 }
@@ -405,7 +386,7 @@ static void api_hint(srv *S, conn *c, const asker *who, game *g, const char *bod
     if (st == CORE_PENDING)
         r->pending = j;
     else
-        answer(r, api_http_status(st), json_error("%s", err));
+        reply_text(r, api_http_status(st), json_error("%s", err));
     json_decref(o);
 }
 
@@ -417,9 +398,9 @@ void api_hint_done(srv *S, const core_answer *h, reply *r)
         json_t *o = json_pack("{s:s,s:f}", "move", h->move, "value", h->value);
         char *body = json_dumps(o, JSON_COMPACT);
         json_decref(o);
-        answer(r, 200, body);
+        reply_text(r, 200, body);
     } else {
-        answer(r, api_http_status(h->status), json_error("%s", h->err));
+        reply_text(r, api_http_status(h->status), json_error("%s", h->err));
     }
 }
 
@@ -465,7 +446,7 @@ static void api_signup(srv *S, conn *c, const asker *who, const char *body, size
     if (st == CORE_PENDING)
         r->pending = j;
     else
-        answer(r, st == CORE_FORBIDDEN ? 401 : api_http_status(st), json_error("%s", err));
+        reply_text(r, st == CORE_FORBIDDEN ? 401 : api_http_status(st), json_error("%s", err));
     json_decref(o);
 }
 
@@ -474,16 +455,16 @@ void api_account_done(srv *S, core_signed *sg, int secure, reply *r)
     (void)S;
     memset(r, 0, sizeof *r);
     if (sg->status == CORE_OK && sg->closed) {   /* the account closed: signed out */
-        answer(r, 200, strdup("{\"closed\":true}"));
+        reply_text(r, 200, strdup("{\"closed\":true}"));
         set_session_cookie(r, "", secure);
     } else if (sg->banned) {
-        answer(r, 403, json_error("%s", sg->err));
+        reply_text(r, 403, json_error("%s", sg->err));
     } else if (sg->status == CORE_OK || sg->status == CORE_CREATED) {
         json_t *a = json_pack("{s:s}", "name", sg->name);
-        answer_json(r, sg->status == CORE_CREATED ? 201 : 200, a);
+        reply_json(r, sg->status == CORE_CREATED ? 201 : 200, a);
         set_session_cookie(r, sg->token, secure);
     } else {
-        answer(r, sg->status == CORE_FORBIDDEN ? 401 : api_http_status(sg->status),
+        reply_text(r, sg->status == CORE_FORBIDDEN ? 401 : api_http_status(sg->status),
                json_error("%s", sg->err));
     }
 }
@@ -505,7 +486,7 @@ static void api_password(srv *S, conn *c, const asker *who, const char *body, si
     if (st == CORE_PENDING)
         r->pending = j;
     else
-        answer(r, api_http_status(st), json_error("%s", err));
+        reply_text(r, api_http_status(st), json_error("%s", err));
     json_decref(o);
 }
 
@@ -551,21 +532,21 @@ int api_account_routes(srv *S, conn *c, const asker *who, const char *path, int 
     int signup = strcmp(path, "/api/account") == 0, login = strcmp(path, "/api/login") == 0;
     if (signup || login) {
         if (method != 'P')
-            refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
         else
             api_signup(S, c, who, body, blen, login, r);
         return 1;
     }
     if (strcmp(path, "/api/logout") == 0) {
         if (method != 'P') {
-            refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
             return 1;
         }
         if (who->token && who->account[0] && core_logout(S->C, who->token) != CORE_OK) {
-            refuse(r, 503, "the session could not be ended");
+            reply_refuse(r, 503, "the session could not be ended");
             return 1;
         }
-        answer(r, 200, strdup("{}"));
+        reply_text(r, 200, strdup("{}"));
         set_session_cookie(r, "", who->secure);
         return 1;
     }
@@ -575,7 +556,7 @@ int api_account_routes(srv *S, conn *c, const asker *who, const char *path, int 
             char lang[4];
             core_account_lang(S->C, who->account, lang);
             json_object_set_new(me, "lang", lang[0] ? json_string(lang) : json_null());
-            answer_json(r, 200, me);
+            reply_json(r, 200, me);
         }
         return 1;
     }
@@ -585,11 +566,11 @@ int api_account_routes(srv *S, conn *c, const asker *who, const char *path, int 
             if (o) {
                 core_status st = core_set_lang(S->C, who->account, str_field(o, "lang", ""));
                 if (st == CORE_OK)
-                    answer(r, 200, strdup("{}"));
+                    reply_text(r, 200, strdup("{}"));
                 else if (st == CORE_BAD)
-                    refuse(r, 400, "lang is \"it\" or \"en\"");
+                    reply_refuse(r, 400, "lang is \"it\" or \"en\"");
                 else
-                    refuse(r, api_http_status(st), "the language could not be kept");
+                    reply_refuse(r, api_http_status(st), "the language could not be kept");
                 json_decref(o);
             }
         }
@@ -599,7 +580,7 @@ int api_account_routes(srv *S, conn *c, const asker *who, const char *path, int 
         if (!refused(r, method, 'G', who->account, 1)) {
             json_t *list = json_array();
             core_signins_each(S->C, who->account, who->token, add_session, list);
-            answer_json(r, 200, list);
+            reply_json(r, 200, list);
         }
         return 1;
     }
@@ -607,9 +588,9 @@ int api_account_routes(srv *S, conn *c, const asker *who, const char *path, int 
         if (!refused(r, method, 'D', who->account, 1)) {
             core_status st = core_signin_end(S->C, who->account, path + 14);
             if (st == CORE_OK)
-                answer(r, 200, strdup("{}"));
+                reply_text(r, 200, strdup("{}"));
             else
-                refuse(r, api_http_status(st), st == CORE_NOTFOUND ? "no such session of yours"
+                reply_refuse(r, api_http_status(st), st == CORE_NOTFOUND ? "no such session of yours"
                                                                    : "the session could not be ended");
         }
         return 1;
@@ -640,7 +621,7 @@ static int seek_clock(json_t *clock, store_seek *k, reply *r)
         int ok = json_is_integer(v) && json_integer_value(v) >= 0 &&
                  json_integer_value(v) <= 1000000;
         if (!ok || (strcmp(key, "initial") && strcmp(key, "increment") && strcmp(key, "days"))) {
-            refuse(r, 400, "a clock is {\"initial\": S, \"increment\": S} or {\"days\": D}");
+            reply_refuse(r, 400, "a clock is {\"initial\": S, \"increment\": S} or {\"days\": D}");
             return -1;
         }
         if (strcmp(key, "initial") == 0)
@@ -690,7 +671,7 @@ char *api_seeks_json(srv *S, const char *viewer)
 static void api_new_seek(srv *S, const asker *who, const char *body, size_t len, reply *r)
 {
     if (!who->account[0]) {
-        refuse(r, 401, "sign in to offer a game");
+        reply_refuse(r, 401, "sign in to offer a game");
         return;
     }
     json_t *o = parse_body(body, len, seek_fields, 6, r);
@@ -702,7 +683,7 @@ static void api_new_seek(srv *S, const asker *who, const char *body, size_t len,
     snprintf(k.options, sizeof k.options, "%s", str_field(o, "options", ""));
     snprintf(k.to, sizeof k.to, "%s", str_field(o, "to", ""));
     if (json_object_get(o, "to") && !core_name_ok(k.to)) {
-        refuse(r, 400, "\"to\" is the name of the player challenged");
+        reply_refuse(r, 400, "\"to\" is the name of the player challenged");
         json_decref(o);
         return;
     }
@@ -711,7 +692,7 @@ static void api_new_seek(srv *S, const asker *who, const char *body, size_t len,
     const char *colour = str_field(o, "colour", "random");
     k.colour = strcmp(colour, "white") == 0 ? 0 : strcmp(colour, "black") == 0 ? 1 : 2;
     if (strcmp(colour, "white") && strcmp(colour, "black") && strcmp(colour, "random")) {
-        refuse(r, 400, "colour is \"white\", \"black\" or \"random\"");
+        reply_refuse(r, 400, "colour is \"white\", \"black\" or \"random\"");
         json_decref(o);
         return;
     }
@@ -723,9 +704,9 @@ static void api_new_seek(srv *S, const asker *who, const char *body, size_t len,
     core_status st = core_seek(S->C, who->account, &k, id, err, sizeof err);
     if (st == CORE_CREATED) {
         json_t *a = json_pack("{s:s}", "id", id);
-        answer_json(r, 201, a);
+        reply_json(r, 201, a);
     } else {
-        answer(r, api_http_status(st), json_error("%s", err));
+        reply_text(r, api_http_status(st), json_error("%s", err));
     }
     json_decref(o);
 }
@@ -735,11 +716,11 @@ int api_seek_routes(srv *S, const asker *who, const char *path, int method, cons
 {
     if (strcmp(path, "/api/seeks") == 0) {
         if (method == 'G')
-            answer(r, 200, api_seeks_json(S, who->account));
+            reply_text(r, 200, api_seeks_json(S, who->account));
         else if (method == 'P')
             api_new_seek(S, who, body, blen, r);
         else
-            refuse(r, 405, "use GET or POST");
+            reply_refuse(r, 405, "use GET or POST");
         return 1;
     }
     if (strncmp(path, "/api/seeks/", 11) != 0)
@@ -749,7 +730,7 @@ int api_seek_routes(srv *S, const asker *who, const char *path, int method, cons
     size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
     char sid[STORE_ID_LEN];
     if (!core_id_ok(id, idlen)) {
-        refuse(r, 404, "no such seek");
+        reply_refuse(r, 404, "no such seek");
         return 1;
     }
     memcpy(sid, id, idlen);
@@ -757,34 +738,34 @@ int api_seek_routes(srv *S, const asker *who, const char *path, int method, cons
     char err[320];
     if (slash && strcmp(slash, "/accept") == 0) {
         if (method != 'P') {
-            refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
             return 1;
         }
         if (!who->account[0]) {
-            refuse(r, 401, "sign in to accept a seek");
+            reply_refuse(r, 401, "sign in to accept a seek");
             return 1;
         }
         char gid[STORE_ID_LEN];
         core_status st = core_accept(S->C, who->account, sid, gid, err, sizeof err);
         if (st == CORE_CREATED) {
             json_t *a = json_pack("{s:s}", "game", gid);
-            answer_json(r, 201, a);
+            reply_json(r, 201, a);
             snprintf(r->seek, sizeof r->seek, "%s", sid);
         } else {
-            answer(r, api_http_status(st), json_error("%s", err));
+            reply_text(r, api_http_status(st), json_error("%s", err));
         }
         return 1;
     }
     if (slash) {
-        refuse(r, 404, "no such request");
+        reply_refuse(r, 404, "no such request");
         return 1;
     }
     if (method != 'D') {
-        refuse(r, 405, "use DELETE");
+        reply_refuse(r, 405, "use DELETE");
         return 1;
     }
     core_status st = core_unseek(S->C, who->account, sid, err, sizeof err);
-    answer(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
+    reply_text(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
     return 1;
 }
 
@@ -814,14 +795,14 @@ static void api_player(srv *S, const char *path, reply *r)
 {
     char name[STORE_NAME_LEN];
     if (!core_player(S->C, path + 13, name)) {
-        refuse(r, 404, "no such player");
+        reply_refuse(r, 404, "no such player");
         return;
     }
     json_t *p = player_json(S, name);
     pgames pg = {name, json_array()};
     core_player_games(S->C, name, CORE_PLAYER_GAMES, add_pgame, &pg);
     json_object_set_new(p, "games", pg.list);
-    answer_json(r, 200, p);
+    reply_json(r, 200, p);
 }
 
 static int add_leader(void *ctx, const char *name, const store_rating *sr)
@@ -940,17 +921,17 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
 {
     if (strncmp(path, "/api/leaderboard/", 17) == 0) {
         if (method != 'G') {
-            refuse(r, 405, "use GET");
+            reply_refuse(r, 405, "use GET");
             return 1;
         }
         json_t *list = json_array();
         if (core_leaderboard(S->C, path + 17, 100, add_leader, list) != 0) {
             json_decref(list);
-            refuse(r, 404, "no such game");
+            reply_refuse(r, 404, "no such game");
             return 1;
         }
         json_t *o = json_pack("{s:s,s:o}", "game", path + 17, "players", list);
-        answer_json(r, 200, o);
+        reply_json(r, 200, o);
         return 1;
     }
     if (strcmp(path, "/api/computers") == 0) {
@@ -965,20 +946,20 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
                 json_object_set_new(p, "level", json_integer(level));
                 json_array_append_new(list, p);
             }
-            answer_json(r, 200, list);
+            reply_json(r, 200, list);
         }
         return 1;
     }
     if (strcmp(path, "/api/online") == 0) {
         if (!refused(r, method, 'G', "", 0))
-            answer_json(r, 200, json_online(S, 100));
+            reply_json(r, 200, json_online(S, 100));
         return 1;
     }
     if (strcmp(path, "/api/playing") == 0) {
         if (!refused(r, method, 'G', "", 0)) {
             json_t *list = json_array();
             core_playing(S->C, 100, add_playing, list);
-            answer_json(r, 200, list);
+            reply_json(r, 200, list);
             r->hold = core_pending(S->C) ? core_batch(S->C) : 0;
         }
         return 1;
@@ -989,7 +970,7 @@ static int page_routes(srv *S, const asker *who, const char *path, int method, r
             core_my_games(S->C, who->account, add_mine, &m);
             json_array_extend(m.yours, m.theirs);
             json_decref(m.theirs);
-            answer(r, 200, json_dumps(m.yours, JSON_COMPACT));
+            reply_text(r, 200, json_dumps(m.yours, JSON_COMPACT));
             json_decref(m.yours);
             r->hold = core_pending(S->C) ? core_batch(S->C) : 0;
         }
@@ -1022,34 +1003,34 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         return;
     if (strncmp(path, "/api/players/", 13) == 0) {
         if (method != 'G')
-            refuse(r, 405, "use GET");
+            reply_refuse(r, 405, "use GET");
         else
             api_player(S, path, r);
         return;
     }
     if (strcmp(path, "/api/meta") == 0) {
         if (method != 'G')
-            refuse(r, 405, "use GET");
+            reply_refuse(r, 405, "use GET");
         else
-            answer(r, 200, meta_answer(S));
+            reply_text(r, 200, meta_answer(S));
         return;
     }
     if (strcmp(path, "/api/games") == 0 || strcmp(path, "/api/games/") == 0) {
         if (method != 'P')
-            refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
         else
             api_new_game(S, who, body, blen, r);
         return;
     }
     if (strcmp(path, "/api/records") == 0) {
         if (method != 'P')
-            refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
         else
             api_new_from_record(S, c, by, body, blen, r);
         return;
     }
     if (strncmp(path, "/api/games/", 11) != 0) {
-        refuse(r, 404, "no such request");
+        reply_refuse(r, 404, "no such request");
         return;
     }
     const char *id = path + 11;
@@ -1057,7 +1038,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
     const char *action = slash ? slash + 1 : "";
     if (strchr(action, '/')) {
-        refuse(r, 404, "no such request");
+        reply_refuse(r, 404, "no such request");
         return;
     }
     static const struct { const char *name; int method; } actions[] = {
@@ -1070,11 +1051,11 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         if (strcmp(action, actions[i].name) == 0)
             a = i;
     if (a < 0) {
-        refuse(r, 404, "no such request");
+        reply_refuse(r, 404, "no such request");
         return;
     }
     if (method != actions[a].method) {
-        refuse(r, 405, actions[a].method == 'G' ? "use GET" : "use POST");
+        reply_refuse(r, 405, actions[a].method == 'G' ? "use GET" : "use POST");
         return;
     }
     char gid[CORE_ID_CHARS + 1];
@@ -1086,9 +1067,9 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     }
     if (!g) {
         if (core_id_ok(id, idlen) && core_get_failed(S->C))
-            refuse(r, 503, "the game could not be read: try again");
+            reply_refuse(r, 503, "the game could not be read: try again");
         else
-            refuse(r, 404, "no such game");
+            reply_refuse(r, 404, "no such game");
         return;
     }
     const char *name = actions[a].name;
@@ -1113,7 +1094,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     }
     int viewer = query_viewer(g, query_seat, who);
     if (viewer < 0) {
-        refuse(r, 403, "not a seat of this game");
+        reply_refuse(r, 403, "not a seat of this game");
         return;
     }
     r->hold = core_unsettled(S->C, g);   /* shown only once committed */
@@ -1122,33 +1103,33 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     } else if (strcmp(name, "record") == 0) {
         char *text = tav_session_record(g->s, viewer, g->player[0], g->player[1]);
         if (!text) {
-            refuse(r, 500, "the record could not be written");
+            reply_refuse(r, 500, "the record could not be written");
             return;
         }
         r->status = 200;
         r->body = text;
         r->ctype = "text/plain; charset=utf-8";
     } else if (strcmp(name, "live") == 0) {
-        refuse(r, 400, "this address is a WebSocket");
+        reply_refuse(r, 400, "this address is a WebSocket");
     } else if (strcmp(name, "view") == 0) {
         char *end = NULL;
         long ply = query_ply ? strtol(query_ply, &end, 10) : tav_session_ply(g->s);
         if (query_ply && (end == query_ply || *end || ply < 0 || ply > tav_session_ply(g->s))) {
-            answer(r, 400, json_error("ply must be a number from 0 to %d",
+            reply_text(r, 400, json_error("ply must be a number from 0 to %d",
                                       tav_session_ply(g->s)));
             return;
         }
         char *v = json_view(g->s, (int)ply, viewer);
         if (v)
-            answer(r, 200, v);
+            reply_text(r, 200, v);
         else
-            refuse(r, 500, "no view");
+            reply_refuse(r, 500, "no view");
     } else if (strcmp(name, "analysis") == 0) {
         core_analyse(S->C, g);
         char *text = json_analysis(g->s, g->an);
         if (text)
-            answer(r, 200, text);
+            reply_text(r, 200, text);
         else
-            refuse(r, 500, "the analysis could not be written as JSON");
+            reply_refuse(r, 500, "the analysis could not be written as JSON");
     }
 }

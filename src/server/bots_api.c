@@ -20,24 +20,6 @@
 
 #define BOT_TOLD_MAX 512   /* challenges and games an event socket keeps track of */
 
-static void answer(reply *r, int status, char *body)
-{
-    r->status = status;
-    r->body = body;
-    r->ctype = "application/json";
-}
-
-static void answer_json(reply *r, int status, json_t *o)
-{
-    answer(r, status, json_dumps(o, JSON_COMPACT));
-    json_decref(o);
-}
-
-static void refuse(reply *r, int status, const char *text)
-{
-    answer(r, status, json_error("%s", text));
-}
-
 /* A body that must be empty or {}: 0, else refused. */
 static int empty_body(const char *body, size_t len, reply *r)
 {
@@ -48,7 +30,7 @@ static int empty_body(const char *body, size_t len, reply *r)
     int ok = o && json_is_object(o) && json_object_size(o) == 0;
     json_decref(o);
     if (!ok)
-        refuse(r, 400, "the body is empty or {}");
+        reply_refuse(r, 400, "the body is empty or {}");
     return ok ? 0 : -1;
 }
 
@@ -70,7 +52,7 @@ static int decline_reason(const char *body, size_t len, char reason[16], reply *
         snprintf(reason, 16, "%s", json_string_value(why));
     json_decref(o);
     if (!ok)
-        refuse(r, 400, "the body is empty, {} or {\"reason\": R} with R one of generic, later, "
+        reply_refuse(r, 400, "the body is empty, {} or {\"reason\": R} with R one of generic, later, "
                        "tooFast, tooSlow, timeControl, rated, casual, variant");
     return ok ? 0 : -1;
 }
@@ -88,7 +70,7 @@ static void tokens_route(srv *S, const asker *who, const char *path, int method,
                          const char *body, size_t blen, reply *r)
 {
     if (!who->account[0]) {
-        refuse(r, 401, "not signed in");
+        reply_refuse(r, 401, "not signed in");
         return;
     }
     char err[256];
@@ -96,20 +78,20 @@ static void tokens_route(srv *S, const asker *who, const char *path, int method,
         json_t *list = json_array();
         if (core_tokens_each(S->C, who->account, add_token, list) != 0) {
             json_decref(list);
-            refuse(r, 503, "the tokens could not be read: try again");
+            reply_refuse(r, 503, "the tokens could not be read: try again");
             return;
         }
-        answer_json(r, 200, list);
+        reply_json(r, 200, list);
         return;
     }
     if (who->bearer) {
         /* A token never makes or revokes tokens: a leaked one cannot breed. */
-        refuse(r, 403, "tokens are made and revoked signed in with the password, not with a token");
+        reply_refuse(r, 403, "tokens are made and revoked signed in with the password, not with a token");
         return;
     }
     if (strcmp(path, "/api/tokens") == 0) {
         if (method != 'P') {
-            refuse(r, 405, "use GET or POST");
+            reply_refuse(r, 405, "use GET or POST");
             return;
         }
         if (empty_body(body, blen, r) != 0)
@@ -117,23 +99,23 @@ static void tokens_route(srv *S, const asker *who, const char *path, int method,
         char id[STORE_ID_LEN], token[64];
         core_status st = core_token_new(S->C, who->account, id, token, err, sizeof err);
         if (st == CORE_CREATED)
-            answer_json(r, 201, json_pack("{s:s,s:s}", "id", id, "token", token));
+            reply_json(r, 201, json_pack("{s:s,s:s}", "id", id, "token", token));
         else
-            answer(r, api_http_status(st), json_error("%s", err));
+            reply_text(r, api_http_status(st), json_error("%s", err));
         sodium_memzero(token, sizeof token);
         return;
     }
     if (method != 'D') {
-        refuse(r, 405, "use DELETE");
+        reply_refuse(r, 405, "use DELETE");
         return;
     }
     const char *id = path + strlen("/api/tokens/");
     if (!core_id_ok(id, strlen(id))) {
-        refuse(r, 404, "no such token of yours");
+        reply_refuse(r, 404, "no such token of yours");
         return;
     }
     core_status st = core_token_revoke(S->C, who->account, id, err, sizeof err);
-    answer(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
+    reply_text(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
 }
 
 int bots_routes(srv *S, const asker *who, const char *path, int method, const char *body,
@@ -142,20 +124,20 @@ int bots_routes(srv *S, const asker *who, const char *path, int method, const ch
     char err[256];
     if (who->bearer && (strcmp(path, "/api/password") == 0 ||
                         strncmp(path, "/api/sessions", 13) == 0)) {
-        refuse(r, 403, "the password and sign-ins are not for tokens");
+        reply_refuse(r, 403, "the password and sign-ins are not for tokens");
         return 1;
     }
     if (strcmp(path, "/api/account/bot") == 0) {
         if (method != 'P')
-            refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
         else if (!who->account[0])
-            refuse(r, 401, "not signed in");
+            reply_refuse(r, 401, "not signed in");
         else if (empty_body(body, blen, r) == 0) {
             core_status st = core_bot_make(S->C, who->account, err, sizeof err);
             if (st == CORE_OK)
-                answer_json(r, 200, json_pack("{s:s,s:b}", "name", who->account, "bot", 1));
+                reply_json(r, 200, json_pack("{s:s,s:b}", "name", who->account, "bot", 1));
             else
-                answer(r, api_http_status(st), json_error("%s", err));
+                reply_text(r, api_http_status(st), json_error("%s", err));
         }
         return 1;
     }
@@ -166,7 +148,7 @@ int bots_routes(srv *S, const asker *who, const char *path, int method, const ch
     if (strcmp(path, "/api/bots") == 0) {
         /* The bots online here: an event socket open on this instance. */
         if (method != 'G') {
-            refuse(r, 405, "use GET");
+            reply_refuse(r, 405, "use GET");
             return 1;
         }
         json_t *list = json_array();
@@ -177,7 +159,7 @@ int bots_routes(srv *S, const asker *who, const char *path, int method, const ch
             if (!seen && json_array_size(list) < 100)
                 json_array_append_new(list, json_pack("{s:s}", "name", w->account));
         }
-        answer_json(r, 200, list);
+        reply_json(r, 200, list);
         return 1;
     }
     size_t n = strlen(path);
@@ -187,16 +169,16 @@ int bots_routes(srv *S, const asker *who, const char *path, int method, const ch
         size_t idlen = n - 11 - 8;
         char sid[STORE_ID_LEN], reason[16];
         if (method != 'P') {
-            refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
         } else if (!who->account[0]) {
-            refuse(r, 401, "sign in to decline a challenge");
+            reply_refuse(r, 401, "sign in to decline a challenge");
         } else if (!core_id_ok(id, idlen)) {
-            refuse(r, 404, "no such challenge");
+            reply_refuse(r, 404, "no such challenge");
         } else if (decline_reason(body, blen, reason, r) == 0) {
             memcpy(sid, id, idlen);
             sid[idlen] = 0;
             core_status st = core_decline(S->C, who->account, sid, reason, err, sizeof err);
-            answer(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
+            reply_text(r, api_http_status(st), st == CORE_OK ? strdup("{}") : json_error("%s", err));
         }
         return 1;
     }

@@ -36,25 +36,6 @@ static json_t *line_json(const core_chat_line *l)
                      (json_int_t)l->ms);
 }
 
-static void put(reply *r, int status, json_t *o)
-{
-    r->status = status;
-    r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
-    r->ctype = "application/json";
-    json_decref(o);
-    if (!r->body) {
-        r->status = 500;
-        r->body = json_error("the answer could not be written");
-    }
-}
-
-static void say(reply *r, int status, const char *text)
-{
-    r->status = status;
-    r->body = json_error("%s", text);
-    r->ctype = "application/json";
-}
-
 /* A body that is an object with exactly the one field `name` of JSON type
  * `type`; NULL (and r answered 400) otherwise. */
 static json_t *one_field(const char *body, size_t blen, const char *name, json_type type,
@@ -90,13 +71,13 @@ static void blocks_answer(srv *S, const char *account, reply *r)
 {
     json_t *list = json_array();
     core_blocks_each(S->C, account, add_name, list);
-    put(r, 200, json_pack("{s:o}", "blocks", list));
+    reply_json(r, 200, json_pack("{s:o}", "blocks", list));
 }
 
 static void flags_answer(srv *S, const char *account, reply *r)
 {
     int f = core_chat_flags(S->C, account);
-    put(r, 200, json_pack("{s:b, s:b}", "off_rated", (f & STORE_CHAT_OFF_RATED) != 0, "muted",
+    reply_json(r, 200, json_pack("{s:b, s:b}", "off_rated", (f & STORE_CHAT_OFF_RATED) != 0, "muted",
                           (f & STORE_CHAT_MUTED) != 0));
 }
 
@@ -105,7 +86,7 @@ static void game_chat(srv *S, const asker *who, const char *id, int method, cons
 {
     game *g = core_get(S->C, id);
     if (!g) {
-        say(r, core_get_failed(S->C) ? 503 : 404,
+        reply_refuse(r, core_get_failed(S->C) ? 503 : 404,
             core_get_failed(S->C) ? "the game could not be read: try again" : "no such game");
         return;
     }
@@ -116,15 +97,15 @@ static void game_chat(srv *S, const asker *who, const char *id, int method, cons
         json_t *o = json_pack("{s:o, s:o}", "room",
                               room < 0 ? json_null() : json_string(room_name(room)), "lines",
                               lines);
-        put(r, 200, o);
+        reply_json(r, 200, o);
         return;
     }
     if (method != 'P') {
-        say(r, 405, "use GET or POST");
+        reply_refuse(r, 405, "use GET or POST");
         return;
     }
     if (!who->account[0]) {
-        say(r, 401, "sign in to chat");
+        reply_refuse(r, 401, "sign in to chat");
         return;
     }
     json_t *o = one_field(body, blen, "text", JSON_STRING, r);
@@ -134,13 +115,13 @@ static void game_chat(srv *S, const asker *who, const char *id, int method, cons
     char err[200];
     int64_t ms = 0;
     if (strlen(text) != json_string_length(json_object_get(o, "text"))) {
-        say(r, 400, "the text may not hold control characters");
+        reply_refuse(r, 400, "the text may not hold control characters");
         json_decref(o);
         return;
     }
     core_status st = core_chat_post(S->C, g, who->account, text, &ms, err, sizeof err);
     if (st != CORE_CREATED) {
-        say(r, api_http_status(st), err);
+        reply_refuse(r, api_http_status(st), err);
         json_decref(o);
         return;
     }
@@ -148,7 +129,7 @@ static void game_chat(srv *S, const asker *who, const char *id, int method, cons
     int side = core_side_of(g, &cred);
     core_chat_line l = {core_chat_room(S->C, g, who->account),
                         side >= 0 ? g->account[side] : who->account, text, ms};
-    put(r, 201, json_pack("{s:s, s:o}", "room", room_name(l.room), "line", line_json(&l)));
+    reply_json(r, 201, json_pack("{s:s, s:o}", "room", room_name(l.room), "line", line_json(&l)));
     r->hold = core_pending(S->C) ? core_batch(S->C) : 0;   /* answered once on disk */
     json_decref(o);
 }
@@ -169,9 +150,9 @@ int chat_routes(srv *S, const asker *who, const char *path, int method, const ch
     }
     if (strcmp(path, "/api/me/chat") == 0) {
         if (method != 'G' && method != 'P') {
-            say(r, 405, "use GET or POST");
+            reply_refuse(r, 405, "use GET or POST");
         } else if (!who->account[0]) {
-            say(r, 401, "not signed in");
+            reply_refuse(r, 401, "not signed in");
         } else if (method == 'G') {
             flags_answer(S, who->account, r);
         } else {
@@ -182,10 +163,10 @@ int chat_routes(srv *S, const asker *who, const char *path, int method, const ch
             json_decref(o);
             core_status st = core_chat_set_flag(S->C, who->account, STORE_CHAT_OFF_RATED, off);
             if (st != CORE_OK) {
-                say(r, api_http_status(st), "the setting could not be kept");
+                reply_refuse(r, api_http_status(st), "the setting could not be kept");
                 return 1;
             }
-            put(r, 200, json_pack("{s:b, s:b}", "off_rated", off, "muted",
+            reply_json(r, 200, json_pack("{s:b, s:b}", "off_rated", off, "muted",
                                   (core_chat_flags(S->C, who->account) & STORE_CHAT_MUTED) != 0));
             r->hold = core_pending(S->C) ? core_batch(S->C) : 0;
         }
@@ -194,7 +175,7 @@ int chat_routes(srv *S, const asker *who, const char *path, int method, const ch
     if (strcmp(path, "/api/blocks") == 0 || strncmp(path, "/api/blocks/", 12) == 0) {
         const char *name = path[11] == '/' ? path + 12 : NULL;
         if (!who->account[0]) {
-            say(r, 401, "not signed in");
+            reply_refuse(r, 401, "not signed in");
             return 1;
         }
         char err[200];
@@ -217,20 +198,20 @@ int chat_routes(srv *S, const asker *who, const char *path, int method, const ch
                 snprintf(given, sizeof given, "%s", name);
             on = 0;
         } else {
-            say(r, 405, name ? "use DELETE" : "use GET or POST");
+            reply_refuse(r, 405, name ? "use DELETE" : "use GET or POST");
             return 1;
         }
         char chosen[STORE_NAME_LEN] = "";
         if (!given[0] || !core_player(S->C, given, chosen)) {
-            say(r, 404, "no such player");
+            reply_refuse(r, 404, "no such player");
             return 1;
         }
         st = core_block(S->C, who->account, chosen, on, err, sizeof err);
         if (st != CORE_OK) {
-            say(r, api_http_status(st), err);
+            reply_refuse(r, api_http_status(st), err);
             return 1;
         }
-        put(r, 200, json_pack("{s:s, s:b}", "name", chosen, "blocked", on));
+        reply_json(r, 200, json_pack("{s:s, s:b}", "name", chosen, "blocked", on));
         r->hold = core_pending(S->C) ? core_batch(S->C) : 0;   /* answered once on disk */
         return 1;
     }

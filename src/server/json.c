@@ -57,6 +57,28 @@ char *json_error(const char *fmt, ...)
     return dump(json_pack("{s:s}", "error", buf));
 }
 
+/* ---- an answer's body (every route file answers through these) ---- */
+
+void reply_text(reply *r, int status, char *body)
+{
+    r->status = status;
+    r->body = body;
+    r->ctype = "application/json";
+}
+
+void reply_json(reply *r, int status, json_t *o)
+{
+    reply_text(r, status, o ? json_dumps(o, JSON_COMPACT) : NULL);
+    json_decref(o);
+    if (!r->body)
+        reply_text(r, 500, json_error("the answer could not be written"));
+}
+
+void reply_refuse(reply *r, int status, const char *text)
+{
+    reply_text(r, status, json_error("%s", text));
+}
+
 /* The view of ply `ply` for viewer (null when there is none). */
 static void view_at(tavi_jbuf *b, const tav_session *s, int ply, int viewer)
 {

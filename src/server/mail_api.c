@@ -13,26 +13,13 @@
 #include "server/core/core.h"
 #include "server/srv.h"
 
-static void mail_answer(reply *r, int status, json_t *o)
-{
-    r->status = status;
-    r->body = json_dumps(o, JSON_COMPACT);
-    r->ctype = "application/json";
-    json_decref(o);
-}
-
-static void mail_refuse(reply *r, int status, const char *text)
-{
-    mail_answer(r, status, json_pack("{s:s}", "error", text));
-}
-
 /* A JSON object body whose fields are all among `known` (NULL last). */
 static json_t *mail_body(const char *body, size_t len, const char *const *known, reply *r)
 {
     json_error_t jerr;
     json_t *o = len ? json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr) : NULL;
     if (!o || !json_is_object(o)) {
-        mail_refuse(r, 400, "the request needs a JSON object body");
+        reply_refuse(r, 400, "the request needs a JSON object body");
         json_decref(o);
         return NULL;
     }
@@ -43,7 +30,7 @@ static json_t *mail_body(const char *body, size_t len, const char *const *known,
         for (int i = 0; known[i]; i++)
             ok |= strcmp(key, known[i]) == 0;
         if (!ok) {
-            mail_refuse(r, 400, "unknown field");
+            reply_refuse(r, 400, "unknown field");
             json_decref(o);
             return NULL;
         }
@@ -68,7 +55,7 @@ static void settings(srv *S, const char *name, reply *r)
 {
     store_mail m;
     if (core_mail_get(S->C, name, &m) != CORE_OK) {
-        mail_refuse(r, 503, "the settings could not be read");
+        reply_refuse(r, 503, "the settings could not be read");
         return;
     }
     json_t *o = json_pack("{s:b,s:o,s:b,s:o,s:b,s:i,s:i}", "on", core_mail_on(S->C), "address",
@@ -76,7 +63,7 @@ static void settings(srv *S, const char *name, reply *r)
                           m.verified && m.address[0], "kinds", kinds_json(m.kinds), "digest",
                           m.digest, "perHour", MAIL_PER_HOUR, "verifyPerHour",
                           MAIL_VERIFY_PER_HOUR);
-    mail_answer(r, 200, o);
+    reply_json(r, 200, o);
 }
 
 static void change(srv *S, const char *name, const char *body, size_t blen, reply *r)
@@ -94,7 +81,7 @@ static void change(srv *S, const char *name, const char *body, size_t blen, repl
         store_mail m;
         if (core_mail_get(S->C, name, &m) != CORE_OK) {
             json_decref(o);
-            mail_refuse(r, 503, "the settings could not be read");
+            reply_refuse(r, 503, "the settings could not be read");
             return;
         }
         bits = m.kinds;
@@ -115,14 +102,14 @@ static void change(srv *S, const char *name, const char *body, size_t blen, repl
     }
     if (bad) {
         json_decref(o);
-        mail_refuse(r, 400, "address is a string, kinds an object of true/false, digest and "
+        reply_refuse(r, 400, "address is a string, kinds an object of true/false, digest and "
                             "resend true or false");
         return;
     }
     const char *addr = a ? (json_is_null(a) ? "" : json_string_value(a)) : NULL;
     if (addr && strlen(addr) > MAIL_ADDRESS_MAX) {
         json_decref(o);
-        mail_refuse(r, 400, "the address is too long (at most 254 bytes)");
+        reply_refuse(r, 400, "the address is too long (at most 254 bytes)");
         return;
     }
     char err[160];
@@ -130,9 +117,9 @@ static void change(srv *S, const char *name, const char *body, size_t blen, repl
                                    re && json_is_true(re), err, sizeof err);
     json_decref(o);
     if (st == CORE_OK)
-        mail_answer(r, 200, json_pack("{s:b}", "ok", 1));
+        reply_json(r, 200, json_pack("{s:b}", "ok", 1));
     else
-        mail_refuse(r, api_http_status(st), err);
+        reply_refuse(r, api_http_status(st), err);
 }
 
 /* The links' requests (no session needed: the token stands for the account). */
@@ -146,14 +133,14 @@ static void link_request(srv *S, int unsub, const char *body, size_t blen, reply
     const char *kind = json_string_value(json_object_get(o, "kind"));
     if (!token || strlen(token) > 64 || (unsub && (!kind || strlen(kind) > 16))) {
         json_decref(o);
-        mail_refuse(r, 400, unsub ? "token and kind are strings" : "token is a string");
+        reply_refuse(r, 400, unsub ? "token and kind are strings" : "token is a string");
         return;
     }
     core_status st;
     if (!unsub) {
         st = core_mail_verify(S->C, token);
         if (st == CORE_OK)
-            mail_answer(r, 200, json_pack("{s:b}", "verified", 1));
+            reply_json(r, 200, json_pack("{s:b}", "verified", 1));
     } else {
         int bits = strcmp(kind, "all") == 0 ? MAIL_KINDS : 0, left = 0;
         for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
@@ -161,16 +148,16 @@ static void link_request(srv *S, int unsub, const char *body, size_t blen, reply
                 bits = kinds[i].bit;
         if (!bits) {
             json_decref(o);
-            mail_refuse(r, 400, "kind is turn, challenge, tournament or all");
+            reply_refuse(r, 400, "kind is turn, challenge, tournament or all");
             return;
         }
         st = core_mail_unsubscribe(S->C, token, bits, &left);
         if (st == CORE_OK)
-            mail_answer(r, 200, json_pack("{s:o}", "kinds", kinds_json(left)));
+            reply_json(r, 200, json_pack("{s:o}", "kinds", kinds_json(left)));
     }
     json_decref(o);
     if (st != CORE_OK)
-        mail_refuse(r, api_http_status(st), st == CORE_NOTFOUND ? "this link is not valid (any more)"
+        reply_refuse(r, api_http_status(st), st == CORE_NOTFOUND ? "this link is not valid (any more)"
                                                                 : "try again shortly");
 }
 
@@ -179,9 +166,9 @@ int mail_routes(srv *S, const asker *who, const char *path, int method, const ch
 {
     if (strcmp(path, "/api/me/mail") == 0) {
         if (method != 'G' && method != 'P')
-            mail_refuse(r, 405, "use GET or POST");
+            reply_refuse(r, 405, "use GET or POST");
         else if (!who->account[0])
-            mail_refuse(r, 401, "not signed in");
+            reply_refuse(r, 401, "not signed in");
         else if (method == 'G')
             settings(S, who->account, r);
         else
@@ -191,7 +178,7 @@ int mail_routes(srv *S, const asker *who, const char *path, int method, const ch
     int verify = strcmp(path, "/api/mail/verify") == 0;
     if (verify || strcmp(path, "/api/mail/unsubscribe") == 0) {
         if (method != 'P')
-            mail_refuse(r, 405, "use POST");
+            reply_refuse(r, 405, "use POST");
         else
             link_request(S, !verify, body, blen, r);
         return 1;

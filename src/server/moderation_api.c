@@ -22,25 +22,6 @@
 
 #define SRV_EXPORT_GAMES 1000   /* games the export lists (with their records) */
 
-static void put(reply *r, int status, json_t *o)
-{
-    r->status = status;
-    r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
-    r->ctype = "application/json";
-    json_decref(o);
-    if (!r->body) {
-        r->status = 500;
-        r->body = json_error("the answer could not be written");
-    }
-}
-
-static void say(reply *r, int status, const char *text)
-{
-    r->status = status;
-    r->body = json_error("%s", text);
-    r->ctype = "application/json";
-}
-
 /* A body that is a JSON object; NULL (and r answered 400) otherwise. */
 static json_t *object_body(const char *body, size_t blen, reply *r)
 {
@@ -48,7 +29,7 @@ static json_t *object_body(const char *body, size_t blen, reply *r)
     json_t *o = blen ? json_loadb(body, blen, JSON_REJECT_DUPLICATES, &jerr) : NULL;
     if (!json_is_object(o)) {
         json_decref(o);
-        say(r, 400, "the request needs a JSON object");
+        reply_refuse(r, 400, "the request needs a JSON object");
         return NULL;
     }
     return o;
@@ -129,7 +110,7 @@ static void api_export(srv *S, const asker *who, reply *r)
     int64_t closed = 0;
     int banned = 0;
     if (!core_account_state(C, name, &closed, &banned)) {
-        say(r, 503, "the account could not be read");
+        reply_refuse(r, 503, "the account could not be read");
         return;
     }
     json_t *o = json_object();
@@ -168,7 +149,7 @@ static void api_export(srv *S, const asker *who, reply *r)
     core_tokens_each(C, name, add_token, tokens);
     json_object_set_new(o, "tokens", tokens);
     json_object_set_new(o, "bot", json_boolean(core_is_bot(C, name)));
-    put(r, 200, o);
+    reply_json(r, 200, o);
     snprintf(r->disposition, sizeof r->disposition,
              "attachment; filename=\"tavoliere-%s.json\"", name);
 }
@@ -184,7 +165,7 @@ static void api_close(srv *S, conn *c, const asker *who, const char *body, size_
     json_t *pw = json_object_get(o, "password");
     if (!json_is_string(pw) || json_object_size(o) != 1) {
         json_decref(o);
-        say(r, 400, "the body must be {\"password\": \"...\"}");
+        reply_refuse(r, 400, "the body must be {\"password\": \"...\"}");
         return;
     }
     char err[256] = "";
@@ -195,7 +176,7 @@ static void api_close(srv *S, conn *c, const asker *who, const char *body, size_
     if (st == CORE_PENDING)
         r->pending = j;
     else
-        say(r, st == CORE_FORBIDDEN ? 401 : api_http_status(st), err);
+        reply_refuse(r, st == CORE_FORBIDDEN ? 401 : api_http_status(st), err);
 }
 
 static void api_report(srv *S, const asker *who, const char *body, size_t blen, reply *r)
@@ -210,7 +191,7 @@ static void api_report(srv *S, const asker *who, const char *body, size_t blen, 
         (gid && !json_is_string(gid) && !json_is_null(gid)) ||
         (text && !json_is_string(text)) || known != json_object_size(o)) {
         json_decref(o);
-        say(r, 400, "the body must be {\"name\": N, \"game\": ID or null, \"reason\": R, "
+        reply_refuse(r, 400, "the body must be {\"name\": N, \"game\": ID or null, \"reason\": R, "
                     "\"text\": T}");
         return;
     }
@@ -221,10 +202,10 @@ static void api_report(srv *S, const asker *who, const char *body, size_t blen, 
                                  err, sizeof err);
     json_decref(o);
     if (st == CORE_CREATED) {
-        put(r, 201, json_pack("{s:b}", "ok", 1));
+        reply_json(r, 201, json_pack("{s:b}", "ok", 1));
         r->hold = core_pending(S->C) ? core_batch(S->C) : 0;   /* answered once on disk */
     } else {
-        say(r, st == CORE_FORBIDDEN ? 401 : api_http_status(st), err);
+        reply_refuse(r, st == CORE_FORBIDDEN ? 401 : api_http_status(st), err);
     }
 }
 
@@ -238,11 +219,11 @@ int moderation_routes(srv *S, conn *c, const asker *who, const char *path, int m
         return 0;
     int want = export ? 'G' : 'P';
     if (method != want) {
-        say(r, 405, want == 'G' ? "use GET" : "use POST");
+        reply_refuse(r, 405, want == 'G' ? "use GET" : "use POST");
         return 1;
     }
     if (!who->account[0]) {
-        say(r, 401, "not signed in");
+        reply_refuse(r, 401, "not signed in");
         return 1;
     }
     if (export)

@@ -14,19 +14,6 @@
 #include "server/core/core.h"
 #include "server/srv.h"
 
-static void pool_answer(reply *r, int status, json_t *o)
-{
-    r->status = status;
-    r->body = json_dumps(o, JSON_COMPACT);
-    r->ctype = "application/json";
-    json_decref(o);
-}
-
-static void pool_refuse(reply *r, int status, const char *text)
-{
-    pool_answer(r, status, json_pack("{s:s}", "error", text));
-}
-
 static json_t *pool_clock_json(const store_seek *k)
 {
     if (k->days)
@@ -73,7 +60,7 @@ static void pool_get(srv *S, const asker *who, reply *r)
     if (who->account[0] && core_pool_mine(S->C, who->account, &m))
         mine = json_pack("{s:s,s:s,s:o,s:b}", "id", m.id, "game", m.game, "clock",
                          pool_clock_json(&m), "rated", m.rated);
-    pool_answer(r, 200,
+    reply_json(r, 200,
                 json_pack("{s:o,s:o,s:o,s:{s:i,s:i,s:i,s:i}}", "clocks", clocks, "pools",
                           pool_counts(S), "mine", mine, "window", "initial", CORE_POOL_WINDOW,
                           "widen", CORE_POOL_WIDEN, "every", CORE_POOL_WIDEN_SECS, "anyone",
@@ -83,13 +70,13 @@ static void pool_get(srv *S, const asker *who, reply *r)
 static void pool_join(srv *S, const asker *who, const char *body, size_t len, reply *r)
 {
     if (!who->account[0]) {
-        pool_refuse(r, 401, "sign in to join the pool");
+        reply_refuse(r, 401, "sign in to join the pool");
         return;
     }
     json_error_t jerr;
     json_t *o = len && len <= 1024 ? json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr) : NULL;
     if (!o || !json_is_object(o)) {
-        pool_refuse(r, 400, "the request needs a JSON object body");
+        reply_refuse(r, 400, "the request needs a JSON object body");
         json_decref(o);
         return;
     }
@@ -125,15 +112,15 @@ static void pool_join(srv *S, const asker *who, const char *body, size_t len, re
     }
     json_decref(o);
     if (bad || !k.game[0]) {
-        pool_refuse(r, 400, "the body is {\"game\": G, \"clock\": C, \"rated\": true|false}");
+        reply_refuse(r, 400, "the body is {\"game\": G, \"clock\": C, \"rated\": true|false}");
         return;
     }
     char id[STORE_ID_LEN], err[320];
     core_status st = core_pool_join(S->C, who->account, &k, id, err, sizeof err);
     if (st == CORE_CREATED)
-        pool_answer(r, 201, json_pack("{s:s}", "id", id));
+        reply_json(r, 201, json_pack("{s:s}", "id", id));
     else
-        pool_refuse(r, api_http_status(st), err);
+        reply_refuse(r, api_http_status(st), err);
 }
 
 int pool_routes(srv *S, const asker *who, const char *path, int method, const char *body,
@@ -149,11 +136,11 @@ int pool_routes(srv *S, const asker *who, const char *path, int method, const ch
     } else if (method == 'D') {
         core_status st = core_pool_leave(S->C, who->account, err, sizeof err);
         if (st == CORE_OK)
-            pool_answer(r, 200, json_object());
+            reply_json(r, 200, json_object());
         else
-            pool_refuse(r, api_http_status(st), err);
+            reply_refuse(r, api_http_status(st), err);
     } else {
-        pool_refuse(r, 405, "use GET, POST or DELETE");
+        reply_refuse(r, 405, "use GET, POST or DELETE");
     }
     return 1;
 }

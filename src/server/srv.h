@@ -335,6 +335,12 @@ typedef struct json_seats {
 char *json_game(const tav_session *s, const json_seats *g, int viewer);
 char *json_view(const tav_session *s, int ply, int viewer);
 char *json_error(const char *fmt, ...);
+/* An answer: a JSON body (taken over), a JSON value (taken over; 500 when it
+ * cannot be written), a refusal {"error": text} (its code is added where
+ * every answer passes: errcode.c). */
+void reply_text(reply *r, int status, char *body);
+void reply_json(reply *r, int status, json_t *o);
+void reply_refuse(reply *r, int status, const char *text);
 
 /* ---- errcode.c ---- */
 /* The stable code of a refusal (docs/server-api.md "Refusals and their

@@ -23,18 +23,6 @@
 
 #define TOURS_LIVE_MS 500   /* watched tournaments are read again this often */
 
-static void answer_text(reply *r, int status, char *body)
-{
-    r->status = status;
-    r->body = body;
-    r->ctype = "application/json";
-}
-
-static void refuse(reply *r, int status, const char *text)
-{
-    answer_text(r, status, json_error("%s", text));
-}
-
 static json_t *clock_of(const store_tour *t)
 {
     if (t->days)
@@ -123,7 +111,7 @@ static int parse_new(const char *body, size_t len, store_tour *t, reply *r)
     json_error_t jerr;
     json_t *o = len ? json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr) : NULL;
     if (!o || !json_is_object(o)) {
-        refuse(r, 400, "the body must be a JSON object");
+        reply_refuse(r, 400, "the body must be a JSON object");
         json_decref(o);
         return -1;
     }
@@ -182,7 +170,7 @@ static int parse_new(const char *body, size_t len, store_tour *t, reply *r)
         }
     }
     if (bad) {
-        refuse(r, 400, bad);
+        reply_refuse(r, 400, bad);
         json_decref(o);
         return -1;
     }
@@ -209,13 +197,13 @@ static void send_view(srv *S, const char *id, reply *r)
     core_tour_view v;
     core_status st = core_tour_read(S->C, id, &v);
     if (st != CORE_OK) {
-        refuse(r, api_http_status(st),
+        reply_refuse(r, api_http_status(st),
                st == CORE_NOTFOUND ? "no such tournament" : "the tournament could not be read");
         return;
     }
     json_t *o = view_json(&v);
     json_object_set_new(o, "now", json_integer(core_game_ms(S->C)));
-    answer_text(r, 200, json_dumps(o, JSON_COMPACT));
+    reply_text(r, 200, json_dumps(o, JSON_COMPACT));
     json_decref(o);
     core_tour_view_free(&v);
 }
@@ -227,12 +215,12 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
         if (method == 'G') {
             json_t *list = json_array();
             core_tour_list(S->C, CORE_TOUR_LIST_MAX, add_summary, list);
-            answer_text(r, 200, json_dumps(list, JSON_COMPACT));
+            reply_text(r, 200, json_dumps(list, JSON_COMPACT));
             json_decref(list);
         } else if (method != 'P') {
-            refuse(r, 405, "use GET or POST");
+            reply_refuse(r, 405, "use GET or POST");
         } else if (!who->account[0]) {
-            refuse(r, 401, "sign in to make a tournament");
+            reply_refuse(r, 401, "sign in to make a tournament");
         } else {
             store_tour t;
             if (parse_new(body, blen, &t, r) != 0)
@@ -241,10 +229,10 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
             core_status st = core_tour_create(S->C, who->account, &t, id, err, sizeof err);
             if (st == CORE_CREATED) {
                 json_t *o = json_pack("{s:s}", "id", id);
-                answer_text(r, 201, json_dumps(o, JSON_COMPACT));
+                reply_text(r, 201, json_dumps(o, JSON_COMPACT));
                 json_decref(o);
             } else {
-                answer_text(r, api_http_status(st), json_error("%s", err));
+                reply_text(r, api_http_status(st), json_error("%s", err));
             }
         }
         return 1;
@@ -256,7 +244,7 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
     size_t idlen = slash ? (size_t)(slash - id) : strlen(id);
     const char *action = slash ? slash + 1 : "";
     if (!core_id_ok(id, idlen) || strchr(action, '/')) {
-        refuse(r, 404, "no such tournament");
+        reply_refuse(r, 404, "no such tournament");
         return 1;
     }
     char tid[STORE_ID_LEN];
@@ -264,13 +252,13 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
     tid[idlen] = 0;
     if (action[0] == 0) {
         if (method != 'G')
-            refuse(r, 405, "use GET");
+            reply_refuse(r, 405, "use GET");
         else
             send_view(S, tid, r);
         return 1;
     }
     if (strcmp(action, "live") == 0) {
-        refuse(r, 400, "this address is a WebSocket");
+        reply_refuse(r, 400, "this address is a WebSocket");
         return 1;
     }
     int join = strcmp(action, "join") == 0;
@@ -279,15 +267,15 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
         : strcmp(action, "start") == 0 ? core_tour_start
                                        : NULL;
     if (!fn && !join) {
-        refuse(r, 404, "no such request");
+        reply_refuse(r, 404, "no such request");
         return 1;
     }
     if (method != 'P') {
-        refuse(r, 405, "use POST");
+        reply_refuse(r, 405, "use POST");
         return 1;
     }
     if (!who->account[0]) {
-        refuse(r, 401, "sign in first");
+        reply_refuse(r, 401, "sign in first");
         return 1;
     }
     char err[320];
@@ -304,7 +292,7 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
             once = v && json_is_true(v);
             json_decref(o);
             if (!ok) {
-                refuse(r, 400, "a join's body is {} or {\"once\": true}");
+                reply_refuse(r, 400, "a join's body is {} or {\"once\": true}");
                 return 1;
             }
         }
@@ -313,9 +301,9 @@ int tours_route(srv *S, const asker *who, const char *path, int method, const ch
         st = fn(S->C, who->account, tid, err, sizeof err);
     }
     if (st == CORE_OK)
-        answer_text(r, 200, strdup("{}"));
+        reply_text(r, 200, strdup("{}"));
     else
-        answer_text(r, api_http_status(st), json_error("%s", err));
+        reply_text(r, api_http_status(st), json_error("%s", err));
     return 1;
 }
 

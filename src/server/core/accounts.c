@@ -721,14 +721,13 @@ core_status core_login(core *C, peer *by, void *waiter, const char *name, const 
     return CORE_PENDING;
 }
 
-core_status core_password(core *C, const char *name, peer *by, void *waiter, const char *old_pw,
-                          const char *new_pw, const char *ua, job **handle, char *err,
-                          size_t errlen)
+/* A job that checks `password` against the account's hash on the slow
+ * thread (a password change, closing the account): the sign-in limits
+ * apply, as to a sign-in of the name. */
+static core_status checked_job(core *C, int kind, const char *name, peer *by, void *waiter,
+                               const char *password, const char *new_pw, const char *ua,
+                               job **handle, char *err, size_t errlen)
 {
-    *handle = NULL;
-    core_status pr = password_refusal(new_pw, err, errlen);
-    if (pr != CORE_OK)
-        return pr;
     login_fails *f;
     core_status st = login_allowed(C, by, name, &f, err, errlen);
     if (st != CORE_OK)
@@ -744,7 +743,7 @@ core_status core_password(core *C, const char *name, peer *by, void *waiter, con
         sodium_memzero(&a, sizeof a);
         return CORE_LIMIT;
     }
-    job *j = pw_job(C, JOB_PASSWORD, by, waiter, a.name, old_pw, new_pw, ua);
+    job *j = pw_job(C, kind, by, waiter, a.name, password, new_pw, ua);
     if (!j) {
         guard_login_end(C, by, name, name_g, addr_g, 0);
         sodium_memzero(&a, sizeof a);
@@ -762,6 +761,17 @@ core_status core_password(core *C, const char *name, peer *by, void *waiter, con
     return CORE_PENDING;
 }
 
+core_status core_password(core *C, const char *name, peer *by, void *waiter, const char *old_pw,
+                          const char *new_pw, const char *ua, job **handle, char *err,
+                          size_t errlen)
+{
+    *handle = NULL;
+    core_status pr = password_refusal(new_pw, err, errlen);
+    if (pr != CORE_OK)
+        return pr;
+    return checked_job(C, JOB_PASSWORD, name, by, waiter, old_pw, new_pw, ua, handle, err, errlen);
+}
+
 core_status core_close_account(core *C, const char *name, peer *by, void *waiter,
                                const char *password, job **handle, char *err, size_t errlen)
 {
@@ -770,37 +780,7 @@ core_status core_close_account(core *C, const char *name, peer *by, void *waiter
         snprintf(err, errlen, "wrong password");
         return CORE_FORBIDDEN;
     }
-    login_fails *f;
-    core_status st = login_allowed(C, by, name, &f, err, errlen);
-    if (st != CORE_OK)
-        return st;
-    store_account a;
-    char e[256];
-    if (C->st->ops->get_account(C->st, name, &a, e, sizeof e) != 1) {
-        snprintf(err, errlen, "the server is busy: try again shortly");
-        return CORE_UNAVAILABLE;
-    }
-    int name_g, addr_g;
-    if (guard_login(C, by, name, &name_g, &addr_g, err, errlen) != CORE_OK) {
-        sodium_memzero(&a, sizeof a);
-        return CORE_LIMIT;
-    }
-    job *j = pw_job(C, JOB_CLOSE, by, waiter, a.name, password, NULL, NULL);
-    if (!j) {
-        guard_login_end(C, by, name, name_g, addr_g, 0);
-        sodium_memzero(&a, sizeof a);
-        snprintf(err, errlen, "out of memory");
-        return CORE_UNAVAILABLE;
-    }
-    j->guarded = name_g;
-    j->guarded_addr = addr_g;
-    memcpy(j->pwhash, a.pwhash, sizeof j->pwhash);
-    sodium_memzero(&a, sizeof a);
-    f->pending++;
-    j->reserved = 1;
-    core_slow_submit(C, j);
-    *handle = j;
-    return CORE_PENDING;
+    return checked_job(C, JOB_CLOSE, name, by, waiter, password, NULL, NULL, handle, err, errlen);
 }
 
 /* On the writer: the account closed (its sessions end with it). */
