@@ -20,28 +20,6 @@
 /* A LIMIT: a negative one is none (SQLite's reading; PostgreSQL refuses it). */
 static int64_t nolimit(int limit) { return limit < 0 ? INT64_MAX : (int64_t)limit; }
 
-/* A read: 1 rows (in *r), 0 none (unknown text included), -1 error. */
-static int read_rows(pg_store *st, int q, PGresult **r, const char *what, char *err,
-                     size_t errlen, const char *fmt, ...)
-{
-    params p;
-    va_list ap;
-    va_start(ap, fmt);
-    pg_params_v(&p, fmt, ap);
-    va_end(ap);
-    int rc = pg_run_p(st, q, r, what, err, errlen, &p);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    if (PQntuples(*r) == 0) {
-        PQclear(*r);
-        *r = NULL;
-        return 0;
-    }
-    return 1;
-}
-
 int pg_set_end(store *base, const char *id, const char *winner, const char *end, char *err,
                       size_t errlen)
 {
@@ -58,7 +36,7 @@ int pg_get_account(store *base, const char *name, store_account *out, char *err,
                           size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_GET_ACCOUNT, &r, "load account", err, errlen, "t",
+    int rc = pg_read_rows((pg_store *)base, Q_GET_ACCOUNT, &r, "load account", err, errlen, "t",
                        name);
     if (rc != 1)
         return rc;
@@ -112,7 +90,7 @@ int pg_get_session(store *base, const unsigned char hash[STORE_HASH_LEN], int64_
                           size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_GET_SESSION, &r, "load session", err, errlen, "hi",
+    int rc = pg_read_rows((pg_store *)base, Q_GET_SESSION, &r, "load session", err, errlen, "hi",
                        hash, now);
     if (rc != 1)
         return rc;
@@ -133,7 +111,7 @@ int pg_each_session(store *base, const char *name, int64_t now, store_session_fn
                            void *ctx, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_SESSIONS_OF, &r, "list sessions", err, errlen, "ti",
+    int rc = pg_read_rows((pg_store *)base, Q_SESSIONS_OF, &r, "list sessions", err, errlen, "ti",
                        name, now);
     if (rc != 1)
         return rc;
@@ -161,7 +139,7 @@ int pg_seek_state(store *base, const char *id)
 {
     char err[128];
     PGresult *r;
-    if (read_rows((pg_store *)base, Q_SEEK_STATE, &r, "seek", err, sizeof err, "t", id) != 1)
+    if (pg_read_rows((pg_store *)base, Q_SEEK_STATE, &r, "seek", err, sizeof err, "t", id) != 1)
         return -1;
     int state = pg_col_int(r, 0, 0);
     PQclear(r);
@@ -181,7 +159,7 @@ int pg_close_seek(store *base, const char *id, const char *game, char *err, size
 int pg_each_seek(store *base, store_seek_fn fn, void *ctx, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_OPEN_SEEKS, &r, "list seeks", err, errlen, "");
+    int rc = pg_read_rows((pg_store *)base, Q_OPEN_SEEKS, &r, "list seeks", err, errlen, "");
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;
@@ -209,7 +187,7 @@ int pg_get_rating(store *base, const char *name, const char *game, store_rating 
                          char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_GET_RATING, &r, "load rating", err, errlen, "tt", name,
+    int rc = pg_read_rows((pg_store *)base, Q_GET_RATING, &r, "load rating", err, errlen, "tt", name,
                        game);
     if (rc != 1)
         return rc;
@@ -233,7 +211,7 @@ int pg_each_rating(store *base, const char *name,
                    char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_RATINGS, &r, "list ratings", err, errlen, "t", name);
+    int rc = pg_read_rows((pg_store *)base, Q_RATINGS, &r, "list ratings", err, errlen, "t", name);
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;
@@ -254,7 +232,7 @@ int pg_leaderboard(store *base, const char *game, int limit,
                    void *ctx, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_LEADERBOARD, &r, "leaderboard", err, errlen, "ti",
+    int rc = pg_read_rows((pg_store *)base, Q_LEADERBOARD, &r, "leaderboard", err, errlen, "ti",
                        game, nolimit(limit));
     if (rc != 1)
         return rc;
@@ -275,7 +253,7 @@ int pg_player_unfinished(store *base, const char *name, int limit, store_id_fn f
                                 void *ctx, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_UNFINISHED_OF, &r, "list games", err, errlen, "ti",
+    int rc = pg_read_rows((pg_store *)base, Q_UNFINISHED_OF, &r, "list games", err, errlen, "ti",
                        name, nolimit(limit));
     if (rc != 1)
         return rc;
@@ -288,7 +266,7 @@ int pg_player_games(store *base, const char *name, int limit, store_pgame_fn fn,
                            char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_PLAYER_GAMES, &r, "list games", err, errlen, "ti",
+    int rc = pg_read_rows((pg_store *)base, Q_PLAYER_GAMES, &r, "list games", err, errlen, "ti",
                        name, nolimit(limit));
     if (rc != 1)
         return rc;
@@ -352,7 +330,7 @@ int pg_get_token(store *base, const unsigned char hash[STORE_HASH_LEN], char nam
                  int64_t *last_used, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_GET_TOKEN, &r, "load token", err, errlen, "h", hash);
+    int rc = pg_read_rows((pg_store *)base, Q_GET_TOKEN, &r, "load token", err, errlen, "h", hash);
     if (rc != 1)
         return rc;
     int bad = pg_col_text(r, 0, 0, name, STORE_NAME_LEN) != 0;
@@ -379,7 +357,7 @@ int pg_each_token(store *base, const char *name, store_token_fn fn, void *ctx, c
                   size_t errlen)
 {
     PGresult *r;
-    int rc = read_rows((pg_store *)base, Q_TOKENS_OF, &r, "list tokens", err, errlen, "t", name);
+    int rc = pg_read_rows((pg_store *)base, Q_TOKENS_OF, &r, "list tokens", err, errlen, "t", name);
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;

@@ -13,28 +13,6 @@
 #include "server/core/store.h"
 #include "server/core/store_pg_internal.h"
 
-/* A read: 1 rows (in *r), 0 none, -1 error. */
-static int chat_read(pg_store *st, int q, PGresult **r, const char *what, char *err,
-                     size_t errlen, const char *fmt, ...)
-{
-    params p;
-    va_list ap;
-    va_start(ap, fmt);
-    pg_params_v(&p, fmt, ap);
-    va_end(ap);
-    int rc = pg_run_p(st, q, r, what, err, errlen, &p);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    if (PQntuples(*r) == 0) {
-        PQclear(*r);
-        *r = NULL;
-        return 0;
-    }
-    return 1;
-}
-
 int pg_add_chat(store *base, const char *game, int room, const char *name, const char *text,
                 int64_t ms, char *err, size_t errlen)
 {
@@ -46,7 +24,7 @@ int pg_each_chat(store *base, const char *game, int room, int limit, store_chat_
                  char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = chat_read((pg_store *)base, Q_CHAT_OF, &r, "list chat", err, errlen, "tii", game,
+    int rc = pg_read_rows((pg_store *)base, Q_CHAT_OF, &r, "list chat", err, errlen, "tii", game,
                        (int64_t)room, (int64_t)(limit < 0 ? 0 : limit));
     if (rc != 1)
         return rc;
@@ -70,7 +48,7 @@ int pg_each_block(store *base, const char *owner, store_name_fn fn, void *ctx, c
                   size_t errlen)
 {
     PGresult *r;
-    int rc = chat_read((pg_store *)base, Q_BLOCKS_OF, &r, "list blocks", err, errlen, "t", owner);
+    int rc = pg_read_rows((pg_store *)base, Q_BLOCKS_OF, &r, "list blocks", err, errlen, "t", owner);
     if (rc != 1)
         return rc;
     int n = PQntuples(r), stop = 0;
@@ -84,7 +62,7 @@ int pg_get_chat_flags(store *base, const char *name, int *flags, char *err, size
 {
     PGresult *r;
     *flags = 0;
-    int rc = chat_read((pg_store *)base, Q_GET_CHAT_FLAGS, &r, "chat flags", err, errlen, "t",
+    int rc = pg_read_rows((pg_store *)base, Q_GET_CHAT_FLAGS, &r, "chat flags", err, errlen, "t",
                        name);
     if (rc != 1)
         return rc;

@@ -224,4 +224,9 @@ int pg_add_tour_game(store *base, const char *id, const store_tour_game *g, char
 int pg_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *ctx, char *err,
                       size_t errlen);
 
+/* A read bound from a format (pg_params_v): 1 rows (in *r), 0 none, -1
+ * error (store_pg_shared.c). */
+int pg_read_rows(pg_store *st, int q, PGresult **r, const char *what, char *err, size_t errlen,
+                 const char *fmt, ...);
+
 #endif

@@ -12,33 +12,10 @@
 #include "server/core/store.h"
 #include "server/core/store_pg_internal.h"
 
-/* A read: 1 rows (in *r), 0 none, -1 error. */
-static int rows(pg_store *st, int q, PGresult **r, const char *what, char *err, size_t errlen,
-                const char *fmt, ...)
-{
-    params p;
-    va_list ap;
-    va_start(ap, fmt);
-    pg_params_v(&p, fmt, ap);
-    va_end(ap);
-    *r = NULL;
-    int rc = pg_run_p(st, q, r, what, err, errlen, &p);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    if (PQntuples(*r) == 0) {
-        PQclear(*r);
-        *r = NULL;
-        return 0;
-    }
-    return 1;
-}
-
 int pg_mail_get(store *base, const char *name, store_mail *out, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, Q_MAIL_GET, &r, "load mail settings", err, errlen, "t", name);
+    int rc = pg_read_rows((pg_store *)base, Q_MAIL_GET, &r, "load mail settings", err, errlen, "t", name);
     if (rc != 1)
         return rc;
     memset(out, 0, sizeof *out);
@@ -72,7 +49,7 @@ int pg_mail_find(store *base, int which, const char *key, char name[STORE_NAME_L
                  size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, which ? Q_MAIL_VERIFY : Q_MAIL_UNSUB, &r, "find mail token",
+    int rc = pg_read_rows((pg_store *)base, which ? Q_MAIL_VERIFY : Q_MAIL_UNSUB, &r, "find mail token",
                   err, errlen, "t", key);
     if (rc != 1)
         return rc;
@@ -106,7 +83,7 @@ int pg_mail_due(store *base, int64_t now, int limit, store_id_fn fn, void *ctx, 
                 size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, Q_MAIL_DUE, &r, "mail due", err, errlen, "ii", now,
+    int rc = pg_read_rows((pg_store *)base, Q_MAIL_DUE, &r, "mail due", err, errlen, "ii", now,
                   (int64_t)limit);
     if (rc != 1)
         return rc;
@@ -120,7 +97,7 @@ int pg_mail_items(store *base, const char *name, store_mail_item_fn fn, void *ct
                   size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, Q_MAIL_ITEMS, &r, "mail items", err, errlen, "t", name);
+    int rc = pg_read_rows((pg_store *)base, Q_MAIL_ITEMS, &r, "mail items", err, errlen, "t", name);
     if (rc != 1)
         return rc;
     for (int i = 0; i < PQntuples(r); i++) {
@@ -161,7 +138,7 @@ int pg_mail_log(store *base, const char *name, int64_t now, char *err, size_t er
 int pg_mail_count(store *base, const char *name, int64_t since, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, Q_MAIL_COUNT, &r, "mail count", err, errlen, "ti", name, since);
+    int rc = pg_read_rows((pg_store *)base, Q_MAIL_COUNT, &r, "mail count", err, errlen, "ti", name, since);
     if (rc != 1)
         return rc;
     int n = (int)pg_col_i64(r, 0, 0);

@@ -15,28 +15,6 @@
 #include "server/core/store.h"
 #include "server/core/store_pg_internal.h"
 
-/* A read: 1 rows (in *r), 0 none, -1 error. */
-static int mod_read(pg_store *st, int q, PGresult **r, const char *what, char *err,
-                    size_t errlen, const char *fmt, ...)
-{
-    params p;
-    va_list ap;
-    va_start(ap, fmt);
-    pg_params_v(&p, fmt, ap);
-    va_end(ap);
-    int rc = pg_run_p(st, q, r, what, err, errlen, &p);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    if (PQntuples(*r) == 0) {
-        PQclear(*r);
-        *r = NULL;
-        return 0;
-    }
-    return 1;
-}
-
 /* The account's flag, then (v nonzero) the end of its sessions: one operation. */
 static int account_write(pg_store *st, int q, const char *name, int64_t v, const char *what,
                          char *err, size_t errlen)
@@ -79,7 +57,7 @@ int pg_each_report(store *base, const char *reporter, int limit, store_report_fn
                    char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = mod_read((pg_store *)base, Q_REPORTS, &r, "list reports", err, errlen, "ti",
+    int rc = pg_read_rows((pg_store *)base, Q_REPORTS, &r, "list reports", err, errlen, "ti",
                       reporter, (int64_t)limit);
     if (rc != 1)
         return rc;
@@ -104,7 +82,7 @@ int pg_count_reports(store *base, const char *reporter, const char *reported, in
                      char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = mod_read((pg_store *)base, Q_COUNT_REPORTS, &r, "count reports", err, errlen, "tti",
+    int rc = pg_read_rows((pg_store *)base, Q_COUNT_REPORTS, &r, "count reports", err, errlen, "tti",
                       reporter, reported, since);
     if (rc < 0)
         return -1;
@@ -125,7 +103,7 @@ int pg_each_audit(store *base, int64_t after, int limit, store_audit_fn fn, void
                   size_t errlen)
 {
     PGresult *r;
-    int rc = mod_read((pg_store *)base, Q_AUDIT, &r, "audit log", err, errlen, "ii", after,
+    int rc = pg_read_rows((pg_store *)base, Q_AUDIT, &r, "audit log", err, errlen, "ii", after,
                       (int64_t)limit);
     if (rc != 1)
         return rc;
@@ -148,7 +126,7 @@ int pg_each_audit(store *base, int64_t after, int limit, store_audit_fn fn, void
 int64_t pg_audit_last(store *base, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = mod_read((pg_store *)base, Q_AUDIT_LAST, &r, "audit log", err, errlen, "");
+    int rc = pg_read_rows((pg_store *)base, Q_AUDIT_LAST, &r, "audit log", err, errlen, "");
     if (rc < 0)
         return -1;
     if (rc == 0)
@@ -162,7 +140,7 @@ int pg_each_chat_by(store *base, const char *name, int limit, store_chat_by_fn f
                     char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = mod_read((pg_store *)base, Q_CHAT_BY, &r, "list chat", err, errlen, "ti", name,
+    int rc = pg_read_rows((pg_store *)base, Q_CHAT_BY, &r, "list chat", err, errlen, "ti", name,
                       (int64_t)limit);
     if (rc != 1)
         return rc;

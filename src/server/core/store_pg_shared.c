@@ -204,3 +204,27 @@ void pg_stats(const store *base, int64_t *round_trips, int64_t *bytes_out,
     if (bytes_in)
         *bytes_in = st->bytes_in;
 }
+
+/* A read: 1 rows (in *r), 0 none (a text PostgreSQL refuses, which no row
+ * can hold, included), -1 error. */
+int pg_read_rows(pg_store *st, int q, PGresult **r, const char *what, char *err, size_t errlen,
+                 const char *fmt, ...)
+{
+    params p;
+    va_list ap;
+    va_start(ap, fmt);
+    pg_params_v(&p, fmt, ap);
+    va_end(ap);
+    int rc = pg_run_p(st, q, r, what, err, errlen, &p);
+    if (rc == BAD_TEXT)
+        return 0;
+    if (rc != 0)
+        return -1;
+    if (PQntuples(*r) == 0) {
+        PQclear(*r);
+        *r = NULL;
+        return 0;
+    }
+    return 1;
+}
+

@@ -9,28 +9,6 @@
 
 #include "server/core/store_pg_internal.h"
 
-/* Rows of a read: 1 some, 0 none, -1 error (*r: the result, or NULL). */
-static int rows(pg_store *st, int q, PGresult **r, const char *what, char *err, size_t errlen,
-                const char *fmt, ...)
-{
-    params p;
-    va_list ap;
-    va_start(ap, fmt);
-    pg_params_v(&p, fmt, ap);
-    va_end(ap);
-    int rc = pg_run_p(st, q, r, what, err, errlen, &p);
-    if (rc == BAD_TEXT)
-        return 0;
-    if (rc != 0)
-        return -1;
-    if (PQntuples(*r) == 0) {
-        PQclear(*r);
-        *r = NULL;
-        return 0;
-    }
-    return 1;
-}
-
 int pg_create_tour(store *base, const store_tour *t, char *err, size_t errlen)
 {
     return pg_write1((pg_store *)base, Q_INS_TOUR, 1, "insert tournament", err, errlen,
@@ -78,7 +56,7 @@ static int tour_row(const PGresult *r, int i, store_tour *t)
 int pg_get_tour(store *base, const char *id, store_tour *out, char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, Q_GET_TOUR, &r, "load tournament", err, errlen, "t", id);
+    int rc = pg_read_rows((pg_store *)base, Q_GET_TOUR, &r, "load tournament", err, errlen, "t", id);
     if (rc != 1)
         return rc;
     rc = tour_row(r, 0, out) == 0 ? 1 : -1;
@@ -92,7 +70,7 @@ int pg_each_tour(store *base, int unfinished, int limit, store_tour_fn fn, void 
                  size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, unfinished ? Q_OPEN_TOURS : Q_ALL_TOURS, &r,
+    int rc = pg_read_rows((pg_store *)base, unfinished ? Q_OPEN_TOURS : Q_ALL_TOURS, &r,
                   "list tournaments", err, errlen, "i", (int64_t)limit);
     if (rc != 1)
         return rc;
@@ -109,7 +87,7 @@ int pg_each_tour(store *base, int unfinished, int limit, store_tour_fn fn, void 
 int pg_count_tours(store *base, const char *creator, int64_t since, char *err, size_t errlen)
 {
     PGresult *r;
-    if (rows((pg_store *)base, Q_COUNT_TOURS, &r, "count tournaments", err, errlen, "ti", creator,
+    if (pg_read_rows((pg_store *)base, Q_COUNT_TOURS, &r, "count tournaments", err, errlen, "ti", creator,
              since) != 1)
         return -1;
     int n = pg_col_int(r, 0, 0);
@@ -129,7 +107,7 @@ int pg_each_tour_player(store *base, const char *id, store_tour_player_fn fn, vo
                         char *err, size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, Q_TOUR_PLAYERS, &r, "list tournament players", err, errlen,
+    int rc = pg_read_rows((pg_store *)base, Q_TOUR_PLAYERS, &r, "list tournament players", err, errlen,
                   "t", id);
     if (rc != 1)
         return rc;
@@ -164,7 +142,7 @@ int pg_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *
                       size_t errlen)
 {
     PGresult *r;
-    int rc = rows((pg_store *)base, Q_TOUR_GAMES, &r, "list tournament games", err, errlen, "t",
+    int rc = pg_read_rows((pg_store *)base, Q_TOUR_GAMES, &r, "list tournament games", err, errlen, "t",
                   id);
     if (rc != 1)
         return rc;
