@@ -192,6 +192,7 @@ suite all "documents" env BUILD="$BUILD" sh tests/docs_check.sh
 suite all "messages" env BUILD="$BUILD" sh tests/cli_messages.sh
 suite check "generic code" env BUILD="$BUILD" sh tests/generic_code.sh
 suite check "layers" sh tests/layers.sh
+suite check "server core floors" env BUILD="$BUILD" node tests/core_floors.mjs
 suite all "replay and analyze" env BUILD="$BUILD" sh tests/replay_analyze.sh
 suite all "sealed deals" env BUILD="$BUILD" sh tests/seal.sh
 suite check "protocol scripts" protocol_scripts

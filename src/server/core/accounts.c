@@ -37,20 +37,6 @@
 #include "server/core/internal.h"
 #include "server/core/writer.h"
 
-int core_name_ok(const char *name)
-{
-    size_t n = strlen(name);
-    if (n < CORE_NAME_MIN || n > CORE_NAME_MAX)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '-'))
-            return 0;
-    }
-    return 1;
-}
-
 static void lower(const char *name, char out[STORE_NAME_LEN])
 {
     size_t i = 0;

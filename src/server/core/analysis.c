@@ -17,6 +17,7 @@
 #include "server/core/writer.h"
 
 static void analysis_pump(core *C);
+static void analysis_answer(core *C, job *j);
 
 /* ---- analysis ---- */
 
@@ -102,7 +103,8 @@ static void analysis_pump(core *C)
         b.movetime_ms = C->cf.ai_ms / 10 > 20 ? C->cf.ai_ms / 10 : 20;
         b.threads = 1;
         b.seed = (uint64_t)an->next + 1;
-        C->an_job = jobs_submit(C, JOB_ANALYSIS, g, an->work, "ai", &b, PRIO_ANALYSIS);
+        C->an_job = jobs_submit(C, JOB_ANALYSIS, g, an->work, "ai", &b, PRIO_ANALYSIS,
+                                analysis_answer);
         if (!C->an_job) {
             /* Cannot search this ply: carry the next value back. */
             an->white[an->next] = an->white[an->next + 1];
@@ -111,7 +113,7 @@ static void analysis_pump(core *C)
     }
 }
 
-void analysis_answer(core *C, job *j)
+static void analysis_answer(core *C, job *j)
 {
     C->an_job = NULL;
     game *g = j->g;

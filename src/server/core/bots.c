@@ -18,18 +18,6 @@
 #include "server/core/internal.h"
 #include "server/core/writer.h"
 
-int core_is_bot(core *C, const char *name)
-{
-    store_account a;
-    char err[256];
-    if (!name || !core_name_ok(name) ||
-        C->st->ops->get_account(C->st, name, &a, err, sizeof err) != 1)
-        return 0;
-    int bot = a.bot;
-    sodium_memzero(&a, sizeof a);
-    return bot;
-}
-
 /* ---- writes ---- */
 
 typedef struct bot_write {
@@ -210,20 +198,6 @@ int core_token_who(core *C, const char *token, char name[STORE_NAME_LEN])
 }
 
 /* ---- a bot's games, told to its event sockets ---- */
-
-void bots_game_event(core *C, game *g, int finished)
-{
-    for (int side = 0; side < 2; side++) {
-        if (!g->account[side][0] || !g->bot[side])
-            continue;
-        char told[80];
-        snprintf(told, sizeof told, "bot %s %s %s", finished ? "finish" : "start",
-                 g->account[side], g->id);
-        wq_notify(C, CORE_CH_LOBBY, told);
-        if (C->ev.bot_game)
-            C->ev.bot_game(C->ev.ctx, g->account[side], g->id, finished);
-    }
-}
 
 void bots_note(core *C, const char *text)
 {

@@ -1,6 +1,8 @@
 /*
- * clocks.c — clocks: time left, flags, no-shows, claims of a game whose
- * opponent went away, and the list of clocks the tick looks at.
+ * clocks.c — clocks: time left, whether a flag fell (or a first move never
+ * came), the list of games whose clocks run, who of their players is
+ * present (and how long until a claim on an absent one), and the test
+ * clock.  What the server does when a flag falls is flags.c's.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -81,75 +83,6 @@ int clock_flag_fallen(const game *g, int64_t now_ms, int *noshow)
     else if (due == 2)
         return -1;
     return side;
-}
-
-/* A flag fell: the game ends on time, the other side winning. */
-/* The server ends g beyond its rules ("abort", "time", "agreement") with
- * `winner` (TAV_NONE, a side, TAV_DRAW): stored with the batch, then what
- * any end does.  0, or -1 with nothing changed. */
-int clock_end_by_server(core *C, game *g, const char *end, int winner)
-{
-    snprintf(g->end, sizeof g->end, "%s", end);
-    g->end_winner = winner;
-    if (wq_result(C, g, STORE_OVER, -1) != 0) {
-        g->end[0] = 0;
-        return -1;
-    }
-    game_changed(g);
-    analysis_finished(C, g);
-    return 0;
-}
-
-int clock_flag(core *C, game *g, int side, int noshow)
-{
-    if (noshow) {
-        /* No first move, no game: unrated, no winner; the side that did
-         * not move is kept with the offers (the page says it in words). */
-        if (clock_end_by_server(C, g, "abort", TAV_NONE) != 0)
-            return -1;
-        offer_keep k = offers_keep(g);
-        g->absent = side;
-        g->draw_offer = g->takeback_offer = -1;
-        if (offers_store(C, g, &k) != 0)
-            core_log(C, "error: game %s: who did not move could not be stored", g->id);
-        core_log(C, "game %s: aborted, %s did not move", g->id,
-                 side == TAV_WHITE ? "white" : "black");
-        game_tell(C, g);
-        return 0;
-    }
-    int64_t kept = g->left_ms[side];
-    g->left_ms[side] = 0;
-    if (clock_end_by_server(C, g, "time", 1 - side) != 0) {
-        g->left_ms[side] = kept;
-        return -1;
-    }
-    core_log(C, "game %s: %s's time is up", g->id, side == TAV_WHITE ? "white" : "black");
-    game_tell(C, g);
-    return 0;
-}
-
-/* The server's own timer: every game in memory whose clock runs.  A game
- * that became claimable (its side to move gone long enough) is shown anew
- * to its viewers once. */
-void clock_tick(core *C)
-{
-    int64_t now = core_game_ms(C);
-    for (game *g = C->clocked, *next; g; g = next) {
-        next = g->knext;
-        int noshow = 0;
-        int side = clock_flag_fallen(g, now, &noshow);
-        if (side >= 0 && game_claim(C, g)) {
-            clock_flag(C, g, side, noshow);
-            continue;
-        }
-        int mover = tav_session_to_move(g->s);
-        if (!g->claim_told && (mover == TAV_WHITE || mover == TAV_BLACK) &&
-            core_claim_in(g, 1 - mover, now) == 0) {
-            g->claim_told = 1;
-            game_changed(g);
-            game_tell(C, g);
-        }
-    }
 }
 
 /* Whether a claim may ever be made in g: a game between two people's
@@ -280,56 +213,6 @@ void core_account_presence(core *C, const char *account, int present)
     }
 }
 
-core_status core_claim(core *C, game *g, const core_cred *who, const char *result, char *err,
-                       size_t errlen)
-{
-    int side = core_side_of(g, who);
-    if (side < 0) {
-        snprintf(err, errlen, "not a seat of this game");
-        return CORE_FORBIDDEN;
-    }
-    int win = strcmp(result, "win") == 0;
-    if (!win && strcmp(result, "draw") != 0) {
-        snprintf(err, errlen, "result is \"win\" or \"draw\"");
-        return CORE_BAD;
-    }
-    if (core_over(g)) {
-        snprintf(err, errlen, "the game is over");
-        return CORE_CONFLICT;
-    }
-    int64_t now = core_game_ms(C);
-    int noshow = 0;
-    int fell = clock_flag_fallen(g, now, &noshow);
-    if (fell >= 0) {
-        clock_flag(C, g, fell, noshow);
-        snprintf(err, errlen, "the game is over");
-        return CORE_CONFLICT;
-    }
-    int64_t in = core_claim_in(g, side, now);
-    if (in != 0) {
-        if (in > 0)
-            snprintf(err, errlen, "the other player may still come back: claim in %lld s",
-                     (long long)((in + 999) / 1000));
-        else
-            snprintf(err, errlen, "nothing to claim: the other player is here, or it is your turn");
-        return CORE_CONFLICT;
-    }
-    int gone = 1 - side;
-    if (clock_end_by_server(C, g, "abandon", win ? side : TAV_DRAW) != 0) {
-        snprintf(err, errlen, "the claim could not be stored");
-        return CORE_UNAVAILABLE;
-    }
-    offer_keep k = offers_keep(g);
-    g->absent = gone;
-    g->draw_offer = g->takeback_offer = -1;
-    if (offers_store(C, g, &k) != 0)
-        core_log(C, "error: game %s: who left could not be stored", g->id);
-    core_log(C, "game %s: %s left, %s claimed %s", g->id, gone == TAV_WHITE ? "white" : "black",
-             side == TAV_WHITE ? "white" : "black", win ? "the win" : "a draw");
-    moves_after_change(C, g);
-    return CORE_OK;
-}
-
 /* Keep the list of games whose clocks run (they stay in memory). */
 void clock_list(core *C, game *g)
 {
@@ -349,4 +232,36 @@ void clock_list(core *C, game *g)
             }
     }
     g->klisted = want;
+}
+
+/* The test clock (--test-clock FILE, tests only): the file's first line
+ * starts with an offset in ms (what follows it, e.g. a sequence number, is
+ * the test's own), read on every tick; once a new line is in force it is
+ * written back to FILE.ack.PID (whole, by a rename; PID this process's, so
+ * that each of several instances says so), and a test waits for its
+ * own line there instead of guessing when the server read it.  Clocks are
+ * judged right after. */
+void clock_test_read(core *C)
+{
+    FILE *f = fopen(C->cf.clock_file, "r");
+    if (!f)
+        return;
+    char line[sizeof C->clock_line];
+    int ok = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    long long off = 0;
+    if (!ok || strcmp(line, C->clock_line) == 0 || sscanf(line, "%lld", &off) != 1)
+        return;
+    memcpy(C->clock_line, line, sizeof line);
+    C->time_offset_ms = off;
+    char path[4096], tmp[4096 + 8];
+    if (snprintf(path, sizeof path, "%s.ack.%ld", C->cf.clock_file, (long)getpid()) >= (int)sizeof path)
+        return;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *a = fopen(tmp, "w");
+    if (!a)
+        return;
+    int w = fputs(line, a) >= 0;
+    if (fclose(a) == 0 && w)
+        rename(tmp, path);
 }

@@ -343,6 +343,9 @@ typedef struct core_note core_note;
 struct core {
     core_config cf;
     core_events ev;
+    /* The room that thinks for a computer seat to act (life.c names
+     * computer.c's): the table asks it through game_kick. */
+    void (*kick)(core *C, game *g);
     store *st;
     tav_service *svc;
     game *games[CORE_HASH_SIZE];
@@ -774,9 +777,6 @@ core_status core_decline(core *C, const char *account, const char *id, const cha
 /* The reasons one may give for declining (a code the page words in the
  * maker's language): 1 for one of them. */
 int core_decline_reason_ok(const char *reason);
-/* (core, create.c and results.c): a game between accounts began or ended:
- * its bot sides' event sockets are told, here and on the other instances. */
-void bots_game_event(core *C, game *g, int finished);
 /* Whether seek `id` became a game (in memory or in the store). */
 int core_seek_taken(core *C, const char *id);
 /* shared.c: another instance told "bot start|finish NAME ID". */

@@ -17,7 +17,7 @@
 #include "server/core/mail.h"
 #include "server/core/writer.h"
 
-static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
+static core_status create_new_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
                                   int local, const game *seats_of, const char *const *account,
                                   int rated, const store_seek *clock, core_made *m);
 
@@ -47,15 +47,6 @@ core_status create_allowed(core *C, peer *by, const char *const player[2], char 
     return CORE_OK;
 }
 
-int core_player_ok(const char *p)
-{
-    if (strcmp(p, "human") == 0)
-        return 1;
-    char name[32];
-    int level = 0;
-    return strlen(p) <= CORE_PLAYER_MAX && tav_player_parse(p, name, sizeof name, &level) == TAV_OK;
-}
-
 const char create_players_msg[] =
     "a player is \"human\", \"random\", \"ai\" or \"ai:level=N\" (N 1..10)";
 static int plies_ok(const char *options)
@@ -81,15 +72,6 @@ tav_session *core_new_session(const char *name, const char *options, char *err, 
     return tav_session_new(&s, name, options, seed, err, errlen) == TAV_OK ? s : NULL;
 }
 
-int core_help_allowed(const game *g)
-{
-    if (g->rated)
-        return core_over(g);   /* no engine help in a rated game, against anyone */
-    if (!g->human[0] || !g->human[1] || g->local)
-        return 1;
-    return core_over(g);
-}
-
 core_status core_create(core *C, peer *by, const char *name, const char *options,
                         const char *const player[2], int local, core_made *m)
 {
@@ -111,7 +93,7 @@ core_status core_create(core *C, peer *by, const char *name, const char *options
     tav_session *s = core_new_session(name, options, m->err, sizeof m->err);
     if (!s)
         return m->status = CORE_BAD;
-    return create_game(C, s, player, by, local, NULL, m);
+    return create_new_game(C, s, player, by, local, NULL, m);
 }
 
 /* The accounts the computer levels play rated games as (their ratings),
@@ -205,7 +187,7 @@ core_status core_create_rated(core *C, peer *by, const char *name, const char *o
         snprintf(m->err, sizeof m->err, "sign in to play rated");
         return m->status = CORE_FORBIDDEN;
     }
-    if (!clock || (!clock->initial && !clock->days) || !lobby_clock_ok(clock)) {
+    if (!clock || (!clock->initial && !clock->days) || !seek_clock_ok(clock)) {
         /* SPEC "Consent and fair endings": a rated game needs a clock. */
         snprintf(m->err, sizeof m->err,
                  !clock || (!clock->initial && !clock->days)
@@ -247,7 +229,7 @@ core_status core_create_rated(core *C, peer *by, const char *name, const char *o
     const char *acc[2];
     acc[human] = account;
     acc[1 - human] = cpu;
-    return create_game_as(C, s, player, by, 0, NULL, acc, 1, clock, m);
+    return create_new_game_as(C, s, player, by, 0, NULL, acc, 1, clock, m);
 }
 
 /* A rematch of a finished game (docs/server-api.md): colours swapped, the
@@ -322,9 +304,9 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
         clock.increment = g->clk_inc_ms / 1000;
         clock.days = g->clk_days;
         memset(m, 0, sizeof *m);
-        st = create_game_as(C, s, player, by, 0, NULL, acc, g->rated, &clock, m);
+        st = create_new_game_as(C, s, player, by, 0, NULL, acc, g->rated, &clock, m);
     } else {
-        st = create_game(C, s, player, by, g->local, g, m);
+        st = create_new_game(C, s, player, by, g->local, g, m);
     }
     if (st != CORE_CREATED)
         return st;
@@ -343,7 +325,7 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
             core_log(C, "error: game %s: the accepted offer could not be cleared", g->id);
     }
     game_changed(g);
-    moves_after_change(C, g);
+    game_after_change(C, g);
     return st;
 }
 
@@ -351,10 +333,10 @@ core_status core_rematch(core *C, game *g, const core_cred *who, peer *by, core_
  * computer-only game counts against the address that made it until it ends.
  * Takes s over (freed on failure). */
 
-core_status create_game(core *C, tav_session *s, const char *const player[2], peer *by,
+core_status create_new_game(core *C, tav_session *s, const char *const player[2], peer *by,
                                int local, const game *seats_of, core_made *m)
 {
-    return create_game_as(C, s, player, by, local, seats_of, NULL, 0, NULL, m);
+    return create_new_game_as(C, s, player, by, local, seats_of, NULL, 0, NULL, m);
 }
 
 /* A game between two accounts (the lobby): no seat tokens, the accounts are
@@ -364,10 +346,10 @@ core_status core_create_accounts(core *C, tav_session *s, const char *const acco
 {
     memset(m, 0, sizeof *m);
     const char *player[2] = {"human", "human"};
-    return create_game_as(C, s, player, NULL, 0, NULL, account, rated, clock, m);
+    return create_new_game_as(C, s, player, NULL, 0, NULL, account, rated, clock, m);
 }
 
-static core_status create_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
+static core_status create_new_game_as(core *C, tav_session *s, const char *const player[2], peer *by,
                                   int local, const game *seats_of, const char *const *account,
                                   int rated, const store_seek *clock, core_made *m)
 {
@@ -470,9 +452,9 @@ static core_status create_game_as(core *C, tav_session *s, const char *const pla
     if (r.over)
         analysis_finished(C, g);
     else
-        jobs_kick(C, g);
+        game_kick(C, g);
     if (account && !r.over)
-        bots_game_event(C, g, 0);   /* SPEC "Bots": its event sockets are told */
+        game_tell_bots(C, g, 0);   /* SPEC "Bots": its event sockets are told */
     m->g = g;
     return m->status = CORE_CREATED;
 }

@@ -151,17 +151,6 @@ static void seek_settled(core *C, const void *data, int ok)
 
 /* ---- requests ---- */
 
-int lobby_clock_ok(const store_seek *s)
-{
-    if (s->days)
-        return !s->initial && !s->increment &&
-               (s->days == 1 || s->days == 2 || s->days == 3 || s->days == 5 || s->days == 7 ||
-                s->days == 14);
-    if (!s->initial && !s->increment)
-        return 1;   /* no clock */
-    return s->initial >= 30 && s->initial <= 3 * 3600 && s->increment >= 0 && s->increment <= 180;
-}
-
 core_status core_seek(core *C, const char *account, const store_seek *want, char id[STORE_ID_LEN],
                       char *err, size_t errlen)
 {
@@ -216,7 +205,7 @@ core_status lobby_make(core *C, const char *account, const store_seek *want, int
         snprintf(err, errlen, "a bot makes challenges only (a seek with \"to\")");
         return CORE_FORBIDDEN;
     }
-    if (!lobby_clock_ok(want)) {
+    if (!seek_clock_ok(want)) {
         snprintf(err, errlen, "a clock is {\"initial\": 30..10800, \"increment\": 0..180} seconds, "
                               "or {\"days\": 1, 2, 3, 5, 7 or 14}");
         return CORE_BAD;
@@ -595,17 +584,6 @@ core_status lobby_pair(core *C, lobby_seek *a, lobby_seek *b, char game_id[STORE
 }
 
 /* ---- players ---- */
-
-int core_player(core *C, const char *name, char out[STORE_NAME_LEN])
-{
-    store_account a;
-    char err[256];
-    if (!core_name_ok(name) || C->st->ops->get_account(C->st, name, &a, err, sizeof err) != 1)
-        return 0;
-    snprintf(out, STORE_NAME_LEN, "%s", a.name);
-    sodium_memzero(&a, sizeof a);
-    return 1;
-}
 
 int core_ratings(core *C, const char *name,
                  int (*fn)(void *ctx, const char *game, const store_rating *r), void *ctx)

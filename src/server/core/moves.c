@@ -1,6 +1,7 @@
 /*
- * moves.c — a move, a resignation and an abort, and what follows any change
- * (the commit of a move, the next computer seat).
+ * moves.c — a move (one call into the session, then stored), a resignation
+ * and an abort.  After each, the table is told (game_after_change): the
+ * viewers see it and a computer seat to act thinks.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,13 +62,6 @@ int moves_record(core *C, game *g, int ply, char *err, size_t errlen)
     return TAV_OK;
 }
 
-/* After any change: tell the viewers, let a computer seat think. */
-void moves_after_change(core *C, game *g)
-{
-    game_tell(C, g);
-    jobs_kick(C, g);
-}
-
 core_status core_move(core *C, game *g, const core_cred *who, const char *move, int ply,
                       char *err, size_t errlen)
 {
@@ -97,7 +91,7 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
         int noshow = 0;
         int fell = clock_flag_fallen(g, core_game_ms(C), &noshow);
         if (fell >= 0) {
-            clock_flag(C, g, fell, noshow);
+            flags_fall(C, g, fell, noshow);
             snprintf(err, errlen, noshow ? "the first move came too late: the game is aborted"
                                          : "time is up: the game is over");
             return CORE_CONFLICT;
@@ -117,7 +111,7 @@ core_status core_move(core *C, game *g, const core_cred *who, const char *move, 
     if (st == TAV_OK)
         st = moves_record(C, g, ply, err, errlen);
     if (st == TAV_OK) {
-        moves_after_change(C, g);
+        game_after_change(C, g);
         return CORE_OK;
     }
     if (st == TAV_E_NOMEM)
@@ -146,7 +140,7 @@ core_status core_resign(core *C, game *g, const core_cred *who, char *err, size_
     }
     game_changed(g);
     analysis_finished(C, g);
-    moves_after_change(C, g);
+    game_after_change(C, g);
     return CORE_OK;
 }
 
@@ -173,10 +167,10 @@ core_status core_abort(core *C, game *g, const core_cred *who, char *err, size_t
         snprintf(err, errlen, "both sides have moved: too late to abort (resign instead)");
         return CORE_CONFLICT;
     }
-    if (clock_end_by_server(C, g, "abort", TAV_NONE) != 0) {
+    if (flags_end(C, g, "abort", TAV_NONE) != 0) {
         snprintf(err, errlen, "the abort could not be stored");
         return CORE_UNAVAILABLE;
     }
-    moves_after_change(C, g);
+    game_after_change(C, g);
     return CORE_OK;
 }

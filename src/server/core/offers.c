@@ -1,6 +1,6 @@
 /*
- * offers.c — offers between two people (draw, take-back), kept packed in
- * the store, and undo.
+ * offers.c — offers between two people (draw, take-back) and undo.  How
+ * offers are kept in the store is the table's (games.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,139 +17,6 @@
 #include "server/core/writer.h"
 
 /* ---- offers between two people ---- */
-
-/* The store keeps a game's offers in its two offer columns (no schema
- * change): each kind is a code of 4 bits, (side + 1) | spent << 2, where
- * spent has a bit per side whose offer of that kind was withdrawn or
- * declined.  draw_offer holds draw's code - 1; takeback_offer holds
- * takeback's code + 16 * rematch's code + 256 * (absent + 1) - 1.  With
- * nothing spent the columns hold what they always held: the side, or -1. */
-static int offer_code(int side, int spent)
-{
-    return (side >= 0 && side <= 1 ? side + 1 : 0) | (spent & 3) << 2;
-}
-
-static void offer_decode(int code, int *side, int *spent)
-{
-    int k = code & 3;
-    *side = k == 1 ? 0 : k == 2 ? 1 : -1;
-    *spent = (code >> 2) & 3;
-}
-
-static void offers_pack(const game *g, int *draw_col, int *takeback_col)
-{
-    *draw_col = offer_code(g->draw_offer, g->spent[0]) - 1;
-    int ab = g->absent == TAV_WHITE || g->absent == TAV_BLACK ? g->absent + 1 : 0;
-    *takeback_col = offer_code(g->takeback_offer, g->spent[1]) +
-                    16 * offer_code(g->rematch_offer, g->spent[2]) + 256 * ab - 1;
-}
-
-void offers_unpack(game *g, int draw_col, int takeback_col)
-{
-    unsigned d = draw_col < 0 ? 0u : (unsigned)draw_col + 1u;
-    unsigned t = takeback_col < 0 ? 0u : (unsigned)takeback_col + 1u;
-    offer_decode((int)(d & 15), &g->draw_offer, &g->spent[0]);
-    offer_decode((int)(t & 15), &g->takeback_offer, &g->spent[1]);
-    offer_decode((int)((t >> 4) & 15), &g->rematch_offer, &g->spent[2]);
-    int ab = (int)((t >> 8) & 3);
-    g->absent = ab == 1 ? TAV_WHITE : ab == 2 ? TAV_BLACK : -1;
-}
-
-typedef struct offers_w {
-    char id[STORE_ID_LEN];
-    int draw, takeback;
-} offers_w;
-
-static int offers_apply(store *st, void *data, char *err, size_t errlen)
-{
-    const offers_w *w = data;
-    return st->ops->set_offers(st, w->id, w->draw, w->takeback, err, errlen);
-}
-
-offer_keep offers_keep(const game *g)
-{
-    offer_keep k = {g->draw_offer, g->takeback_offer, g->rematch_offer, g->absent,
-                    {g->spent[0], g->spent[1], g->spent[2]}};
-    return k;
-}
-
-static void offers_restore(game *g, const offer_keep *k)
-{
-    g->draw_offer = k->draw;
-    g->takeback_offer = k->takeback;
-    g->rematch_offer = k->rematch;
-    g->absent = k->absent;
-    memcpy(g->spent, k->spent, sizeof g->spent);
-}
-
-/* Store g's offers as they are in memory now (in the open batch): 0, or
- * -1 with them put back as `k` held them. */
-int offers_store(core *C, game *g, const offer_keep *k)
-{
-    offers_w w;
-    memset(&w, 0, sizeof w);
-    snprintf(w.id, sizeof w.id, "%s", g->id);
-    offers_pack(g, &w.draw, &w.takeback);
-    if (wq_call(C, offers_apply, NULL, &w, sizeof w) != 0 ||
-        wq_notify(C, CORE_CH_GAME, g->id) != 0) {
-        offers_restore(g, k);
-        return -1;
-    }
-    g->wbatch = core_batch(C);   /* shown once committed (core_unsettled) */
-    return 0;
-}
-
-/* Set the draw and take-back offers (memory now, the store in the open
- * batch): 0, or -1 with nothing changed. */
-int offers_write(core *C, game *g, int draw, int takeback)
-{
-    offer_keep k = offers_keep(g);
-    g->draw_offer = draw;
-    g->takeback_offer = takeback;
-    return offers_store(C, g, &k);
-}
-
-/* The offer rate limit: one more offer by `account` (none for a guest's
- * seat: one offer per side per move bounds those).  0, or -1 past
- * CORE_OFFERS_PER_WINDOW in the window. */
-int offers_counted(core *C, const char *account)
-{
-    if (!account || !account[0])
-        return 0;
-    char key[STORE_NAME_LEN];
-    size_t i = 0;
-    for (; account[i] && i + 1 < sizeof key; i++)
-        key[i] = (char)(account[i] >= 'A' && account[i] <= 'Z' ? account[i] + 32 : account[i]);
-    key[i] = 0;
-    unsigned h = 2166136261u;
-    for (const char *p = key; *p; p++)
-        h = (h ^ (unsigned char)*p) * 16777619u;
-    int64_t now = core_unix_ms();
-    offer_count *slot = NULL, *oldest = NULL;
-    for (int k = 0; k < 16; k++) {
-        offer_count *c = &C->offers[(h + (unsigned)k) % CORE_OFFER_SLOTS];
-        if (strcmp(c->key, key) == 0) {
-            slot = c;
-            break;
-        }
-        if (!oldest || !c->key[0] || (oldest->key[0] && c->since < oldest->since))
-            oldest = c;
-    }
-    if (!slot) {
-        slot = oldest;   /* a free slot, or the one whose window began longest ago */
-        memcpy(slot->key, key, sizeof key);
-        slot->since = now;
-        slot->n = 0;
-    }
-    if (now - slot->since >= CORE_OFFER_WINDOW_MS) {
-        slot->since = now;
-        slot->n = 0;
-    }
-    if (slot->n >= CORE_OFFERS_PER_WINDOW)
-        return -1;
-    slot->n++;
-    return 0;
-}
 
 /* Take back `side`'s last move and everything after it: 0, or -1 with err. */
 static int take_back(core *C, game *g, int side, char *err, size_t errlen);
@@ -257,12 +124,12 @@ core_status core_offer(core *C, game *g, const core_cred *who, const char *kind,
             return CORE_CONFLICT;
         }
         if (draw) {
-            if (clock_end_by_server(C, g, "agreement", TAV_DRAW) != 0) {
+            if (flags_end(C, g, "agreement", TAV_DRAW) != 0) {
                 snprintf(err, errlen, "the draw could not be stored");
                 return CORE_UNAVAILABLE;
             }
             offers_write(C, g, -1, -1);   /* nothing stays offered in a finished game */
-            moves_after_change(C, g);
+            game_after_change(C, g);
             return CORE_OK;
         }
         if (take_back(C, g, 1 - side, err, errlen) != 0)
@@ -274,7 +141,7 @@ core_status core_offer(core *C, game *g, const core_cred *who, const char *kind,
         return CORE_UNAVAILABLE;
     }
     game_changed(g);
-    moves_after_change(C, g);
+    game_after_change(C, g);
     return CORE_OK;
 }
 
@@ -321,7 +188,7 @@ core_status core_undo(core *C, game *g, const core_cred *who, int ply, char *err
     if (take_back(C, g, side, err, errlen) != 0)
         return CORE_UNAVAILABLE;
     game_changed(g);
-    moves_after_change(C, g);
+    game_after_change(C, g);
     return CORE_OK;
 }
 

@@ -16,6 +16,8 @@
 #include "server/core/internal.h"
 #include "server/core/writer.h"
 
+static void records_made(core *C, job *j);
+
 /* ---- records, checked off the loop ---- */
 
 /* A deal chosen by whoever made the game (Toscana's seed or explicit
@@ -124,6 +126,7 @@ core_status core_record(core *C, peer *by, void *waiter, const char *text, size_
     j->text[len] = 0;
     j->len = len;
     j->kind = JOB_RECORD;
+    j->answered = records_made;
     j->server = C;
     j->waiter = waiter;
     j->by = by;
@@ -171,8 +174,10 @@ void core_slow_submit(core *C, job *j)
 
 
 /* A record checked: make its game (the waiter may have gone: then not). */
-void records_made(core *C, job *j)
+static void records_made(core *C, job *j)
 {
+    if (!j->waiter)
+        return;
     core_made m;
     memset(&m, 0, sizeof m);
     if (!j->made) {
@@ -183,7 +188,7 @@ void records_made(core *C, job *j)
         if ((m.status = create_allowed(C, j->by, player, m.err, sizeof m.err)) == CORE_OK) {
             tav_session *s = j->made;
             j->made = NULL;
-            create_game(C, s, player, j->by, 0, NULL, &m);
+            create_new_game(C, s, player, j->by, 0, NULL, &m);
         }
     }
     if (C->ev.record_done)

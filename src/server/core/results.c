@@ -110,7 +110,7 @@ void results_game_ended(core *C, game *g)
     memcpy(w.account, g->account, sizeof w.account);
     if (wq_call(C, end_apply, end_settled, &w, sizeof w) != 0)
         core_log(C, "error: the end of game %s could not be queued", g->id);
-    bots_game_event(C, g, 1);   /* SPEC "Bots": its event sockets are told */
+    game_tell_bots(C, g, 1);   /* SPEC "Bots": its event sockets are told */
     /* A tournament game may have ended: the tournaments look again once this
      * is committed (tournaments.c reads the result from the store). */
     C->tours_nudge = core_batch(C);

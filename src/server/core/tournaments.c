@@ -726,7 +726,7 @@ core_status core_tour_create(core *C, const char *account, const store_tour *wan
     clock.initial = want->initial;
     clock.increment = want->increment;
     clock.days = want->days;
-    if (!lobby_clock_ok(&clock) || (!clock.initial && !clock.increment && !clock.days)) {
+    if (!seek_clock_ok(&clock) || (!clock.initial && !clock.increment && !clock.days)) {
         snprintf(err, errlen, "a tournament needs a clock: {\"initial\": 30..10800, \"increment\": "
                               "0..180} seconds, or {\"days\": 1, 2, 3, 5, 7 or 14}");
         return CORE_BAD;
