@@ -145,7 +145,7 @@ static void made(reply *r, core_made *m)
     for (int side = 0; side < 2; side++)
         if (m->tokens[side][0])
             json_object_set_new(seats, side ? "black" : "white", json_string(m->tokens[side]));
-    json_t *o = json_pack("{s:s,s:o}", "id", m->g->id, "seats", seats);
+    json_t *o = json_pack("{s:s,s:o}", "id", core_game_id(m->g), "seats", seats);
     char *body = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     reply_text(r, 201, body);
@@ -307,7 +307,7 @@ static void api_rematch(srv *S, const asker *who, game *g, const char *body, siz
         reply_json(r, 202, json_pack("{s:b}", "offered", 1));
     } else if (st == CORE_OK || st == CORE_CREATED) {
         int side = core_side_of(m.g, &cred);
-        json_t *a = json_pack("{s:s,s:s}", "id", m.g->id, "seat",
+        json_t *a = json_pack("{s:s,s:s}", "id", core_game_id(m.g), "seat",
                               side == TAV_WHITE ? "white" : "black");
         reply_json(r, st == CORE_CREATED ? 201 : 200, a);
     } else {
@@ -826,19 +826,21 @@ static void add_mine(void *ctx, game *g)
     mine_list *m = ctx;
     core_cred cred = {NULL, m->name};
     int side = core_side_of(g, &cred);
-    int tomove = tav_session_to_move(g->s);
+    int tomove = tav_session_to_move(core_game_session(g));
+    core_facts f;
+    core_game_facts(g, &f);
     int64_t left[2] = {0, 0}, deadline = 0;
     int kind = core_clock(g, core_game_ms(m->S->C), left, &deadline);
     json_t *clock = kind == 1   ? json_pack("{s:I,s:I}", "white", (json_int_t)left[0], "black",
                                             (json_int_t)left[1])
                     : kind == 2 ? json_pack("{s:I}", "deadline", (json_int_t)deadline)
                                 : json_null();
-    json_t *o = json_pack("{s:s,s:s,s:s?,s:s?,s:s,s:i,s:b,s:o}", "id", g->id, "game",
-                          tav_session_game(g->s)->name, "white",
-                          g->account[0][0] ? g->account[0] : NULL, "black",
-                          g->account[1][0] ? g->account[1] : NULL, "tomove",
+    json_t *o = json_pack("{s:s,s:s,s:s?,s:s?,s:s,s:i,s:b,s:o}", "id", core_game_id(g), "game",
+                          tav_session_game(core_game_session(g))->name, "white",
+                          f.account[0][0] ? f.account[0] : NULL, "black",
+                          f.account[1][0] ? f.account[1] : NULL, "tomove",
                           tomove == TAV_WHITE ? "white" : tomove == TAV_BLACK ? "black" : "none",
-                          "ply", tav_session_ply(g->s), "yourTurn", side >= 0 && side == tomove,
+                          "ply", tav_session_ply(core_game_session(g)), "yourTurn", side >= 0 && side == tomove,
                           "clock", clock);
     json_array_append_new(side >= 0 && side == tomove ? m->yours : m->theirs, o);
 }
@@ -869,8 +871,8 @@ char *api_mygame_text(srv *S, game *g, const char *account)
         o = json_pack("{s:s,s:O}", "type", "mygame", "game", json_array_get(m.yours, 0));
         json_decref(m.yours);
     } else {
-        o = json_pack("{s:s,s:{s:s,s:s,s:b}}", "type", "mygame", "game", "id", g->id, "game",
-                      tav_session_game(g->s)->name, "over", 1);
+        o = json_pack("{s:s,s:{s:s,s:s,s:b}}", "type", "mygame", "game", "id", core_game_id(g), "game",
+                      tav_session_game(core_game_session(g))->name, "over", 1);
     }
     return dump_free(o);
 }
@@ -878,8 +880,8 @@ char *api_mygame_text(srv *S, game *g, const char *account)
 char *api_rematch_text(srv *S, game *g, const char *by)
 {
     (void)S;
-    return dump_free(json_pack("{s:s,s:s,s:s,s:s}", "type", "rematch", "game", g->id, "name",
-                          tav_session_game(g->s)->name, "by", by));
+    return dump_free(json_pack("{s:s,s:s,s:s,s:s}", "type", "rematch", "game", core_game_id(g), "name",
+                          tav_session_game(core_game_session(g))->name, "by", by));
 }
 
 /* {"type": "now", "playing": [...], "online": {...}}: the lobby's lists of
@@ -906,12 +908,14 @@ char *api_mine_text(srv *S, const char *account)
 
 static void add_playing(void *ctx, game *g)
 {
-    json_array_append_new(ctx, json_pack("{s:s,s:s,s:s,s:s,s:i,s:b,s:s}", "id", g->id, "game",
-                                         tav_session_game(g->s)->name, "white", g->account[0],
-                                         "black", g->account[1], "ply", tav_session_ply(g->s),
-                                         "rated", g->rated, "timing",
-                                         g->clk_days           ? "days"
-                                         : g->clk_initial_ms ? "real time"
+    core_facts f;
+    core_game_facts(g, &f);
+    json_array_append_new(ctx, json_pack("{s:s,s:s,s:s,s:s,s:i,s:b,s:s}", "id", core_game_id(g), "game",
+                                         tav_session_game(core_game_session(g))->name, "white", f.account[0],
+                                         "black", f.account[1], "ply", tav_session_ply(core_game_session(g)),
+                                         "rated", f.rated, "timing",
+                                         f.clk_days           ? "days"
+                                         : f.clk_initial_ms ? "real time"
                                                              : "none"));
 }
 
@@ -1101,7 +1105,9 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
     if (name[0] == 0) {
         game_answer(S, r, 200, g, viewer);
     } else if (strcmp(name, "record") == 0) {
-        char *text = tav_session_record(g->s, viewer, g->player[0], g->player[1]);
+        core_facts f;
+        core_game_facts(g, &f);
+        char *text = tav_session_record(core_game_session(g), viewer, f.player[0], f.player[1]);
         if (!text) {
             reply_refuse(r, 500, "the record could not be written");
             return;
@@ -1113,20 +1119,20 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
         reply_refuse(r, 400, "this address is a WebSocket");
     } else if (strcmp(name, "view") == 0) {
         char *end = NULL;
-        long ply = query_ply ? strtol(query_ply, &end, 10) : tav_session_ply(g->s);
-        if (query_ply && (end == query_ply || *end || ply < 0 || ply > tav_session_ply(g->s))) {
+        long ply = query_ply ? strtol(query_ply, &end, 10) : tav_session_ply(core_game_session(g));
+        if (query_ply && (end == query_ply || *end || ply < 0 || ply > tav_session_ply(core_game_session(g)))) {
             reply_text(r, 400, json_error("ply must be a number from 0 to %d",
-                                      tav_session_ply(g->s)));
+                                      tav_session_ply(core_game_session(g))));
             return;
         }
-        char *v = json_view(g->s, (int)ply, viewer);
+        char *v = json_view(core_game_session(g), (int)ply, viewer);
         if (v)
             reply_text(r, 200, v);
         else
             reply_refuse(r, 500, "no view");
     } else if (strcmp(name, "analysis") == 0) {
         core_analyse(S->C, g);
-        char *text = json_analysis(g->s, g->an);
+        char *text = json_analysis(core_game_session(g), core_game_analysis(g));
         if (text)
             reply_text(r, 200, text);
         else

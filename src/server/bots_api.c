@@ -288,10 +288,10 @@ typedef struct open_games {
 static void tell_open_game(void *ctx, game *g)
 {
     open_games *o = ctx;
-    if (told_has(o->c->told_games, o->c->ntold_games, g->id) >= 0)
+    if (told_has(o->c->told_games, o->c->ntold_games, core_game_id(g)) >= 0)
         return;
-    told_add(&o->c->told_games, &o->c->ntold_games, g->id);
-    send_obj(o->S, o->c, json_pack("{s:s,s:s}", "type", "gameStart", "game", g->id));
+    told_add(&o->c->told_games, &o->c->ntold_games, core_game_id(g));
+    send_obj(o->S, o->c, json_pack("{s:s,s:s}", "type", "gameStart", "game", core_game_id(g)));
 }
 
 static void refuse_socket(conn *c, const char *why)

@@ -127,8 +127,10 @@ static void game_chat(srv *S, const asker *who, const char *id, int method, cons
     }
     core_cred cred = {NULL, who->account};
     int side = core_side_of(g, &cred);
+    core_facts f;
+    core_game_facts(g, &f);
     core_chat_line l = {core_chat_room(S->C, g, who->account),
-                        side >= 0 ? g->account[side] : who->account, text, ms};
+                        side >= 0 ? f.account[side] : who->account, text, ms};
     reply_json(r, 201, json_pack("{s:s, s:o}", "room", room_name(l.room), "line", line_json(&l)));
     r->hold = core_pending(S->C) ? core_batch(S->C) : 0;   /* answered once on disk */
     json_decref(o);
@@ -221,7 +223,7 @@ int chat_routes(srv *S, const asker *who, const char *path, int method, const ch
 void chat_event(void *ctx, game *g, const core_chat_line *l)
 {
     srv *S = ctx;
-    gview *gv = g->edge;
+    gview *gv = core_game_edge(g);
     if (!gv || !gv->live)
         return;
     json_t *o = json_pack("{s:s, s:s, s:o}", "type", "chat", "room", room_name(l->room), "line",

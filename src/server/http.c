@@ -52,7 +52,7 @@ static int conn_accept(srv *S, const struct lws_filter_network_conn_args *a)
         return 0;   /* the proxy: it counts connections per client itself (limit_conn) */
     peer *p = peer_get(S->C, addr);
     if (!p)
-        return S->C->cf.limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
+        return core_config_of(S->C)->limit_loopback || !peer_is_loopback(addr) ? -1 : 0;
     /* A connection holds one of libwebsockets' request buffers (the header
      * pool) while its request comes in: one address may not hold many of
      * them with requests it never finishes. */

@@ -479,14 +479,15 @@ char *json_analysis(const tav_session *s, const analysis *an)
 /* The edge's data of a game (game->edge): its sockets and its JSON. */
 gview *gview_of(game *g)
 {
-    if (!g->edge) {
-        gview *gv = calloc(1, sizeof *gv);
+    gview *gv = core_game_edge(g);
+    if (!gv) {
+        gv = calloc(1, sizeof *gv);
         if (!gv)
             return NULL;
         gv->g = g;
-        g->edge = gv;
+        core_game_set_edge(g, gv);
     }
-    return g->edge;
+    return gv;
 }
 
 static int viewer_slot(int viewer)
@@ -503,6 +504,8 @@ char *json_game_copy(core *C, game *g, int viewer, size_t *len)
     int64_t left[2] = {0, 0}, deadline = 0;
     int64_t now = core_game_ms(C);
     int kind = core_clock(g, now, left, &deadline);
+    core_facts f;
+    core_game_facts(g, &f);
     /* SPEC: "claimable" to the player who may claim now; extension:
      * "claimIn", the ms until then while the opponent is away (else null). */
     int64_t in = core_claim_in(g, viewer, now);
@@ -516,14 +519,14 @@ char *json_game_copy(core *C, game *g, int viewer, size_t *len)
     if (kind == 1)
         snprintf(clock, sizeof clock,
                  "{\"initial\":%lld,\"increment\":%lld,\"white\":%lld,\"black\":%lld}",
-                 (long long)(g->clk_initial_ms / 1000), (long long)(g->clk_inc_ms / 1000),
+                 (long long)(f.clk_initial_ms / 1000), (long long)(f.clk_inc_ms / 1000),
                  (long long)left[0], (long long)left[1]);
     else if (kind == 2 && deadline > 0)
         snprintf(clock, sizeof clock, "{\"days\":%lld,\"deadline\":%lld}",
-                 (long long)g->clk_days, (long long)deadline);
+                 (long long)f.clk_days, (long long)deadline);
     else if (kind == 2)
         snprintf(clock, sizeof clock, "{\"days\":%lld,\"deadline\":null}",
-                 (long long)g->clk_days);
+                 (long long)f.clk_days);
     /* The cached text ends with "clock":null}: the claim and the clock go
      * in its place. */
     size_t head = n >= 13 ? n - 13 : n, ml = strlen(claim), cl = strlen(clock);
@@ -551,24 +554,26 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
     int k = viewer_slot(viewer);
     unsigned long stamp = core_stamp(g);
     if (!gv->json[k] || gv->jstamp[k] != stamp) {
-        json_seats seats = {g->id,
-                            {g->player[0], g->player[1]},
-                            g->job != NULL,
+        core_facts f;
+        core_game_facts(g, &f);
+        json_seats seats = {f.id,
+                            {f.player[0], f.player[1]},
+                            f.thinking,
                             core_undo_offered(g),
                             core_help_allowed(g),
-                            g->rematch,
-                            {g->account[0], g->account[1]},
-                            g->rated,
-                            g->end,
-                            g->end_winner,
-                            g->draw_offer,
-                            g->takeback_offer,
-                            g->rematch_offer,
-                            g->absent,
-                            g->rating_before,
-                            g->rating_after,
-                            {g->bot[0], g->bot[1]}};
-        char *text = json_game(g->s, &seats, viewer);
+                            f.rematch,
+                            {f.account[0], f.account[1]},
+                            f.rated,
+                            f.end,
+                            f.end_winner,
+                            f.draw_offer,
+                            f.takeback_offer,
+                            f.rematch_offer,
+                            f.absent,
+                            f.rating_before,
+                            f.rating_after,
+                            {f.bot[0], f.bot[1]}};
+        char *text = json_game(core_game_session(g), &seats, viewer);
         if (!text)
             return NULL;
         free(gv->json[k]);
@@ -599,6 +604,19 @@ static void note_online(json_t *seen, json_t *names, int max, const conn *c)
         json_array_append_new(names, json_string(c->account));
 }
 
+typedef struct online_ctx {
+    json_t *seen, *names;
+    int max;
+} online_ctx;
+
+static void note_game_online(void *ctx, game *g)
+{
+    online_ctx *o = ctx;
+    gview *gv = core_game_edge(g);
+    for (conn *c = gv ? gv->live : NULL; c; c = c->next)
+        note_online(o->seen, o->names, o->max, c);
+}
+
 /* Who is online (GET /api/online): the accounts with a lobby or game socket
  * open, each once, at most `max` names. */
 json_t *json_online(srv *S, int max)
@@ -606,12 +624,8 @@ json_t *json_online(srv *S, int max)
     json_t *seen = json_object(), *names = json_array();
     for (conn *c = S->lobby; c; c = c->next)
         note_online(seen, names, max, c);
-    for (int h = 0; h < CORE_HASH_SIZE; h++)
-        for (game *g = S->C->games[h]; g; g = g->hnext) {
-            gview *gv = g->edge;
-            for (conn *c = gv ? gv->live : NULL; c; c = c->next)
-                note_online(seen, names, max, c);
-        }
+    online_ctx oc = {seen, names, max};
+    core_each_game(S->C, note_game_online, &oc);
     json_t *o = json_pack("{s:i,s:o}", "count", (int)json_object_size(seen), "names", names);
     json_decref(seen);
     return o;

@@ -64,8 +64,10 @@ static int add_game(void *ctx, const store_player_game *pg)
     if (g) {
         core_cred cred = {NULL, x->name};
         int side = core_side_of(g, &cred);
-        record = tav_session_record(g->s, side >= 0 ? side : TAV_NONE, g->player[0],
-                                    g->player[1]);
+        core_facts f;
+        core_game_facts(g, &f);
+        record = tav_session_record(core_game_session(g), side >= 0 ? side : TAV_NONE, f.player[0],
+                                    f.player[1]);
     }
     json_object_set_new(o, "record", record ? json_string(record) : json_null());
     free(record);
@@ -245,6 +247,18 @@ static void close_conn(conn *w, const char *account)
     }
 }
 
+typedef struct gone_ctx {
+    const char *account;
+} gone_ctx;
+
+static void close_game_conns(void *ctx, game *g)
+{
+    const char *account = ((const gone_ctx *)ctx)->account;
+    gview *gv = core_game_edge(g);
+    for (conn *w = gv ? gv->live : NULL; w; w = w->next)
+        close_conn(w, account);
+}
+
 void srv_account_gone(void *ctx, const char *account)
 {
     srv *S = ctx;
@@ -254,11 +268,7 @@ void srv_account_gone(void *ctx, const char *account)
         close_conn(w, account);
     for (conn *w = S->tours; w; w = w->next)
         close_conn(w, account);
-    for (int h = 0; h < CORE_HASH_SIZE; h++)
-        for (game *g = S->C->games[h]; g; g = g->hnext) {
-            gview *gv = g->edge;
-            for (conn *w = gv ? gv->live : NULL; w; w = w->next)
-                close_conn(w, account);
-        }
+    gone_ctx gc = {account};
+    core_each_game(S->C, close_game_conns, &gc);
     S->now_dirty = 1;   /* who is online (lobby_now) */
 }

@@ -58,10 +58,12 @@ static void stop_first(srv *S)
     if (S->stats) {   /* --stats: the figures a benchmark reads, even when quiet */
         int64_t trips, out, in;
         core_db_stats(S->C, &trips, &out, &in);
+        core_ops_figures fig;
+        core_figures(S->C, &fig);
         fprintf(stderr, "stats: %ld commits, %lld database round trips, %lld bytes sent, %lld received, "
                 "%ld messages heard, %ld games read again\n",
-                S->batches, (long long)trips, (long long)out, (long long)in, S->C->notes_seen,
-                S->C->refreshed);
+                S->batches, (long long)trips, (long long)out, (long long)in, fig.notes_seen,
+                fig.refreshed);
     }
     signal_ctx = NULL;
     lws_context_destroy(S->ctx);
@@ -317,11 +319,11 @@ static int ev_present(void *ctx, const char *account)
 static void ev_freeing(void *ctx, game *g)
 {
     (void)ctx;
-    gview *gv = g->edge;
+    gview *gv = core_game_edge(g);
     for (int k = 0; k < 3; k++)
         free(gv->json[k]);
     free(gv);
-    g->edge = NULL;
+    core_game_set_edge(g, NULL);
 }
 
 /* Sent with every answer, libwebsockets' own error pages included. */
@@ -594,8 +596,10 @@ int server_main(int argc, char **argv)
     sigaction(SIGHUP, &hup, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    core_ops_figures fig;
+    core_figures(S->C, &fig);
     printf("tavoliere: serving http://%s:%ld/ (database %s, %ld games loaded%s%s)\n",
-           strchr(host, ':') ? "[::1]" : host, port, dblabel, S->C->ngames,
+           strchr(host, ':') ? "[::1]" : host, port, dblabel, fig.games,
            S->have_web ? "" : ", web UI not built", core_mail_on(S->C) ? ", e-mail on" : "");
     fflush(stdout);
 

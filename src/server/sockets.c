@@ -73,7 +73,7 @@ static void bcast_hold(srv *S, gview *gv, long batch)
  * commit the messages are held back (tagged with the batch). */
 void live_broadcast(srv *S, game *g)
 {
-    gview *gv = g->edge;
+    gview *gv = core_game_edge(g);
     if (!gv || !gv->live)
         return;
     long batch = 0;
@@ -121,11 +121,12 @@ void live_broadcast(srv *S, game *g)
 static void presence_send(conn *c)
 {
     const gview *gv = c->gv;
-    const game *g = gv->g;
+    core_facts f;
+    core_game_facts(gv->g, &f);
     char text[96];
     snprintf(text, sizeof text, "{\"type\":\"presence\",\"white\":%s,\"black\":%s}",
-             !g->human[0] || gv->seated[0] > 0 ? "true" : "false",
-             !g->human[1] || gv->seated[1] > 0 ? "true" : "false");
+             !f.human[0] || gv->seated[0] > 0 ? "true" : "false",
+             !f.human[1] || gv->seated[1] > 0 ? "true" : "false");
     ws_send_text(c, text);
 }
 
@@ -233,19 +234,21 @@ static int lobby_has(srv *S, const char *account)
  * rematch in a finished one is told who offers it ("rematch"). */
 void lobby_mygame(srv *S, game *g)
 {
-    if (g->account[0][0] && g->account[1][0])
+    core_facts f;
+    core_game_facts(g, &f);
+    if (f.account[0][0] && f.account[1][0])
         S->now_dirty = 1;   /* the games being played (lobby_now) */
     if (!S->lobby)
         return;
     /* A rated game's new ratings, once committed: every lobby socket is told
      * who (profiles, leaderboards and the seeks' ratings are read again). */
-    if (core_over(g) && g->rated && g->rating_after[0] > 0 && g->rating_after[1] > 0) {
+    if (core_over(g) && f.rated && f.rating_after[0] > 0 && f.rating_after[1] > 0) {
         gview *gv = gview_of(g);
         if (gv && !gv->rated_told) {
             gv->rated_told = 1;
-            json_t *o = json_pack("{s:s,s:s,s:s,s:[ss]}", "type", "rated", "id", g->id, "game",
-                                  tav_session_game(g->s)->name, "names", g->account[0],
-                                  g->account[1]);
+            json_t *o = json_pack("{s:s,s:s,s:s,s:[ss]}", "type", "rated", "id", core_game_id(g), "game",
+                                  tav_session_game(core_game_session(g))->name, "names", f.account[0],
+                                  f.account[1]);
             char *text = o ? json_dumps(o, JSON_COMPACT) : NULL;
             json_decref(o);
             lobby_send(S, NULL, text);
@@ -253,13 +256,13 @@ void lobby_mygame(srv *S, game *g)
         }
     }
     for (int side = 0; side < 2; side++) {
-        const char *account = g->account[side];
+        const char *account = f.account[side];
         if (!account[0] || !lobby_has(S, account))
             continue;
         lobby_send(S, account, api_mygame_text(S, g, account));
-        if (core_over(g) && g->rematch_offer == 1 - side && !g->rematch[0] &&
-            g->account[1 - side][0])
-            lobby_send(S, account, api_rematch_text(S, g, g->account[1 - side]));
+        if (core_over(g) && f.rematch_offer == 1 - side && !f.rematch[0] &&
+            f.account[1 - side][0])
+            lobby_send(S, account, api_rematch_text(S, g, f.account[1 - side]));
     }
 }
 
@@ -297,7 +300,7 @@ static int lobby_present(void *ctx, const char *account)
 
 void http_seeks_lapse(srv *S)
 {
-    if (!S->C->nseeks)
+    if (!core_seek_count(S->C))
         return;   /* nothing to lapse (the seeks are read on the lobby's first use) */
     lobby_names l = {NULL, 0};
     size_t cap = 0;
@@ -586,7 +589,7 @@ static void ws_message(conn *c, const char *text, size_t len)
     } else if (json_object_size(o) == 1 && json_is_integer(json_object_get(o, "since")) &&
                json_integer_value(json_object_get(o, "since")) >= 0) {
         json_int_t since = json_integer_value(json_object_get(o, "since"));
-        if (c->gv && tav_session_ply(c->gv->g->s) != since)
+        if (c->gv && tav_session_ply(core_game_session(c->gv->g)) != since)
             ws_send_game(c, 1);
     } else {
         err = "messages are {\"type\": \"ping\"} or {\"since\": N}";
@@ -652,6 +655,18 @@ static void idle_check(conn *c, int64_t now_ms, int64_t ping_after, int64_t clos
     }
 }
 
+typedef struct idle_ctx {
+    int64_t now_ms, ping_after, close_after;
+} idle_ctx;
+
+static void idle_game(void *ctx, game *g)
+{
+    const idle_ctx *ic = ctx;
+    gview *gv = core_game_edge(g);
+    for (conn *c = gv ? gv->live : NULL; c; c = c->next)
+        idle_check(c, ic->now_ms, ic->ping_after, ic->close_after);
+}
+
 void http_idle_sweep(srv *S, int64_t now_ms)
 {
     const int64_t ping_after = S->live_idle_ms / 2, close_after = S->live_idle_ms;
@@ -661,12 +676,8 @@ void http_idle_sweep(srv *S, int64_t now_ms)
         idle_check(c, now_ms, ping_after, close_after);
     for (conn *c = S->tours; c; c = c->next)
         idle_check(c, now_ms, ping_after, close_after);
-    for (int h = 0; h < CORE_HASH_SIZE; h++)
-        for (game *g = S->C->games[h]; g; g = g->hnext) {
-            gview *gv = g->edge;
-            for (conn *c = gv ? gv->live : NULL; c; c = c->next)
-                idle_check(c, now_ms, ping_after, close_after);
-        }
+    idle_ctx ic = {now_ms, ping_after, close_after};
+    core_each_game(S->C, idle_game, &ic);
 }
 
 int ws_writable(srv *S, conn *c, struct lws *wsi)

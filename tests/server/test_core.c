@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "server/core/core.h"
+#include "server/core/internal.h"   /* the core's own tests see its state */
 #include "server/core/glicko.h"
 
 /* A seat token as the credentials of a request. */
@@ -947,6 +948,67 @@ static void consent(core *C, seen *s)
     check(limited, "past the offers an account may make in a minute: 429", NULL);
 }
 
+/* The lobby's seeks with their owners' ratings (core_seeks_each) come from
+ * memory: one store read per seek, and again only after a rated game's end
+ * (issue 44: no database read per seek at every look at the lobby). */
+static int rating_reads;
+static int (*real_get_rating)(store *st, const char *name, const char *game, store_rating *out,
+                              char *err, size_t errlen);
+static int counted_get_rating(store *st, const char *name, const char *gname, store_rating *out,
+                              char *err, size_t errlen)
+{
+    rating_reads++;
+    return real_get_rating(st, name, gname, out, err, errlen);
+}
+
+static void count_seek(void *ctx, const store_seek *s, double rating, int provisional)
+{
+    (void)s;
+    (void)provisional;
+    int *n = ctx;
+    n[0]++;
+    if (rating >= 1400 && rating <= 1600)
+        n[1]++;
+}
+
+static void seek_ratings(core *C)
+{
+    store_ops counting = *C->st->ops;
+    const store_ops *was = C->st->ops;
+    real_get_rating = was->get_rating;
+    counting.get_rating = counted_get_rating;
+    C->st->ops = &counting;
+    char err[256], id[3][STORE_ID_LEN];
+    const char *games[3] = {"urbino", "epaminondas", "cathedral"};
+    int made = 0;
+    for (int i = 0; i < 3; i++) {
+        store_seek w;
+        memset(&w, 0, sizeof w);
+        snprintf(w.game, sizeof w.game, "%s", games[i]);
+        w.colour = 2;
+        w.initial = 300;
+        made += core_seek(C, "Ann-1", &w, id[i], err, sizeof err) == CORE_CREATED;
+    }
+    commit(C);
+    check(made == 3, "three seeks made for the ratings' test", err);
+    int n[2] = {0, 0};
+    rating_reads = 0;
+    core_seeks_each(C, NULL, count_seek, n);
+    int first = rating_reads;
+    check(n[0] >= 3 && n[1] >= 3, "the seeks are listed with a rating", NULL);
+    check(first <= n[0], "at most one rating read per seek at the first look", NULL);
+    for (int k = 0; k < 5; k++)
+        core_seeks_each(C, "Ann-1", count_seek, n);
+    check(rating_reads == first, "no rating read at the next five looks (kept with the seek)", NULL);
+    C->ratings_epoch++;   /* as results.c does once a rated game's end is committed */
+    core_seeks_each(C, NULL, count_seek, n);
+    check(rating_reads == 2 * first && first > 0, "read again once after a rated game ended", NULL);
+    for (int i = 0; i < 3; i++)
+        core_unseek(C, "Ann-1", id[i], err, sizeof err);
+    commit(C);
+    C->st->ops = was;
+}
+
 int main(void)
 {
     if (sodium_init() < 0) {
@@ -967,6 +1029,7 @@ int main(void)
     if (C) {
         moves(C, &s);
         accounts(C, &s);
+        seek_ratings(C);
         signin_limits(C, &s);
         computer(C, &s);
         toscana(C);

@@ -74,6 +74,8 @@ void core_figures(const core *C, core_ops_figures *f)
     for (const job *j = C->running; j; j = j->wnext)
         f->searches++;
     f->commits = C->cstats;
+    f->notes_seen = C->notes_seen;
+    f->refreshed = C->refreshed;
     core_db_stats(C, &f->trips, &f->bytes_out, &f->bytes_in);
 }
 
@@ -429,3 +431,48 @@ void game_after_change(core *C, game *g)
     game_tell(C, g);
     game_kick(C, g);
 }
+
+/* ---- what the edge reads of a game (core.h) ---- */
+
+const char *core_game_id(const game *g) { return g->id; }
+const tav_session *core_game_session(const game *g) { return g->s; }
+const analysis *core_game_analysis(const game *g) { return g->an; }
+void *core_game_edge(const game *g) { return g->edge; }
+void core_game_set_edge(game *g, void *edge) { g->edge = edge; }
+
+void core_game_facts(const game *g, core_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->id = g->id;
+    for (int side = 0; side < 2; side++) {
+        f->player[side] = g->player[side];
+        f->account[side] = g->account[side];
+        f->human[side] = g->human[side];
+        f->bot[side] = g->bot[side];
+    }
+    f->thinking = g->job != NULL;
+    f->rated = g->rated;
+    f->rematch = g->rematch;
+    f->end = g->end;
+    f->end_winner = g->end_winner;
+    f->draw_offer = g->draw_offer;
+    f->takeback_offer = g->takeback_offer;
+    f->rematch_offer = g->rematch_offer;
+    f->absent = g->absent;
+    f->rating_before = g->rating_before;
+    f->rating_after = g->rating_after;
+    f->clk_initial_ms = g->clk_initial_ms;
+    f->clk_inc_ms = g->clk_inc_ms;
+    f->clk_days = g->clk_days;
+}
+
+void core_each_game(core *C, void (*fn)(void *ctx, game *g), void *ctx)
+{
+    for (int h = 0; h < CORE_HASH_SIZE; h++)
+        for (game *g = C->games[h], *next; g; g = next) {
+            next = g->hnext;
+            fn(ctx, g);
+        }
+}
+
+const core_config *core_config_of(const core *C) { return &C->cf; }

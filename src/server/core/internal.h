@@ -8,6 +8,200 @@
 
 #include "server/core/core.h"
 
+/* ---- the core's own state (the edge sees core and game as opaque) ---- */
+
+
+/* A game in memory: the core's own (the edge asks through core.h's accessors). */
+struct game {
+    char id[STORE_ID_LEN];
+    tav_session *s;
+    char player[2][STORE_PLAYER_LEN];   /* "human", "random", "ai:level=3" */
+    int human[2];
+    unsigned char seat_hash[2][STORE_HASH_LEN];
+    job *job;            /* the computer seat's search now, or NULL */
+    int64_t last_ms;     /* wall clock (unix ms) of the last move, for move times */
+    analysis *an;
+    unsigned long version;   /* bumped by every change of the session */
+    int hints;           /* hint searches under way */
+    int jobs_out;        /* searches submitted and not yet drained (they point at it) */
+    int pins;            /* the edge holds it (sockets, messages waiting) */
+    int unsaved;         /* writes of it not yet committed (it stays in memory) */
+    long wbatch;         /* the last batch holding a write of it (core_unsettled) */
+    int dead;            /* its creation failed to commit: it leaves memory */
+    int cpu_only;        /* both seats are computers */
+    int local;           /* two people at one screen: engine help allowed (SPEC "Fair play") */
+    char rematch[STORE_ID_LEN];   /* the game that followed this one, "" for none */
+    char account[2][STORE_NAME_LEN];   /* each side's account ("" none): the session is the seat */
+    int rated;
+    char end[12];        /* how it ended beyond the rules: "abort", "time", "agreement",
+                            "abandon"; else "" */
+    int end_winner;      /* "time", "abandon": the side that won or TAV_DRAW ("agreement": TAV_DRAW) */
+    int draw_offer;      /* the side offering a draw, -1 none */
+    int takeback_offer;  /* the side asking to take its last move back, -1 none */
+    int rematch_offer;   /* a finished game between two accounts: the side offering a rematch */
+    int spent[3];        /* per kind (draw, takeback, rematch): bit 1 << side set once that
+                            side's offer was withdrawn or declined; draw and take-back clear
+                            at the next move (one offer per side per move) */
+    int absent;          /* the side whose absence ended it (abort: no first move; abandon), -1 */
+    double rating_before[2], rating_after[2];   /* rated and over: each player's rating before
+                                                   and after it (0: not known yet) */
+    int64_t away_ms[2];  /* games' ms since which the side's account has had no socket open
+                            (0: one is open, or not followed: a claim needs it) */
+    int claim_told;      /* the viewers were told the game became claimable */
+    int64_t seen_real_ms[2];   /* many instances: unix ms another instance last said the
+                                  side's account has a socket open there (0: never) */
+    /* Clocks (SPEC): real time (initial, increment) or days a move. */
+    int64_t clk_initial_ms, clk_inc_ms, clk_days;
+    int64_t started_ms;  /* when the game began */
+    int64_t left_ms[2];  /* each side's time left at the start of the current turn */
+    peer *owner;         /* cpu_only: the address whose cpu_games count it holds */
+    int cwaiting;        /* cpu_only: on the list of games waiting to search */
+    int64_t touched;     /* unix seconds of the last request or change */
+    void *edge;          /* the edge's own data for this game (events.freeing frees it) */
+    game *hnext;         /* hash chain */
+    game *anext;         /* analysis queue */
+    game *cnext;         /* computer-only turn queue */
+    game *knext;         /* the games whose clocks run */
+    int klisted;
+    /* Many instances (shared.c): this instance holds the game's claim (it
+     * thinks for its computer seat, judges its clock); when it last tried. */
+    int claimed;
+    int64_t claim_tried;
+    int64_t stamp;       /* the store's stamp of what this copy holds (0: not kept) */
+    int bot[2];          /* each side's account is a bot account (SPEC "Bots") */
+};
+
+/* A seek in memory (lobby.c). */
+typedef struct lobby_seek {
+    store_seek s;
+    int state;           /* 0 open, 1 taken, 2 withdrawn (gone once on disk) */
+    int64_t present_ms;  /* games' time its owner was last seen with a lobby socket (any instance) */
+    int64_t told_ms;     /* ... when this instance last told the others so */
+    int64_t left_ms;     /* games' time its owner's last lobby socket here closed (0: none
+                            since it was seen) */
+    int64_t elsewhere_ms;   /* ... another instance last said its owner is there (0: never) */
+    int64_t remote_ms;   /* ... when another instance last said its owner is there (pool.c) */
+    /* Its owner's rating in the seek's game as the lobby shows it, read from
+     * the store once, and again after a rated game ended (ratings_epoch). */
+    double rating;
+    int provisional;
+    long rating_epoch;   /* the core's ratings_epoch when read; 0: not read */
+    struct lobby_seek *next;
+} lobby_seek;
+
+/* One name's sign-ins: failed ones and successful ones (rings of their
+ * times), and guesses being hashed now (each counted as a failure until
+ * its hash says otherwise). */
+typedef struct login_fails {
+    char key[STORE_NAME_LEN];       /* the name in lower case, "" free */
+    int64_t t[CORE_LOGIN_FAILS];
+    int n;
+    int64_t ok[CORE_LOGINS_PER_ACCOUNT];
+    int nok;
+    int pending;
+} login_fails;
+
+/* One account's offers in the current window (the offer rate limit). */
+typedef struct offer_count {
+    char key[STORE_NAME_LEN];   /* the name in lower case, "" free */
+    int64_t since;              /* unix ms the window began */
+    int n;
+} offer_count;
+
+typedef struct core_note core_note;
+
+struct core {
+    core_config cf;
+    core_events ev;
+    /* The room that thinks for a computer seat to act (life.c names
+     * computer.c's): the table asks it through game_kick. */
+    void (*kick)(core *C, game *g);
+    store *st;
+    tav_service *svc;
+    game *games[CORE_HASH_SIZE];
+    long ngames;
+    pthread_mutex_t qlock;
+    job *done_head, *done_tail;
+    game *an_head, *an_tail;   /* finished games waiting for analysis */
+    job *an_job;               /* the analysis search running now */
+    job *running;              /* computer moves being searched (the watchdog's list) */
+    int stopping;
+    peer peers[CORE_PEER_SLOTS];
+    game *cwait_head, *cwait_tail;    /* computer-only games waiting to search */
+    int cpu_running;     /* computer-only searches submitted */
+    int cpu_cap;         /* ... at most this many at once */
+    int records_out;     /* record uploads being checked */
+    pthread_t rthread;   /* the record thread: checks uploaded records */
+    int rthread_started;
+    pthread_mutex_t rlock;
+    pthread_cond_t rcond;
+    job *rq_head, *rq_tail;
+    const peer *rrunning_by;   /* the address of the job the slow thread runs (rlock) */
+    int rstop;
+    int64_t last_sweep;
+    long moves_played;
+    login_fails fails[CORE_FAIL_SLOTS];
+    offer_count offers[CORE_OFFER_SLOTS];
+    unsigned char fail_key[16];   /* the failure table's hash key (random, made at first use) */
+    int fail_keyed;
+    int pw_out;          /* password jobs queued or running */
+    lobby_seek *seeks;   /* the lobby, oldest first */
+    int seeks_loaded;    /* read from the store (on the lobby's first use) */
+    game *clocked;       /* games whose clocks run (the server's timer checks them) */
+    int64_t time_offset_ms;   /* --test-clock's offset */
+    char clock_line[80]; /* the test clock file's line in force (--test-clock) */
+    int64_t seen_told_ms;   /* unix ms this instance last said who it sees (many instances) */
+    core_commit_stats cstats;   /* commits so far (/metrics) */
+    int64_t wtrips, wout, win;  /* the writer connection's figures after its last batch */
+    int nseeks;
+    char pending_names[CORE_PW_QUEUE][STORE_NAME_LEN];   /* sign-ups under way (lower case) */
+    /* The writer (writer.c): the open batch, the one being committed, and
+     * the writer thread with its own connection. */
+    store *wst;
+    wbatch *wopen;       /* gathering writes (loop) */
+    wbatch *wflight;     /* handed to the writer (loop) */
+    long wlast;          /* number of the last batch opened */
+    long wsettled;       /* number of the last batch settled (committed or failed) */
+    pthread_t wthread;
+    int wstarted;
+    pthread_mutex_t wlock;
+    pthread_cond_t wcond;
+    wbatch *wtodo;       /* (wlock) the batch the writer takes next */
+    int wstop;           /* (wlock) */
+    int wfail_next;      /* (wlock) tests: fail the next commit */
+    wbatch *wdone_head, *wdone_tail;   /* (qlock) results for the loop */
+    /* Many instances (shared.c): set when the store is shared (PostgreSQL).
+     * The listener thread, with a connection of its own, queues what the
+     * other instances tell (qlock); the loop reads the games again. */
+    int shared;
+    char instance[16];   /* this instance's random name, in its messages */
+    pthread_t lthread;
+    int lstarted;
+    int lstop;           /* (qlock) */
+    char *ldb;           /* the database, for the listener's connection */
+    core_note *notes_head, *notes_tail;   /* (qlock) */
+    int catch_up;        /* (qlock) messages may have been missed: read everything again */
+    int64_t last_scan;   /* unix ms of the last look for unclaimed games */
+    long notes_seen, refreshed;   /* counters (the log at exit, the benchmark) */
+    int get_failed;      /* the last core_get found nothing because the store failed */
+    int64_t catch_up_at; /* (loop) unix ms to read everything again (a read failed), 0 none */
+    struct mailer *mail; /* e-mail (mail.c): NULL when the server sends none */
+    /* Tournaments (tournaments.c): its own state, and the batch of the last
+     * game between accounts that ended (results.c sets it; the tournaments
+     * look again once it is committed). */
+    struct core_tours *tours;
+    long tours_nudge;
+    void *chat;          /* chat.c's own: each account's recent lines (the rate limit) */
+    /* Moderation (moderation.c): the audit log's last entry acted on
+     * (-1: not read yet), when it was last read and the last pruning. */
+    int64_t audit_seen;
+    /* Bumped when a rated game's end is committed (results.c): the lobby
+     * reads its seeks' ratings again (lobby.c); starts at 1. */
+    long ratings_epoch;
+    int64_t audit_polled, pruned_at;
+};
+
+
 enum { JOB_MOVE, JOB_HINT, JOB_ANALYSIS, JOB_RECORD, JOB_SIGNUP, JOB_LOGIN, JOB_PASSWORD,
        JOB_CLOSE };
 

@@ -25,7 +25,8 @@ core *core_new(const core_config *cf, const core_events *ev, const char *db, cha
     C->cf = *cf;
     C->ev = *ev;
     C->kick = computer_kick;   /* the room that thinks for computer seats */
-    C->audit_seen = -1;   /* moderation.c: read at the first tick */
+    C->audit_seen = -1;
+    C->ratings_epoch = 1;   /* moderation.c: read at the first tick */
     if (C->cf.idle_secs <= 0)
         C->cf.idle_secs = CORE_IDLE_SECS;
     pthread_mutex_init(&C->qlock, NULL);

@@ -269,15 +269,21 @@ void core_seeks_each(core *C, const char *viewer,
         if (k->s.to[0] && (!viewer || !viewer[0] ||
                            (strcasecmp(viewer, k->s.to) != 0 && strcasecmp(viewer, k->s.by) != 0)))
             continue;
-        store_rating sr;
-        char err[256];
-        double rating = 1500;
-        int provisional = 1;   /* a new player's 1500 is a guess */
-        if (C->st->ops->get_rating(C->st, k->s.by, k->s.game, &sr, err, sizeof err) == 1) {
-            rating = sr.rating;
-            provisional = core_rating_provisional(&sr);
+        if (k->rating_epoch != C->ratings_epoch) {
+            /* Read once, not at every look at the lobby: again only after
+             * a rated game ended (here, or elsewhere: the lobby is read
+             * again then, shared.c). */
+            store_rating sr;
+            char err[256];
+            k->rating = 1500;
+            k->provisional = 1;   /* a new player's 1500 is a guess */
+            if (C->st->ops->get_rating(C->st, k->s.by, k->s.game, &sr, err, sizeof err) == 1) {
+                k->rating = sr.rating;
+                k->provisional = core_rating_provisional(&sr);
+            }
+            k->rating_epoch = C->ratings_epoch;
         }
-        fn(ctx, &k->s, rating, provisional);
+        fn(ctx, &k->s, k->rating, k->provisional);
     }
 }
 
@@ -725,3 +731,5 @@ int core_seek_gone(core *C, const char *id)
 {
     return C->st->ops->seek_state(C->st, id) > 0;
 }
+
+int core_seek_count(const core *C) { return C->nseeks; }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "server/core/core.h"
+#include "server/core/internal.h"
 
 #define PROBES 64
 

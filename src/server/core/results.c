@@ -71,6 +71,7 @@ static void end_settled(core *C, const void *data, int ok)
     const end_write *w = data;
     if (!ok || !w->rate)
         return;
+    C->ratings_epoch++;   /* the lobby shows its seeks' ratings anew */
     game *g = games_find(C, w->id);
     if (!g)
         return;
@@ -110,6 +111,8 @@ void results_game_ended(core *C, game *g)
     memcpy(w.account, g->account, sizeof w.account);
     if (wq_call(C, end_apply, end_settled, &w, sizeof w) != 0)
         core_log(C, "error: the end of game %s could not be queued", g->id);
+    else if (w.rate && C->shared)
+        wq_notify(C, CORE_CH_LOBBY, "rated");   /* the others read their seeks (and ratings) again */
     game_tell_bots(C, g, 1);   /* SPEC "Bots": its event sockets are told */
     /* A tournament game may have ended: the tournaments look again once this
      * is committed (tournaments.c reads the result from the store). */

@@ -9,6 +9,8 @@
  *
  *   tav_game   "INSTANCE ID"                game ID changed
  *   tav_lobby  "INSTANCE seeks"             the open seeks changed
+ *   tav_lobby  "INSTANCE rated"             a rated game ended there: the seeks
+ *                                           (and their owners' ratings) are read again
  *   tav_lobby  "INSTANCE started BY ID"     BY's seek became game ID
  *   tav_lobby  "INSTANCE here BY"           BY has a lobby socket there (their
  *                                           seeks do not lapse)

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "server/core/core.h"
+#include "server/core/internal.h"
 
 int64_t core_unix_ms(void)
 {

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "server/core/core.h"
+#include "server/core/internal.h"
 #include "server/core/writer.h"
 
 enum { OP_CREATE, OP_MOVE, OP_TRUNCATE, OP_RESULT, OP_REMATCH, OP_CALL, OP_NOTIFY };
