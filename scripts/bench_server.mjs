@@ -104,7 +104,9 @@ const pgCpu = () => {
   }
   return sum;
 };
-// CPU cgroups (v1): a group limited to `cores` cores holding `pid`.
+// CPU cgroups (v1): a group limited to `cores` cores holding `pid`, with a
+// large weight (cpu.shares) so that a busy machine still gives it that much
+// (other work on the machine gets what the groups leave).
 const CG = "/sys/fs/cgroup/cpu";
 const cgroups = [];
 function confine(name, cores, pid) {
@@ -112,6 +114,7 @@ function confine(name, cores, pid) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}/cpu.cfs_period_us`, "100000");
   writeFileSync(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * 100000)));
+  writeFileSync(`${dir}/cpu.shares`, "16384");
   writeFileSync(`${dir}/cgroup.procs`, String(pid));
   cgroups.push(dir);
   // every thread of the process (the server's workers and writer too)

@@ -2,7 +2,9 @@
 // the game's board module), whose turn, the score, the move list (click a move
 // or use the arrow keys to see a past position), resign / undo / hint, the
 // record, friend links, live updates over the WebSocket, and a clear message
-// when this tab was stale and the game moved on.  What it says about the game
+// when this tab was stale and the game moved on.  It is a controller over one
+// GameSource (source.ts): the server's game, or one the page's own engine
+// plays (local.ts); it never asks which.  What it says about the game
 // (its title, score words, rules) comes from /api/meta (meta.ts).  What it
 // says and decides from the game's JSON alone is in gametext.ts.
 
@@ -11,7 +13,6 @@ import { botMark } from "./bots";
 import { ApiError } from "./api";
 import { copyText, h } from "./dom";
 import { BOARDS } from "./games/index";
-import { Live } from "./live";
 import { ChatPanel, isChatMessage } from "./chat";
 import { reportButton } from "./moderation";
 import { currentUser } from "./account";
@@ -29,6 +30,7 @@ import * as store from "./store";
 import type { BoardContext, BoardModule, Game, Meta, Presence, Side, View } from "./types";
 import { Cancelled } from "./engine/client";
 import type { LocalGame } from "./local";
+import { PageSource, ServerSource, type GameSource } from "./source";
 import { t } from "./i18n";
 
 const SN = (x: Side): string => t(x === "white" ? "side.white" : "side.black");
@@ -38,7 +40,7 @@ const STALE = (): string => t("gs.stale");
 
 interface Screen {
   id: string;
-  token: string | null;           // the seat token of the link
+  src: GameSource;                // where the game lives (source.ts)
   tokens: { white?: string; black?: string };
   game: Game | null;
   viewPly: number | null;         // a past position being shown, or null for the current one
@@ -50,7 +52,6 @@ interface Screen {
   module: BoardModule | null;
   meta: Meta | null;              // /api/meta (null when it could not be loaded)
   ctx: BoardContext | null;
-  live: Live | null;
   connected: boolean;
   drawnKey: string;      // what the board last drew (render draws again only on a change)
   presence: Presence | null;      // who has a page open (the live socket says), null until told
@@ -61,22 +62,20 @@ interface Screen {
   ratings: Partial<Record<Side, string>>;  // account games: each player's rating in this game ("1500?")
   els: Record<string, HTMLElement>;
   svg: SVGSVGElement;
-  local: LocalGame | null;        // a game played in the page (local.ts), or null: the server's
-  recordUrl: string | null;       // a local game's record as a blob: address
   claimShown: number | null;      // the claim's countdown as last drawn (ms), null: none shown
   withdrew: boolean;              // this page withdrew its rematch offer (not declined by the other)
   rematchSpent: boolean;          // this player's rematch offer was declined or withdrawn: not made again
 }
 
-function newScreen(id: string, token: string | null, tokens: Screen["tokens"], local: LocalGame | null): Screen {
+function newScreen(src: GameSource, tokens: Screen["tokens"]): Screen {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
   svg.setAttribute("class", "board");
   svg.setAttribute("id", "board");
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   return {
-    id, token, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, meta: null, ctx: null, live: null, connected: false, drawnKey: "", presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
-    local, recordUrl: null, claimShown: null, withdrew: false, rematchSpent: false,
+    id: src.id, src, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
+    module: null, meta: null, ctx: null, connected: false, drawnKey: "", presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
+    claimShown: null, withdrew: false, rematchSpent: false,
   };
 }
 
@@ -86,62 +85,29 @@ export function showGame(app: HTMLElement, id: string, token: string | null): vo
   const saved = store.find(id);
   const tokens: Screen["tokens"] = {};
   if (saved && token && (saved.seats.white === token || saved.seats.black === token)) Object.assign(tokens, saved.seats);
-  const s = newScreen(id, token, tokens, null);
+  const s = newScreen(new ServerSource(id, token), tokens);
   build(app, s);
-  load(s);
+  void load(s);
 }
 
 // A game against the computer played in the page (local.ts): the same
-// screen, its calls answered by the page's engine instead of the server.
+// screen over the page's engine instead of the server.
 export function showLocalGame(app: HTMLElement, local: LocalGame, meta: Meta | null): void {
   app.className = "game-screen";
   app.textContent = "";
-  const human = local.saved.human;
-  const s = newScreen(local.get().id, "local", { [human]: "local" }, local);
-  s.meta = meta;
+  const s = newScreen(new PageSource(local), { [local.saved.human]: "local" });
   build(app, s);
-  const g = local.get();
-  s.module = BOARDS[g.game]?.() ?? null;
-  if (!s.module) {
-    fail(s, new Error(t("gs.cannotDraw", { game: g.game })));
-    return;
-  }
-  s.ctx = {
-    svg: s.svg,
-    orientation: human,
-    submit: (m) => submit(s, m),
-    say: (m) => { s.els.message.textContent = m; },
-  };
-  (s.els.record as HTMLAnchorElement).download = `${g.game}-${local.saved.id}.txt`;
-  s.els.upload.hidden = false;
-  s.els.conn.textContent = t("gs.inBrowser");
-  local.onChange = (ng) => accept(s, ng, true);
-  local.onError = (m) => { s.els.message.textContent = m; };
-  window.addEventListener("pagehide", () => local.close());
-  accept(s, g, true);
-  local.computerTurn();
-  if (local.thinking) accept(s, local.get(), true);
+  void load(s, meta);
 }
 
-// A local game's record, for the download link (a fresh blob: address at each change).
-function localRecord(s: Screen): void {
-  if (!s.local) return;
-  if (s.recordUrl) URL.revokeObjectURL(s.recordUrl);
-  s.recordUrl = URL.createObjectURL(new Blob([s.local.record()], { type: "text/plain" }));
-  (s.els.record as HTMLAnchorElement).href = s.recordUrl;
-}
-
-// Send a local game's record to the server (POST /api/records), to share or
-// analyse it there: the page then opens it.
+// Send the game to the server (a game of the page: to share or analyse it
+// there): the page then opens it.
 async function doUpload(s: Screen): Promise<void> {
-  if (!s.local) return;
+  if (!s.src.upload) return;
   const btn = s.els.upload as HTMLButtonElement;
   btn.disabled = true;
   try {
-    const c = await api.loadRecord(s.local.record(), "human", "human");
-    const seat = c.seats.white ?? c.seats.black ?? "";
-    store.put({ id: c.id, game: s.local.saved.game, seats: c.seats, created: Date.now(), opponent: t("gs.uploadedOpp") });
-    location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent(seat)}`);
+    await s.src.upload();
   } catch (e) {
     s.els.message.textContent = t("gs.sendFailed", { error: (e as Error).message });
     btn.disabled = false;
@@ -227,7 +193,7 @@ function build(app: HTMLElement, s: Screen): void {
     e.title, e.watching, e.blackRow, e.status, e.end, e.ratingChange, e.message, e.deal, e.whiteRow, e.links,
     h("h2", { class: "sr-only" }, t("gs.moves")), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
   s.chat = new ChatPanel(s.id);   // shown once the socket gives this viewer a room (chat.ts)
-  if (!s.local) void currentUser().then((me) => s.chat?.setMe(me ? me.name : null));   // Report buttons (moderation.ts)
+  if (s.src.shared) void currentUser().then((me) => s.chat?.setMe(me ? me.name : null));   // Report buttons (moderation.ts)
   side.appendChild(s.chat.el);
   app.appendChild(boardWrap);
   app.appendChild(side);
@@ -339,20 +305,16 @@ function hintScroll(s: Screen): void {
 
 // ---- Loading and live updates -------------------------------------------------
 
-async function load(s: Screen): Promise<void> {
-  const meta = loadMeta().catch(() => null);
+// The first state, the board module, then live updates.  `given`: the
+// meta already read (the page's own game works offline).
+async function load(s: Screen, given?: Meta | null): Promise<void> {
+  const meta = given !== undefined ? Promise.resolve(given) : loadMeta().catch(() => null);
   let g: Game;
   try {
-    g = await api.getGame(s.id, s.token);
+    g = await s.src.first((m) => { s.els.message.textContent = m; });
   } catch (e) {
-    if (e instanceof ApiError && e.status === 403 && s.token) {
-      s.els.message.textContent = t("gs.badSeat");
-      s.token = null;
-      g = await api.getGame(s.id).catch((e2) => { fail(s, e2); throw e2; });
-    } else {
-      fail(s, e);
-      return;
-    }
+    fail(s, e);
+    return;
   }
   s.meta = await meta;
   s.module = BOARDS[g.game]?.() ?? null;
@@ -360,13 +322,14 @@ async function load(s: Screen): Promise<void> {
     fail(s, new Error(t("gs.cannotDraw", { game: g.game })));
     return;
   }
-  if (g.seat && s.token) {
-    s.tokens[g.seat] = s.token;
+  const token = s.src.token;
+  if (g.seat && token && s.src.shared) {
+    s.tokens[g.seat] = token;
     const saved = store.find(s.id);
     if (!saved) {
       const opp = g[other(g.seat)];
       store.put({
-        id: s.id, game: g.game, seats: { [g.seat]: s.token }, created: Date.now(),
+        id: s.id, game: g.game, seats: { [g.seat]: token }, created: Date.now(),
         opponent: opp === "human" ? t("home.opp.link") : playerName(opp, s.meta),
       });
     }
@@ -377,18 +340,24 @@ async function load(s: Screen): Promise<void> {
     submit: (m) => submit(s, m),
     say: (m) => { s.els.message.textContent = m; },
   };
-  (s.els.record as HTMLAnchorElement).href = api.recordUrl(s.id);
-  (s.els.record as HTMLAnchorElement).download = `${g.game}-${s.id}.txt`;
+  s.els.upload.hidden = !s.src.upload;
+  s.els.conn.textContent = s.src.connText;
   accept(s, g, true);
   loadRatings(s, g);
-  s.live = new Live(s.id, s.token, () => s.game?.ply ?? 0, (ng) => accept(s, ng, true), (c) => {
-    s.connected = c;
-    s.els.conn.textContent = c ? "" : t("gs.reconnecting");
-    if (c) refresh(s);
-  }, (p) => {
-    s.presence = p;
-    if (s.game) render(s);
-  }, (m) => { if (isChatMessage(m)) s.chat?.onMessage(m); });
+  s.src.start({
+    accept: (ng, force) => accept(s, ng, force),
+    connected: (c) => {
+      s.connected = c;
+      s.els.conn.textContent = c ? "" : t("gs.reconnecting");
+      if (c) void refresh(s);
+    },
+    presence: (p) => {
+      s.presence = p;
+      if (s.game) render(s);
+    },
+    message: (m) => { if (isChatMessage(m)) s.chat?.onMessage(m); },
+    say: (m) => { s.els.message.textContent = m; },
+  }, () => s.game?.ply ?? 0);
 }
 
 function fail(s: Screen, e: unknown): void {
@@ -398,12 +367,8 @@ function fail(s: Screen, e: unknown): void {
 }
 
 async function refresh(s: Screen): Promise<void> {
-  if (s.local) {
-    accept(s, s.local.get(), true);
-    return;
-  }
   try {
-    const g = await api.getGame(s.id, s.token);
+    const g = await s.src.get();
     accept(s, g, true);
   } catch {
     /* the socket will bring it */
@@ -459,21 +424,17 @@ function accept(s: Screen, g: Game, force: boolean): void {
     if (veto) s.els.message.textContent = veto;
     notifyTurn(s, old, g);
   }
-  if (g.over && !s.local) {
+  if (g.over && s.src.shared) {
     const result = resultText(g);
     store.update(s.id, { over: true, result });
   }
-  if (moved) localRecord(s);
-  if (s.local) {
-    // for the page's tests: searches ended by a cancel, and whether one runs
-    document.body.dataset.workerCancels = String(s.local.cancels);
-    document.body.dataset.thinking = g.thinking ? "1" : "0";
-  }
+  if (moved) s.src.record(s.els.record as HTMLAnchorElement, g);
+  s.src.observe(g);
   // Both seats on this screen: fetch the legal moves of the side to act.
   const actor = g.tomove === "white" || g.tomove === "black" ? g.tomove : null;
   if (actor && g.seat !== actor && s.tokens[actor] && !g.over) {
     const ply = g.ply;
-    api.getGame(s.id, s.tokens[actor]).then((g2) => {
+    s.src.get(s.tokens[actor]).then((g2) => {
       if (s.game && s.game.ply === ply && g2.ply === ply) {
         s.game = g2;
         render(s);
@@ -725,7 +686,7 @@ function renderReport(s: Screen, g: Game): void {
 }
 
 function renderLinks(s: Screen): void {
-  if (s.local) {
+  if (!s.src.shared) {
     s.els.links.hidden = true;
     return;
   }
@@ -796,7 +757,7 @@ async function showPly(s: Screen, ply: number): Promise<void> {
     return;
   }
   try {
-    const r = s.local ? { ply, view: s.local.view(ply) } : await api.viewAt(s.id, ply, s.token);
+    const r = await s.src.view(ply);
     if (req !== s.viewReq) return;
     s.viewPly = ply;
     s.pastView = r.view;
@@ -852,35 +813,20 @@ async function submit(s: Screen, move: string): Promise<void> {
   s.els.message.textContent = "";
   const ply = g.ply;
   try {
-    const ng = s.local ? s.local.move(move, ply) : await api.postMove(s.id, token, move, ply);
+    const ng = await s.src.move(token, move, ply);
     s.pending = false;
     accept(s, ng, false);
   } catch (e) {
     s.pending = false;
-    if (s.local) {
-      s.els.message.textContent = t("gs.refused", { error: (e as Error).message });
-      accept(s, s.local.get(), true);
-      return;
-    }
-    if (e instanceof ApiError && e.status === 409) {
-      let fresh: Game | null = null;
-      try {
-        fresh = await api.getGame(s.id, s.token);
-      } catch {
-        fresh = null;
-      }
-      if (fresh && (fresh.ply !== ply || fresh.over !== g.over)) {
-        s.els.message.dataset.keep = "1";
-        s.els.message.textContent = STALE();
-        accept(s, fresh, true);
-      } else {
-        s.els.message.textContent = t("gs.refused", { error: e.message });
-        if (fresh) accept(s, fresh, true);
-        else render(s);
-      }
+    const r = await s.src.refusal(e, ply, g);
+    if (r.stale && r.fresh) {
+      s.els.message.dataset.keep = "1";
+      s.els.message.textContent = STALE();
+      accept(s, r.fresh, true);
     } else {
-      s.els.message.textContent = t("gs.sendMoveFailed", { error: (e as Error).message });
-      render(s);
+      s.els.message.textContent = r.text;
+      if (r.fresh) accept(s, r.fresh, true);
+      else render(s);
     }
   }
 }
@@ -892,9 +838,9 @@ async function doHint(s: Screen): Promise<void> {
   btn.disabled = true;
   s.els.message.textContent = t("gs.thinkingHint");
   try {
-    const r = s.local ? { move: await s.local.hint() } : await api.hint(s.id, token);
-    s.els.message.textContent = t("gs.hintIs", { move: r.move });
-    if (s.viewPly === null && s.module?.hint && s.ctx) s.module.hint(s.ctx, r.move);
+    const move = await s.src.hint(token);
+    s.els.message.textContent = t("gs.hintIs", { move });
+    if (s.viewPly === null && s.module?.hint && s.ctx) s.module.hint(s.ctx, move);
   } catch (e) {
     if (e instanceof Cancelled) s.els.message.textContent = "";
     else s.els.message.textContent = t("gs.noHint", { error: (e as Error).message });
@@ -909,7 +855,7 @@ async function doUndo(s: Screen): Promise<void> {
   const token = (g.seat && s.tokens[g.seat]) || s.tokens.white || s.tokens.black;
   if (!token) return;
   try {
-    const ng = s.local ? s.local.undo() : await api.undo(s.id, token, g.ply);
+    const ng = await s.src.undo(token, g.ply);
     s.viewPly = null;
     s.wantPly = null;
     s.pastView = null;
@@ -940,7 +886,7 @@ async function doResign(s: Screen): Promise<void> {
   const token = side ? s.tokens[side] ?? null : null;
   if (!token && !(accountGame(g) && g.seat)) return;
   try {
-    const ng = s.local ? s.local.resign() : await api.resign(s.id, token);
+    const ng = await s.src.resign(token);
     accept(s, ng, true);
   } catch (e) {
     s.els.message.textContent = t("gs.resignFailed", { error: (e as Error).message });
@@ -997,14 +943,14 @@ function renderOffers(s: Screen, g: Game, mine: Side[]): void {
             return;
           }
           if (b.kind === "claim") {
-            accept(s, await api.claim(s.id, b.act === "win" ? "win" : "draw"), true);
+            accept(s, await s.src.claim(b.act === "win" ? "win" : "draw"), true);
             return;
           }
-          const seat = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
+          const seat = g.seat ? s.tokens[g.seat] ?? s.src.token : s.src.token;
           const kind = b.kind as "draw" | "takeback" | "rematch";
           // withdrawing one's own offer: not "declined" by the other
           s.withdrew = b.act === "decline" && g.offers?.[kind] === g.seat;
-          accept(s, await api.offer(s.id, accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), true);
+          accept(s, await s.src.offer(accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), true);
         } catch (e) {
           s.els.message.textContent = t("gs.sendFailedShort", { error: (e as Error).message });
           btn.disabled = false;
@@ -1038,7 +984,7 @@ async function doAbort(s: Screen): Promise<void> {
   if (!g || !canAbort(g, mySides(s))) return;
   (s.els.abort as HTMLButtonElement).disabled = true;
   try {
-    accept(s, await api.abort(s.id), true);
+    accept(s, await s.src.abort(), true);
   } catch (e) {
     s.els.message.textContent = t("gs.abortFailed", { error: (e as Error).message });
   } finally {
@@ -1071,47 +1017,12 @@ async function doRematch(s: Screen): Promise<void> {
   if (!g || !g.over) return;
   const btn = s.els.rematch as HTMLButtonElement;
   btn.disabled = true;
-  const mine = mySides(s);
-  if (s.local) {
-    const l = s.local.saved;
-    const q = new URLSearchParams({ level: String(l.level), colour: other(l.human), new: "1" });
-    if (l.options) q.set("options", l.options);
-    location.assign(`/play/${l.game}?${q}`);
-    return;
-  }
   try {
-    const plan = rematchPlan(g, mine);
-    if (plan) {
-      const c = await api.createGame(g.game, plan.options, plan.white, plan.black, plan.local);
-      const seats: store.Saved["seats"] = {};
-      if (c.seats.white) seats.white = c.seats.white;
-      if (c.seats.black) seats.black = c.seats.black;
-      const opp = plan.me ? plan[other(plan.me)] : "human";
-      store.put({ id: c.id, game: g.game, seats, created: Date.now(),
-        opponent: plan.local ? t("home.opp.local") : playerName(opp, s.meta) });
-      location.assign(`/games/${encodeURIComponent(c.id)}?seat=${encodeURIComponent((plan.me ? seats[plan.me] : seats.white) ?? "")}`);
-      return;
+    const ng = await s.src.rematch({ game: g, mine: mySides(s), tokens: s.tokens, meta: s.meta });
+    if (ng) {
+      accept(s, ng, true);   // offered: the other player accepts or not
+      btn.disabled = false;
     }
-    if (accountGame(g)) {
-      const r = await api.rematch(s.id, null);
-      if (r.id === undefined) {
-        // offered (202): nothing is made until the other player accepts
-        accept(s, await api.getGame(s.id), true);
-        btn.disabled = false;
-        return;
-      }
-      location.assign(`/games/${encodeURIComponent(r.id)}`);
-      return;
-    }
-    // between two screens: start the rematch or join the one the other
-    // player started (the server makes it once); this seat's token is its
-    // seat there too, on the other side
-    const token = g.seat ? s.tokens[g.seat] ?? s.token : s.token;
-    if (!token) return;
-    const r = await api.rematch(s.id, token);
-    if (r.id === undefined) return;   // (an offer: only between accounts)
-    store.put({ id: r.id, game: g.game, seats: { [r.seat]: token }, created: Date.now(), opponent: t("home.opp.link") });
-    location.assign(`/games/${encodeURIComponent(r.id)}?seat=${encodeURIComponent(token)}`);
   } catch (e) {
     s.els.message.textContent = t("gs.noRematch", { error: (e as Error).message });
     btn.disabled = false;
@@ -1125,48 +1036,31 @@ async function doAnalysis(s: Screen): Promise<void> {
   const btn = s.els.analysisBtn as HTMLButtonElement;
   btn.disabled = true;
   out.textContent = t("gs.engineLooking");
-  if (s.local) {
-    const bar = s.els.analysisBar as HTMLProgressElement;
+  const bar = s.els.analysisBar as HTMLProgressElement;
+  const steps = s.src.analysisSteps();
+  if (steps !== null) {   // run here: its progress shown
     bar.hidden = false;
-    bar.max = Math.max(1, s.local.ply);
+    bar.max = Math.max(1, steps);
     bar.value = 0;
-    try {
-      const plies = await s.local.analyse((done, total) => {
-        bar.max = total;
-        bar.value = done;
-        out.textContent = t("gs.engineProgress", { done, total });
-      });
-      bar.hidden = true;
-      drawAnalysis(s, { done: true, plies });
-      btn.hidden = true;
-    } catch (e) {
-      bar.hidden = true;
-      out.textContent = e instanceof Cancelled ? "" : t("gs.noAnalysis", { error: (e as Error).message });
-      btn.disabled = false;
-    }
-    return;
   }
-  const t0 = Date.now();
-  for (;;) {
-    let a: api.Analysis;
-    try {
-      a = await api.analysis(s.id);
-    } catch (e) {
-      out.textContent = t("gs.noAnalysis", { error: (e as Error).message });
-      btn.disabled = false;
-      return;
-    }
-    if (a.done) {
-      drawAnalysis(s, a);
-      btn.hidden = true;
-      return;
-    }
-    if (Date.now() - t0 > 180000) {
+  try {
+    const a = await s.src.analyse((done, total) => {
+      bar.max = total;
+      bar.value = done;
+      out.textContent = t("gs.engineProgress", { done, total });
+    });
+    bar.hidden = true;
+    if (!a.done) {
       out.textContent = t("gs.analysisLong");
       btn.disabled = false;
       return;
     }
-    await new Promise((r) => window.setTimeout(r, 700));
+    drawAnalysis(s, a);
+    btn.hidden = true;
+  } catch (e) {
+    bar.hidden = true;
+    out.textContent = e instanceof Cancelled ? "" : t("gs.noAnalysis", { error: (e as Error).message });
+    btn.disabled = false;
   }
 }
 
