@@ -436,7 +436,17 @@ core_status core_accept(core *C, const char *account, const char *id, char game_
     }
     lobby_ready(C);
     lobby_seek *k = find_seek(C, id);
-    if (!k && C->st->ops->seek_state(C->st, id) > 0) {
+    int state = k ? 0 : C->st->ops->seek_state(C->st, id);
+    if (!k && state == 0 && C->shared) {
+        /* Open in the store but not in this instance's lobby (read again
+         * while it was being made, or made a moment ago elsewhere): read
+         * the lobby again rather than call it unknown. */
+        core_lobby_reload(C);
+        k = find_seek(C, id);
+        if (!k)
+            state = C->st->ops->seek_state(C->st, id);
+    }
+    if (!k && state > 0) {
         snprintf(err, errlen, "the seek is gone: taken or withdrawn");
         return CORE_CONFLICT;
     }

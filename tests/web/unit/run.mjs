@@ -100,10 +100,14 @@ async function fixtures(url) {
   const meta = await call(url, "GET", "/api/meta");
   const played = [];
   let seed = 1;
+  // every game at once (each its own seed, in a fixed order): the server
+  // answers them side by side
+  const games = [];
   for (const g of meta.games) {
     const cap = g.name === "epaminondas" ? 150 : 200;
-    for (const options of g.options) played.push(await play(url, g.name, options, seed++, cap));
+    for (const options of g.options) games.push(play(url, g.name, options, seed++, cap));
   }
+  played.push(...(await Promise.all(games)));
   // A Cathedral game with captures (a record): its view after every ply.
   const rec = fs.readFileSync(path.join(root, "tests/web/fixtures/cathedral-captures.rec"), "utf8");
   const c = await call(url, "POST", "/api/records", { record: rec, white: "human", black: "human" });
@@ -159,7 +163,7 @@ try {
   const bundles = files.map((f) => path.join(tmp, f.replace(/\.ts$/, ".mjs")));
   const tsc = await typecheck;
   if (tsc.code !== 0) failSetup("the unit tests type-check (tsc -p tests/web/unit/tsconfig.json)", tsc.text);
-  out = (await run(process.execPath, ["--enable-source-maps", "--test", "--test-reporter=spec", ...bundles],
+  out = (await run(process.execPath, ["--enable-source-maps", "--test", "--test-concurrency=2", "--test-reporter=spec", ...bundles],
     { cwd: root, env: { ...process.env, TAV_UNIT_FIXTURES: fxDir, TAV_URL: server.url } }, true)).text;
 } catch (e) {
   failSetup("unit suite set up", e);
