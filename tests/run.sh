@@ -169,6 +169,9 @@ protocol_scripts() {
 # The suites, in the order they run; the first word is the tier.
 # The runner itself first: fake suites (a crash after the summary, a
 # non-zero exit, no check, no summary, a skip not allowed) must fail a run.
+# The page's unit tests take the longest of the fast tier and need nothing
+# the suites below make: they run beside them, shown at their place.
+suite_start check pageunits env BUILD="$BUILD" timeout 300 node tests/web/unit/run.mjs
 suite check "runner (fake suites)" sh tests/runner_check.sh
 suite check fixtures fixtures
 suite check "reference traces" "$T" refcheck tests/ref/*.txt
@@ -232,7 +235,7 @@ fi
 # helpers, meta, the game screen's texts) under node's own test runner, on
 # positions played on $BUILD/tavoliere serve (tests/web/unit/run.mjs): node's
 # report, then its pass and fail counts as "N passed, N failed".
-suite check "page units (node --test)" env BUILD="$BUILD" timeout 300 node tests/web/unit/run.mjs
+suite_join check "page units (node --test)" pageunits
 
 # The game server (tests/server/*.mjs, Node): API games checked against the
 # engine, live sockets and computer seats, bad input, SIGKILL durability,

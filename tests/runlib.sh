@@ -94,6 +94,39 @@ suite_may_skip() {
     tally "$TMP/out" "$sname" "$sstatus" "$skey"
 }
 
+# suite_start TIER KEY COMMAND...: start a suite of that tier now, in the
+# background (when the run takes that tier), to run beside the suites that
+# follow; suite_join shows and tallies it at its own place in the run, as
+# suite does (its output, its exit status, its summary).
+suite_start() {
+    bt=$1
+    bk=$2
+    shift 2
+    [ "$TIER" = all ] || [ "$TIER" = "$bt" ] || return 0
+    rm -f "$TMP/bg-$bk.status"
+    : >"$TMP/bg-$bk.out"
+    ( "$@" >"$TMP/bg-$bk.out" 2>&1
+      echo $? >"$TMP/bg-$bk.status.tmp"
+      mv "$TMP/bg-$bk.status.tmp" "$TMP/bg-$bk.status" ) &
+}
+
+# suite_join TIER NAME KEY: the suite that suite_start began as KEY, once it
+# has ended (its status file is polled for), shown and tallied as suite
+# would; one never started prints no summary and fails.
+suite_join() {
+    suite "$1" "$2" bg_result "$3"
+}
+
+bg_result() {
+    if [ ! -f "$TMP/bg-$1.out" ]; then
+        echo "RUNNER: suite $1 was never started"
+        return 1
+    fi
+    while [ ! -f "$TMP/bg-$1.status" ]; do sleep 0.1; done
+    cat "$TMP/bg-$1.out"
+    return "$(cat "$TMP/bg-$1.status")"
+}
+
 # finish: the closing lines (the failed suites, then the total alone on the
 # last line) and the run's exit status: 0 only when nothing failed and
 # something passed.

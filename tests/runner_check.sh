@@ -52,6 +52,32 @@ run_fake() {
     fi
 }
 
+# run_bg EXPECT NAME SCRIPT: the same with the fake suite started in the
+# background (suite_start) before the good one runs, and joined after it.
+run_bg() {
+    expect=$1
+    label=$2
+    env TIER=all TMP="$W" FAKE="$3" sh -c '
+        . tests/runlib.sh
+        suite_start all fake sh -c "$FAKE"
+        suite all "good" sh -c "echo \"3 passed, 0 failed\""
+        suite_join all "fake" fake
+        finish' >"$W/run.out" 2>&1
+    st=$?
+    last=$(tail -n 1 "$W/run.out")
+    case $expect in
+    fail) [ "$st" -ne 0 ] && case $last in *" passed, "[1-9]*" failed") true ;; *) false ;; esac ;;
+    *) [ "$st" -eq 0 ] && [ "$last" = "$expect passed, 0 failed" ] ;;
+    esac
+    if [ $? -eq 0 ]; then
+        pp=$((pp + 1))
+    else
+        pf=$((pf + 1))
+        echo "FAIL $label: the run ended with status $st and '$last' (expected: $expect)"
+        sed 's/^/    /' "$W/run.out"
+    fi
+}
+
 cd "$(dirname "$0")/.." || exit 1
 run_fake fail "a crash (SIGSEGV) after its summary" no 'echo "7 passed, 0 failed"; kill -SEGV $$'
 run_fake fail "a non-zero exit after 0 passed, 0 failed" no 'echo "0 passed, 0 failed"; exit 1'
@@ -65,5 +91,9 @@ run_fake fail "an allowed suite that ran nothing without saying why" allow 'echo
 run_fake fail "a failed check" no 'echo "FAIL x"; echo "2 passed, 1 failed"; exit 1'
 run_fake pass "a skip allowed by TAV_ALLOW_SKIP, saying why" allow 'echo "skipped: no toolchain"; echo "0 passed, 0 failed"' 3
 run_fake pass "a suite that passes" no 'echo "2 passed, 0 failed"' 5
+run_bg fail "a background suite that crashes after its summary" 'echo "7 passed, 0 failed"; kill -SEGV $$'
+run_bg fail "a background suite that runs no check" 'echo "0 passed, 0 failed"'
+run_bg fail "a background suite with no summary" 'echo hello'
+run_bg 8 "a good background suite, joined after a suite that ran meanwhile" 'sleep 0.3; echo "5 passed, 0 failed"'
 echo "$pp passed, $pf failed"
 [ "$pf" -eq 0 ]
