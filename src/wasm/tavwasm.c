@@ -51,94 +51,8 @@
 #define EXPORT(name) __attribute__((export_name(name)))
 
 /* The JSON is written with the library's writer (src/session/json.c), the
- * game server's too: the same view, the same bytes. */
-
-/* ---- the legal moves with their parts ----
- * The page's boards read `legalGroups` (docs/server-api.md); here each move
- * is its own group (anchored at its first square), which the page reads the
- * same way: the server groups them only to make its answers smaller. */
-
-static void offsets_write(tavi_jbuf *b, const int8_t (*d)[2], int n, const int a[2])
-{
-    tavi_jb_ch(b, '[');
-    for (int i = 0; i < n; i++) {
-        if (i)
-            tavi_jb_ch(b, ',');
-        tavi_jb_ch(b, '[');
-        tavi_jb_int(b, d[i][0] - a[0]);
-        tavi_jb_ch(b, ',');
-        tavi_jb_int(b, d[i][1] - a[1]);
-        tavi_jb_ch(b, ']');
-    }
-    tavi_jb_ch(b, ']');
-}
-
-/* One offset pair [dx,dy]. */
-static void offset_write(tavi_jbuf *b, const int8_t d[2], const int a[2])
-{
-    tavi_jb_ch(b, '[');
-    tavi_jb_int(b, d[0] - a[0]);
-    tavi_jb_ch(b, ',');
-    tavi_jb_int(b, d[1] - a[1]);
-    tavi_jb_ch(b, ']');
-}
-
-/* The parts of one move as a group of one (see above). */
-static void move_group_write(tavi_jbuf *b, const tav_move_parts *p, int have)
-{
-    if (!have) {
-        tavi_jb_lit(b, "{\"action\":\"\",\"squares\":[],\"count\":1}");
-        return;
-    }
-    int a[2] = {0, 0}, anchored = 1;
-    const int8_t *q = p->nsquares ? p->squares[0] : p->from[0] >= 0 ? p->from
-                      : p->to[0] >= 0                               ? p->to
-                      : p->nmarked                                  ? p->marked[0]
-                                                                    : NULL;
-    if (q) {
-        a[0] = q[0];
-        a[1] = q[1];
-    } else {
-        anchored = 0;
-    }
-    int ns = p->nsquares > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nsquares;
-    int nm = p->nmarked > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nmarked;
-    tavi_jb_lit(b, "{\"action\":");
-    tavi_jb_strn(b, p->action, sizeof p->action);
-    tavi_jb_lit(b, ",\"squares\":");
-    offsets_write(b, (const int8_t(*)[2])p->squares, ns, a);
-    if (p->piece[0]) {
-        tavi_jb_lit(b, ",\"piece\":");
-        tavi_jb_strn(b, p->piece, sizeof p->piece);
-    }
-    if (p->from[0] >= 0) {
-        tavi_jb_lit(b, ",\"from\":");
-        offset_write(b, p->from, a);
-    }
-    if (p->to[0] >= 0) {
-        tavi_jb_lit(b, ",\"to\":");
-        offset_write(b, p->to, a);
-    }
-    if (nm) {
-        tavi_jb_lit(b, ",\"marked\":");
-        offsets_write(b, (const int8_t(*)[2])p->marked, nm, a);
-    }
-    if (p->rotation >= 0) {
-        tavi_jb_lit(b, ",\"rotation\":");
-        tavi_jb_int(b, p->rotation);
-    }
-    if (p->side == TAV_WHITE || p->side == TAV_BLACK) {
-        tavi_jb_lit(b, ",\"side\":");
-        tavi_jb_str(b, tavi_json_side_name(p->side));
-    }
-    if (anchored) {
-        tavi_jb_lit(b, ",\"at\":[");
-        tavi_jb_square(b, a[0], a[1]);
-        tavi_jb_lit(b, "]}");
-    } else {
-        tavi_jb_lit(b, ",\"count\":1}");
-    }
-}
+ * game server's too: the same view, the same legal moves in the same
+ * groups (legalGroups), the same bytes. */
 
 /* ---- the context ---- */
 
@@ -326,24 +240,9 @@ EXPORT("tw_game") const char *tw_game(tw_ctx *c, int viewer)
     tavi_jb_int(b, r.score[0]);
     tavi_jb_ch(b, ',');
     tavi_jb_int(b, r.score[1]);
-    tavi_jb_lit(b, "],\"legal\":[");
-    int n = tav_session_legal(s, viewer, c->legal);
-    for (int i = 0; i < n; i++) {
-        char text[TAV_MOVE_TEXT];
-        int k = tav_session_move_str(s, c->legal[i], text, sizeof text);
-        if (i)
-            tavi_jb_ch(b, ',');
-        tavi_jb_strn(b, text, k > 0 ? (size_t)k : 0);
-    }
-    tavi_jb_lit(b, "],\"legalGroups\":[");
-    for (int i = 0; i < n; i++) {
-        tav_move_parts p;
-        int have = tav_session_move_parts(s, c->legal[i], &p) == TAV_OK;
-        if (i)
-            tavi_jb_ch(b, ',');
-        move_group_write(b, &p, have);
-    }
-    tavi_jb_lit(b, "],\"ply\":");
+    tavi_jb_lit(b, "],");
+    tavi_json_legal(b, s, viewer);
+    tavi_jb_lit(b, ",\"ply\":");
     tavi_jb_int(b, ply);
     tavi_jb_lit(b, ",\"seat\":");
     tavi_jb_side_or_null(b, viewer);
