@@ -18,7 +18,9 @@
  *   tw_play(move) / tw_undo / tw_resign
  *   tw_game(viewer)                    the game as JSON, the shape of the
  *                                      server's game object (docs/server-api.md)
- *                                      less what only a server knows (id, seats)
+ *                                      less what only a server knows (id, seats);
+ *                                      its legal moves (`legal`, `legalGroups`)
+ *                                      the server's very bytes
  *   tw_view(ply, viewer)               the drawing view of one ply, as JSON
  *   tw_record(white, black)            the record (the whole of it: the page
  *                                      owns its game)
@@ -63,8 +65,6 @@ typedef struct tw_ctx {
     tavi_jbuf out;             /* the last text answer */
     tavi_jbuf lines;           /* engine info lines */
     char err[512];
-    tav_move *legal;      /* room for the game's max_moves */
-    int legal_cap;
     tav_board_view view;
 } tw_ctx;
 
@@ -80,7 +80,6 @@ int tw_play(tw_ctx *c, const char *move);
 int tw_undo(tw_ctx *c);
 int tw_resign(tw_ctx *c, int side);
 int tw_ply(tw_ctx *c);
-const char *tw_legal(tw_ctx *c, int viewer);
 const char *tw_view(tw_ctx *c, int ply, int viewer);
 const char *tw_game(tw_ctx *c, int viewer);
 const char *tw_record(tw_ctx *c, const char *white, const char *black);
@@ -104,7 +103,6 @@ EXPORT("tw_delete") void tw_delete(tw_ctx *c)
     tavi_protocol_free(c->engine);
     free(c->out.p);
     free(c->lines.p);
-    free(c->legal);
     free(c);
 }
 
@@ -123,17 +121,6 @@ EXPORT("tw_error") const char *tw_error(tw_ctx *c) { return c->err; }
 
 static int set_session(tw_ctx *c, tav_session *s)
 {
-    const tav_game *g = tav_session_game(s);
-    if (g->max_moves > c->legal_cap) {
-        tav_move *nl = realloc(c->legal, sizeof *nl * (size_t)g->max_moves);
-        if (!nl) {
-            tav_session_free(s);
-            snprintf(c->err, sizeof c->err, "out of memory");
-            return TAV_E_NOMEM;
-        }
-        c->legal = nl;
-        c->legal_cap = g->max_moves;
-    }
     tav_session_free(c->s);
     c->s = s;
     return TAV_OK;
@@ -175,23 +162,6 @@ EXPORT("tw_resign") int tw_resign(tw_ctx *c, int side)
 }
 
 EXPORT("tw_ply") int tw_ply(tw_ctx *c) { return c->s ? tav_session_ply(c->s) : -1; }
-
-/* The legal moves' texts for viewer, one per line. */
-EXPORT("tw_legal") const char *tw_legal(tw_ctx *c, int viewer)
-{
-    tavi_jbuf *b = answer(c);
-    if (!c->s)
-        return done(c);
-    int n = tav_session_legal(c->s, viewer, c->legal);
-    for (int i = 0; i < n; i++) {
-        char text[TAV_MOVE_TEXT];
-        int k = tav_session_move_str(c->s, c->legal[i], text, sizeof text);
-        if (i)
-            tavi_jb_ch(b, '\n');
-        tavi_jb_raw(b, text, k > 0 ? (size_t)k : 0);
-    }
-    return done(c);
-}
 
 EXPORT("tw_view") const char *tw_view(tw_ctx *c, int ply, int viewer)
 {
