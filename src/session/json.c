@@ -1,7 +1,8 @@
 /*
  * json.c — the library's one JSON writer for a game (docs/server-api.md):
  * a growing buffer with escaped, valid UTF-8 strings, the drawing view
- * (squares, sides and their hands, regions) and the meta answer.  The game server's edge
+ * (squares, sides and their hands, regions), the legal moves with their
+ * parts in groups (legal, legalGroups) and the meta answer.  The game server's edge
  * (src/server/json.c) and the page's engine (src/wasm/tavwasm.c) both write
  * with it, so both speak the same bytes.  No jansson, no global state.
  */
@@ -422,7 +423,7 @@ static void parts_key(const tav_move_parts *p, const int a[2], tav_move_parts *k
     }
 }
 
-static void tavi_jb_offset(tavi_jbuf *b, const int8_t d[2])
+static void offset_write(tavi_jbuf *b, const int8_t d[2])
 {
     tavi_jb_ch(b, '[');
     tavi_jb_int(b, d[0]);
@@ -437,7 +438,7 @@ static void offsets_write(tavi_jbuf *b, const int8_t (*d)[2], int n)
     for (int i = 0; i < n; i++) {
         if (i)
             tavi_jb_ch(b, ',');
-        tavi_jb_offset(b, d[i]);
+        offset_write(b, d[i]);
     }
     tavi_jb_ch(b, ']');
 }
@@ -457,11 +458,11 @@ static void group_write(tavi_jbuf *b, const pgroup *g)
     }
     if (k->from[0] != 127) {
         TAVI_JB_LIT(b, ",\"from\":");
-        tavi_jb_offset(b, k->from);
+        offset_write(b, k->from);
     }
     if (k->to[0] != 127) {
         TAVI_JB_LIT(b, ",\"to\":");
-        tavi_jb_offset(b, k->to);
+        offset_write(b, k->to);
     }
     if (k->nmarked) {
         TAVI_JB_LIT(b, ",\"marked\":");
