@@ -1,7 +1,8 @@
 /*
  * json.c — the library's one JSON writer for a game (docs/server-api.md):
  * a growing buffer with escaped, valid UTF-8 strings, the drawing view
- * (squares, sides and their hands, regions) and the meta answer.  The game server's edge
+ * (squares, sides and their hands, regions), the legal moves with their
+ * parts in groups (legal, legalGroups) and the meta answer.  The game server's edge
  * (src/server/json.c) and the page's engine (src/wasm/tavwasm.c) both write
  * with it, so both speak the same bytes.  No jansson, no global state.
  */
@@ -13,6 +14,7 @@
 #include "session/json.h"
 #include "tavoliere.h"
 #include "tavoliere_search.h"
+#include "tavoliere_session.h"
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when invalid (an
  * overlong form, a surrogate, past U+10FFFF, or cut short). */
@@ -360,6 +362,232 @@ void tavi_json_view(tavi_jbuf *b, const tav_board_view *v)
         tavi_jb_ch(b, '}');
     }
     TAVI_JB_LIT(b, "]}");
+}
+
+/* ---- the legal moves' parts, in groups (docs/server-api.md, legalGroups) ----
+ *
+ * Moves whose parts are the same up to where they stand on the board (one
+ * building turned one way, anywhere; one kind of phalanx step) form a group:
+ * the parts once, their squares as offsets from the move's anchor (its first
+ * square), and each move's anchor.  `legal` is written group by group, so
+ * the i-th anchor overall belongs to legal[i]. */
+
+typedef struct pgroup {
+    tav_move_parts key;   /* squares, from, to, marked relative to the anchor */
+    int anchored;         /* the moves have squares (else: "count") */
+    int count;
+} pgroup;
+
+/* The move's anchor: its first square of any kind; 0 when it has none. */
+static int parts_anchor(const tav_move_parts *p, int a[2])
+{
+    const int8_t *q = p->nsquares ? p->squares[0] : p->from[0] >= 0 ? p->from
+                      : p->to[0] >= 0                               ? p->to
+                      : p->nmarked                                  ? p->marked[0]
+                                                                    : NULL;
+    if (!q)
+        return 0;
+    a[0] = q[0];
+    a[1] = q[1];
+    return 1;
+}
+
+/* The parts with every square made relative to a, all else zeroed (keys
+ * are compared whole). */
+static void parts_key(const tav_move_parts *p, const int a[2], tav_move_parts *k)
+{
+    memset(k, 0, sizeof *k);
+    memcpy(k->action, p->action, sizeof k->action);
+    memcpy(k->piece, p->piece, sizeof k->piece);
+    k->side = p->side;
+    k->rotation = p->rotation;
+    k->nsquares = p->nsquares > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nsquares;
+    k->nmarked = p->nmarked > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nmarked;
+    for (int i = 0; i < k->nsquares; i++) {
+        k->squares[i][0] = (int8_t)(p->squares[i][0] - a[0]);
+        k->squares[i][1] = (int8_t)(p->squares[i][1] - a[1]);
+    }
+    for (int i = 0; i < k->nmarked; i++) {
+        k->marked[i][0] = (int8_t)(p->marked[i][0] - a[0]);
+        k->marked[i][1] = (int8_t)(p->marked[i][1] - a[1]);
+    }
+    /* 127 stands for "none" (offsets stay within -14..14). */
+    k->from[0] = k->from[1] = k->to[0] = k->to[1] = 127;
+    if (p->from[0] >= 0) {
+        k->from[0] = (int8_t)(p->from[0] - a[0]);
+        k->from[1] = (int8_t)(p->from[1] - a[1]);
+    }
+    if (p->to[0] >= 0) {
+        k->to[0] = (int8_t)(p->to[0] - a[0]);
+        k->to[1] = (int8_t)(p->to[1] - a[1]);
+    }
+}
+
+static void offset_write(tavi_jbuf *b, const int8_t d[2])
+{
+    tavi_jb_ch(b, '[');
+    tavi_jb_int(b, d[0]);
+    tavi_jb_ch(b, ',');
+    tavi_jb_int(b, d[1]);
+    tavi_jb_ch(b, ']');
+}
+
+static void offsets_write(tavi_jbuf *b, const int8_t (*d)[2], int n)
+{
+    tavi_jb_ch(b, '[');
+    for (int i = 0; i < n; i++) {
+        if (i)
+            tavi_jb_ch(b, ',');
+        offset_write(b, d[i]);
+    }
+    tavi_jb_ch(b, ']');
+}
+
+/* One group's parts (what is absent is left out; "action" and "squares"
+ * always there). */
+static void group_write(tavi_jbuf *b, const pgroup *g)
+{
+    const tav_move_parts *k = &g->key;
+    TAVI_JB_LIT(b, "{\"action\":");
+    tavi_jb_strn(b, k->action, sizeof k->action);
+    TAVI_JB_LIT(b, ",\"squares\":");
+    offsets_write(b, (const int8_t(*)[2])k->squares, k->nsquares);
+    if (k->piece[0]) {
+        TAVI_JB_LIT(b, ",\"piece\":");
+        tavi_jb_strn(b, k->piece, sizeof k->piece);
+    }
+    if (k->from[0] != 127) {
+        TAVI_JB_LIT(b, ",\"from\":");
+        offset_write(b, k->from);
+    }
+    if (k->to[0] != 127) {
+        TAVI_JB_LIT(b, ",\"to\":");
+        offset_write(b, k->to);
+    }
+    if (k->nmarked) {
+        TAVI_JB_LIT(b, ",\"marked\":");
+        offsets_write(b, (const int8_t(*)[2])k->marked, k->nmarked);
+    }
+    if (k->rotation >= 0) {
+        TAVI_JB_LIT(b, ",\"rotation\":");
+        tavi_jb_int(b, k->rotation);
+    }
+    if (k->side == TAV_WHITE || k->side == TAV_BLACK) {
+        TAVI_JB_LIT(b, ",\"side\":");
+        tavi_jb_str(b, tavi_json_side_name(k->side));
+    }
+}
+
+/* `legal` and `legalGroups` for the n moves lm: 0, or -1 on no memory. */
+static int legal_write(tavi_jbuf *b, const tav_session *s, const tav_move *lm, int n)
+{
+    TAVI_JB_LIT(b, "\"legal\":[");
+    if (n == 0) {
+        TAVI_JB_LIT(b, "],\"legalGroups\":[]");
+        return 0;
+    }
+    pgroup *grp = malloc(sizeof *grp * (size_t)n);
+    int *of = malloc(sizeof *of * (size_t)n), *order = malloc(sizeof *order * (size_t)n);
+    int (*anchor)[2] = malloc(sizeof *anchor * (size_t)n);
+    int *start = malloc(sizeof *start * (size_t)(n + 1));
+    if (!grp || !of || !order || !anchor || !start) {
+        free(grp), free(of), free(order), free(anchor), free(start);
+        return -1;
+    }
+    /* Groups found through an open-addressing table of their keys' hashes. */
+    size_t cap = 16;
+    while (cap < (size_t)n * 2)
+        cap <<= 1;
+    int *slot = malloc(sizeof *slot * cap);
+    if (!slot) {
+        free(grp), free(of), free(order), free(anchor), free(start);
+        return -1;
+    }
+    for (size_t h = 0; h < cap; h++)
+        slot[h] = -1;
+    int ng = 0;
+    for (int i = 0; i < n; i++) {
+        tav_move_parts p;
+        if (tav_session_move_parts(s, lm[i], &p) != TAV_OK) {
+            memset(&p, 0, sizeof p);
+            p.from[0] = p.to[0] = -1;
+            p.rotation = -1;
+            p.side = TAV_NONE;
+        }
+        int a[2] = {0, 0};
+        int anchored = parts_anchor(&p, a);
+        tav_move_parts k;
+        parts_key(&p, a, &k);
+        uint64_t hv = 1469598103934665603ull ^ (uint64_t)anchored;
+        const unsigned char *kb = (const unsigned char *)&k;
+        for (size_t j = 0; j < sizeof k; j++)
+            hv = (hv ^ kb[j]) * 1099511628211ull;
+        size_t h = (size_t)hv & (cap - 1);
+        int gi;
+        while ((gi = slot[h]) >= 0 &&
+               (grp[gi].anchored != anchored || memcmp(&grp[gi].key, &k, sizeof k) != 0))
+            h = (h + 1) & (cap - 1);
+        if (gi < 0) {
+            gi = slot[h] = ng++;
+            grp[gi].key = k;
+            grp[gi].anchored = anchored;
+            grp[gi].count = 0;
+        }
+        grp[gi].count++;
+        of[i] = gi;
+        anchor[i][0] = a[0];
+        anchor[i][1] = a[1];
+    }
+    /* The moves group by group, each group's in the order generated. */
+    start[0] = 0;
+    for (int gi = 0; gi < ng; gi++)
+        start[gi + 1] = start[gi] + grp[gi].count;
+    for (int i = 0; i < n; i++)
+        order[start[of[i]]++] = i;
+    for (int i = 0; i < n; i++) {
+        char text[TAV_MOVE_TEXT];
+        int k = tav_session_move_str(s, lm[order[i]], text, sizeof text);
+        if (i)
+            tavi_jb_ch(b, ',');
+        tavi_jb_strn(b, text, k > 0 ? (size_t)k : 0);
+    }
+    TAVI_JB_LIT(b, "],\"legalGroups\":[");
+    for (int gi = 0, i = 0; gi < ng; gi++) {
+        if (gi)
+            tavi_jb_ch(b, ',');
+        group_write(b, &grp[gi]);
+        if (grp[gi].anchored) {
+            TAVI_JB_LIT(b, ",\"at\":[");
+            for (int m = 0; m < grp[gi].count; m++, i++) {
+                if (m)
+                    tavi_jb_ch(b, ',');
+                tavi_jb_square(b, anchor[order[i]][0], anchor[order[i]][1]);
+            }
+            tavi_jb_ch(b, ']');
+        } else {
+            TAVI_JB_LIT(b, ",\"count\":");
+            tavi_jb_int(b, grp[gi].count);
+            i += grp[gi].count;
+        }
+        tavi_jb_ch(b, '}');
+    }
+    tavi_jb_ch(b, ']');
+    free(grp), free(of), free(order), free(anchor), free(start), free(slot);
+    return 0;
+}
+
+/* `"legal":[...],"legalGroups":[...]` for viewer (docs/server-api.md): the
+ * moves it may play now, group by group (none unless it is the side to
+ * act).  The server's game object and the page's engine (tw_game) both
+ * write them here.  Out of memory: b->failed. */
+void tavi_json_legal(tavi_jbuf *b, const tav_session *s, int viewer)
+{
+    const tav_game *tg = tav_session_game(s);
+    tav_move *lm = malloc(sizeof *lm * (size_t)(tg->max_moves > 0 ? tg->max_moves : 1));
+    int n = lm ? tav_session_legal(s, viewer, lm) : 0;
+    if (!lm || legal_write(b, s, lm, n) != 0)
+        b->failed = 1;
+    free(lm);
 }
 
 void tavi_jb_lit(tavi_jbuf *b, const char *t) { tavi_jb_raw(b, t, strlen(t)); }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "tavoliere_game.h"
+#include "tavoliere_session.h"
 
 /* A growing text; `failed` once memory ran out (then every write is a no-op). */
 typedef struct tavi_jbuf {
@@ -36,6 +37,9 @@ void tavi_jb_lit(tavi_jbuf *b, const char *t);
 void tavi_jb_u64(tavi_jbuf *b, uint64_t v);
 void tavi_jb_num(tavi_jbuf *b, double v);
 char *tavi_jb_done(tavi_jbuf *b);
+/* `"legal":[...],"legalGroups":[...]`: viewer's legal moves, in groups of
+ * the same parts (docs/server-api.md; the server's game and tw_game). */
+void tavi_json_legal(tavi_jbuf *b, const tav_session *s, int viewer);
 /* The meta answer (/api/meta, the page engine's tw_meta). */
 void tavi_json_meta(tavi_jbuf *b);
 

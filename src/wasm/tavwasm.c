@@ -18,7 +18,9 @@
  *   tw_play(move) / tw_undo / tw_resign
  *   tw_game(viewer)                    the game as JSON, the shape of the
  *                                      server's game object (docs/server-api.md)
- *                                      less what only a server knows (id, seats)
+ *                                      less what only a server knows (id, seats);
+ *                                      its legal moves (`legal`, `legalGroups`)
+ *                                      the server's very bytes
  *   tw_view(ply, viewer)               the drawing view of one ply, as JSON
  *   tw_record(white, black)            the record (the whole of it: the page
  *                                      owns its game)
@@ -51,94 +53,8 @@
 #define EXPORT(name) __attribute__((export_name(name)))
 
 /* The JSON is written with the library's writer (src/session/json.c), the
- * game server's too: the same view, the same bytes. */
-
-/* ---- the legal moves with their parts ----
- * The page's boards read `legalGroups` (docs/server-api.md); here each move
- * is its own group (anchored at its first square), which the page reads the
- * same way: the server groups them only to make its answers smaller. */
-
-static void offsets_write(tavi_jbuf *b, const int8_t (*d)[2], int n, const int a[2])
-{
-    tavi_jb_ch(b, '[');
-    for (int i = 0; i < n; i++) {
-        if (i)
-            tavi_jb_ch(b, ',');
-        tavi_jb_ch(b, '[');
-        tavi_jb_int(b, d[i][0] - a[0]);
-        tavi_jb_ch(b, ',');
-        tavi_jb_int(b, d[i][1] - a[1]);
-        tavi_jb_ch(b, ']');
-    }
-    tavi_jb_ch(b, ']');
-}
-
-/* One offset pair [dx,dy]. */
-static void offset_write(tavi_jbuf *b, const int8_t d[2], const int a[2])
-{
-    tavi_jb_ch(b, '[');
-    tavi_jb_int(b, d[0] - a[0]);
-    tavi_jb_ch(b, ',');
-    tavi_jb_int(b, d[1] - a[1]);
-    tavi_jb_ch(b, ']');
-}
-
-/* The parts of one move as a group of one (see above). */
-static void move_group_write(tavi_jbuf *b, const tav_move_parts *p, int have)
-{
-    if (!have) {
-        tavi_jb_lit(b, "{\"action\":\"\",\"squares\":[],\"count\":1}");
-        return;
-    }
-    int a[2] = {0, 0}, anchored = 1;
-    const int8_t *q = p->nsquares ? p->squares[0] : p->from[0] >= 0 ? p->from
-                      : p->to[0] >= 0                               ? p->to
-                      : p->nmarked                                  ? p->marked[0]
-                                                                    : NULL;
-    if (q) {
-        a[0] = q[0];
-        a[1] = q[1];
-    } else {
-        anchored = 0;
-    }
-    int ns = p->nsquares > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nsquares;
-    int nm = p->nmarked > TAV_PART_SQUARES ? TAV_PART_SQUARES : p->nmarked;
-    tavi_jb_lit(b, "{\"action\":");
-    tavi_jb_strn(b, p->action, sizeof p->action);
-    tavi_jb_lit(b, ",\"squares\":");
-    offsets_write(b, (const int8_t(*)[2])p->squares, ns, a);
-    if (p->piece[0]) {
-        tavi_jb_lit(b, ",\"piece\":");
-        tavi_jb_strn(b, p->piece, sizeof p->piece);
-    }
-    if (p->from[0] >= 0) {
-        tavi_jb_lit(b, ",\"from\":");
-        offset_write(b, p->from, a);
-    }
-    if (p->to[0] >= 0) {
-        tavi_jb_lit(b, ",\"to\":");
-        offset_write(b, p->to, a);
-    }
-    if (nm) {
-        tavi_jb_lit(b, ",\"marked\":");
-        offsets_write(b, (const int8_t(*)[2])p->marked, nm, a);
-    }
-    if (p->rotation >= 0) {
-        tavi_jb_lit(b, ",\"rotation\":");
-        tavi_jb_int(b, p->rotation);
-    }
-    if (p->side == TAV_WHITE || p->side == TAV_BLACK) {
-        tavi_jb_lit(b, ",\"side\":");
-        tavi_jb_str(b, tavi_json_side_name(p->side));
-    }
-    if (anchored) {
-        tavi_jb_lit(b, ",\"at\":[");
-        tavi_jb_square(b, a[0], a[1]);
-        tavi_jb_lit(b, "]}");
-    } else {
-        tavi_jb_lit(b, ",\"count\":1}");
-    }
-}
+ * game server's too: the same view, the same legal moves in the same
+ * groups (legalGroups), the same bytes. */
 
 /* ---- the context ---- */
 
@@ -149,8 +65,6 @@ typedef struct tw_ctx {
     tavi_jbuf out;             /* the last text answer */
     tavi_jbuf lines;           /* engine info lines */
     char err[512];
-    tav_move *legal;      /* room for the game's max_moves */
-    int legal_cap;
     tav_board_view view;
 } tw_ctx;
 
@@ -166,7 +80,6 @@ int tw_play(tw_ctx *c, const char *move);
 int tw_undo(tw_ctx *c);
 int tw_resign(tw_ctx *c, int side);
 int tw_ply(tw_ctx *c);
-const char *tw_legal(tw_ctx *c, int viewer);
 const char *tw_view(tw_ctx *c, int ply, int viewer);
 const char *tw_game(tw_ctx *c, int viewer);
 const char *tw_record(tw_ctx *c, const char *white, const char *black);
@@ -190,7 +103,6 @@ EXPORT("tw_delete") void tw_delete(tw_ctx *c)
     tavi_protocol_free(c->engine);
     free(c->out.p);
     free(c->lines.p);
-    free(c->legal);
     free(c);
 }
 
@@ -209,17 +121,6 @@ EXPORT("tw_error") const char *tw_error(tw_ctx *c) { return c->err; }
 
 static int set_session(tw_ctx *c, tav_session *s)
 {
-    const tav_game *g = tav_session_game(s);
-    if (g->max_moves > c->legal_cap) {
-        tav_move *nl = realloc(c->legal, sizeof *nl * (size_t)g->max_moves);
-        if (!nl) {
-            tav_session_free(s);
-            snprintf(c->err, sizeof c->err, "out of memory");
-            return TAV_E_NOMEM;
-        }
-        c->legal = nl;
-        c->legal_cap = g->max_moves;
-    }
     tav_session_free(c->s);
     c->s = s;
     return TAV_OK;
@@ -261,23 +162,6 @@ EXPORT("tw_resign") int tw_resign(tw_ctx *c, int side)
 }
 
 EXPORT("tw_ply") int tw_ply(tw_ctx *c) { return c->s ? tav_session_ply(c->s) : -1; }
-
-/* The legal moves' texts for viewer, one per line. */
-EXPORT("tw_legal") const char *tw_legal(tw_ctx *c, int viewer)
-{
-    tavi_jbuf *b = answer(c);
-    if (!c->s)
-        return done(c);
-    int n = tav_session_legal(c->s, viewer, c->legal);
-    for (int i = 0; i < n; i++) {
-        char text[TAV_MOVE_TEXT];
-        int k = tav_session_move_str(c->s, c->legal[i], text, sizeof text);
-        if (i)
-            tavi_jb_ch(b, '\n');
-        tavi_jb_raw(b, text, k > 0 ? (size_t)k : 0);
-    }
-    return done(c);
-}
 
 EXPORT("tw_view") const char *tw_view(tw_ctx *c, int ply, int viewer)
 {
@@ -326,24 +210,9 @@ EXPORT("tw_game") const char *tw_game(tw_ctx *c, int viewer)
     tavi_jb_int(b, r.score[0]);
     tavi_jb_ch(b, ',');
     tavi_jb_int(b, r.score[1]);
-    tavi_jb_lit(b, "],\"legal\":[");
-    int n = tav_session_legal(s, viewer, c->legal);
-    for (int i = 0; i < n; i++) {
-        char text[TAV_MOVE_TEXT];
-        int k = tav_session_move_str(s, c->legal[i], text, sizeof text);
-        if (i)
-            tavi_jb_ch(b, ',');
-        tavi_jb_strn(b, text, k > 0 ? (size_t)k : 0);
-    }
-    tavi_jb_lit(b, "],\"legalGroups\":[");
-    for (int i = 0; i < n; i++) {
-        tav_move_parts p;
-        int have = tav_session_move_parts(s, c->legal[i], &p) == TAV_OK;
-        if (i)
-            tavi_jb_ch(b, ',');
-        move_group_write(b, &p, have);
-    }
-    tavi_jb_lit(b, "],\"ply\":");
+    tavi_jb_lit(b, "],");
+    tavi_json_legal(b, s, viewer);
+    tavi_jb_lit(b, ",\"ply\":");
     tavi_jb_int(b, ply);
     tavi_jb_lit(b, ",\"seat\":");
     tavi_jb_side_or_null(b, viewer);

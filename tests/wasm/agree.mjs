@@ -13,12 +13,22 @@
 //  3. `bench --scale 0.2` in WebAssembly gives the native signatures (the
 //     plies, moves and hashes of its random games and the moves and counts
 //     of its searches), one check per line.
+//  4. The legal moves with their parts: seeded random games of every sample
+//     option set (LEGAL_GAMES_EACH each, Toscana dealt by a seed) played at
+//     once on `$BUILD/tavoliere serve` (both seats human) and in the page's
+//     engine (tw_game): at every ply, for white, black and a spectator, the
+//     server's `"legal":[...],"legalGroups":[...]` and the engine's must be
+//     the same bytes (both are written by the library's tavi_json_legal; one
+//     check per game and viewer), and the engine's groups must hold one
+//     anchor (or count) per legal move.
 // Prints "N passed, N failed".  Usage: [BUILD=build] [GAMES_EACH=N] node tests/wasm/agree.mjs
 
 import { spawnSync } from "node:child_process";
 import { loadTav, newEngine, NATIVE, rng } from "./lib.mjs";
+import { request, startServer } from "../server/lib.mjs";
 
 const GAMES_EACH = Number(process.env.GAMES_EACH || 200);
+const LEGAL_GAMES_EACH = Number(process.env.LEGAL_GAMES_EACH || 2);
 const SEED = 20261127;
 let passed = 0, failed = 0;
 function check(name, ok, detail = "") {
@@ -27,6 +37,7 @@ function check(name, ok, detail = "") {
     failed++;
     console.log(`FAIL ${name}${detail ? ": " + detail : ""}`);
   }
+  return ok;
 }
 
 // Split an engine's output into one entry per command: its info lines and
@@ -135,6 +146,68 @@ const nb = spawnSync(NATIVE, ["bench", "--scale", "0.2"], { encoding: "utf8" });
 const mineSigs = sigs(engine.bench(0.2, true)), theirSigs = sigs(nb.stdout);
 check("bench: as many signature lines", mineSigs.length === theirSigs.length && mineSigs.length >= 10, `${mineSigs.length} vs ${theirSigs.length}`);
 for (let i = 0; i < theirSigs.length; i++) check(`bench line "${theirSigs[i]}"`, mineSigs[i] === theirSigs[i], `wasm "${mineSigs[i]}"`);
+
+// ---- 4: the legal moves' groups, the server's and the page engine's ----
+
+// The legal moves of a game's JSON as written: `"legal":[...],"legalGroups":[...]`.
+function legalBytes(text) {
+  const a = text.indexOf('"legal":['), z = text.indexOf(',"ply":', a);
+  return a >= 0 && z > a ? text.slice(a, z) : `(no legal moves in ${text.slice(0, 200)})`;
+}
+
+const srv = await startServer();
+let positions = 0;
+try {
+  const { engine: e } = await newEngine(tav);
+  let seed = 1;
+  for (const gm of meta.games) {
+    for (const options of gm.options) {
+      for (let k = 0; k < LEGAL_GAMES_EACH; k++, seed++) {
+        const opts = gm.name === "toscana" && !/seed=|white=/.test(options) ? [options, `seed=${seed}`].filter(Boolean).join(" ") : options;
+        const what = `legalGroups ${gm.name} [${opts}] game ${k}`;
+        const c = await request(srv.base, "POST", "/api/games", { game: gm.name, options: opts, white: "human", black: "human" });
+        if (!check(`${what}: made on the server`, c.status === 201, c.text)) continue;
+        const { id, seats } = c.body;
+        e.start(gm.name, opts, seed);
+        const rand = rng(SEED + seed);
+        const bad = { white: "", black: "", spectator: "" };
+        let counts = "";
+        for (let ply = 0; ply < 300; ply++) {
+          let mine = null;
+          for (const [who, viewer, q] of [["white", tav.WHITE, `?seat=${seats.white}`], ["black", tav.BLACK, `?seat=${seats.black}`], ["spectator", tav.SPECTATOR, ""]]) {
+            const theirs = legalBytes((await request(srv.base, "GET", `/api/games/${id}${q}`)).text);
+            const json = e.gameJson(viewer), ours = legalBytes(json);
+            if (!bad[who] && ours !== theirs) bad[who] = `ply ${ply}:\nwasm:   ${ours.slice(0, 400)}\nserver: ${theirs.slice(0, 400)}`;
+            const g = JSON.parse(json);
+            if (g.legal.length) mine = g;
+            const n = g.legalGroups.reduce((t, grp) => t + (grp.at ? grp.at.length : grp.count), 0);
+            if (!counts && n !== g.legal.length) counts = `ply ${ply} ${who}: ${n} anchors for ${g.legal.length} moves`;
+            positions++;
+          }
+          if (!mine) break;
+          const move = mine.legal[Math.floor(rand() * mine.legal.length)];
+          e.play(move);
+          const r = await request(srv.base, "POST", `/api/games/${id}/moves`, { seat: seats[mine.tomove], move, ply });
+          if (r.status !== 200) {
+            check(`${what}: ply ${ply} ${move} played on the server`, false, r.text);
+            break;
+          }
+        }
+        for (const who of Object.keys(bad))
+          check(`${what}, ${who}: the same "legal" and "legalGroups", byte for byte`, !bad[who], bad[who]);
+        check(`${what}: one anchor or count per legal move`, !counts, counts);
+      }
+    }
+  }
+  e.free();
+} finally {
+  srv.child.kill("SIGTERM");
+  const r = await srv.exited;
+  check("legalGroups: the server stopped cleanly, no sanitizer report", r.code === 0 && !/AddressSanitizer|LeakSanitizer|runtime error:/.test(srv.errors()),
+    `${JSON.stringify(r)} ${srv.errors().slice(0, 500)}`);
+  srv.cleanupDir();
+}
+console.log(`legalGroups: ${positions} positions and viewers, the server's and the page engine's`);
 
 console.log(`agreement: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed`);

@@ -173,18 +173,16 @@ function partsAt(grp: LegalGroup, at: string | null): MoveParts {
   return p;
 }
 
-// The legal moves with their parts: the server sends `legal` group by group
-// and each group's parts once, with one anchor square per move
-// (docs/server-api.md, legalGroups).
+// The legal moves with their parts, for a game on the server and a game in
+// the page alike: both send `legal` group by group and each group's parts
+// once, with one anchor square per move (docs/server-api.md, legalGroups;
+// the library's tavi_json_legal writes them for both).
 export function legalMoves(g: Game): LegalMove[] {
   const out: LegalMove[] = [];
-  for (const grp of g.legalGroups ?? []) {
-    const n = grp.at ? grp.at.length : grp.count ?? 0;
-    for (let i = 0; i < n && out.length < g.legal.length; i++)
-      out.push({ move: g.legal[out.length], parts: partsAt(grp, grp.at ? grp.at[i] : null) });
+  for (const grp of g.legalGroups) {
+    const anchors = grp.at ?? Array<null>(grp.count).fill(null);
+    for (const at of anchors) out.push({ move: g.legal[out.length], parts: partsAt(grp, at) });
   }
-  // A server that sent no groups: the moves without parts.
-  for (let i = out.length; i < g.legal.length; i++) out.push({ move: g.legal[i], parts: { action: "", squares: [] } });
   return out;
 }
 

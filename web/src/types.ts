@@ -65,10 +65,11 @@ export interface MoveParts {
 }
 
 // Legal moves that share their parts up to where they stand (docs/server-api.md,
-// legalGroups): the squares as [file, rank] offsets from each move's anchor
-// square; `at` lists the anchors of the group's moves, which are the next
-// at.length moves of `legal` (a group without squares has `count` instead).
-export interface LegalGroup {
+// legalGroups; the server and the page's engine write the same): the squares
+// as [file, rank] offsets from each move's anchor square; `at` lists the
+// anchors of the group's moves, which are the next at.length moves of `legal`
+// (a group without squares, such as a pass, has `count` instead).
+interface LegalGroupParts {
   action: string;
   piece?: string;
   squares: [number, number][];
@@ -77,9 +78,8 @@ export interface LegalGroup {
   marked?: [number, number][];
   rotation?: number;
   side?: Side;
-  at?: string[];
-  count?: number;
 }
+export type LegalGroup = LegalGroupParts & ({ at: string[]; count?: never } | { at?: never; count: number });
 
 // A legal move: its text (what is sent) and its parts (what a board reads).
 export interface LegalMove { move: string; parts: MoveParts }
@@ -97,7 +97,7 @@ export interface Game {
   score: [number, number];
   legal: string[];
   /** The parts of the moves of `legal`, group by group, in the same order. */
-  legalGroups?: LegalGroup[];
+  legalGroups: LegalGroup[];
   /** The game that followed this one (rematch), or null. */
   rematch?: string | null;
   ply: number;

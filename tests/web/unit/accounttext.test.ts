@@ -13,7 +13,7 @@ import type { Game } from "../../../web/src/types";
 function game(over: Partial<Game>): Game {
   return {
     id: "x", game: "epaminondas", options: "", white: "human", black: "human", moves: [], tomove: "white", over: false,
-    winner: "none", score: [0, 0], legal: [], ply: 0, seat: "white", resigned: null, thinking: false,
+    winner: "none", score: [0, 0], legal: [], legalGroups: [], ply: 0, seat: "white", resigned: null, thinking: false,
     accounts: { white: "alice", black: "bob" }, rated: true, end: null, clock: null,
     view: { width: 14, height: 12, phase: "", last: "", info: "", squares: {}, sides: {} as Game["view"]["sides"], regions: [] },
     ...over,

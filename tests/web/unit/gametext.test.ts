@@ -21,7 +21,7 @@ describe("the game screen's texts (gametext.ts)", () => {
     for (const { g, where } of all) {
       const lm = legalMoves(g);
       assert.equal(lm.length, g.legal.length, where);
-      const n = (g.legalGroups ?? []).reduce((k, grp) => k + (grp.at ? grp.at.length : grp.count ?? 0), 0);
+      const n = g.legalGroups.reduce((k, grp) => k + (grp.at ? grp.at.length : grp.count), 0);
       assert.equal(n, g.legal.length, `${where}: the groups hold one anchor (or count) per move`);
       lm.forEach((m, i) => {
         assert.equal(m.move, g.legal[i]);
@@ -30,8 +30,9 @@ describe("the game screen's texts (gametext.ts)", () => {
       });
       assert.equal(new Set(g.legal).size, g.legal.length, `${where}: no move twice`);
     }
-    const bare = { ...all[0].g, legal: ["pass"], legalGroups: undefined } as Game;
-    assert.deepEqual(legalMoves(bare), [{ move: "pass", parts: { action: "", squares: [] } }], "no parts from an older server");
+    // a group without squares (a pass): its count of moves, no squares
+    const pass = { ...all[0].g, legal: ["pass"], legalGroups: [{ action: "pass", squares: [], count: 1 }] } as Game;
+    assert.deepEqual(legalMoves(pass), [{ move: "pass", parts: { action: "pass", squares: [] } }]);
   });
 
   test("results: the winner, a draw, a resignation", () => {

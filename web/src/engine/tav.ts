@@ -56,7 +56,6 @@ interface Exports {
   tw_undo(c: number): number;
   tw_resign(c: number, side: number): number;
   tw_ply(c: number): number;
-  tw_legal(c: number, viewer: number): number;
   tw_view(c: number, ply: number, viewer: number): number;
   tw_game(c: number, viewer: number): number;
   tw_record(c: number, white: number, black: number): number;
@@ -168,9 +167,9 @@ export class Engine {
     return this.ex.tw_ply(this.ctx);
   }
 
+  // The texts of viewer's legal moves: the game's `legal` (in legalGroups' order).
   legal(viewer: number): string[] {
-    const t = this.str(this.ex.tw_legal(this.ctx, viewer));
-    return t ? t.split("\n") : [];
+    return (JSON.parse(this.gameJson(viewer)) as { legal: string[] }).legal;
   }
 
   // The game's JSON for viewer (the server's game object less id, players and flags).
