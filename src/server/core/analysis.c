@@ -31,10 +31,7 @@ void analysis_finished(core *C, game *g)
         jobs_cancel(C, g->job);
         g->job = NULL;
     }
-    if (g->owner) {
-        g->owner->cpu_games--;
-        g->owner = NULL;
-    }
+    game_drop_owner(g);
     results_game_ended(C, g);
     clock_list(C, g);
     game_release_claim(C, g);

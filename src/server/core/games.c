@@ -173,6 +173,16 @@ int core_over(const game *g)
     return r.over;
 }
 
+/* A computer-only game no longer counts against the address that made it
+ * (it ended, or never was). */
+void game_drop_owner(game *g)
+{
+    if (g->owner) {
+        g->owner->cpu_games--;
+        g->owner = NULL;
+    }
+}
+
 /* The status the store keeps for g now. */
 int game_store_status(const game *g)
 {

@@ -284,6 +284,7 @@ game *games_find(core *C, const char *id);
 void games_insert(core *C, game *g);
 void games_sweep(core *C);   /* games nobody uses leave memory */
 void game_free(core *C, game *g);
+void game_drop_owner(game *g);
 void game_changed(game *g);
 int game_store_status(const game *g);
 int game_computer_to_act(const game *g);

@@ -178,10 +178,7 @@ int game_refresh(core *C, game *g, int must)
     g->stamp = fresh.stamp;
     game_changed(g);
     if (core_over(g)) {   /* ended elsewhere: its results were written there */
-        if (g->owner) {
-            g->owner->cpu_games--;
-            g->owner = NULL;
-        }
+        game_drop_owner(g);
         game_release_claim(C, g);
     }
     clock_list(C, g);
@@ -297,10 +294,7 @@ void load_batch_failed(core *C, game *g, int created)
             jobs_cancel(C, g->job);
             g->job = NULL;
         }
-        if (g->owner) {
-            g->owner->cpu_games--;
-            g->owner = NULL;
-        }
+        game_drop_owner(g);
         return;
     }
     if (g->dead || g->unsaved > 0)
