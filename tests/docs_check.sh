@@ -5,6 +5,7 @@
 #  - no document and no `tavoliere help` line refers to a file outside the
 #    repository (the contract file, seed files, sibling directories), and every
 #    relative Markdown link points at a file or directory of the repository;
+#  - README.md is a front page: at most 120 lines, none over 120 characters;
 #  - the level ratings of docs/levels.md and src/search/profiles.c are the ones
 #    results/levels/*.csv give (scripts/levels_table.mjs --check).
 # Prints "N passed, N failed".
@@ -130,6 +131,12 @@ else
     fail "the level ratings are not those of results/levels:"
     cat "$TMP/levels.out"
 fi
+
+# README.md: a front page read in two minutes.
+lines=$(wc -l <README.md)
+if [ "$lines" -le 120 ]; then pass; else fail "README.md has $lines lines (at most 120)"; fi
+long=$(awk 'length > 120 { print NR ": " length }' README.md)
+if [ -z "$long" ]; then pass; else fail "README.md lines over 120 characters: $long"; fi
 
 echo "$P passed, $F failed"
 [ "$F" -eq 0 ]
