@@ -169,15 +169,17 @@ protocol_scripts() {
 # The suites, in the order they run; the first word is the tier.
 # The runner itself first: fake suites (a crash after the summary, a
 # non-zero exit, no check, no summary, a skip not allowed) must fail a run.
-# The page's unit tests take the longest of the fast tier and need nothing
-# the suites below make: they run beside them, shown at their place.
+# The fast tier's longest suites need nothing the others make: they start
+# now and run beside them (two cores), each shown and tallied at its place.
 suite_start check pageunits env BUILD="$BUILD" timeout 300 node tests/web/unit/run.mjs
+suite_start check session "$BUILD/test_session"
+suite_start check exports env BUILD="$BUILD" sh tests/api_exports.sh
 suite check "runner (fake suites)" sh tests/runner_check.sh
 suite check fixtures fixtures
 suite check "reference traces" "$T" refcheck tests/ref/*.txt
 suite all selftest "$T" selftest ${SELFTEST_ARGS:-}
-suite check "session API" "$BUILD/test_session"
-suite check "public API exports" env BUILD="$BUILD" sh tests/api_exports.sh
+suite_join check "session API" session
+suite_join check "public API exports" exports
 suite all "bench signature" env BUILD="$BUILD" sh tests/bench_signature.sh
 suite all "search service" "$BUILD/test_service"
 # Wall-clock figures (tests/search/test_timing.c): reported with their
