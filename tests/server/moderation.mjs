@@ -10,10 +10,10 @@
 // other instance.  Run on SQLite, and on PostgreSQL when TAV_TEST_PG is set.
 import WebSocket from "ws";
 import { join } from "node:path";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { execFileSync, spawnSync } from "node:child_process";
-import { BIN, PG, check, eq, main, request, startServer, tempDir, until } from "./lib.mjs";
+import { BIN, PG, check, eq, main, request, setTestClock, startServer, tempDir, until } from "./lib.mjs";
 
 function pgUri(srv) {
   const args = srv.child.spawnargs;
@@ -248,10 +248,28 @@ await main(async (defer) => {
   if (PG) execFileSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", sql]);
   else execFileSync("sqlite3", [db, sql]);
   eq(admin(db, "reports").out.split("\n").filter((l) => l.includes("an old report")).length, 1, "an old report is in the database");
-  const srv2 = await startServer({ db: srv.db, args: ["--retention-days", "30"] });
+  const clockDir = tempDir();
+  defer(() => rmSync(clockDir, { recursive: true, force: true }));
+  const clockFile = join(clockDir, "offset");
+  writeFileSync(clockFile, "0\n");
+  const srv2 = await startServer({ db: srv.db, args: ["--retention-days", "30", "--test-clock", clockFile] });
   defer(() => srv2.stop());
   check(await until(() => !admin(db, "reports").out.includes("an old report"), 15000), "a server started with --retention-days 30 deletes the 40-day-old report");
   eq(admin(db, "reports").out.trim().split("\n").length, 12, "... and keeps the newer ones");
+  // ... and hourly after: a report 30 days old less one hour stays at the
+  // start; two hours later (the test clock) it is past 30 days, and the next
+  // hourly pruning takes it, without a restart; one 29 days old stays.
+  const now = Math.floor(Date.now() / 1000);
+  const sql2 = `INSERT INTO reports (created, reporter, reported, game, reason, text) VALUES (${now - 30 * 86400 + 3600}, 'Cat', 'Ben', '', 'other', 'nearly old');` +
+    `INSERT INTO reports (created, reporter, reported, game, reason, text) VALUES (${now - 29 * 86400}, 'Cat', 'Ben', '', 'other', 'a month less a day');`;
+  if (PG) execFileSync("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", db, "-c", sql2]);
+  else execFileSync("sqlite3", ["-cmd", ".timeout 10000", db, sql2]);
+  eq(admin(db, "reports").out.trim().split("\n").length, 14, "two more reports, not yet 30 days old");
+  await setTestClock(clockFile, 2 * 3600 * 1000, [srv2]);
+  check(await until(() => !admin(db, "reports").out.includes("nearly old"), 15000),
+    "two hours later (test clock) the hourly pruning deletes the report now past 30 days, no restart");
+  const left = admin(db, "reports").out;
+  check(left.includes("a month less a day") && left.trim().split("\n").length === 13, "... and keeps the one 29 days old", left);
   const catEx = await call(srv2.base, "POST", "/api/login", { name: "Cat", password: "Cat password" });
   const catCookie = (catEx.headers.get("set-cookie") ?? "").split(";")[0];
   const cx = await call(srv2.base, "GET", "/api/me/export", undefined, catCookie);

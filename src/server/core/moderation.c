@@ -204,9 +204,12 @@ void core_moderation_tick(core *C, int retention_days)
             C->st->ops->each_audit(C->st, C->audit_seen, 100, audit_seen_fn, C, err, sizeof err);
         }
     }
-    if (retention_days > 0 && (C->pruned_at == 0 || now - C->pruned_at >= 3600 * 1000)) {
-        C->pruned_at = now;
-        int64_t before = now / 1000 - (int64_t)retention_days * 86400;
+    /* Retention: at the start, then hourly, on the games' time (the test
+     * clock moves it in the tests; it is the wall clock otherwise). */
+    int64_t game_now = core_game_ms(C);
+    if (retention_days > 0 && (C->pruned_at == 0 || game_now - C->pruned_at >= 3600 * 1000)) {
+        C->pruned_at = game_now;
+        int64_t before = game_now / 1000 - (int64_t)retention_days * 86400;
         if (wq_call(C, prune_apply, prune_settled, &before, sizeof before) == 0 && C->ev.dirty)
             C->ev.dirty(C->ev.ctx);
     }
