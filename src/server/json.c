@@ -171,6 +171,11 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
         tavi_jb_str(&b, g->rematch);
     else
         TAVI_JB_LIT(&b, "null");
+    /* Extension: the tournament the game is a game of (only then). */
+    if (g->tournament && g->tournament[0]) {
+        TAVI_JB_LIT(&b, ",\"tournament\":");
+        tavi_jb_str(&b, g->tournament);
+    }
     /* SPEC "Accounts, the lobby, clocks and ratings". */
     TAVI_JB_LIT(&b, ",\"accounts\":{\"white\":");
     for (int side = 0; side < 2; side++) {
@@ -356,7 +361,8 @@ const char *json_game_cached(game *g, int viewer, size_t *len)
                             f.absent,
                             f.rating_before,
                             f.rating_after,
-                            {f.bot[0], f.bot[1]}};
+                            {f.bot[0], f.bot[1]},
+                            f.tournament};
         char *text = json_game(core_game_session(g), &seats, viewer);
         if (!text)
             return NULL;

@@ -329,6 +329,7 @@ typedef struct json_seats {
     int absent;          /* "abort" by a first move not made, "abandon": that side, -1 */
     const double *rating_before, *rating_after;   /* [2], 0: not known (not rated, not over) */
     int bot[2];          /* each side's account is a bot (SPEC "Bots") */
+    const char *tournament;   /* the tournament it is a game of, "" or NULL none */
 } json_seats;
 /* A game as `viewer` (TAV_WHITE, TAV_BLACK, TAV_SPECTATOR) sees it, built
  * from its session: nothing the viewer may not see reaches this. */

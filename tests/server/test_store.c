@@ -719,6 +719,13 @@ static void tournaments(store *st, const char *b)
               o->each_tour_game(st, "TOUR00000002", on_tour_game, &l, err, sizeof err) == 0 &&
               l.n == 2 && strncmp(l.line[1], "1 TGAME0000002", 14) == 0,
           what, err);
+    char tour[STORE_ID_LEN] = "x";
+    snprintf(what, sizeof what, "%s: a tournament game names its tournament (game_tour)", b);
+    check(o->game_tour(st, "TGAME0000002", tour, err, sizeof err) == 1 &&
+              strcmp(tour, "TOUR00000002") == 0,
+          what, tour);
+    snprintf(what, sizeof what, "%s: a game of no tournament names none", b);
+    check(o->game_tour(st, "NOSUCHGAME00", tour, err, sizeof err) == 0 && tour[0] == 0, what, err);
 }
 
 /* Chat lines, block lists and chat flags (store_ops.add_chat ...). */

@@ -102,6 +102,11 @@ await main(async (defer) => {
   check(pairs.size === 12 && names.every((a) => names.every((b) => a === b || pairs.has(`${a}-${b}`))),
     "every pair plays twice, one game with each colour", [...pairs].join(" "));
   check(view.players.every((p) => p.division === 1 && p.score === 0 && p.withdrawn === false), "one division, nobody scored yet");
+  // Extension: a tournament's game names its tournament (its page links back).
+  eq((await call(base, "GET", `/api/games/${view.games[0].id}`)).body.tournament, T,
+    "a tournament's game names its tournament (\"tournament\": its id)");
+  const lone = await call(base, "POST", "/api/games", { game: "urbino", options: "", white: "human", black: "random" });
+  eq((await call(base, "GET", `/api/games/${lone.body.id}`)).body.tournament, undefined, "... and another game has no such field");
   check(await live.until((m) => m.some((x) => x.status === "running" && x.games?.length === 12)), "the live socket sees it start");
   check(await live.until((m) => m.filter((x) => x.type === "paired").length === 6),
     "Cat's socket is told of each of its 6 games", JSON.stringify(live.messages.filter((x) => x.type)));
@@ -237,6 +242,8 @@ await main(async (defer) => {
   check(back.status === "running" && back.games.length >= before.games.length &&
     before.games.every((g, i) => back.games[i].id === g.id && back.games[i].white === g.white && back.games[i].black === g.black),
     "after SIGKILL: every game made before is there, in its place", `${before.games.length} ${back.games.length}`);
+  eq((await call(base, "GET", `/api/games/${back.games[0].id}`)).body.tournament, A,
+    "after the restart a game read from the store names its tournament");
   const running = names.map((n) => back.games.filter((g) => g.winner === null && (g.white === n || g.black === n)).length);
   check(running.every((k) => k <= 1), "after the restart nobody is in two games at once", running.join(" "));
   stop = false;

@@ -150,7 +150,12 @@ export async function run(env) {
   const href = await first.getAttribute("href");
   await Promise.all([pa.waitForURL(/\/games\//), first.click()]);
   tally.check("a crosstable game is one click from its board", new URL(pa.url()).pathname === href);
-  await pa.goto(`${url}/tournaments/${rr.id}`);
+  // ... and its board one click from the tournament
+  await pa.waitForSelector("#tournament-link:not([hidden])");
+  tally.check("the game's page links back to its tournament", (await pa.textContent("#tournament-link")).includes("tournament"));
+  await shot(pa, "tournament-game-link-1280");
+  await Promise.all([pa.waitForURL(/\/tournaments\/[^/]+$/), pa.click("#tournament-link")]);
+  tally.check("... and the link opens the tournament's page", new URL(pa.url()).pathname === `/tournaments/${rr.id}`, pa.url());
   await pa.waitForSelector(".tour-cross-table");
   await shot(pa, "tournament-roundrobin-1280");
   await pa.setViewportSize({ width: 390, height: 844 });

@@ -119,6 +119,7 @@ async function doUpload(s: Screen): Promise<void> {
 function build(app: HTMLElement, s: Screen): void {
   const e = s.els;
   e.title = h("h1", { class: "game-title" }, "…");
+  e.tournament = h("a", { class: "tournament-link", id: "tournament-link", hidden: true }, t("gs.tournamentLink"));
   e.status = h("p", { class: "status", id: "status", "aria-live": "polite" }, t("home.loadingShort"));
   e.message = h("p", { class: "message", id: "message", role: "status", "aria-live": "assertive" });
   e.whiteRow = h("div", { class: "player white", id: "player-white" });
@@ -190,7 +191,7 @@ function build(app: HTMLElement, s: Screen): void {
   e.end = h("p", { class: "end-reason", id: "end-reason", hidden: true });
   e.ratingChange = h("p", { class: "rating-change", id: "rating-change", hidden: true, "aria-live": "polite" });
   const side = h("aside", { class: "side-panel" },
-    e.title, e.watching, e.blackRow, e.status, e.end, e.ratingChange, e.message, e.deal, e.whiteRow, e.links,
+    e.title, e.tournament, e.watching, e.blackRow, e.status, e.end, e.ratingChange, e.message, e.deal, e.whiteRow, e.links,
     h("h2", { class: "sr-only" }, t("gs.moves")), e.moves, e.nav, e.history, e.offers, e.actions, e.conn);
   s.chat = new ChatPanel(s.id);   // shown once the socket gives this viewer a room (chat.ts)
   if (s.src.shared) void currentUser().then((me) => s.chat?.setMe(me ? me.name : null));   // Report buttons (moderation.ts)
@@ -460,6 +461,9 @@ function render(s: Screen): void {
   const mine = mySides(s);
   const options = optionsText(info, g.options);
   e.title.textContent = title(s.meta, g.game) + (options ? ` · ${options}` : "");
+  // a tournament's game: back to its page
+  e.tournament.hidden = !g.tournament;
+  if (g.tournament) (e.tournament as HTMLAnchorElement).href = `/tournaments/${encodeURIComponent(g.tournament)}`;
   const scoreWords = scoreText(info);
 
   // Players and score.

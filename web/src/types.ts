@@ -100,6 +100,7 @@ export interface Game {
   legalGroups: LegalGroup[];
   /** The game that followed this one (rematch), or null. */
   rematch?: string | null;
+  tournament?: string;            // extension: the tournament it is a game of (only then)
   ply: number;
   seat: Side | null;
   resigned: Side | null;

@@ -185,6 +185,7 @@ typedef struct core_facts {
     int absent;               /* the side whose absence ended it, -1 */
     const double *rating_before, *rating_after;      /* [2], 0: not known */
     int64_t clk_initial_ms, clk_inc_ms, clk_days;    /* 0 0 0: no clock */
+    const char *tournament;   /* the tournament it is a game of, "" none */
 } core_facts;
 void core_game_facts(const game *g, core_facts *f);
 /* The edge's own data for g (freed through events.freeing), and its games

@@ -474,6 +474,7 @@ void core_game_facts(const game *g, core_facts *f)
     f->clk_initial_ms = g->clk_initial_ms;
     f->clk_inc_ms = g->clk_inc_ms;
     f->clk_days = g->clk_days;
+    f->tournament = g->tour;
 }
 
 void core_each_game(core *C, void (*fn)(void *ctx, game *g), void *ctx)

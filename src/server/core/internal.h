@@ -69,6 +69,8 @@ struct game {
     int64_t claim_tried;
     int64_t stamp;       /* the store's stamp of what this copy holds (0: not kept) */
     int bot[2];          /* each side's account is a bot account (SPEC "Bots") */
+    char tour[STORE_ID_LEN];   /* the tournament it is a game of ("" none): read once at its
+                                  load (load.c), set when a tournament makes it */
 };
 
 /* A seek in memory (lobby.c). */

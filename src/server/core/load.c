@@ -118,6 +118,9 @@ static game *load_game(core *C, const char *id)
         free(g);
         return NULL;
     }
+    char err[256];
+    if (C->st->ops->game_tour && C->st->ops->game_tour(C->st, id, g->tour, err, sizeof err) < 0)
+        core_log(C, "error: game %s: its tournament could not be read: %s", id, err);
     game_changed(g);
     games_insert(C, g);
     clock_list(C, g);

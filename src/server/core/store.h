@@ -494,6 +494,10 @@ struct store_ops {
     /* Retention: chat lines and reports older than `before` (unix s) go;
      * the number of rows deleted, or -1. */
     int64_t (*prune)(store *st, int64_t before, char *err, size_t errlen);
+    /* The tournament game `game` belongs to: 1 with its id in `tour`, 0 when
+     * none (tour ""), -1 with err. */
+    int (*game_tour)(store *st, const char *game, char tour[STORE_ID_LEN], char *err,
+                     size_t errlen);
 };
 
 /* A write refused because another writer got there first (a ply already

@@ -408,6 +408,7 @@ static const char *const queries[NQ] = {
     [Q_INS_TOUR_GAME] = "INSERT INTO tournament_games (tournament, seq, game, white, black,"
                         " division) VALUES ($1, $2, $3, $4, $5, $6)"
                         " ON CONFLICT (tournament, seq) DO NOTHING",
+    [Q_GAME_TOUR] = "SELECT tournament FROM tournament_games WHERE game = $1",
     [Q_TOUR_GAMES] = "SELECT t.seq, t.game, t.white, t.black, t.division, g.winner, g.end_reason,"
                      " (SELECT count(*) FROM moves m WHERE m.game = t.game)"
                      " FROM tournament_games t JOIN games g ON g.id = t.game"
@@ -1074,6 +1075,7 @@ const store_ops store_pg_ops = {
     .create_seek = pg_create_seek,
     .close_seek = pg_close_seek,
     .seek_state = pg_seek_state,
+    .game_tour = pg_game_tour,
     .each_seek = pg_each_seek,
     .get_rating = pg_get_rating,
     .set_rating = pg_set_rating,

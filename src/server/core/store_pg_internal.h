@@ -30,7 +30,7 @@ enum {
     Q_MAIL_GET, Q_MAIL_PUT, Q_MAIL_UNSUB, Q_MAIL_VERIFY, Q_MAIL_ADD, Q_MAIL_DUE, Q_MAIL_ITEMS,
     Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_COUNT,
     Q_INS_TOUR, Q_SET_TOUR, Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS, Q_COUNT_TOURS, Q_SET_TOUR_PLAYER,
-    Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAMES,
+    Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAMES, Q_GAME_TOUR,
     Q_CLOSE_ACCOUNT, Q_SET_BANNED, Q_END_SESSIONS, Q_INS_REPORT, Q_REPORTS, Q_COUNT_REPORTS,
     Q_INS_AUDIT, Q_AUDIT, Q_AUDIT_LAST, Q_CHAT_BY, Q_PRUNE_CHAT, Q_PRUNE_REPORTS,
     NQ
@@ -223,6 +223,7 @@ int pg_add_tour_game(store *base, const char *id, const store_tour_game *g, char
                      size_t errlen);
 int pg_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *ctx, char *err,
                       size_t errlen);
+int pg_game_tour(store *base, const char *game, char tour[STORE_ID_LEN], char *err, size_t errlen);
 
 /* A read bound from a format (pg_params_v): 1 rows (in *r), 0 none, -1
  * error (store_pg_shared.c). */

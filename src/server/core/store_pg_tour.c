@@ -164,3 +164,16 @@ int pg_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *
     PQclear(r);
     return 0;
 }
+
+int pg_game_tour(store *base, const char *game, char tour[STORE_ID_LEN], char *err, size_t errlen)
+{
+    PGresult *r;
+    tour[0] = 0;
+    int rc = pg_read_rows((pg_store *)base, Q_GAME_TOUR, &r, "a game's tournament", err, errlen, "t",
+                          game);
+    if (rc != 1)
+        return rc;
+    int found = PQntuples(r) > 0 && pg_col_text(r, 0, 0, tour, STORE_ID_LEN) == 0;
+    PQclear(r);
+    return found;
+}

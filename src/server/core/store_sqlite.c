@@ -348,6 +348,7 @@ static const char *const queries[NQ] = {
     [Q_INS_TOUR_GAME] = "INSERT INTO tournament_games (tournament, seq, game, white, black,"
                         " division) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     [Q_TOUR_GAME_AT] = "SELECT game FROM tournament_games WHERE tournament = ?1 AND seq = ?2",
+    [Q_GAME_TOUR] = "SELECT tournament FROM tournament_games WHERE game = ?1",
     [Q_TOUR_GAMES] = "SELECT t.seq, t.game, t.white, t.black, t.division, g.winner, g.end_reason,"
                      " (SELECT count(*) FROM moves m WHERE m.game = t.game)"
                      " FROM tournament_games t JOIN games g ON g.id = t.game"
@@ -756,5 +757,6 @@ const store_ops store_sqlite_ops = {
     sq_add_chat, sq_each_chat, sq_set_block, sq_each_block, sq_get_chat_flags, sq_set_chat_flag,
     sq_close_account, sq_set_banned, sq_add_report, sq_each_report, sq_count_reports,
     sq_add_audit, sq_each_audit, sq_audit_last, sq_each_chat_by, sq_prune,
+    .game_tour = sq_game_tour,
 };
 

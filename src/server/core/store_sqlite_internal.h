@@ -25,7 +25,7 @@ enum {
     Q_MAIL_GET, Q_MAIL_PUT, Q_MAIL_UNSUB, Q_MAIL_VERIFY, Q_MAIL_ADD, Q_MAIL_DUE, Q_MAIL_ITEMS,
     Q_MAIL_DROP, Q_MAIL_DEFER, Q_MAIL_LOG, Q_MAIL_PRUNE, Q_MAIL_COUNT,
     Q_INS_TOUR, Q_SET_TOUR, Q_GET_TOUR, Q_ALL_TOURS, Q_OPEN_TOURS, Q_COUNT_TOURS, Q_SET_TOUR_PLAYER,
-    Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAME_AT, Q_TOUR_GAMES,
+    Q_TOUR_PLAYERS, Q_INS_TOUR_GAME, Q_TOUR_GAME_AT, Q_TOUR_GAMES, Q_GAME_TOUR,
     Q_INS_CHAT, Q_CHAT_OF, Q_INS_BLOCK, Q_DEL_BLOCK, Q_BLOCKS_OF, Q_GET_CHAT_FLAGS, Q_SET_CHAT_FLAG,
     NQ
 };
@@ -152,6 +152,7 @@ int sq_add_tour_game(store *base, const char *id, const store_tour_game *g, char
                             size_t errlen);
 int sq_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *ctx,
                              char *err, size_t errlen);
+int sq_game_tour(store *base, const char *game, char tour[STORE_ID_LEN], char *err, size_t errlen);
 
 /* store_sqlite_chat.c */
 int sq_add_chat(store *base, const char *game, int room, const char *name,

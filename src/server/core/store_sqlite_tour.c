@@ -184,3 +184,16 @@ int sq_each_tour_game(store *base, const char *id, store_tour_game_fn fn, void *
         return sq_fail(st, "list tournament games", err, errlen);
     return 0;
 }
+
+int sq_game_tour(store *base, const char *game, char tour[STORE_ID_LEN], char *err, size_t errlen)
+{
+    sq_store *st = (sq_store *)base;
+    tour[0] = 0;
+    sqlite3_stmt *s = sq_bind(st, Q_GAME_TOUR, "t", game);
+    int found = sq_read1(st, s, "a game's tournament", err, errlen);
+    if (found != 1)
+        return found;
+    int rc = sq_col_text(s, 0, tour, STORE_ID_LEN) == 0 ? 1 : 0;
+    sq_done1(s);
+    return rc;
+}

@@ -433,6 +433,7 @@ static int new_game(core *C, const store_tour *t, const char *white, const char 
         core_log(C, "error: tournament %s: a game: %s", t->id, m.err);
         return -1;
     }
+    snprintf(m.g->tour, sizeof m.g->tour, "%s", t->id);   /* its page links to the tournament */
     tour_write w;
     memset(&w, 0, sizeof w);
     w.kind = 3;
