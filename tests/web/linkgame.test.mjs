@@ -22,7 +22,10 @@ export async function run(env) {
   const pw = await env.newPage("link-white");
   await pw.goto(`${url}/games/${id}?seat=${encodeURIComponent(white)}`);
   await pw.waitForSelector("#board [data-square]");
-  const rows = await pw.evaluate(() => [...document.querySelectorAll(".presence")].map((e) => e.parentElement?.id || e.parentElement?.className));
+  // who is here comes by the live socket, after the game itself: waited for
+  const presence = () => pw.evaluate(() => [...document.querySelectorAll(".presence")].map((e) => e.parentElement?.id || e.parentElement?.className));
+  await until(async () => (await presence()).length > 0);
+  const rows = await presence();
   tally.check("link game: presence is shown for the other player", rows.length === 1, JSON.stringify(rows));
   const absent = await until(async () => (await pw.evaluate(() => document.querySelector(".presence")?.getAttribute("data-present"))) === "0");
   tally.check("link game: black's page not open yet: not connected", absent);
