@@ -262,10 +262,11 @@ try {
   const sum = (re) => statLines.reduce((a, l) => a + Number((re.exec(l) || [0, 0])[1]), 0);
   const trips = sum(/(\d+) database round trips/), sent = sum(/(\d+) bytes sent/), got = sum(/(\d+) received/);
   const heard = sum(/(\d+) messages heard/), reread = sum(/(\d+) games read again/);
+  const deltas = sum(/(\d+) moves heard and played/);
   if (DB === "pg" && movesDone > 0)
     console.log(`database: ${trips} round trips (${(trips / movesDone).toFixed(1)} per move, setup included), ` +
       `${(sent / movesDone).toFixed(0)} bytes sent and ${(got / movesDone).toFixed(0)} received per move; ` +
-      `${heard} messages heard, ${reread} games read again`);
+      `${heard} messages heard, ${reread} games read again, ${deltas} moves heard and played without a read`);
   unconfine();
   if (DB === "pg") execFileSync("sh", ["scripts/pg-throwaway.sh", "stop", join(dir, "pg")]);
   rmSync(dir, { recursive: true, force: true });

@@ -1076,6 +1076,7 @@ void api_handle(srv *S, conn *c, const asker *who, const char *path, int method,
             reply_refuse(r, 404, "no such game");
         return;
     }
+    core_game_asked(S->C, g);   /* its owner follows its players (many instances) */
     const char *name = actions[a].name;
     if (method == 'P') {
         if (strcmp(name, "moves") == 0)

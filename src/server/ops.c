@@ -215,6 +215,11 @@ static char *metrics_text(srv *S, size_t *len)
     head(&b, "tavoliere_db_bytes_total", "counter", "Bytes sent to and received from the database.");
     out(&b, "tavoliere_db_bytes_total{direction=\"sent\"} %lld\ntavoliere_db_bytes_total{direction=\"received\"} %lld\n",
         (long long)f.bytes_out, (long long)f.bytes_in);
+    head(&b, "tavoliere_peer_changes_total", "counter",
+         "Many instances: changes another instance made to a game held here, by how this one "
+         "learnt them (its moves heard and played, or the game read again).");
+    out(&b, "tavoliere_peer_changes_total{how=\"delta\"} %ld\ntavoliere_peer_changes_total{how=\"reread\"} %ld\n",
+        f.deltas, f.refreshed);
     head(&b, "tavoliere_loop_lag_seconds", "gauge",
          "How late the event loop's 20 ms tick ran, at most, over the last 10 s.");
     out(&b, "tavoliere_loop_lag_seconds %.3f\n", (double)S->lag_max_us / 1e6);

@@ -61,9 +61,9 @@ static void stop_first(srv *S)
         core_ops_figures fig;
         core_figures(S->C, &fig);
         fprintf(stderr, "stats: %ld commits, %lld database round trips, %lld bytes sent, %lld received, "
-                "%ld messages heard, %ld games read again\n",
+                "%ld messages heard, %ld games read again, %ld moves heard and played\n",
                 S->batches, (long long)trips, (long long)out, (long long)in, fig.notes_seen,
-                fig.refreshed);
+                fig.refreshed, fig.deltas);
     }
     signal_ctx = NULL;
     lws_context_destroy(S->ctx);

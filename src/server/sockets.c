@@ -445,6 +445,8 @@ void ws_open(srv *S, conn *c, struct lws *wsi)
         memcpy(id, uri + 11, CORE_ID_CHARS);
         id[CORE_ID_CHARS] = 0;
         g = core_id_ok(id, CORE_ID_CHARS) ? core_get(S->C, id) : NULL;
+        if (g)
+            core_game_asked(S->C, g);
         if (!g)
             err = core_id_ok(id, CORE_ID_CHARS) && core_get_failed(S->C)
                       ? "the game could not be read: try again"

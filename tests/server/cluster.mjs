@@ -8,6 +8,9 @@
 // answer), then the games go on; what one instance shows (an answer, a live
 // message) any other accepts, with instances SIGKILLed between moves and the
 // game's owner killed the moment it shows the computer's reply (issue 43);
+// one owner per game: nginx sends a game's requests to one instance, the
+// others hear its moves and play them without reading the game, and the
+// claim moves to the instance the players ask (issue 43);
 // the game in the page opened in Chromium through nginx plays on with nginx
 // stopped and the browser offline.
 //
@@ -353,6 +356,120 @@ async function ownerKilled({ db, args, inst, ports, rounds = 6 }) {
   console.log(`owner killed: ${rounds2} rounds, ${stale.length} stale refusals, ${bad.length} other faults`);
 }
 
+// An instance's count of the changes other instances made to its games,
+// by how it learnt them (tavoliere_peer_changes_total).
+async function peerChanges(base) {
+  const t = (await request(base, "GET", "/metrics")).text;
+  const n = (how) => Number((new RegExp(`^tavoliere_peer_changes_total\\{how="${how}"\\} (\\d+)`, "m").exec(t) || [0, NaN])[1]);
+  return { delta: n("delta"), reread: n("reread") };
+}
+
+// The instances (their ports) nginx sent the requests for game `id` to,
+// from its access log (deploy/nginx.conf's format ends with $upstream_addr).
+function routedTo(nginx, id) {
+  const ports = new Set();
+  for (const line of nginx.accessLog().split("\n")) {
+    if (!line.includes(` /api/games/${id}`)) continue;
+    const up2 = line.trim().split(" ").at(-1);
+    for (const a of up2.split(/[ ,:]+/)) if (/^\d{4,5}$/.test(a)) ports.add(Number(a));
+  }
+  return [...ports];
+}
+
+// 12. Issue 43: one owner per game.  (a) nginx sends all of a game's
+// requests and its sockets to one instance (a consistent hash of its id);
+// (b) the instances that hold a game another one changes hear the moves
+// themselves and play them (no read of the game), and then answer exactly
+// what the writer answers; (c) the claim (computer seat, clock) moves to
+// the instance the players ask: a game made on one instance whose computer
+// plays first is asked only through nginx, and its claim ends up there.
+async function owners({ db, inst, nginx }) {
+  // (a)
+  const made = await retrying(nginx.base, "POST", "/api/games", { game: "urbino", white: "human", black: "human" });
+  const id = made.body.id;
+  const v = live(nginx.base, id);
+  await v.open;
+  for (let i = 0; i < 12; i++) await request(nginx.base, "GET", `/api/games/${id}${i % 2 ? "?seat=" + made.body.seats.white : ""}`);
+  const peek = (await request(nginx.base, "GET", `/api/games/${id}`)).body;
+  const seat = peek.tomove === "white" ? made.body.seats.white : made.body.seats.black;
+  const mine = (await request(nginx.base, "GET", `/api/games/${id}?seat=${seat}`)).body;
+  eq((await request(nginx.base, "POST", `/api/games/${id}/moves`, { seat, move: mine.legal[0], ply: 0 })).status, 200,
+    "one owner: a move through nginx");
+  check(await v.until((ms) => ms.some((m) => m.moves?.length === 1)), "one owner: the socket through nginx sees it");
+  v.close();
+  const routed = await until(async () => { const r = routedTo(nginx, id); return r.length >= 1 ? r : null; }, 5000);
+  eq(routed, [routed?.[0]], "one owner: nginx sent every request and the socket of one game to one instance", JSON.stringify(routed));
+  const others = [];
+  for (let i = 0; i < 12; i++) {
+    const g = (await request(nginx.base, "POST", "/api/games", { game: "urbino", white: "human", black: "human" })).body;
+    await request(nginx.base, "GET", `/api/games/${g.id}`);
+    await request(nginx.base, "GET", `/api/games/${g.id}`);
+    others.push(routedTo(nginx, g.id));
+  }
+  check(others.every((r) => r.length === 1) && new Set(others.map((r) => r[0])).size >= 2,
+    "one owner: twelve games, each on one instance, spread over the instances", JSON.stringify(others));
+
+  // (b) moves on instance 0, spectators on instances 1 and 2
+  const g = (await request(inst[0].base, "POST", "/api/games", { game: "epaminondas", white: "human", black: "human" })).body;
+  const views = [1, 2].map((k) => live(inst[k].base, g.id));
+  await Promise.all(views.map((x) => x.open));
+  await Promise.all(views.map((x) => x.until((ms) => ms.length > 0)));
+  const before = await Promise.all([1, 2].map((k) => peerChanges(inst[k].base)));
+  const N = 12;
+  for (let ply = 0; ply < N; ply++) {
+    const s2 = ply % 2 === 0 ? g.seats.white : g.seats.black;
+    const w = (await request(inst[0].base, "GET", `/api/games/${g.id}?seat=${s2}`)).body;
+    const r = await request(inst[0].base, "POST", `/api/games/${g.id}/moves`, { seat: s2, move: w.legal[(ply * 5) % w.legal.length], ply });
+    if (!eq(r.status, 200, `deltas: move ${ply} on instance 0`)) break;
+  }
+  for (const [i, x] of views.entries())
+    check(await x.until((ms) => ms.some((m) => m.moves?.length === N)), `deltas: the spectator on instance ${i + 1} saw all ${N} moves`);
+  const after = await Promise.all([1, 2].map((k) => peerChanges(inst[k].base)));
+  for (const i of [0, 1]) {
+    const d = after[i].delta - before[i].delta, rr = after[i].reread - before[i].reread;
+    check(d === N && rr === 0, `deltas: instance ${i + 1} played the ${N} moves it heard and read the game no time`,
+      `${d} moves played, ${rr} reads`);
+  }
+  const same = await Promise.all([0, 1, 2].map((k) => request(inst[k].base, "GET", `/api/games/${g.id}`)));
+  const strip = (x) => JSON.stringify({ ...x.body, presence: undefined, spectators: undefined });
+  check(same.every((x) => x.status === 200 && strip(x) === strip(same[0])),
+    "deltas: the three instances answer the same game, to the byte", same.map((x) => strip(x).length).join(" "));
+  const s3 = g.seats[same[2].body.tomove];
+  const w3 = (await request(inst[2].base, "GET", `/api/games/${g.id}?seat=${s3}`)).body;
+  eq((await request(inst[2].base, "POST", `/api/games/${g.id}/moves`, { seat: s3, move: w3.legal[0], ply: N })).status, 200,
+    "deltas: the next move, on an instance that only heard the others, is accepted");
+  for (const x of views) x.close();
+
+  // (c) the computer (white, "random") moves first on the instance that
+  // made the game and holds its claim; the player asks only nginx
+  let moved = null;
+  for (let tries = 0; tries < 8 && !moved; tries++) {
+    const k = tries % inst.length;
+    const c = await retrying(inst[k].base, "POST", "/api/games", { game: "epaminondas", white: "random", black: "human" });
+    if (c.status !== 201) continue;
+    const first = await until(async () => { const x = (await request(inst[k].base, "GET", `/api/games/${c.body.id}`)).body; return x.moves?.length >= 1 ? x : null; }, 10000);
+    if (!first) continue;
+    const holder = ownerOf(db, inst, c.body.id);
+    await request(nginx.base, "GET", `/api/games/${c.body.id}`);
+    const to = routedTo(nginx, c.body.id);
+    const routedK = inst.findIndex((x) => to.includes(x.port));
+    if (holder === k && routedK >= 0 && routedK !== k) moved = { id: c.body.id, seat: c.body.seats.black, maker: k, routedK };
+  }
+  if (!check(!!moved, "claims: a game whose maker holds its claim and whose requests nginx sends elsewhere")) return;
+  for (let i = 0; i < 4; i++) {
+    const x = (await request(nginx.base, "GET", `/api/games/${moved.id}?seat=${moved.seat}`)).body;
+    if (x.over) break;
+    const r = await request(nginx.base, "POST", `/api/games/${moved.id}/moves`, { seat: moved.seat, move: x.legal[i % x.legal.length], ply: x.ply });
+    if (!eq(r.status, 200, `claims: the player's move ${i} through nginx`)) break;
+    const reply = await until(async () => { const y = (await request(nginx.base, "GET", `/api/games/${moved.id}`)).body; return y.moves.length >= x.ply + 2 || y.over ? y : null; }, 15000);
+    if (!check(!!reply, `claims: the computer's reply ${i}`)) break;
+  }
+  const owner = await until(async () => { const o = ownerOf(db, inst, moved.id); return o === moved.routedK ? o : null; }, 15000);
+  check(owner === moved.routedK, `claims: the claim moved from the maker (instance ${moved.maker}) to the instance the player asks (${moved.routedK})`,
+    String(ownerOf(db, inst, moved.id)));
+  eq(routedTo(nginx, moved.id).length, 1, "claims: ... and every request went there");
+}
+
 // 11. An opponent who left, judged across instances (SPEC "Consent and
 // fair endings"): the side to move has a socket open on one instance and
 // the claim is asked of another, which must know it (the instances say
@@ -438,7 +555,9 @@ main(async (cleanup) => {
     await offlineThroughNginx({ nginx: nginx2, check });
   };
   if (process.env.CLUSTER_ONLY) {   // sections 8 and 9 (consistency) or 10 (offline) alone, to repeat them
-    if (process.env.CLUSTER_ONLY === "claim") {
+    if (process.env.CLUSTER_ONLY === "owners") {
+      await owners({ db, inst, nginx });
+    } else if (process.env.CLUSTER_ONLY === "claim") {
       await claimAcross({ inst, clockFile });
     } else if (process.env.CLUSTER_ONLY === "consistency") {
       await consistency({ db, args, inst, ports, nginx, moves: Number(process.env.CLUSTER_MOVES) || 150 });
@@ -503,6 +622,8 @@ main(async (cleanup) => {
     const g = (await request(s.base, "GET", `/api/games/${id}`)).body;
     eq(g.moves?.length, played.length, `instance on port ${s.port} answers the same game`);
   }
+
+  await owners({ db, inst, nginx });
 
   // 2. The same move sent to two instances at once is stored once and both
   // answer 200; two different moves at one ply: one is stored, the other

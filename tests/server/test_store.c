@@ -1325,6 +1325,37 @@ static void pg_notify_checks(const char *uri)
            (long long)(t1 - t0), (long long)(t2 - t1), (long long)out, (long long)in);
     check(t0 > 0 && out > 0 && in > 0 && t1 - t0 >= 2 && t2 - t1 >= 2 && t2 - t1 <= 4,
           "postgresql: round trips and bytes are counted", NULL);
+
+    /* A move's base (writer.c's delta): the row's stamp just before the
+     * move, as the last writer left it, even when that writer was another
+     * connection after this one last looked; a second move in one batch
+     * builds on the first. */
+    int64_t s0 = 0, s1 = 0, s2 = 0, base = 0, base2 = 0;
+    check(a->ops->game_stamp(a, "NNNNNNNNNNNN", &s0, err, sizeof err) == 1 && s0 > 0,
+          "postgresql: a game's stamp", err);
+    store_move m2 = {"accept", 1, 3};
+    check(store_add_move(a, "NNNNNNNNNNNN", 2, &m2, STORE_PLAYING, err, sizeof err) == 0 &&
+              a->ops->move_base(a, "NNNNNNNNNNNN", &base) == 1 && base == s0 &&
+              a->ops->move_base(a, "OTHEROTHEROT", &base2) == 0,
+          "postgresql: a move's base is the stamp before it (and only for its game)", err);
+    check(flush_ok(a) && a->ops->game_stamp(a, "NNNNNNNNNNNN", &s1, err, sizeof err) == 1 && s1 != s0,
+          "postgresql: the move moved the stamp", err);
+    check(store_set_result(b, "NNNNNNNNNNNN", STORE_PLAYING, -1, err, sizeof err) == 0 && flush_ok(b) &&
+              b->ops->game_stamp(b, "NNNNNNNNNNNN", &s2, err, sizeof err) == 1 && s2 != s1,
+          "postgresql: another connection writes the game", err);
+    store_move m3 = {"veto", 1, 4}, m4 = {"accept", 1, 5};
+    base = base2 = 0;
+    int ok3 = store_add_move(a, "NNNNNNNNNNNN", 3, &m3, STORE_PLAYING, err, sizeof err) == 0 &&
+              a->ops->move_base(a, "NNNNNNNNNNNN", &base) == 1;
+    int ok4 = store_add_move(a, "NNNNNNNNNNNN", 4, &m4, STORE_PLAYING, err, sizeof err) == 0 &&
+              a->ops->move_base(a, "NNNNNNNNNNNN", &base2) == 1;
+    check(ok3 && base == s2, "postgresql: the base is the other connection's stamp, not the one seen last here",
+          err);
+    /* (Each write of a batch is a savepoint of its own: its stamp is its
+     * subtransaction's, so the second move's base is the first's stamp.) */
+    check(ok4 && flush_ok(a) && a->ops->game_stamp(a, "NNNNNNNNNNNN", &s1, err, sizeof err) == 1 &&
+              base2 > s2 && base2 < s1,
+          "postgresql: a second move in one batch builds on the first one's stamp", NULL);
     store_close(a);
     store_close(b);
 }

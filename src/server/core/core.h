@@ -334,6 +334,7 @@ typedef struct core_ops_figures {
     core_commit_stats commits;
     int64_t trips, bytes_out, bytes_in;
     long notes_seen, refreshed;   /* many instances: messages heard, games read again */
+    long deltas;                  /* ... moves heard and played without a read */
 } core_ops_figures;
 void core_figures(const core *C, core_ops_figures *f);
 /* Whether the database answers now (one round trip where the backend has
@@ -599,10 +600,15 @@ void shared_stop(core *C);
  * games whose instance died, taken over. */
 void shared_drain(core *C);
 void shared_tick(core *C);
-/* games.c, for shared.c: game `id` changed elsewhere (read it again if in
- * memory); every game in memory read again; games nobody looks after. */
+/* owner.c: a player's request or socket for g came here (many instances:
+ * the game's owner moves to the instance its players ask). */
+void core_game_asked(core *C, game *g);
+/* load.c, for shared.c: a game changed elsewhere, as the message told it
+ * ("ID", or "ID m ..." its moves: writer.c); if in memory its moves are
+ * played, or it is read again; every game in memory read again; games
+ * nobody looks after. */
 /* 1: not yet (its writes wait); -1: it could not be read */
-int core_game_changed_elsewhere(core *C, const char *id);
+int core_game_changed_elsewhere(core *C, const char *note);
 int core_refresh_all(core *C);   /* -1: some could not be read */
 void core_take_over(core *C);
 /* lobby.c, for shared.c: the seeks changed elsewhere (read them again);

@@ -76,6 +76,7 @@ void core_figures(const core *C, core_ops_figures *f)
     f->commits = C->cstats;
     f->notes_seen = C->notes_seen;
     f->refreshed = C->refreshed;
+    f->deltas = C->deltas;
     core_db_stats(C, &f->trips, &f->bytes_out, &f->bytes_in);
 }
 
@@ -225,6 +226,8 @@ int game_claim(core *C, game *g)
     if (!C->shared || g->claimed)
         return 1;
     int64_t now = core_unix_ms();
+    if (now < g->yielded_until)
+        return 0;   /* given to the instance the players ask (owner.c) */
     if (g->claim_tried && now - g->claim_tried < 1000)
         return 0;
     g->claim_tried = now;
@@ -234,6 +237,17 @@ int game_claim(core *C, game *g)
     if (rc < 0)
         core_log(C, "error: game %s: claim: %s", g->id, err);
     g->claimed = rc == 1;
+    if (rc == 0 && g->asked_ms && now - g->asked_ms < 2000 && now - g->want_sent >= 2000) {
+        /* Another holds it while the players ask here: it is asked to give
+         * it up (owner.c). */
+        char told[STORE_ID_LEN + 8];
+        snprintf(told, sizeof told, "%s want", g->id);
+        if (wq_notify(C, CORE_CH_GAME, told) == 0) {
+            g->want_sent = now;
+            if (C->ev.dirty)
+                C->ev.dirty(C->ev.ctx);
+        }
+    }
     return g->claimed;
 }
 

@@ -67,6 +67,12 @@ struct game {
      * thinks for its computer seat, judges its clock); when it last tried. */
     int claimed;
     int64_t claim_tried;
+    /* ... and whom the players ask (owner.c): when they last asked here,
+     * when this one last said it wants the claim, until when it leaves a
+     * claim it gave up alone, when another last wanted it, whether it gives
+     * it up once idle. */
+    int64_t asked_ms, want_sent, yielded_until, wanted_at;
+    int yield_pending;
     int64_t stamp;       /* the store's stamp of what this copy holds (0: not kept) */
     int bot[2];          /* each side's account is a bot account (SPEC "Bots") */
     char tour[STORE_ID_LEN];   /* the tournament it is a game of ("" none): read once at its
@@ -111,6 +117,9 @@ typedef struct offer_count {
 } offer_count;
 
 typedef struct core_note core_note;
+/* A message heard from another instance, after its name (shared.c): room
+ * for a game's delta (writer.c, at most 4 moves) with the game's id. */
+#define CORE_NOTE_LEN 512
 
 struct core {
     core_config cf;
@@ -185,6 +194,8 @@ struct core {
     int catch_up;        /* (qlock) messages may have been missed: read everything again */
     int64_t last_scan;   /* unix ms of the last look for unclaimed games */
     long notes_seen, refreshed;   /* counters (the log at exit, the benchmark) */
+    long deltas;                  /* ... moves heard and played here, no read */
+    long yields, yields_pending;  /* claims given to the instance players ask (owner.c) */
     int get_failed;      /* the last core_get found nothing because the store failed */
     int64_t catch_up_at; /* (loop) unix ms to read everything again (a read failed), 0 none */
     struct mailer *mail; /* e-mail (mail.c): NULL when the server sends none */
@@ -292,6 +303,12 @@ int game_store_status(const game *g);
 int game_computer_to_act(const game *g);
 int game_claim(core *C, game *g);
 void game_release_claim(core *C, game *g);
+/* owner.c: "ID want" heard (give the claim up once idle), "ID yield"
+ * heard (claim it), gave-ups waiting for their games to be idle. */
+#define OWNER_YIELD_MS 5000   /* a claim given up is left alone this long */
+void owner_wanted(core *C, const char *id);
+void owner_yielded(core *C, const char *id);
+void owner_tick(core *C);
 void game_tell(core *C, game *g);
 /* A game between accounts began or ended: its bot sides' event sockets are
  * told, here and on the other instances. */

@@ -237,13 +237,65 @@ void load_unfinished(void *ctx, const char *id)
         core_log(C, "error: game %s could not be loaded", id);
 }
 
-int core_game_changed_elsewhere(core *C, const char *id)
+/* Another instance's moves, as writer.c tells them ("m BASE STAMP PLY N"
+ * and N times "MS TIME TEXT"): played into g when it holds exactly what
+ * they were played on (the store's stamp BASE, PLY moves), so nothing is
+ * read.  0 played (or held already), -1 not (then g is read again). */
+static int play_delta(core *C, game *g, const char *d)
 {
+    long long base, stamp;
+    int ply, n, k = 0;
+    if (sscanf(d, "m %lld %lld %d %d%n", &base, &stamp, &ply, &n, &k) != 4 || n < 1 || n > 8)
+        return -1;
+    if (g->stamp && g->stamp == stamp)
+        return 0;   /* read since (a request's look came first) */
+    if (g->dead || !g->stamp || g->stamp != base || tav_session_ply(g->s) != ply || g->end[0])
+        return -1;
+    struct { long long ms, time; char text[TAV_MOVE_TEXT]; } m[8];
+    d += k;
+    for (int i = 0; i < n; i++, d += k) {
+        k = 0;
+        if (sscanf(d, " %lld %lld %63s%n", &m[i].ms, &m[i].time, m[i].text, &k) != 3 || !k)
+            return -1;
+    }
+    if (g->job) {
+        jobs_cancel(C, g->job);
+        g->job = NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        char err[256];
+        if (tav_session_play_text(g->s, m[i].text, err, sizeof err) != TAV_OK) {
+            core_log(C, "error: game %s: a move heard does not play here: %s", g->id, err);
+            return -1;   /* read again: its stamp is still BASE */
+        }
+        tav_session_set_move_ms(g->s, ply + i, m[i].ms);
+        g->last_ms = m[i].time;
+    }
+    if (core_over(g))
+        return -1;   /* the end's results were written there: read them */
+    if (clock_on(g))
+        clock_rebuild(g);
+    g->stamp = stamp;
+    C->deltas++;
+    game_changed(g);
+    clock_list(C, g);
+    game_after_change(C, g);
+    return 0;
+}
+
+int core_game_changed_elsewhere(core *C, const char *note)
+{
+    char id[STORE_ID_LEN];
+    int k = 0;
+    if (sscanf(note, "%23s%n", id, &k) != 1)
+        return 0;
     game *g = games_find(C, id);
     if (!g)
         return 0;   /* read from the store when someone asks */
     if (g->unsaved > 0)
         return 1;
+    if (note[k] == ' ' && play_delta(C, g, note + k + 1) == 0)
+        return 0;
     C->refreshed++;
     return game_refresh(C, g, 0) == 0 ? 0 : -1;
 }

@@ -7,7 +7,11 @@
  * one wins (writer.c).  What one instance commits it also tells the others
  * through the store's messages (LISTEN/NOTIFY), sent with the batch:
  *
- *   tav_game   "INSTANCE ID"                game ID changed
+ *   tav_game   "INSTANCE ID"                game ID changed (read it again)
+ *   tav_game   "INSTANCE ID m ..."          ... by these moves alone (writer.c)
+ *   tav_game   "INSTANCE ID want"           the players of ID ask INSTANCE,
+ *              "INSTANCE ID yield"          ... which the holder of its claim
+ *                                           gives way to (owner.c)
  *   tav_lobby  "INSTANCE seeks"             the open seeks changed
  *   tav_lobby  "INSTANCE rated"             a rated game ended there: the seeks
  *                                           (and their owners' ratings) are read again
@@ -49,7 +53,7 @@
 
 struct core_note {
     int lobby;           /* 0 a game, 1 the lobby, 2 accounts */
-    char text[160];      /* the payload after the instance's name */
+    char text[CORE_NOTE_LEN];   /* the payload after the instance's name */
     core_note *next;
 };
 
@@ -205,6 +209,17 @@ void shared_drain(core *C)
         list = n->next;
         C->notes_seen++;
         if (!n->lobby) {
+            char id[STORE_ID_LEN], what[8];
+            if (sscanf(n->text, "%15s %7s", id, what) == 2 && strcmp(what, "want") == 0) {
+                owner_wanted(C, id);   /* the players ask another instance (owner.c) */
+                free(n);
+                continue;
+            }
+            if (sscanf(n->text, "%15s %7s", id, what) == 2 && strcmp(what, "yield") == 0) {
+                owner_yielded(C, id);
+                free(n);
+                continue;
+            }
             int rc = core_game_changed_elsewhere(C, n->text);
             if (rc > 0) {
                 note_push(C, 0, n->text);   /* its own writes settle first */
@@ -246,6 +261,7 @@ void shared_tick(core *C)
 {
     if (!C->shared)
         return;
+    owner_tick(C);   /* claims given up once their games are idle */
     int64_t now = core_unix_ms();
     if (now - C->last_scan < CORE_SCAN_MS)
         return;

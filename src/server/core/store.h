@@ -498,6 +498,12 @@ struct store_ops {
      * none (tour ""), -1 with err. */
     int (*game_tour)(store *st, const char *game, char tour[STORE_ID_LEN], char *err,
                      size_t errlen);
+    /* Many instances: the stamp game `id`'s row had just before the open
+     * batch's last add_move wrote it (read under the row's lock, so no
+     * other writer came between): what a copy must hold for that move to be
+     * all that changed.  1 known, 0 not (the last write was not a move of
+     * `id`); NULL where not kept (one instance). */
+    int (*move_base)(store *st, const char *id, int64_t *before);
 };
 
 /* A write refused because another writer got there first (a ply already

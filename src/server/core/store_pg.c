@@ -299,10 +299,16 @@ static const char *const queries[NQ] = {
     [Q_INS_SEAT] = "INSERT INTO seats (game, side, token_hash) VALUES ($1, $2, $3)",
     [Q_INS_MOVE] = "INSERT INTO moves (game, ply, text, ms, time) VALUES ($1, $2, $3, $4, $5)",
     /* A move and the game's status after it in one statement (one round trip). */
+    /* ... and the row's stamp before and after: the row is locked (FOR
+     * UPDATE, after the insert, in the order every move writes) and read as
+     * its last writer left it, so "before" is what a copy must hold for
+     * this move to be the only change (the delta the others are told). */
     [Q_ADD_MOVE] = "WITH m AS (INSERT INTO moves (game, ply, text, ms, time)"
-                   " VALUES ($1, $2, $3, $4, $5) RETURNING game)"
-                   " UPDATE games SET status = $6 WHERE id = (SELECT game FROM m)"
-                   " RETURNING xmin::text::bigint",
+                   " VALUES ($1, $2, $3, $4, $5) RETURNING game),"
+                   " o AS (SELECT id, xmin::text::bigint AS before FROM games"
+                   " WHERE id = (SELECT game FROM m) FOR UPDATE)"
+                   " UPDATE games SET status = $6 FROM o WHERE games.id = o.id"
+                   " RETURNING games.xmin::text::bigint, o.before",
     [Q_SET_RESULT] = "UPDATE games SET status = $2, resigned = $3 WHERE id = $1",
     [Q_SET_REMATCH] = "UPDATE games SET rematch = $2 WHERE id = $1 AND rematch = ''",
     [Q_DEL_MOVES] = "DELETE FROM moves WHERE game = $1 AND ply >= $2",
@@ -1092,6 +1098,7 @@ const store_ops store_pg_ops = {
     .release_claim = pg_release_claim,
     .stats = pg_stats,
     .game_stamp = pg_game_stamp,
+    .move_base = pg_move_base,
     .each_unclaimed = pg_each_unclaimed,
     .login_guard = pg_login_guard,
     .set_bot = pg_set_bot,

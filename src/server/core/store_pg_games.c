@@ -57,15 +57,26 @@ int pg_add_move(store *base, const char *id, int ply, const store_move *m, int s
     int rc = pg_run(st, Q_ADD_MOVE, &r, "insert move", err, errlen, "titiii", id, (int64_t)ply,
                  m->text, m->ms, m->time, (int64_t)status);
     int64_t stamp = rc == 0 && r && PQntuples(r) == 1 ? pg_col_i64(r, 0, 0) : 0;
+    int64_t before = rc == 0 && r && PQntuples(r) == 1 ? pg_col_i64(r, 0, 1) : 0;
     if (r)
         PQclear(r);
     rc = pg_wend(st, rc, err, errlen);
     if (rc == 0 && stamp && strlen(id) < sizeof st->stamp_id) {
         strcpy(st->stamp_id, id);
         st->stamp_val = stamp;
+        st->stamp_before = before;
         st->stamp_ok = 1;
     }
     return rc;
+}
+
+int pg_move_base(store *base, const char *id, int64_t *before)
+{
+    pg_store *st = (pg_store *)base;
+    if (!st->in_tx || !st->stamp_ok || strcmp(st->stamp_id, id) != 0 || !st->stamp_before)
+        return 0;
+    *before = st->stamp_before;
+    return 1;
 }
 
 int pg_truncate(store *base, const char *id, int ply, int status, char *err,

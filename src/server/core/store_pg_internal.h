@@ -54,6 +54,7 @@ typedef struct pg_store {
      * costs no round trip.  Any other write forgets it. */
     char stamp_id[STORE_ID_LEN];
     int64_t stamp_val;
+    int64_t stamp_before;    /* ... and the stamp its row had just before that move */
     int stamp_ok;
 } pg_store;
 
@@ -100,6 +101,7 @@ int pg_create_game(store *base, const store_game *g, const store_move *moves, in
 int pg_each_unclaimed(store *base, const char *prefix, store_id_fn fn, void *ctx, char *err,
                       size_t errlen);
 int pg_each_unfinished(store *base, store_id_fn fn, void *ctx, char *err, size_t errlen);
+int pg_move_base(store *base, const char *id, int64_t *before);
 int pg_game_stamp(store *base, const char *id, int64_t *stamp, char *err, size_t errlen);
 int pg_load_game(store *base, const char *id, store_game *outp, store_row_fn row, store_move_fn move,
                  void *ctx, char *err, size_t errlen);

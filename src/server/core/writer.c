@@ -45,6 +45,8 @@ typedef struct wop {
     char channel[16];             /* OP_NOTIFY: the channel (the payload is `text`) */
     int64_t stamp;                /* the game's stamp once this batch commits (0: unknown) */
     int there;                    /* OP_MOVE: stored already by another instance (not written) */
+    int64_t had;                  /* the game's stamp in memory when queued (0: unknown) */
+    int64_t base;                 /* OP_MOVE: the row's stamp just before it (0: unknown) */
     wq_apply_fn apply;            /* OP_CALL: the write, on the writer thread */
     wq_settled_fn settled;        /* ... told on the loop once its batch settled */
     void *data;                   /* ... its own copy of what it writes */
@@ -99,6 +101,7 @@ static int append(core *C, wop *o)
         b->head = o;
     b->tail = o;
     if (o->g) {
+        o->had = o->g->unsaved == 0 ? o->g->stamp : 0;
         o->g->unsaved++;
         o->g->wbatch = b->n;
     }
@@ -234,14 +237,72 @@ int wq_notify(core *C, const char *channel, const char *payload)
     return 0;
 }
 
-/* Many instances: the others hear of a change to game `id` once the batch
- * is committed ("INSTANCE ID": an instance ignores its own). */
-static int notify_game(core *C, store *st, const char *id, char *err, size_t errlen)
+/* The operations that change a game's row and moves (the others hear of). */
+static int game_write(const wop *o)
 {
-    if (!C->shared)
+    return o->kind == OP_MOVE || o->kind == OP_TRUNCATE || o->kind == OP_RESULT ||
+           o->kind == OP_REMATCH;
+}
+
+/* Whether the batch changes o's game again after o. */
+static int later_write(const wop *o)
+{
+    for (const wop *q = o->next; q; q = q->next)
+        if (game_write(q) && strcmp(q->id, o->id) == 0)
+            return 1;
+    return 0;
+}
+
+#define DELTA_MOVES 4   /* at most this many moves told as a delta */
+
+/* The moves the batch adds to `last`'s game when they are all it changed
+ * there, as the others are told them: "m BASE STAMP PLY N (MS TIME TEXT)*N"
+ * (a copy holding stamp BASE and PLY moves plays them and then holds
+ * STAMP; see load.c).  0 with no delta (anything else changed, or what a
+ * copy must hold is unknown): the others read the game again. */
+static int delta_of(const wbatch *b, wop *last, char *out, size_t outlen)
+{
+    const wop *first = NULL;
+    int n = 0;
+    for (const wop *q = b->head; q; q = q->next) {
+        if (q->kind == OP_NOTIFY && strcmp(q->channel, CORE_CH_GAME) == 0 &&
+            strcmp(q->text, last->id) == 0)
+            return 0;   /* its offers changed too */
+        if (!game_write(q) || strcmp(q->id, last->id) != 0)
+            continue;
+        if (q->kind != OP_MOVE || q->there || (first && q->ply != first->ply + n) ||
+            ++n > DELTA_MOVES)
+            return 0;
+        if (!first)
+            first = q;
+    }
+    if (!first || !first->base || !last->stamp)
         return 0;
-    char payload[64];
-    snprintf(payload, sizeof payload, "%s %s", C->instance, id);
+    if (first->had && first->had != first->base) {
+        /* The copy that made these moves missed another's write: it is not
+         * what the store holds, so it is read again at its next look. */
+        last->stamp = 0;
+        return 0;
+    }
+    size_t k = (size_t)snprintf(out, outlen, "m %lld %lld %d %d", (long long)first->base,
+                                (long long)last->stamp, first->ply, n);
+    for (const wop *q = first; q && k < outlen; q = q->next)
+        if (q->kind == OP_MOVE && strcmp(q->id, last->id) == 0)
+            k += (size_t)snprintf(out + k, outlen - k, " %lld %lld %s", (long long)q->ms,
+                                  (long long)q->time, q->text);
+    return k < outlen;
+}
+
+/* Many instances: the others hear of a change to o's game once the batch
+ * is committed: "INSTANCE ID" (read it again) or "INSTANCE ID m ..." (the
+ * moves themselves, delta_of).  An instance ignores its own. */
+static int notify_game(core *C, store *st, const wbatch *b, wop *o, char *err, size_t errlen)
+{
+    char delta[CORE_NOTE_LEN - STORE_ID_LEN - 2], payload[CORE_NOTE_LEN + 64];
+    if (delta_of(b, o, delta, sizeof delta))
+        snprintf(payload, sizeof payload, "%s %s %s", C->instance, o->id, delta);
+    else
+        snprintf(payload, sizeof payload, "%s %s", C->instance, o->id);
     return store_notify(st, CORE_CH_GAME, payload, err, errlen);
 }
 
@@ -289,20 +350,16 @@ static void apply(core *C, store *st, wbatch *b)
             if (rc == STORE_CONFLICT && same_move_there(st, o)) {
                 rc = 0;
                 o->there = 1;   /* the row is another's: its stamp says nothing of this copy */
+            } else if (rc == 0 && (!st->ops->move_base || st->ops->move_base(st, o->id, &o->base) != 1)) {
+                o->base = 0;
             }
-            if (rc == 0)
-                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         }
         case OP_TRUNCATE:
             rc = store_truncate(st, o->id, o->ply, o->status, err, sizeof err);
-            if (rc == 0)
-                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         case OP_REMATCH:
             rc = store_set_rematch(st, o->id, o->rematch, err, sizeof err);
-            if (rc == 0)
-                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         case OP_CALL:
             rc = o->apply(st, o->data, err, sizeof err);
@@ -315,8 +372,6 @@ static void apply(core *C, store *st, wbatch *b)
         }
         default:
             rc = store_set_result(st, o->id, o->status, o->resigned, err, sizeof err);
-            if (rc == 0)
-                rc = notify_game(C, st, o->id, err, sizeof err);
             break;
         }
     }
@@ -337,6 +392,10 @@ static void apply(core *C, store *st, wbatch *b)
         if (!seen && !there && st->ops->game_stamp(st, o->id, &o->stamp, err, sizeof err) < 0)
             rc = -1;
     }
+    /* ... and the others told, once per game the batch changed. */
+    for (wop *o = b->head; o && rc == 0 && C->shared; o = o->next)
+        if (game_write(o) && !later_write(o))
+            rc = notify_game(C, st, b, o, err, sizeof err);
     if (rc == 0)
         rc = store_flush(st, err, sizeof err);
     else
