@@ -11,12 +11,15 @@
 // and `--instances K` starts K servers on it: game i is made on instance i mod
 // K, its white player speaks to that instance, its black player to the next
 // and its spectator to the one after (so each move reaches the others through
-// the database's notifications).  Then also: database round trips and bytes
-// per move (the servers' --stats), PostgreSQL's own CPU.
+// the database's notifications).  With `--route owner` all of game i's
+// requests and its spectator go to instance i mod K instead, as nginx's
+// consistent hash on the game's id sends them (deploy/nginx.conf), without
+// nginx's own CPU in the measurement.  Then also: database round trips and
+// bytes per move (the servers' --stats), PostgreSQL's own CPU.
 //
 //   node scripts/bench_server.mjs [--games N] [--moves M] [--think MS] [--bin build/tavoliere]
 //                                 [--db sqlite|pg] [--instances K] [--client-nice N]
-//                                 [--cpu-server Q] [--cpu-client Q]
+//                                 [--cpu-server Q] [--cpu-client Q] [--route spread|owner]
 //                                 [--check]   (exit 1 unless every move and message arrived)
 //
 // --cpu-server Q puts each instance in a CPU cgroup of its own limited to Q
@@ -49,6 +52,10 @@ const KINDS = (opt("kinds", "urbino,epaminondas,cathedral,toscana")).split(",");
 const THINK = Number(opt("think", 0));
 const DB = opt("db", "sqlite");
 const K = Number(opt("instances", 1));
+const ROUTE = opt("route", "spread");
+if (!["spread", "owner"].includes(ROUTE)) throw new Error("--route spread|owner");
+// The instance a game's white player (0), black player (1) and spectator (2) ask.
+const via = (g, who) => g.k + (ROUTE === "owner" ? 0 : who);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Number(opt("sockets", 512)) });
 const ports = [];
@@ -176,7 +183,7 @@ try {
     games.push({ id: r.body.id, seats: r.body.seats, messages: 0, plies: 0, k: i });
   }
   await Promise.all(games.map((g) => new Promise((resolve, reject) => {
-    g.ws = new WebSocket(`ws://127.0.0.1:${ports[(g.k + 2) % K]}/api/games/${g.id}/live`);
+    g.ws = new WebSocket(`ws://127.0.0.1:${ports[via(g, 2) % K]}/api/games/${g.id}/live`);
     g.ws.on("message", (d) => {
       g.messages++;
       // The newest ply the spectator has seen (with several instances two
@@ -204,7 +211,7 @@ try {
     let cur = (await req("GET", `/api/games/${g.id}?seat=${g.seats.white}`, undefined, g.k)).body;
     for (let m = 0; m < MOVES && !cur.over; m++) {
       const seat = g.seats[cur.tomove];
-      const at = g.k + (cur.tomove === "white" ? 0 : 1);   // each player on an instance of its own
+      const at = via(g, cur.tomove === "white" ? 0 : 1);   // each player on an instance of its own (spread)
       const mine = (await req("GET", `/api/games/${g.id}?seat=${seat}`, undefined, at)).body;
       const move = mine.legal[Math.floor(random() * mine.legal.length)];
       if (THINK > 0) await new Promise((r) => setTimeout(r, random() * 2 * THINK));
@@ -237,7 +244,7 @@ try {
   // (or, with one instance, got other than one message a move).
   const missing = games.filter((g) => (g.seen ?? 0) !== g.plies || (K === 1 && g.messages !== g.plies + 1)).length;
   if (missing) failures += missing;
-  console.log(`backend ${DB}  instances ${K}`);
+  console.log(`backend ${DB}  instances ${K}  route ${ROUTE}`);
   console.log(`games ${GAMES}  think ${THINK} ms  moves ${moves}  in ${secs.toFixed(2)} s  = ${(moves / secs).toFixed(0)} moves/s`);
   console.log(`human move latency ms: p50 ${pct(lat, 0.5).toFixed(2)}  p99 ${pct(lat, 0.99).toFixed(2)}  max ${lat.at(-1).toFixed(2)}`);
   console.log(`server CPU: ${(cpuMs / 1000).toFixed(2)} s for ${moves} moves and ${2 * moves} reads = ${(cpuMs / moves).toFixed(2)} ms per move (with its read)` +
