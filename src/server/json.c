@@ -103,11 +103,8 @@ char *json_view(const tav_session *s, int ply, int viewer)
 
 char *json_game(const tav_session *s, const json_seats *g, int viewer)
 {
-    const tav_game *tg = tav_session_game(s);
     int ply = tav_session_ply(s);
     tavi_jbuf b = {0};
-    char opts[1024];
-    tav_session_public_options(s, opts, sizeof opts);
     tav_result r;
     tav_session_result(s, &r);
     /* Ended by the server (abort, time): over, the winner it says. */
@@ -118,40 +115,16 @@ char *json_game(const tav_session *s, const json_seats *g, int viewer)
     }
     TAVI_JB_LIT(&b, "{\"id\":");
     tavi_jb_str(&b, g->id);
-    TAVI_JB_LIT(&b, ",\"game\":");
-    tavi_jb_str(&b, tg->name);
-    TAVI_JB_LIT(&b, ",\"options\":");
-    tavi_jb_str(&b, opts);
+    tavi_jb_ch(&b, ',');
+    tavi_json_game_head(&b, s);
     TAVI_JB_LIT(&b, ",\"white\":");
     tavi_jb_str(&b, g->player[0]);
     TAVI_JB_LIT(&b, ",\"black\":");
     tavi_jb_str(&b, g->player[1]);
-    TAVI_JB_LIT(&b, ",\"moves\":[");
-    for (int i = 0; i < ply; i++) {
-        if (i)
-            tavi_jb_ch(&b, ',');
-        tavi_jb_str(&b, tav_session_move_text(s, i));
-    }
-    TAVI_JB_LIT(&b, "],\"tomove\":");
-    tavi_jb_str(&b, tavi_json_side_name(tav_session_to_move(s)));
-    TAVI_JB_LIT(&b, ",\"over\":");
-    tavi_jb_bool(&b, r.over);
-    TAVI_JB_LIT(&b, ",\"winner\":");
-    tavi_jb_str(&b, r.over && r.winner != TAV_NONE ? tav_side_name(r.winner) : "none");
-    TAVI_JB_LIT(&b, ",\"score\":[");
-    tavi_jb_int(&b, r.score[0]);
     tavi_jb_ch(&b, ',');
-    tavi_jb_int(&b, r.score[1]);
     /* The legal moves this viewer may see (none unless it is the seat to
-     * act), in groups of the same parts. */
-    TAVI_JB_LIT(&b, "],");
-    tavi_json_legal(&b, s, viewer);
-    TAVI_JB_LIT(&b, ",\"ply\":");
-    tavi_jb_int(&b, ply);
-    TAVI_JB_LIT(&b, ",\"seat\":");
-    tavi_jb_side_or_null(&b, viewer);
-    TAVI_JB_LIT(&b, ",\"resigned\":");
-    tavi_jb_side_or_null(&b, tav_session_resigned(s));
+     * act), in groups of the same parts: in the state. */
+    tavi_json_state(&b, s, &r, viewer);
     TAVI_JB_LIT(&b, ",\"thinking\":");
     tavi_jb_bool(&b, g->thinking);
     TAVI_JB_LIT(&b, ",\"view\":");

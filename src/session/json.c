@@ -590,6 +590,51 @@ void tavi_json_legal(tavi_jbuf *b, const tav_session *s, int viewer)
     free(lm);
 }
 
+/* `"game":NAME,"options":OPTS`: the game's name and its public options. */
+void tavi_json_game_head(tavi_jbuf *b, const tav_session *s)
+{
+    char opts[1024];
+    tav_session_public_options(s, opts, sizeof opts);
+    tavi_jb_lit(b, "\"game\":");
+    tavi_jb_str(b, tav_session_game(s)->name);
+    tavi_jb_lit(b, ",\"options\":");
+    tavi_jb_str(b, opts);
+}
+
+/* `"moves":[...],"tomove":..,"over":..,"winner":..,"score":[w,b],` the
+ * legal moves, `"ply":..,"seat":..,"resigned":..`: the game's state as
+ * viewer sees it, with its result as the caller judges it (the server's
+ * own ends: time, abort).  The server's game object and the page's engine
+ * (tw_game) both write it here. */
+void tavi_json_state(tavi_jbuf *b, const tav_session *s, const tav_result *r, int viewer)
+{
+    int ply = tav_session_ply(s);
+    tavi_jb_lit(b, "\"moves\":[");
+    for (int i = 0; i < ply; i++) {
+        if (i)
+            tavi_jb_ch(b, ',');
+        tavi_jb_str(b, tav_session_move_text(s, i));
+    }
+    tavi_jb_lit(b, "],\"tomove\":");
+    tavi_jb_str(b, tavi_json_side_name(tav_session_to_move(s)));
+    tavi_jb_lit(b, ",\"over\":");
+    tavi_jb_bool(b, r->over);
+    tavi_jb_lit(b, ",\"winner\":");
+    tavi_jb_str(b, r->over && r->winner != TAV_NONE ? tav_side_name(r->winner) : "none");
+    tavi_jb_lit(b, ",\"score\":[");
+    tavi_jb_int(b, r->score[0]);
+    tavi_jb_ch(b, ',');
+    tavi_jb_int(b, r->score[1]);
+    tavi_jb_lit(b, "],");
+    tavi_json_legal(b, s, viewer);
+    tavi_jb_lit(b, ",\"ply\":");
+    tavi_jb_int(b, ply);
+    tavi_jb_lit(b, ",\"seat\":");
+    tavi_jb_side_or_null(b, viewer);
+    tavi_jb_lit(b, ",\"resigned\":");
+    tavi_jb_side_or_null(b, tav_session_resigned(s));
+}
+
 void tavi_jb_lit(tavi_jbuf *b, const char *t) { tavi_jb_raw(b, t, strlen(t)); }
 
 void tavi_jb_u64(tavi_jbuf *b, uint64_t v)

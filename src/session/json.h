@@ -40,6 +40,12 @@ char *tavi_jb_done(tavi_jbuf *b);
 /* `"legal":[...],"legalGroups":[...]`: viewer's legal moves, in groups of
  * the same parts (docs/server-api.md; the server's game and tw_game). */
 void tavi_json_legal(tavi_jbuf *b, const tav_session *s, int viewer);
+/* The game object's opening fields, written once for the server's game
+ * (json_game) and the page's engine (tw_game): `"game":..,"options":..`,
+ * and the state as viewer sees it with the result r (moves, tomove, over,
+ * winner, score, legal, legalGroups, ply, seat, resigned). */
+void tavi_json_game_head(tavi_jbuf *b, const tav_session *s);
+void tavi_json_state(tavi_jbuf *b, const tav_session *s, const tav_result *r, int viewer);
 /* The meta answer (/api/meta, the page engine's tw_meta). */
 void tavi_json_meta(tavi_jbuf *b);
 

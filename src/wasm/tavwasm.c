@@ -184,40 +184,13 @@ EXPORT("tw_game") const char *tw_game(tw_ctx *c, int viewer)
         return done(c);
     }
     tav_session *s = c->s;
-    const tav_game *tg = tav_session_game(s);
     int ply = tav_session_ply(s);
-    char opts[1024];
-    tav_session_public_options(s, opts, sizeof opts);
     tav_result r;
     tav_session_result(s, &r);
-    tavi_jb_lit(b, "{\"game\":");
-    tavi_jb_str(b, tg->name);
-    tavi_jb_lit(b, ",\"options\":");
-    tavi_jb_str(b, opts);
-    tavi_jb_lit(b, ",\"moves\":[");
-    for (int i = 0; i < ply; i++) {
-        if (i)
-            tavi_jb_ch(b, ',');
-        tavi_jb_str(b, tav_session_move_text(s, i));
-    }
-    tavi_jb_lit(b, "],\"tomove\":");
-    tavi_jb_str(b, tavi_json_side_name(tav_session_to_move(s)));
-    tavi_jb_lit(b, ",\"over\":");
-    tavi_jb_bool(b, r.over);
-    tavi_jb_lit(b, ",\"winner\":");
-    tavi_jb_str(b, r.over && r.winner != TAV_NONE ? tav_side_name(r.winner) : "none");
-    tavi_jb_lit(b, ",\"score\":[");
-    tavi_jb_int(b, r.score[0]);
+    tavi_jb_ch(b, '{');
+    tavi_json_game_head(b, s);
     tavi_jb_ch(b, ',');
-    tavi_jb_int(b, r.score[1]);
-    tavi_jb_lit(b, "],");
-    tavi_json_legal(b, s, viewer);
-    tavi_jb_lit(b, ",\"ply\":");
-    tavi_jb_int(b, ply);
-    tavi_jb_lit(b, ",\"seat\":");
-    tavi_jb_side_or_null(b, viewer);
-    tavi_jb_lit(b, ",\"resigned\":");
-    tavi_jb_side_or_null(b, tav_session_resigned(s));
+    tavi_json_state(b, s, &r, viewer);
     tavi_jb_lit(b, ",\"end\":");
     if (!r.over)
         tavi_jb_lit(b, "null");

@@ -13,14 +13,16 @@
 //  3. `bench --scale 0.2` in WebAssembly gives the native signatures (the
 //     plies, moves and hashes of its random games and the moves and counts
 //     of its searches), one check per line.
-//  4. The legal moves with their parts: seeded random games of every sample
-//     option set (LEGAL_GAMES_EACH each, Toscana dealt by a seed) played at
-//     once on `$BUILD/tavoliere serve` (both seats human) and in the page's
-//     engine (tw_game): at every ply, for white, black and a spectator, the
-//     server's `"legal":[...],"legalGroups":[...]` and the engine's must be
-//     the same bytes (both are written by the library's tavi_json_legal; one
-//     check per game and viewer), and the engine's groups must hold one
-//     anchor (or count) per legal move.
+//  4. The game object, and the legal moves with their parts: seeded random
+//     games of every sample option set (LEGAL_GAMES_EACH each, Toscana dealt
+//     by a seed) played at once on `$BUILD/tavoliere serve` (both seats
+//     human) and in the page's engine (tw_game): at every ply, for white,
+//     black and a spectator, the server's `"game":..,"options":..` and its
+//     state from `"moves"` to `"resigned"` (moves, tomove, over, winner,
+//     score, legal, legalGroups, ply, seat) and the engine's must be the same
+//     bytes (both are written by the library's tavi_json_game_head and
+//     tavi_json_state; one check per game and viewer), and the engine's
+//     groups must hold one anchor (or count) per legal move.
 // Prints "N passed, N failed".  Usage: [BUILD=build] [GAMES_EACH=N] node tests/wasm/agree.mjs
 
 import { spawnSync } from "node:child_process";
@@ -149,10 +151,14 @@ for (let i = 0; i < theirSigs.length; i++) check(`bench line "${theirSigs[i]}"`,
 
 // ---- 4: the legal moves' groups, the server's and the page engine's ----
 
-// The legal moves of a game's JSON as written: `"legal":[...],"legalGroups":[...]`.
+// What both writers write of a game's JSON: `"game":..,"options":..` (the
+// server puts the players after it) and the state from `"moves":[` to
+// `"resigned":..` (the server goes on with "thinking", the engine with "end").
 function legalBytes(text) {
-  const a = text.indexOf('"legal":['), z = text.indexOf(',"ply":', a);
-  return a >= 0 && z > a ? text.slice(a, z) : `(no legal moves in ${text.slice(0, 200)})`;
+  const g = text.indexOf('"game":'), o = text.indexOf(',"', text.indexOf('"options":'));
+  const a = text.indexOf('"moves":['), r = text.indexOf('"resigned":', a), z = text.indexOf(',"', r);
+  return g >= 0 && o > g && a > o && r > a && z > r ? text.slice(g, o) + " " + text.slice(a, z)
+    : `(no game state in ${text.slice(0, 200)})`;
 }
 
 const srv = await startServer();
@@ -194,7 +200,7 @@ try {
           }
         }
         for (const who of Object.keys(bad))
-          check(`${what}, ${who}: the same "legal" and "legalGroups", byte for byte`, !bad[who], bad[who]);
+          check(`${what}, ${who}: the same game, options, moves, tomove, over, winner, score, legal, legalGroups, ply, seat and resigned, byte for byte`, !bad[who], bad[who]);
         check(`${what}: one anchor or count per legal move`, !counts, counts);
       }
     }
