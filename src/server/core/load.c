@@ -287,7 +287,7 @@ int core_game_changed_elsewhere(core *C, const char *note)
 {
     char id[STORE_ID_LEN];
     int k = 0;
-    if (sscanf(note, "%23s%n", id, &k) != 1)
+    if (sscanf(note, "%15s%n", id, &k) != 1)
         return 0;
     game *g = games_find(C, id);
     if (!g)
