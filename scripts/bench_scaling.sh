@@ -4,9 +4,11 @@
 # (cgroup v1 CPU budgets, scripts/bench_server.mjs --cpu-server/--cpu-client):
 #
 #  1. Saturation throughput with 1, 2 and 3 instances on one PostgreSQL,
-#     each instance confined to 0.4 of a core, the client and PostgreSQL
-#     outside those budgets, a game's requests all to its owner (--route
-#     owner, as nginx's hash sends them); three runs each, alternating.
+#     each instance confined to $CPU of a core (0.3 by default: three
+#     instances' budgets then leave the client and PostgreSQL, outside
+#     them, more than a core of the two), a game's requests all to its
+#     owner (--route owner, as nginx's hash sends them); three runs each,
+#     alternating.
 #     The goal: at least 1.8 times one instance's moves/s with two, 2.5
 #     times with three.
 #  2. The single instance's p99 at a human pace: 10,000 games (3 moves a
@@ -14,10 +16,11 @@
 #     CPU group of its own (a whole core, so it measures the server and not
 #     itself); three runs.  The goal: p99 under 50 ms in each.
 #
-# Usage: sh scripts/bench_scaling.sh [scaling|p99|all] | tee results/scaling-raw.txt
+# Usage: [CPU=0.3] sh scripts/bench_scaling.sh [scaling|p99|all] | tee results/scaling-raw.txt
 set -e
 cd "$(dirname "$0")/.."
 what=${1:-all}
+cpu=${CPU:-0.3}
 run() {
     echo "### $*"
     node scripts/bench_server.mjs "$@" 2>&1 | grep -v '^$'
@@ -26,7 +29,7 @@ run() {
 if [ "$what" = scaling ] || [ "$what" = all ]; then
     for rep in 1 2 3; do
         for k in 1 2 3; do
-            run --games 200 --moves 20 --db pg --instances "$k" --route owner --cpu-server 0.4
+            run --games 200 --moves 20 --db pg --instances "$k" --route owner --cpu-server "$cpu"
         done
     done
 fi
