@@ -118,8 +118,10 @@ typedef struct offer_count {
 
 typedef struct core_note core_note;
 /* A message heard from another instance, after its name (shared.c): room
- * for a game's delta (writer.c, at most 4 moves) with the game's id. */
+ * for a game's delta (writer.c: at most CORE_DELTA_MOVES moves, played by
+ * load.c) with the game's id. */
 #define CORE_NOTE_LEN 512
+#define CORE_DELTA_MOVES 4
 
 struct core {
     core_config cf;
@@ -195,7 +197,7 @@ struct core {
     int64_t last_scan;   /* unix ms of the last look for unclaimed games */
     long notes_seen, refreshed;   /* counters (the log at exit, the benchmark) */
     long deltas;                  /* ... moves heard and played here, no read */
-    long yields, yields_pending;  /* claims given to the instance players ask (owner.c) */
+    long yields_pending;          /* claims to give up once their games are idle (owner.c) */
     int get_failed;      /* the last core_get found nothing because the store failed */
     int64_t catch_up_at; /* (loop) unix ms to read everything again (a read failed), 0 none */
     struct mailer *mail; /* e-mail (mail.c): NULL when the server sends none */

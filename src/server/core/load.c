@@ -245,13 +245,14 @@ static int play_delta(core *C, game *g, const char *d)
 {
     long long base, stamp;
     int ply, n, k = 0;
-    if (sscanf(d, "m %lld %lld %d %d%n", &base, &stamp, &ply, &n, &k) != 4 || n < 1 || n > 8)
+    if (sscanf(d, "m %lld %lld %d %d%n", &base, &stamp, &ply, &n, &k) != 4 || n < 1 ||
+        n > CORE_DELTA_MOVES)
         return -1;
     if (g->stamp && g->stamp == stamp)
         return 0;   /* read since (a request's look came first) */
     if (g->dead || !g->stamp || g->stamp != base || tav_session_ply(g->s) != ply || g->end[0])
         return -1;
-    struct { long long ms, time; char text[TAV_MOVE_TEXT]; } m[8];
+    struct { long long ms, time; char text[TAV_MOVE_TEXT]; } m[CORE_DELTA_MOVES];
     d += k;
     for (int i = 0; i < n; i++, d += k) {
         k = 0;
@@ -262,15 +263,15 @@ static int play_delta(core *C, game *g, const char *d)
         jobs_cancel(C, g->job);
         g->job = NULL;
     }
+    replay_ctx rc = {g, "", g->last_ms};   /* played as a load replays them */
     for (int i = 0; i < n; i++) {
-        char err[256];
-        if (tav_session_play_text(g->s, m[i].text, err, sizeof err) != TAV_OK) {
-            core_log(C, "error: game %s: a move heard does not play here: %s", g->id, err);
+        store_move sm = {m[i].text, m[i].ms, m[i].time};
+        if (replay_move(&rc, ply + i, &sm) != 0) {
+            core_log(C, "error: game %s: a move heard does not play here: %s", g->id, rc.err);
             return -1;   /* read again: its stamp is still BASE */
         }
-        tav_session_set_move_ms(g->s, ply + i, m[i].ms);
-        g->last_ms = m[i].time;
     }
+    g->last_ms = rc.last;
     if (core_over(g))
         return -1;   /* the end's results were written there: read them */
     if (clock_on(g))

@@ -62,7 +62,6 @@ static void yield_now(core *C, game *g)
     snprintf(told, sizeof told, "%s yield", g->id);
     if (wq_notify(C, CORE_CH_GAME, told) == 0 && C->ev.dirty)
         C->ev.dirty(C->ev.ctx);
-    C->yields++;
 }
 
 static int idle(const game *g)

@@ -210,13 +210,13 @@ void shared_drain(core *C)
         C->notes_seen++;
         if (!n->lobby) {
             char id[STORE_ID_LEN], what[8];
-            if (sscanf(n->text, "%15s %7s", id, what) == 2 && strcmp(what, "want") == 0) {
-                owner_wanted(C, id);   /* the players ask another instance (owner.c) */
-                free(n);
-                continue;
-            }
-            if (sscanf(n->text, "%15s %7s", id, what) == 2 && strcmp(what, "yield") == 0) {
-                owner_yielded(C, id);
+            int told = sscanf(n->text, "%15s %7s", id, what) == 2;
+            if (told && (strcmp(what, "want") == 0 || strcmp(what, "yield") == 0)) {
+                /* the players ask another instance, or the holder gave way (owner.c) */
+                if (what[0] == 'w')
+                    owner_wanted(C, id);
+                else
+                    owner_yielded(C, id);
                 free(n);
                 continue;
             }

@@ -253,8 +253,6 @@ static int later_write(const wop *o)
     return 0;
 }
 
-#define DELTA_MOVES 4   /* at most this many moves told as a delta */
-
 /* The moves the batch adds to `last`'s game when they are all it changed
  * there, as the others are told them: "m BASE STAMP PLY N (MS TIME TEXT)*N"
  * (a copy holding stamp BASE and PLY moves plays them and then holds
@@ -271,7 +269,7 @@ static int delta_of(const wbatch *b, wop *last, char *out, size_t outlen)
         if (!game_write(q) || strcmp(q->id, last->id) != 0)
             continue;
         if (q->kind != OP_MOVE || q->there || (first && q->ply != first->ply + n) ||
-            ++n > DELTA_MOVES)
+            ++n > CORE_DELTA_MOVES)
             return 0;
         if (!first)
             first = q;
