@@ -1,7 +1,8 @@
 # Tavoliere — plain Makefile.
 #   make            build/tavoliere, build/libtavoliere.a with build/tavoliere.pc (for
 #                   pkg-config) and the web UI in build/web
-#                   (and build/tosfeat, the data of Toscana's fitted evaluation: docs/ai/toscana.md)
+#                   (and build/tosfeat, the data of Toscana's fitted evaluation: docs/ai/toscana.md;
+#                   build/loadgen, the server benchmark's load client: results/scaling.md)
 #   make test       build and run every test (summary line: "N passed, N failed")
 #   make check      the fast tier of the tests (under a minute; docs/testing.md)
 #   make timing     the timing suite alone: wall-clock figures, failing only far off
@@ -44,13 +45,13 @@ DEPS    := $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(SRV_OBJ:.o=.d) \
            $(BUILD)/obj/tests/server/test_store.d $(BUILD)/obj/tests/server/test_core.d \
            $(BUILD)/obj/tests/server/test_tournament.d \
            $(BUILD)/obj/tests/search/test_timing.d \
-           $(BUILD)/obj/tools/tosfeat.d
+           $(BUILD)/obj/tools/tosfeat.d $(BUILD)/obj/tools/loadgen.d
 
 .PHONY: all test check timing bench clean web install
 all: $(BUILD)/tavoliere $(BUILD)/libtavoliere.a $(BUILD)/tavoliere.pc $(BUILD)/libtavoliere-internal.a \
      $(BUILD)/test_session $(BUILD)/test_service \
      $(BUILD)/test_store $(BUILD)/test_core $(BUILD)/test_tournament \
-     $(BUILD)/test_timing $(BUILD)/tosfeat web
+     $(BUILD)/test_timing $(BUILD)/tosfeat $(BUILD)/loadgen web
 
 # The web UI: type-checked with tsc, bundled with esbuild (node_modules from
 # `npm ci`, see scripts/setup.sh) into $(BUILD)/web, which `tavoliere serve`
@@ -180,6 +181,12 @@ $(BUILD)/test_timing: $(BUILD)/obj/tests/search/test_timing.o $(BUILD)/libtavoli
 # Research tools over the internal library (tools/*.c).
 $(BUILD)/tosfeat: $(BUILD)/obj/tools/tosfeat.o $(BUILD)/libtavoliere-internal.a
 	$(CC) $(LDFLAGS) -o $@ $< $(BUILD)/libtavoliere-internal.a $(LDLIBS)
+
+# The benchmark's load client (scripts/bench_server.mjs --client c): a
+# program of its own, over jansson only.
+$(BUILD)/obj/tools/loadgen.o: CFLAGS += $(shell pkg-config --cflags jansson)
+$(BUILD)/loadgen: $(BUILD)/obj/tools/loadgen.o
+	$(CC) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs jansson)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)

@@ -8,13 +8,15 @@
 #     instances' budgets then leave the client and PostgreSQL, outside
 #     them, more than a core of the two), a game's requests all to its
 #     owner (--route owner, as nginx's hash sends them); three runs each,
-#     alternating.
+#     alternating.  The client is build/loadgen (--client c, tools/loadgen.c):
+#     the node client spent more CPU a move than the server and was the limit.
 #     The goal: at least 1.8 times one instance's moves/s with two, 2.5
 #     times with three.
 #  2. The single instance's p99 at a human pace: 10,000 games (3 moves a
 #     player, 0-20 s of thought) on one instance (SQLite), the client in a
 #     CPU group of its own (a whole core, so it measures the server and not
-#     itself); three runs.  The goal: p99 under 50 ms in each.
+#     itself), build/loadgen again; three runs.  The goal: p99 under 50 ms in
+#     each.
 #
 # Usage: [CPU=0.3] sh scripts/bench_scaling.sh [scaling|p99|all] | tee results/scaling-raw.txt
 set -e
@@ -29,12 +31,12 @@ run() {
 if [ "$what" = scaling ] || [ "$what" = all ]; then
     for rep in 1 2 3; do
         for k in 1 2 3; do
-            run --games 200 --moves 20 --db pg --instances "$k" --route owner --cpu-server "$cpu"
+            run --games 200 --moves 20 --db pg --instances "$k" --route owner --cpu-server "$cpu" --client c
         done
     done
 fi
 if [ "$what" = p99 ] || [ "$what" = all ]; then
     for rep in 1 2 3; do
-        run --games 10000 --moves 3 --think 10000 --db sqlite --instances 1 --cpu-client 1
+        run --games 10000 --moves 3 --think 10000 --db sqlite --instances 1 --cpu-client 1 --client c
     done
 fi

@@ -33,7 +33,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync
 import http from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import WebSocket from "ws";
 
@@ -159,7 +159,9 @@ for (let k = 0; k < K; k++) {
   servers.push(server);
   if (CPU_SERVER !== null) confine(`server${k}`, Number(CPU_SERVER), server.pid);
 }
-if (CPU_CLIENT !== null) confine("client", Number(CPU_CLIENT), process.pid);
+const CLIENT = opt("client", "node");
+if (!["node", "c"].includes(CLIENT)) throw new Error("--client node|c");
+if (CPU_CLIENT !== null && CLIENT === "node") confine("client", Number(CPU_CLIENT), process.pid);
 if (CPU_SERVER !== null || CPU_CLIENT !== null)
   console.log(`cpu: each instance at most ${CPU_SERVER ?? "unlimited"} core(s), the client ${CPU_CLIENT ?? "unlimited"}, PostgreSQL unconfined`);
 const server = { pids: servers.map((s) => s.pid) };
@@ -171,8 +173,8 @@ const rssAll = () => server.pids.reduce((a, p) => a + rss(p), 0);
 const cpuAll = () => server.pids.reduce((a, p) => a + cpu(p), 0);
 let failures = 0;
 let movesDone = 0;
-try {
-  const rss0 = rssAll();
+// The node client (this process): returns the figures of the run.
+async function nodeClient(marks) {
   // Create the games and their spectators.
   const games = [];
   for (let i = 0; i < GAMES; i++) {
@@ -194,7 +196,7 @@ try {
     g.ws.on("open", resolve);
     g.ws.on("error", reject);
   })));
-  const rssGames = rssAll();
+  marks.ready();
   // Play: every game at once, each one move after the other.
   const lat = [];
   let seed = 12345;
@@ -203,8 +205,6 @@ try {
   const loopDelay = monitorEventLoopDelay({ resolution: 10 });
   loopDelay.enable();
   const t0 = performance.now();
-  const cpu0 = cpuAll();
-  const pg0 = pgCpu();
   const client0 = process.cpuUsage();
   await Promise.all(games.map(async (g) => {
     if (THINK > 0) await new Promise((r) => setTimeout(r, random() * 2 * THINK));   // players arrive spread out
@@ -225,8 +225,7 @@ try {
   }));
   const secs = (performance.now() - t0) / 1000;
   loopDelay.disable();
-  const cpuMs = cpuAll() - cpu0;
-  const pgMs = pgCpu() - pg0;
+  marks.played();
   const cu = process.cpuUsage(client0);
   const clientMs = (cu.user + cu.system) / 1000;
   // The live messages of the last moves may still be on their way: wait for
@@ -236,27 +235,85 @@ try {
   while (performance.now() - settle < 10000 &&
          (performance.now() - settle < 300 || games.some((g) => (g.seen ?? 0) < g.plies)))
     await new Promise((r) => setTimeout(r, 20));
-  const rssEnd = rssAll();
   const moves = lat.length;
-  movesDone = moves;
   lat.sort((a, b) => a - b);
   // A game is missing messages when its spectator never saw its last move
   // (or, with one instance, got other than one message a move).
   const missing = games.filter((g) => (g.seen ?? 0) !== g.plies || (K === 1 && g.messages !== g.plies + 1)).length;
-  if (missing) failures += missing;
-  console.log(`backend ${DB}  instances ${K}  route ${ROUTE}`);
+  for (const g of games) g.ws.close();
+  // (its refused moves are counted in `failures` as they come)
+  return { moves, secs, p50: pct(lat, 0.5), p99: pct(lat, 0.99), max: lat.at(-1), failures: 0, missing, clientMs,
+    messages: games.reduce((s, g) => s + g.messages, 0),
+    loop: `client event-loop delay ms: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)}  max ${(loopDelay.max / 1e6).toFixed(1)}` +
+      " (time the client itself held a response back)" };
+}
+
+// The C client (build/loadgen, tools/loadgen.c): the same games, requests and
+// spectators, at a few tens of microseconds of CPU a move, in a process of
+// its own (so --cpu-client confines it and not this script).
+async function cClient(marks) {
+  const args = ["--ports", ports.join(","), "--games", String(GAMES), "--moves", String(MOVES),
+    "--think", String(THINK), "--route", ROUTE, "--kinds", KINDS.join(","), "--sockets", opt("sockets", "256")];
+  const lg = spawn(join(dirname(BIN), "loadgen"), args, { stdio: ["ignore", "pipe", "inherit"] });
+  if (CPU_CLIENT !== null) confine("client", Number(CPU_CLIENT), lg.pid);
+  let out = "", result = null;
+  await new Promise((resolve, reject) => {
+    lg.stdout.on("data", (d) => {
+      out += d;
+      let nl;
+      while ((nl = out.indexOf("\n")) >= 0) {
+        const line = out.slice(0, nl);
+        out = out.slice(nl + 1);
+        if (line === "ready") marks.ready();
+        else if (line === "played") marks.played();
+        else if (line.startsWith("{")) result = JSON.parse(line);
+      }
+    });
+    lg.on("exit", (code) => (code === 0 && result ? resolve() : reject(new Error(`loadgen exited ${code}`))));
+  });
+  return { moves: result.moves, secs: result.secs, p50: result.p50, p99: result.p99, max: result.max,
+    failures: result.failures, missing: result.missing, clientMs: result.cpu_ms, messages: result.messages,
+    loop: `client's longest turn of its loop: ${result.loop_max_ms.toFixed(1)} ms (time it could have held a response back)` };
+}
+
+try {
+  const rss0 = rssAll();
+  let rssGames = 0, cpu0 = 0, pg0 = 0, cpuMs = 0, pgMs = 0;
+  const marks = {
+    ready() { rssGames = rssAll(); cpu0 = cpuAll(); pg0 = pgCpu(); },
+    played() { cpuMs = cpuAll() - cpu0; pgMs = pgCpu() - pg0; },
+  };
+  const r = CLIENT === "c" ? await cClient(marks) : await nodeClient(marks);
+  const { moves, secs, missing, clientMs } = r;
+  failures += r.failures + missing;
+  movesDone = moves;
+  const rssEnd = rssAll();
+  // The servers' own view of the same moves (/metrics: from a request's
+  // arrival to its answer, client delays left out): the bucket that holds
+  // their p99, and the share answered within 50 ms.
+  const buckets = new Map();
+  for (let k = 0; k < K; k++) {
+    const text = String((await req("GET", "/metrics", undefined, k)).body);
+    for (const m of text.matchAll(/^tavoliere_move_seconds_bucket\{le="([^"]+)"\} (\d+)/gm))
+      buckets.set(m[1], (buckets.get(m[1]) ?? 0) + Number(m[2]));
+  }
+  const total = buckets.get("+Inf") ?? 0;
+  const p99le = [...buckets].find(([, n]) => n >= 0.99 * total)?.[0];
+  const within50 = buckets.get("0.05") ?? 0;
+  console.log(`backend ${DB}  instances ${K}  route ${ROUTE}  client ${CLIENT}`);
   console.log(`games ${GAMES}  think ${THINK} ms  moves ${moves}  in ${secs.toFixed(2)} s  = ${(moves / secs).toFixed(0)} moves/s`);
-  console.log(`human move latency ms: p50 ${pct(lat, 0.5).toFixed(2)}  p99 ${pct(lat, 0.99).toFixed(2)}  max ${lat.at(-1).toFixed(2)}`);
+  console.log(`human move latency ms: p50 ${r.p50.toFixed(2)}  p99 ${r.p99.toFixed(2)}  max ${r.max.toFixed(2)}`);
   console.log(`server CPU: ${(cpuMs / 1000).toFixed(2)} s for ${moves} moves and ${2 * moves} reads = ${(cpuMs / moves).toFixed(2)} ms per move (with its read)` +
     (DB === "pg" ? `; PostgreSQL CPU ${(pgMs / 1000).toFixed(2)} s = ${(pgMs / moves).toFixed(2)} ms per move` : "") +
     `; client CPU ${(clientMs / 1000).toFixed(2)} s; machine load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`);
-  console.log(`client event-loop delay ms: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)}  max ${(loopDelay.max / 1e6).toFixed(1)}` +
-    " (time the client itself held a response back)");
-  console.log(`live messages: ${games.reduce((s, g) => s + g.messages, 0)} (${missing} games whose spectator missed a move)`);
+  console.log(r.loop);
+  if (total)
+    console.log(`server-side move latency (its /metrics): p99 at most ${p99le} s; ` +
+      `${(100 * within50 / total).toFixed(2)}% of ${total} moves within 50 ms`);
+  console.log(`live messages: ${r.messages} (${missing} games whose spectator missed a move)`);
   console.log(`server RSS: ${(rss0 / 1048576).toFixed(1)} MiB empty, ${(rssGames / 1048576).toFixed(1)} MiB with ${GAMES} games ` +
     `(${((rssGames - rss0) / GAMES / 1024).toFixed(1)} KiB/game at start), ${(rssEnd / 1048576).toFixed(1)} MiB after play ` +
     `(${((rssEnd - rss0) / GAMES / 1024).toFixed(1)} KiB/game)`);
-  for (const g of games) g.ws.close();
 } catch (e) {
   console.log(`bench failed: ${e && e.stack ? e.stack : e}`);
   failures++;
