@@ -8,11 +8,11 @@
 // messages received, and the server's memory per game (RSS).
 //
 // With `--db pg` the database is a throwaway PostgreSQL (scripts/pg-throwaway.sh)
-// and `--instances K` starts K servers on it: game i is made on instance i mod
-// K, its white player speaks to that instance, its black player to the next
+// and `--instances K` starts K servers on it: game i is made on instance
+// (i / 4) mod K (the four kinds in turn within each instance), its white player speaks to that instance, its black player to the next
 // and its spectator to the one after (so each move reaches the others through
 // the database's notifications).  With `--route owner` all of game i's
-// requests and its spectator go to instance i mod K instead, as nginx's
+// requests and its spectator go to that instance instead, as nginx's
 // consistent hash on the game's id sends them (deploy/nginx.conf), without
 // nginx's own CPU in the measurement.  Then also: database round trips and
 // bytes per move (the servers' --stats), PostgreSQL's own CPU.
@@ -111,16 +111,24 @@ const pgCpu = () => {
   }
   return sum;
 };
-// CPU cgroups (v1): a group limited to `cores` cores holding `pid`, with a
-// large weight (cpu.shares) so that a busy machine still gives it that much
-// (other work on the machine gets what the groups leave).
+// CPU cgroups (v1): a group limited to `cores` cores (null: no limit) holding
+// `pid`, with a large weight (cpu.shares) so that a busy machine still gives
+// it that much (other work on the machine gets what the groups leave).  When
+// the instances are confined, PostgreSQL and the client get groups of their
+// own with the same weight and no limit: with the machine's default weight
+// they waited behind the instances' groups, and the instances behind them.
 const CG = "/sys/fs/cgroup/cpu";
+// --cpu-period US: the quota's period (100,000 µs by default, the kernel's).
+// A group that spent its quota is frozen until the period ends: with 0.4 of
+// a core in 100 ms periods that is 60 ms at a time, which a server's
+// latency then shows; a 10 ms period freezes it 6 ms at a time.
+const PERIOD = Number(opt("cpu-period", 100000));
 const cgroups = [];
 function confine(name, cores, pid) {
   const dir = `${CG}/tav-bench-${process.pid}-${name}`;
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}/cpu.cfs_period_us`, "100000");
-  writeFileSync(`${dir}/cpu.cfs_quota_us`, String(Math.round(cores * 100000)));
+  writeFileSync(`${dir}/cpu.cfs_period_us`, String(PERIOD));
+  writeFileSync(`${dir}/cpu.cfs_quota_us`, cores === null ? "-1" : String(Math.round(cores * PERIOD)));
   writeFileSync(`${dir}/cpu.shares`, "16384");
   writeFileSync(`${dir}/cgroup.procs`, String(pid));
   cgroups.push(dir);
@@ -159,11 +167,26 @@ for (let k = 0; k < K; k++) {
   servers.push(server);
   if (CPU_SERVER !== null) confine(`server${k}`, Number(CPU_SERVER), server.pid);
 }
+if (DB === "pg" && (CPU_SERVER !== null || CPU_CLIENT !== null)) {
+  // every postgres process: the server and the backends it has forked (the
+  // instances' connections, made above); later ones are born in the group
+  let first = true;
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      if (readFileSync(`/proc/${p}/comm`, "utf8").trim() !== "postgres") continue;
+      if (first) confine("pg", null, Number(p));
+      else writeFileSync(`${cgroups.at(-1)}/cgroup.procs`, p);
+      first = false;
+    } catch { /* gone */ }
+  }
+}
 const CLIENT = opt("client", "node");
 if (!["node", "c"].includes(CLIENT)) throw new Error("--client node|c");
 if (CPU_CLIENT !== null && CLIENT === "node") confine("client", Number(CPU_CLIENT), process.pid);
 if (CPU_SERVER !== null || CPU_CLIENT !== null)
-  console.log(`cpu: each instance at most ${CPU_SERVER ?? "unlimited"} core(s), the client ${CPU_CLIENT ?? "unlimited"}, PostgreSQL unconfined`);
+  console.log(`cpu: each instance at most ${CPU_SERVER ?? "unlimited"} core(s), the client ${CPU_CLIENT ?? "unlimited"}` +
+    (DB === "pg" ? ", PostgreSQL unlimited" : "") + "; each in a group of its own, all of the same weight");
 const server = { pids: servers.map((s) => s.pid) };
 // --client-nice N: the client (this process) gives the cores to the servers
 // and PostgreSQL first (they were started at the usual priority), so that
@@ -180,9 +203,11 @@ async function nodeClient(marks) {
   for (let i = 0; i < GAMES; i++) {
     const game = KINDS[i % KINDS.length];
     const options = game === "toscana" ? `seed=${i + 1}` : "";
-    const r = await req("POST", "/api/games", { game, options, white: "human", black: "human" }, i);
+    // game i on instance (i / kinds) mod K: each instance gets the same mix of kinds
+    const k = Math.floor(i / KINDS.length);
+    const r = await req("POST", "/api/games", { game, options, white: "human", black: "human" }, k);
     if (r.status !== 201) throw new Error(`create: ${r.status} ${JSON.stringify(r.body)}`);
-    games.push({ id: r.body.id, seats: r.body.seats, messages: 0, plies: 0, k: i });
+    games.push({ id: r.body.id, seats: r.body.seats, messages: 0, plies: 0, k });
   }
   await Promise.all(games.map((g) => new Promise((resolve, reject) => {
     g.ws = new WebSocket(`ws://127.0.0.1:${ports[via(g, 2) % K]}/api/games/${g.id}/live`);
@@ -255,7 +280,8 @@ async function cClient(marks) {
   const args = ["--ports", ports.join(","), "--games", String(GAMES), "--moves", String(MOVES),
     "--think", String(THINK), "--route", ROUTE, "--kinds", KINDS.join(","), "--sockets", opt("sockets", "256")];
   const lg = spawn(join(dirname(BIN), "loadgen"), args, { stdio: ["ignore", "pipe", "inherit"] });
-  if (CPU_CLIENT !== null) confine("client", Number(CPU_CLIENT), lg.pid);
+  if (CPU_CLIENT !== null || CPU_SERVER !== null)
+    confine("client", CPU_CLIENT === null ? null : Number(CPU_CLIENT), lg.pid);
   let out = "", result = null;
   await new Promise((resolve, reject) => {
     lg.stdout.on("data", (d) => {
@@ -278,10 +304,10 @@ async function cClient(marks) {
 
 try {
   const rss0 = rssAll();
-  let rssGames = 0, cpu0 = 0, pg0 = 0, cpuMs = 0, pgMs = 0;
+  let rssGames = 0, cpu0 = 0, pg0 = 0, cpuMs = 0, pgMs = 0, each0 = [], eachMs = [];
   const marks = {
-    ready() { rssGames = rssAll(); cpu0 = cpuAll(); pg0 = pgCpu(); },
-    played() { cpuMs = cpuAll() - cpu0; pgMs = pgCpu() - pg0; },
+    ready() { rssGames = rssAll(); cpu0 = cpuAll(); pg0 = pgCpu(); each0 = server.pids.map(cpu); },
+    played() { cpuMs = cpuAll() - cpu0; pgMs = pgCpu() - pg0; eachMs = server.pids.map((p, k) => cpu(p) - each0[k]); },
   };
   const r = CLIENT === "c" ? await cClient(marks) : await nodeClient(marks);
   const { moves, secs, missing, clientMs } = r;
@@ -292,10 +318,15 @@ try {
   // arrival to its answer, client delays left out): the bucket that holds
   // their p99, and the share answered within 50 ms.
   const buckets = new Map();
+  const commitLines = [];
   for (let k = 0; k < K; k++) {
     const text = String((await req("GET", "/metrics", undefined, k)).body);
     for (const m of text.matchAll(/^tavoliere_move_seconds_bucket\{le="([^"]+)"\} (\d+)/gm))
       buckets.set(m[1], (buckets.get(m[1]) ?? 0) + Number(m[2]));
+    const num = (name) => Number((new RegExp(`^${name} (\\S+)`, "m").exec(text) || [0, 0])[1]);
+    const n = num("tavoliere_commit_seconds_count");
+    commitLines.push(`instance ${k}: ${n} commits, ${(num("tavoliere_commit_writes_sum") / (n || 1)).toFixed(1)} writes ` +
+      `and ${(1000 * num("tavoliere_commit_seconds_sum") / (n || 1)).toFixed(1)} ms each`);
   }
   const total = buckets.get("+Inf") ?? 0;
   const p99le = [...buckets].find(([, n]) => n >= 0.99 * total)?.[0];
@@ -305,11 +336,13 @@ try {
   console.log(`human move latency ms: p50 ${r.p50.toFixed(2)}  p99 ${r.p99.toFixed(2)}  max ${r.max.toFixed(2)}`);
   console.log(`server CPU: ${(cpuMs / 1000).toFixed(2)} s for ${moves} moves and ${2 * moves} reads = ${(cpuMs / moves).toFixed(2)} ms per move (with its read)` +
     (DB === "pg" ? `; PostgreSQL CPU ${(pgMs / 1000).toFixed(2)} s = ${(pgMs / moves).toFixed(2)} ms per move` : "") +
+    (K > 1 ? ` (${eachMs.map((ms) => (ms / 1000).toFixed(2)).join(" + ")} s)` : "") +
     `; client CPU ${(clientMs / 1000).toFixed(2)} s; machine load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`);
   console.log(r.loop);
   if (total)
     console.log(`server-side move latency (its /metrics): p99 at most ${p99le} s; ` +
       `${(100 * within50 / total).toFixed(2)}% of ${total} moves within 50 ms`);
+  console.log(`commits (setup included): ${commitLines.join("; ")}`);
   console.log(`live messages: ${r.messages} (${missing} games whose spectator missed a move)`);
   console.log(`server RSS: ${(rss0 / 1048576).toFixed(1)} MiB empty, ${(rssGames / 1048576).toFixed(1)} MiB with ${GAMES} games ` +
     `(${((rssGames - rss0) / GAMES / 1024).toFixed(1)} KiB/game at start), ${(rssEnd / 1048576).toFixed(1)} MiB after play ` +

@@ -268,6 +268,11 @@ suite all "server cluster (3 instances, nginx, PostgreSQL)" env -u TAV_TEST_PG B
 # backup and restore run as written (its own PostgreSQL).
 suite all "server operator (install, health, metrics, signals, restore)" env -u TAV_TEST_PG BUILD="$BUILD" timeout 600 node tests/server/operator.mjs
 suite all "server load (short)" env BUILD="$BUILD" timeout 300 node scripts/bench_server.mjs --games 50 --moves 6 --check
+# The same through the benchmark's C client (tools/loadgen.c), on two
+# instances of one PostgreSQL of its own, each game's seats and spectator
+# spread over them: every move answered and seen by its spectator.
+suite all "server load (short, C client, 2 instances on PostgreSQL)" env BUILD="$BUILD" timeout 300 \
+    node scripts/bench_server.mjs --games 50 --moves 6 --check --client c --db pg --instances 2
 # The attacks the server was hardened against (scripts/attack.mjs): each
 # replayed against servers of its own, one row per attack.
 suite all "server attacks" env BUILD="$BUILD" timeout 600 node scripts/attack.mjs --check

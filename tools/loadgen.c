@@ -6,8 +6,9 @@
  * up to 0.9 s while it collected its garbage).  This one does the same
  * thing as bench_server.mjs's own loop, a few tens of microseconds a move:
  *
- *   - makes N games (POST /api/games, two human seats), game i on instance
- *     i mod K;
+ *   - makes N games (POST /api/games, two human seats), the four kinds in
+ *     turn, game i on instance (i / kinds) mod K, so each instance gets the
+ *     same mix;
  *   - opens a live WebSocket spectator on each (answering the server's pings);
  *   - plays: each game's players take turns: GET the game as the seat to act
  *     (its legal moves), think 0..2*THINK ms, POST a random legal move (timed:
@@ -55,6 +56,7 @@ typedef struct conn {
     size_t inlen, incap;
     int upgraded;          /* ws: the 101 came */
     struct conn *next;     /* http: the instance's free list */
+    struct conn *all;      /* every connection made, to free them at the end */
 } conn;
 
 enum { G_CREATE, G_FIRST, G_MINE, G_THINK, G_POST, G_DONE };
@@ -87,6 +89,7 @@ static double *lat;
 static int nlat;
 static int created, opened, finished, failures;
 static double loop_max_ms;
+static conn *conns;
 
 static double now_ms(void)
 {
@@ -164,6 +167,8 @@ static conn *conn_open(int k, int ws)
         die("calloc");
     c->inst = k;
     c->ws = ws;
+    c->all = conns;
+    conns = c;
     c->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (c->fd < 0)
         die("socket");
@@ -747,7 +752,11 @@ int main(int argc, char **argv)
     while (created < GAMES) {
         while (next < GAMES && next - created < 64) {
             game *g = &G[next];
-            g->k = next;
+            /* Its instance: the kinds cycle within each instance's games, so
+             * that every instance gets the same mix (game i on instance i mod
+             * K gave one of two instances all the Cathedral games, whose
+             * legal moves cost the most to answer). */
+            g->k = next / nkinds;
             g->state = G_CREATE;
             char opts[32] = "";
             const char *kind = kinds[next % nkinds];
@@ -757,7 +766,7 @@ int main(int argc, char **argv)
                                   "black", "human");
             char *body = json_dumps(b, JSON_COMPACT);
             json_decref(b);
-            request(g, next, "POST", "/api/games", body);
+            request(g, g->k, "POST", "/api/games", body);
             free(body);
             next++;
         }
@@ -825,5 +834,20 @@ int main(int argc, char **argv)
            nlat, secs, pct(0.5), pct(0.99), nlat ? lat[nlat - 1] : 0.0, failures, messages, missing, cpu,
            loop_max_ms);
     fflush(stdout);
+    while (conns) {
+        conn *c = conns;
+        conns = c->all;
+        if (!c->dead)
+            close(c->fd);
+        free(c->out);
+        free(c->in);
+        free(c);
+    }
+    for (int i = 0; i < GAMES; i++)
+        free(G[i].req);
+    free(G);
+    free(heap);
+    free(lat);
+    close(ep);
     return 0;
 }
