@@ -19,8 +19,13 @@
 //
 //   node scripts/bench_server.mjs [--games N] [--moves M] [--think MS] [--bin build/tavoliere]
 //                                 [--db sqlite|pg] [--instances K] [--client-nice N]
-//                                 [--cpu-server Q] [--cpu-client Q] [--route spread|owner]
+//                                 [--cpu-server Q] [--cpu-client Q] [--cpu-period US] [--route spread|owner]
+//                                 [--client node|c] [--sockets S]
 //                                 [--check]   (exit 1 unless every move and message arrived)
+//
+// --client c drives the servers with build/loadgen (tools/loadgen.c) instead
+// of this process: the same games and requests for an eighth of the CPU, and
+// no garbage collector holding answers back (results/scaling.md).
 //
 // --cpu-server Q puts each instance in a CPU cgroup of its own limited to Q
 // cores (e.g. 0.4), --cpu-client Q this client likewise (cgroup v1's
@@ -274,8 +279,8 @@ async function nodeClient(marks) {
 }
 
 // The C client (build/loadgen, tools/loadgen.c): the same games, requests and
-// spectators, at a few tens of microseconds of CPU a move, in a process of
-// its own (so --cpu-client confines it and not this script).
+// spectators, at about 0.25 ms of CPU a move (this client: about 2), in a
+// process of its own (so --cpu-client confines it and not this script).
 async function cClient(marks) {
   const args = ["--ports", ports.join(","), "--games", String(GAMES), "--moves", String(MOVES),
     "--think", String(THINK), "--route", ROUTE, "--kinds", KINDS.join(","), "--sockets", opt("sockets", "256")];

@@ -4,7 +4,8 @@
  * server a move measures itself (results/scaling.md: the node client spent
  * about 2 ms of CPU a move, twice the server's, and held answers back for
  * up to 0.9 s while it collected its garbage).  This one does the same
- * thing as bench_server.mjs's own loop, a few tens of microseconds a move:
+ * thing as bench_server.mjs's own loop for about 0.25 ms of CPU a move (its
+ * three requests and the spectator's message, the kernel's part included):
  *
  *   - makes N games (POST /api/games, two human seats), the four kinds in
  *     turn, game i on instance (i / kinds) mod K, so each instance gets the
