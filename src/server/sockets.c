@@ -641,7 +641,8 @@ int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len)
 
 /* Idle live sockets (the server's own check: libwebsockets' validity timers
  * are kept in one sorted list, and rescheduling one per frame walked all of
- * them: 17% of the server's CPU with 5,000 games).  Each socket's jitter
+ * them: 17% of the server's CPU with 5,000 games; serve.c gives the sockets
+ * none at all, since each pong rescheduled one too).  Each socket's jitter
  * spreads the pings: sockets opened together and pinged together held the
  * loop for a second or two with 10,000 of them. */
 /* One live socket: pinged when silent too long, closed when silent longer. */
