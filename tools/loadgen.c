@@ -547,6 +547,10 @@ static size_t parse_in(conn *c)
         if (n < hlen + clen)
             return 0;
         game *g = c->g;
+        if (!g) {   /* an answer to no request: a server that misbehaves */
+            fprintf(stderr, "loadgen: an answer nobody asked for: %d\n", status);
+            exit(2);
+        }
         char save = p[hlen + clen];
         p[hlen + clen] = 0;   /* the buffer always has a byte more */
         conn_idle(c);
