@@ -218,6 +218,7 @@ struct srv {
     int nproxies;
     int stats;           /* --stats: the database figures at exit (benchmarks) */
     int64_t idle_swept;  /* unix ms of the last sweep of idle live sockets */
+    int idle_part;       /* the part of the games' sockets the next sweep looks at */
     /* ops.c: the operator's figures and the instance's name in the log */
     char name[128];      /* --name, else HOST:PORT */
     srv_metrics metrics;

@@ -247,4 +247,35 @@ await main(async (defer) => {
     rude.destroy();
     await idleSrv.stop();
   }
+
+  // With a longer --live-idle the sweep looks at one part of the games each
+  // 200 ms (a game's sockets every live-idle/20): silent sockets on games all
+  // over the server are still each pinged, and closed no sooner than
+  // --live-idle and no later than its jitter (a quarter) and a pass after.
+  {
+    const idleSrv = await startServer({ args: ["--live-idle", "12"] });
+    const net = await import("node:net");
+    const port = Number(new URL(idleSrv.base).port);
+    const rudes = [];
+    for (let i = 0; i < 12; i++) {
+      const g = await post(idleSrv.base, "/api/games", { game: "urbino", options: "", white: "human", black: "human" });
+      const r = { data: "", closedAt: 0, sock: net.connect(port, "127.0.0.1") };
+      r.sock.on("data", (d) => { r.data += d.toString("latin1"); });
+      r.sock.on("close", () => { r.closedAt = Date.now(); });
+      r.sock.on("error", () => {});
+      await new Promise((res) => r.sock.once("connect", res));
+      r.sock.write(`GET /api/games/${g.body.id}/live HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+      rudes.push(r);
+    }
+    const t0 = Date.now();
+    while (rudes.some((r) => !r.closedAt) && Date.now() - t0 < 25000) await sleep(100);
+    const after = rudes.map((r) => (r.closedAt ? r.closedAt - t0 : -1));
+    check(rudes.every((r) => r.data.startsWith("HTTP/1.1 101")), "twelve silent live sockets opened (--live-idle 12)");
+    check(rudes.every((r) => /\x89\x01t/.test(r.data)), "each of them was pinged", JSON.stringify(rudes.map((r) => /\x89\x01t/.test(r.data))));
+    check(after.every((ms) => ms >= 11500 && ms <= 12000 + 3000 + 600 + 2000), "each closed after 12 s and within its jitter and a pass more",
+      JSON.stringify(after));
+    for (const r of rudes) r.sock.destroy();
+    await idleSrv.stop();
+  }
 });

@@ -193,6 +193,9 @@ void core_game_facts(const game *g, core_facts *f);
 void *core_game_edge(const game *g);
 void core_game_set_edge(game *g, void *edge);
 void core_each_game(core *C, void (*fn)(void *ctx, game *g), void *ctx);
+/* The same over one part of `parts` (0 <= part < parts): the parts together
+ * are every game once, so a sweep can be spread over several turns. */
+void core_each_game_part(core *C, int part, int parts, void (*fn)(void *ctx, game *g), void *ctx);
 /* Seeks in memory now (0 before the lobby's first use). */
 int core_seek_count(const core *C);
 

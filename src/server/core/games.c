@@ -491,13 +491,18 @@ void core_game_facts(const game *g, core_facts *f)
     f->tournament = g->tour;
 }
 
-void core_each_game(core *C, void (*fn)(void *ctx, game *g), void *ctx)
+void core_each_game_part(core *C, int part, int parts, void (*fn)(void *ctx, game *g), void *ctx)
 {
-    for (int h = 0; h < CORE_HASH_SIZE; h++)
+    for (int h = part; h < CORE_HASH_SIZE; h += parts)
         for (game *g = C->games[h], *next; g; g = next) {
             next = g->hnext;
             fn(ctx, g);
         }
+}
+
+void core_each_game(core *C, void (*fn)(void *ctx, game *g), void *ctx)
+{
+    core_each_game_part(C, 0, 1, fn, ctx);
 }
 
 const core_config *core_config_of(const core *C) { return &C->cf; }
