@@ -645,16 +645,22 @@ int ws_receive(srv *S, conn *c, struct lws *wsi, const char *in, size_t len)
  * none at all, since each pong rescheduled one too).  Each socket's jitter
  * spreads the pings: sockets opened together and pinged together held the
  * loop for a second or two with 10,000 of them. */
-/* One live socket: pinged when silent too long, closed when silent longer. */
+/* One live socket: pinged when silent too long, closed when silent longer,
+ * and never closed before a ping has had the time between the two to be
+ * answered (a loop held up past both, a machine paused, would otherwise close
+ * every socket unasked). */
 static void idle_check(conn *c, int64_t now_ms, int64_t ping_after, int64_t close_after)
 {
     int64_t quiet = now_ms - c->heard_ms - c->idle_jitter_ms;
-    if (quiet > close_after) {
+    if (!c->pinged) {
+        if (quiet > ping_after) {
+            c->pinged = 1;
+            c->pinged_ms = now_ms;
+            c->ping_due = 1;
+            lws_callback_on_writable(c->wsi);
+        }
+    } else if (quiet > close_after && now_ms - c->pinged_ms >= close_after - ping_after) {
         lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-    } else if (quiet > ping_after && !c->pinged) {
-        c->pinged = 1;
-        c->ping_due = 1;
-        lws_callback_on_writable(c->wsi);
     }
 }
 

@@ -142,6 +142,7 @@ struct conn {
     int64_t heard_ms;    /* unix ms of the last frame from the client (a pong included) */
     int ping_due;        /* a ping waits for the socket to be writable */
     int pinged;          /* a ping went out and no frame came back since */
+    int64_t pinged_ms;   /* unix ms when that ping was asked for */
     int idle_jitter_ms;  /* spreads the pings of sockets opened together */
     conn *prev, *next;   /* in gv->live, or in the lobby's list */
     int lobby;           /* a lobby socket (/api/lobby) */

@@ -243,6 +243,17 @@ await main(async (defer) => {
     check(rudeClosed && Date.now() - t0 >= 1500, "a live socket that never answers is closed after --live-idle", `${Date.now() - t0} ms`);
     check(/\x89\x01t/.test(rudeData), "... after a ping it did not answer");
     check(polite.closed() === null && pings >= 1, "a socket that answers pings stays open", JSON.stringify([polite.closed(), pings]));
+    // A server held up past both limits (stopped 3 s, as a loaded or paused
+    // machine can be) pings before it closes: the socket that answers stays.
+    const before = pings;
+    idleSrv.child.kill("SIGSTOP");
+    await sleep(3000);
+    idleSrv.child.kill("SIGCONT");
+    const t1 = Date.now();
+    while (pings === before && polite.closed() === null && Date.now() - t1 < 5000) await sleep(50);
+    await sleep(1500);   // past the grace a ping has (live-idle / 2)
+    check(polite.closed() === null && pings > before, "after a 3 s stop the server pinged before closing, and the socket that answered stays",
+      JSON.stringify([polite.closed(), pings - before]));
     polite.close();
     rude.destroy();
     await idleSrv.stop();
