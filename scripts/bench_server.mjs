@@ -369,8 +369,9 @@ try {
     console.log(`database: ${trips} round trips (${(trips / movesDone).toFixed(1)} per move, setup included), ` +
       `${(sent / movesDone).toFixed(0)} bytes sent and ${(got / movesDone).toFixed(0)} received per move; ` +
       `${heard} messages heard, ${reread} games read again, ${deltas} moves heard and played without a read`);
-  unconfine();
+  // PostgreSQL first: a backend it forks meanwhile would keep its group from going
   if (DB === "pg") execFileSync("sh", ["scripts/pg-throwaway.sh", "stop", join(dir, "pg")]);
+  unconfine();
   rmSync(dir, { recursive: true, force: true });
   agent.destroy();
 }
