@@ -9,8 +9,9 @@
 //
 // With `--db pg` the database is a throwaway PostgreSQL (scripts/pg-throwaway.sh)
 // and `--instances K` starts K servers on it: game i is made on instance
-// (i / 4) mod K (the four kinds in turn within each instance), its white player speaks to that instance, its black player to the next
-// and its spectator to the one after (so each move reaches the others through
+// (i / 4) mod K (the four kinds in turn within each instance), its white
+// player speaks to that instance, its black player to the next and its
+// spectator to the one after (so each move reaches the others through
 // the database's notifications).  With `--route owner` all of game i's
 // requests and its spectator go to that instance instead, as nginx's
 // consistent hash on the game's id sends them (deploy/nginx.conf), without
@@ -102,20 +103,13 @@ if (DB === "pg") {
   pg(["start", join(dir, "pg")]);
   dbArg = pg(["createdb", join(dir, "pg"), "bench"]);
 }
-// The CPU time of the PostgreSQL processes (ms), when the database is ours.
-const pgCpu = () => {
-  if (DB !== "pg") return 0;
-  let sum = 0;
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      // Every postgres process (a backend's command line names no folder;
-      // the bench runs on a machine with no other PostgreSQL).
-      if (readFileSync(`/proc/${p}/comm`, "utf8").trim() === "postgres") sum += cpu(p);
-    } catch {}
-  }
-  return sum;
-};
+// Every postgres process, when the database is ours (a backend's command line
+// names no folder; the bench runs on a machine with no other PostgreSQL).
+const pgPids = () => DB !== "pg" ? [] : readdirSync("/proc").filter((p) => {
+  try { return /^\d+$/.test(p) && readFileSync(`/proc/${p}/comm`, "utf8").trim() === "postgres"; } catch { return false; }
+});
+// Their CPU time (ms).
+const pgCpu = () => pgPids().reduce((sum, p) => { try { return sum + cpu(p); } catch { return sum; } }, 0);
 // CPU cgroups (v1): a group limited to `cores` cores (null: no limit) holding
 // `pid`, with a large weight (cpu.shares) so that a busy machine still gives
 // it that much (other work on the machine gets what the groups leave).  When
@@ -175,15 +169,10 @@ for (let k = 0; k < K; k++) {
 if (DB === "pg" && (CPU_SERVER !== null || CPU_CLIENT !== null)) {
   // every postgres process: the server and the backends it has forked (the
   // instances' connections, made above); later ones are born in the group
-  let first = true;
-  for (const p of readdirSync("/proc")) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      if (readFileSync(`/proc/${p}/comm`, "utf8").trim() !== "postgres") continue;
-      if (first) confine("pg", null, Number(p));
-      else writeFileSync(`${cgroups.at(-1)}/cgroup.procs`, p);
-      first = false;
-    } catch { /* gone */ }
+  const [first, ...rest] = pgPids();
+  confine("pg", null, Number(first));
+  for (const p of rest) {
+    try { writeFileSync(`${cgroups.at(-1)}/cgroup.procs`, p); } catch { /* gone */ }
   }
 }
 const CLIENT = opt("client", "node");
@@ -229,6 +218,7 @@ async function nodeClient(marks) {
   marks.ready();
   // Play: every game at once, each one move after the other.
   const lat = [];
+  let refused = 0;
   let seed = 12345;
   const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   // The client's own delays (a busy client makes the server look slow).
@@ -248,7 +238,7 @@ async function nodeClient(marks) {
       const t = performance.now();
       const r = await req("POST", `/api/games/${g.id}/moves`, { seat, move, ply: mine.ply }, at);
       lat.push(performance.now() - t);
-      if (r.status !== 200) { failures++; break; }
+      if (r.status !== 200) { refused++; break; }
       g.plies++;
       cur = r.body;
     }
@@ -271,8 +261,7 @@ async function nodeClient(marks) {
   // (or, with one instance, got other than one message a move).
   const missing = games.filter((g) => (g.seen ?? 0) !== g.plies || (K === 1 && g.messages !== g.plies + 1)).length;
   for (const g of games) g.ws.close();
-  // (its refused moves are counted in `failures` as they come)
-  return { moves, secs, p50: pct(lat, 0.5), p99: pct(lat, 0.99), max: lat.at(-1), failures: 0, missing, clientMs,
+  return { moves, secs, p50: pct(lat, 0.5), p99: pct(lat, 0.99), max: lat.at(-1), failures: refused, missing, clientMs,
     messages: games.reduce((s, g) => s + g.messages, 0),
     loop: `client event-loop delay ms: p99 ${(loopDelay.percentile(99) / 1e6).toFixed(1)}  max ${(loopDelay.max / 1e6).toFixed(1)}` +
       " (time the client itself held a response back)" };

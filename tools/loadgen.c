@@ -338,6 +338,8 @@ static const char *skip_value(const char *p, const char *end)
                 if (*p == '\\')
                     p++;
             p++;
+            if (depth == 0)
+                return p;   /* a string value: just after its closing quote */
         } else if (ch == '{' || ch == '[') {
             depth++;
             p++;
@@ -353,8 +355,6 @@ static const char *skip_value(const char *p, const char *end)
         } else {
             p++;
         }
-        if (depth == 0 && (ch == '"'))
-            return p;
     }
     return end;
 }
