@@ -53,6 +53,7 @@ interface Screen {
   meta: Meta | null;              // /api/meta (null when it could not be loaded)
   ctx: BoardContext | null;
   connected: boolean;
+  heard: number;                  // game states the live socket has brought (answers read against it)
   drawnKey: string;      // what the board last drew (render draws again only on a change)
   presence: Presence | null;      // who has a page open (the live socket says), null until told
   chat?: ChatPanel;               // the game's chat (chat.ts), hidden without a room
@@ -74,7 +75,7 @@ function newScreen(src: GameSource, tokens: Screen["tokens"]): Screen {
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   return {
     id: src.id, src, tokens, game: null, viewPly: null, pastView: null, viewReq: 0, wantPly: null, pending: false, flipped: false,
-    module: null, meta: null, ctx: null, connected: false, drawnKey: "", presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
+    module: null, meta: null, ctx: null, connected: false, heard: 0, drawnKey: "", presence: null, resignArmed: 0, clockAt: 0, flagAsked: -1, ratings: {}, els: {}, svg,
     claimShown: null, withdrew: false, rematchSpent: false,
   };
 }
@@ -346,7 +347,7 @@ async function load(s: Screen, given?: Meta | null): Promise<void> {
   accept(s, g, true);
   loadRatings(s, g);
   s.src.start({
-    accept: (ng, force) => accept(s, ng, force),
+    accept: (ng, force) => { s.heard++; accept(s, ng, force); },
     connected: (c) => {
       s.connected = c;
       s.els.conn.textContent = c ? "" : t("gs.reconnecting");
@@ -368,12 +369,25 @@ function fail(s: Screen, e: unknown): void {
 }
 
 async function refresh(s: Screen): Promise<void> {
+  const asked = s.heard;
   try {
     const g = await s.src.get();
-    accept(s, g, true);
+    answered(s, g, asked, true);
   } catch {
     /* the socket will bring it */
   }
+}
+
+// An answer over HTTP, asked when the live socket had brought `asked`
+// states.  The answer and the socket travel apart, so either may arrive
+// first.  While the socket is open it brings every change in order, the
+// answer's own included: if it brought anything while the request was out,
+// what it brought is newer than the answer or the answer's change is still on
+// its way, and the answer is left (a state read just before the opponent's
+// move must not undo the move the socket showed).
+function answered(s: Screen, g: Game, asked: number, force: boolean): void {
+  if (s.connected && s.heard !== asked) return;
+  accept(s, g, force);
 }
 
 // Take a newer game state.  `force` accepts an older ply too (live messages
@@ -816,20 +830,21 @@ async function submit(s: Screen, move: string): Promise<void> {
   s.pending = true;
   s.els.message.textContent = "";
   const ply = g.ply;
+  const asked = s.heard;
   try {
     const ng = await s.src.move(token, move, ply);
     s.pending = false;
-    accept(s, ng, false);
+    answered(s, ng, asked, false);
   } catch (e) {
     s.pending = false;
     const r = await s.src.refusal(e, ply, g);
     if (r.stale && r.fresh) {
       s.els.message.dataset.keep = "1";
       s.els.message.textContent = STALE();
-      accept(s, r.fresh, true);
+      answered(s, r.fresh, asked, true);
     } else {
       s.els.message.textContent = r.text;
-      if (r.fresh) accept(s, r.fresh, true);
+      if (r.fresh) answered(s, r.fresh, asked, true);
       else render(s);
     }
   }
@@ -858,12 +873,13 @@ async function doUndo(s: Screen): Promise<void> {
   if (!g) return;
   const token = (g.seat && s.tokens[g.seat]) || s.tokens.white || s.tokens.black;
   if (!token) return;
+  const asked = s.heard;
   try {
     const ng = await s.src.undo(token, g.ply);
     s.viewPly = null;
     s.wantPly = null;
     s.pastView = null;
-    accept(s, ng, true);
+    answered(s, ng, asked, true);
     s.els.message.textContent = t("gs.takenBack");
   } catch (e) {
     s.els.message.textContent = t("gs.nothingBack", { error: (e as Error).message });
@@ -889,9 +905,10 @@ async function doResign(s: Screen): Promise<void> {
   const side = mySides(s).length === 2 && (g.tomove === "white" || g.tomove === "black") ? g.tomove : g.seat;
   const token = side ? s.tokens[side] ?? null : null;
   if (!token && !(accountGame(g) && g.seat)) return;
+  const asked = s.heard;
   try {
     const ng = await s.src.resign(token);
-    accept(s, ng, true);
+    answered(s, ng, asked, true);
   } catch (e) {
     s.els.message.textContent = t("gs.resignFailed", { error: (e as Error).message });
   }
@@ -941,20 +958,21 @@ function renderOffers(s: Screen, g: Game, mine: Side[]): void {
       btn.disabled = !!b.disabled;
       btn.addEventListener("click", async () => {
         btn.disabled = true;
+        const asked = s.heard;
         try {
           if (b.kind === "rematch" && b.act !== "decline") {
             await doRematch(s);
             return;
           }
           if (b.kind === "claim") {
-            accept(s, await s.src.claim(b.act === "win" ? "win" : "draw"), true);
+            answered(s, await s.src.claim(b.act === "win" ? "win" : "draw"), asked, true);
             return;
           }
           const seat = g.seat ? s.tokens[g.seat] ?? s.src.token : s.src.token;
           const kind = b.kind as "draw" | "takeback" | "rematch";
           // withdrawing one's own offer: not "declined" by the other
           s.withdrew = b.act === "decline" && g.offers?.[kind] === g.seat;
-          accept(s, await s.src.offer(accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), true);
+          answered(s, await s.src.offer(accountGame(g) ? null : seat, kind, b.act as "offer" | "accept" | "decline"), asked, true);
         } catch (e) {
           s.els.message.textContent = t("gs.sendFailedShort", { error: (e as Error).message });
           btn.disabled = false;
@@ -987,8 +1005,9 @@ async function doAbort(s: Screen): Promise<void> {
   const g = s.game;
   if (!g || !canAbort(g, mySides(s))) return;
   (s.els.abort as HTMLButtonElement).disabled = true;
+  const asked = s.heard;
   try {
-    accept(s, await s.src.abort(), true);
+    answered(s, await s.src.abort(), asked, true);
   } catch (e) {
     s.els.message.textContent = t("gs.abortFailed", { error: (e as Error).message });
   } finally {
@@ -1021,10 +1040,11 @@ async function doRematch(s: Screen): Promise<void> {
   if (!g || !g.over) return;
   const btn = s.els.rematch as HTMLButtonElement;
   btn.disabled = true;
+  const asked = s.heard;
   try {
     const ng = await s.src.rematch({ game: g, mine: mySides(s), tokens: s.tokens, meta: s.meta });
     if (ng) {
-      accept(s, ng, true);   // offered: the other player accepts or not
+      answered(s, ng, asked, true);   // offered: the other player accepts or not
       btn.disabled = false;
     }
   } catch (e) {
