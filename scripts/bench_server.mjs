@@ -170,7 +170,7 @@ if (DB === "pg" && (CPU_SERVER !== null || CPU_CLIENT !== null)) {
   // every postgres process: the server and the backends it has forked (the
   // instances' connections, made above); later ones are born in the group
   const [first, ...rest] = pgPids();
-  confine("pg", null, Number(first));
+  if (first !== undefined) confine("pg", null, Number(first));
   for (const p of rest) {
     try { writeFileSync(`${cgroups.at(-1)}/cgroup.procs`, p); } catch { /* gone */ }
   }

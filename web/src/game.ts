@@ -958,12 +958,12 @@ function renderOffers(s: Screen, g: Game, mine: Side[]): void {
       btn.disabled = !!b.disabled;
       btn.addEventListener("click", async () => {
         btn.disabled = true;
-        const asked = s.heard;
         try {
           if (b.kind === "rematch" && b.act !== "decline") {
             await doRematch(s);
             return;
           }
+          const asked = s.heard;
           if (b.kind === "claim") {
             answered(s, await s.src.claim(b.act === "win" ? "win" : "draw"), asked, true);
             return;
